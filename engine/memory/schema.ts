@@ -1,0 +1,152 @@
+import type { Migration } from '../store/migrate';
+
+/**
+ * The schema, as numbered migrations. Never edit a released migration: add a new one. Each runs in
+ * its own transaction and is journaled like any write, so recovery replays schema changes too.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'bitemporal memories, annotations, usage counters, event ledger',
+    up(tx) {
+      tx.run(`
+        CREATE TABLE memories (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          layer TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          content TEXT NOT NULL,
+          context TEXT,
+          tags TEXT NOT NULL DEFAULT '[]',
+          importance REAL NOT NULL,
+          trust TEXT NOT NULL,
+          critical INTEGER NOT NULL DEFAULT 0,
+          scope TEXT NOT NULL,
+          agent TEXT,
+          session TEXT,
+          conflict_key TEXT,
+          content_hash TEXT NOT NULL,
+          source TEXT,
+          status TEXT NOT NULL,
+          status_reason TEXT,
+          superseded_by TEXT,
+          valid_from INTEGER NOT NULL,
+          valid_to INTEGER,
+          recorded_at INTEGER NOT NULL,
+          superseded_at INTEGER,
+          change TEXT NOT NULL,
+          UNIQUE (id, version)
+        );
+        -- Exactly one current (transaction-time open) version per memory.
+        CREATE UNIQUE INDEX memories_current ON memories (id) WHERE superseded_at IS NULL;
+        CREATE INDEX memories_current_hash ON memories (content_hash) WHERE superseded_at IS NULL;
+        CREATE INDEX memories_current_conflict ON memories (conflict_key)
+          WHERE superseded_at IS NULL AND conflict_key IS NOT NULL;
+        CREATE INDEX memories_current_layer ON memories (layer, status) WHERE superseded_at IS NULL;
+        CREATE INDEX memories_recorded ON memories (recorded_at);
+
+        -- Counters and the pin change on use, not on knowledge: they live outside the versions.
+        CREATE TABLE memory_state (
+          id TEXT PRIMARY KEY,
+          pinned INTEGER NOT NULL DEFAULT 0,
+          access_count INTEGER NOT NULL DEFAULT 0,
+          last_accessed_at INTEGER,
+          confirmations INTEGER NOT NULL DEFAULT 1
+        );
+
+        CREATE TABLE annotations (
+          id TEXT PRIMARY KEY,
+          memory_id TEXT NOT NULL,
+          text TEXT NOT NULL,
+          agent TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX annotations_memory ON annotations (memory_id);
+
+        -- Append-only: writes, reads and recalls, the input of importance, consolidation, timeline.
+        CREATE TABLE events (
+          seq INTEGER PRIMARY KEY,
+          at INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          memory_id TEXT,
+          agent TEXT,
+          session TEXT,
+          data TEXT
+        );
+        CREATE INDEX events_memory ON events (memory_id);
+        CREATE INDEX events_at ON events (at);
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: 'entity graph, sessions, injection ledger, exactly-once requests',
+    up(tx) {
+      tx.run(`
+        CREATE TABLE entities (
+          id INTEGER PRIMARY KEY,
+          key TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          type TEXT NOT NULL,
+          created_at INTEGER NOT NULL,
+          merged_into INTEGER
+        );
+        CREATE TABLE entity_aliases (
+          alias TEXT NOT NULL,
+          entity_id INTEGER NOT NULL,
+          PRIMARY KEY (alias, entity_id)
+        );
+        CREATE INDEX entity_aliases_entity ON entity_aliases (entity_id);
+        CREATE TABLE memory_entities (
+          memory_id TEXT NOT NULL,
+          entity_id INTEGER NOT NULL,
+          weight REAL NOT NULL,
+          PRIMARY KEY (memory_id, entity_id)
+        );
+        CREATE INDEX memory_entities_entity ON memory_entities (entity_id);
+        -- Undirected relations (co-occurs) are stored once with source_id < target_id.
+        CREATE TABLE relations (
+          source_id INTEGER NOT NULL,
+          target_id INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          strength REAL NOT NULL,
+          evidence_count INTEGER NOT NULL,
+          first_seen_at INTEGER NOT NULL,
+          last_seen_at INTEGER NOT NULL,
+          PRIMARY KEY (source_id, target_id, type)
+        );
+        CREATE INDEX relations_target ON relations (target_id);
+
+        -- Working memory lives as long as its session: the TTL is refreshed on every access.
+        CREATE TABLE sessions (
+          id TEXT PRIMARY KEY,
+          agent TEXT,
+          started_at INTEGER NOT NULL,
+          last_seen_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX sessions_expiry ON sessions (expires_at);
+
+        -- What was already put into a conversation, so context is not injected twice.
+        CREATE TABLE injections (
+          conversation TEXT NOT NULL,
+          memory_id TEXT NOT NULL,
+          content_hash TEXT NOT NULL,
+          injected_at INTEGER NOT NULL,
+          PRIMARY KEY (conversation, memory_id)
+        );
+
+        -- Results of applied client requests: a request re-sent after a host failover is answered
+        -- from here instead of being applied twice.
+        CREATE TABLE applied_requests (
+          request_id TEXT PRIMARY KEY,
+          method TEXT NOT NULL,
+          result TEXT NOT NULL,
+          at INTEGER NOT NULL
+        );
+        CREATE INDEX applied_requests_at ON applied_requests (at);
+      `);
+    },
+  },
+];

@@ -1,0 +1,141 @@
+/** The memory model shared by every interface (CLI, MCP, VS Code, webviews). */
+
+export const LAYERS = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+export const KINDS = [
+  'fact',
+  'decision',
+  'preference',
+  'error-pattern',
+  'procedure',
+  'negative',
+  'interaction',
+  'summary',
+  'note',
+  'code-file',
+  'code-symbol',
+  'code-module',
+  'config',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const STATUSES = ['active', 'invalidated', 'superseded', 'forgotten', 'archived'] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** Who wrote a memory, most trusted first; trust slows decay and breaks ties. */
+export const TRUST_LEVELS = ['human', 'agent', 'ingest', 'consolidation'] as const;
+export type Trust = (typeof TRUST_LEVELS)[number];
+
+export const SCOPES = ['shared', 'private'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Why a version of a memory exists. */
+export type ChangeKind =
+  | 'created'
+  | 'edited'
+  | 'invalidated'
+  | 'superseded'
+  | 'forgotten'
+  | 'restored'
+  | 'archived'
+  | 'expired'
+  | 'imported';
+
+/** Where a memory came from: a span of a file, a commit, a conversation turn, a URL. */
+export interface SourceRef {
+  file?: string;
+  start?: number;
+  end?: number;
+  /** sha256 of the quoted text, to notice when the source changed. */
+  quoteHash?: string;
+  commit?: string;
+  conversation?: string;
+  url?: string;
+}
+
+/** One version of a memory as stored. Versions are never changed, only closed and succeeded. */
+export interface MemoryVersion {
+  id: string;
+  version: number;
+  layer: Layer;
+  kind: Kind;
+  content: string;
+  context: string | null;
+  tags: string[];
+  importance: number;
+  trust: Trust;
+  critical: boolean;
+  scope: Scope;
+  agent: string | null;
+  session: string | null;
+  conflictKey: string | null;
+  contentHash: string;
+  source: SourceRef | null;
+  status: Status;
+  statusReason: string | null;
+  supersededBy: string | null;
+  /** Valid time: when the memory was true in the world (ms since epoch). */
+  validFrom: number;
+  validTo: number | null;
+  /** Transaction time: when Engram started and stopped believing this version. */
+  recordedAt: number;
+  supersededAt: number | null;
+  change: ChangeKind;
+}
+
+/** The current version of a memory with its usage counters. */
+export interface Memory extends MemoryVersion {
+  pinned: boolean;
+  accessCount: number;
+  lastAccessedAt: number | null;
+  confirmations: number;
+}
+
+export interface Annotation {
+  id: string;
+  memoryId: string;
+  text: string;
+  agent: string | null;
+  createdAt: number;
+}
+
+/** Who is acting: recorded on every write and in the event ledger. */
+export interface Actor {
+  agent?: string;
+  session?: string;
+  /** Defaults from the agent: a named agent writes with 'agent' trust, the CLI user with 'human'. */
+  trust?: Trust;
+}
+
+export interface RememberInput {
+  content: string;
+  context?: string;
+  layer?: Layer;
+  kind?: Kind;
+  tags?: string[];
+  /** 0..1. @default 0.5 */
+  importance?: number;
+  critical?: boolean;
+  pinned?: boolean;
+  scope?: Scope;
+  /** A new memory with the same conflict key supersedes the active one instead of contradicting it. */
+  conflictKey?: string;
+  source?: SourceRef;
+  /** When the memory became true, if not now (ms since epoch or ISO text). */
+  validFrom?: number | string;
+  agent?: string;
+  session?: string;
+  trust?: Trust;
+}
+
+export type RememberOutcome = 'added' | 'duplicate' | 'superseded';
+
+export interface RememberResult {
+  outcome: RememberOutcome;
+  memory: Memory;
+  /** Ids of the memories this one superseded (same conflict key). */
+  superseded: string[];
+  /** Kinds of secrets that were redacted from the content before storing it. */
+  redacted: string[];
+}

@@ -1,0 +1,417 @@
+import { randomBytes } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  promises as fsp,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { Database, SqlJsStatic } from 'sql.js';
+import { EngramError } from '../errors';
+import type { Clock, Logger } from '../host';
+import { fsyncDirectory, writeFileAtomic } from './fsync';
+import { Journal } from './journal';
+import { runMigrations } from './migrate';
+import type { Migration } from './migrate';
+import { StatementCache } from './sqlAccess';
+import type { SqlReader, SqlWriter } from './sqlAccess';
+import type { SqlParams, TransactionRecord } from './statementLog';
+import { storeFiles } from './storeFiles';
+
+export interface SnapshotPolicy {
+  /** Snapshot soon once the journal holds this many bytes. @default 16 MiB */
+  maxJournalBytes: number;
+  /** Snapshot after this long without writes, if anything was written. @default 5000 */
+  idleMs: number;
+  /** On close, snapshot if the journal holds at least this many bytes. @default 1 MiB */
+  closeJournalBytes: number;
+}
+
+export interface DurableDatabaseOptions {
+  /** The database file, e.g. `<workspace>/.engram/memory.db`. */
+  path: string;
+  sql: SqlJsStatic;
+  logger: Logger;
+  clock: Clock;
+  migrations: readonly Migration[];
+  snapshot?: Partial<SnapshotPolicy>;
+  /** Called on the open database before anything runs: register SQL functions here. */
+  configure?: (db: Database) => void;
+}
+
+const DEFAULT_POLICY: SnapshotPolicy = {
+  maxJournalBytes: 16 * 1024 * 1024,
+  idleMs: 5000,
+  closeJournalBytes: 1024 * 1024,
+};
+
+const META_SCHEMA = 'CREATE TABLE IF NOT EXISTS engram_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)';
+
+/**
+ * A sql.js database that loses no acknowledged write.
+ *
+ * sql.js holds the database in memory, so durability comes from two files beside it: every write
+ * transaction is appended to a checksummed journal and fdatasync'ed before `write` returns
+ * (acknowledged = durable), and the whole database is snapshotted in the background (write temp,
+ * fsync, rename). Opening loads the snapshot and replays the journal records it does not contain.
+ * The previous snapshot is kept as `<db>.prev`, and the journal keeps every record since it, so a
+ * damaged snapshot can be recovered without loss.
+ */
+export class DurableDatabase {
+  private readonly statements: StatementCache;
+  private readonly policy: SnapshotPolicy;
+  private seq: number;
+  private snapshotSeq: number;
+  private inWrite = false;
+  private closed = false;
+  private broken: Error | undefined;
+  private snapshotting: Promise<void> | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly journal: Journal,
+    private readonly options: DurableDatabaseOptions,
+    readonly dbId: string,
+    seq: number,
+  ) {
+    this.statements = new StatementCache(db);
+    this.policy = { ...DEFAULT_POLICY, ...options.snapshot };
+    this.seq = seq;
+    this.snapshotSeq = seq;
+  }
+
+  /**
+   * Opens (or creates) the database at `options.path`, replays its journal and runs pending
+   * migrations. A damaged database file is never modified: this throws `CORRUPT`, naming the file
+   * and the `.prev` snapshot that `recover` would restore.
+   */
+  static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
+    const files = storeFiles(options.path);
+    await fsp.mkdir(path.dirname(options.path), { recursive: true });
+    for (const leftover of [files.snapshotTemp, files.journalTemp]) rmSync(leftover, { force: true });
+
+    if (!existsSync(files.database)) {
+      if (existsSync(files.journal) || existsSync(files.previous)) {
+        throw new EngramError(
+          'CORRUPT',
+          `database ${files.database} is missing but its journal or previous snapshot exists; ` +
+            `run \`engram recover\` to restore it from ${files.previous}`,
+          { database: files.database },
+        );
+      }
+      createEmpty(options.sql, files.database, files.journal);
+    }
+
+    const db = loadSnapshot(options.sql, files.database, files.previous);
+    let journal: Journal | undefined;
+    try {
+      options.configure?.(db);
+      const dbId = readMeta(db, 'db_id');
+      const snapshotSeq = Number(readMeta(db, 'journal_seq'));
+      const opened = existsSync(files.journal)
+        ? Journal.open(files.journal, dbId, options.logger)
+        : { journal: Journal.create(files.journal, dbId), records: [] };
+      journal = opened.journal;
+      const seq = replay(db, opened.records, snapshotSeq, files.journal);
+      const store = new DurableDatabase(db, journal, options, dbId, seq);
+      store.snapshotSeq = snapshotSeq;
+      runMigrations(store, options.migrations);
+      return store;
+    } catch (error) {
+      journal?.close();
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Restores a damaged database from its previous snapshot plus the journal. The damaged file is
+   * moved aside (never deleted) and its new name is returned.
+   */
+  static recover(databasePath: string): { keptAside: string; restoredFrom: string } {
+    const files = storeFiles(databasePath);
+    if (!existsSync(files.previous)) {
+      throw new EngramError('NOT_FOUND', `no previous snapshot ${files.previous} to recover from`);
+    }
+    const keptAside = `${files.database}.corrupt-${Date.now()}`;
+    if (existsSync(files.database)) renameSync(files.database, keptAside);
+    writeFileAtomic(files.database, readFileSync(files.previous));
+    return { keptAside, restoredFrom: files.previous };
+  }
+
+  get path(): string {
+    return this.options.path;
+  }
+
+  /** The last committed transaction number. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** Runs read-only queries. */
+  read<T>(fn: (reader: SqlReader) => T): T {
+    this.assertUsable();
+    return fn(this.statements);
+  }
+
+  /**
+   * Runs `fn` in one transaction. Returns only after the transaction is in the journal on disk;
+   * if `fn` throws, nothing is kept. Nested calls join the outer transaction.
+   */
+  write<T>(fn: (writer: SqlWriter) => T): T {
+    this.assertUsable();
+    if (this.inWrite) return fn(this.writer(undefined));
+    const statements: TransactionRecord['statements'] = [];
+    this.inWrite = true;
+    this.db.exec('BEGIN');
+    try {
+      const result = fn(this.writer(statements));
+      if (statements.length > 0) {
+        const seq = this.seq + 1;
+        this.statements.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(seq)]);
+        this.journal.append({ seq, at: this.options.clock(), statements });
+        this.commitOrBreak();
+        this.seq = seq;
+        this.afterWrite();
+      } else {
+        this.db.exec('ROLLBACK');
+      }
+      return result;
+    } catch (error) {
+      if (!this.broken) this.tryRollback();
+      throw error;
+    } finally {
+      this.inWrite = false;
+    }
+  }
+
+  /** Writes a snapshot now if anything changed since the last one. */
+  snapshot(): Promise<void> {
+    this.assertUsable();
+    if (!this.snapshotting) {
+      this.snapshotting = this.writeSnapshot().finally(() => {
+        this.snapshotting = undefined;
+      });
+    }
+    return this.snapshotting;
+  }
+
+  stats(): { seq: number; snapshotSeq: number; journalBytes: number; journalRecords: number } {
+    return {
+      seq: this.seq,
+      snapshotSeq: this.snapshotSeq,
+      journalBytes: this.journal.byteSize,
+      journalRecords: this.journal.recordCount,
+    };
+  }
+
+  /** Flushes (snapshots if the journal is large), then releases the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    try {
+      if (this.snapshotting) await this.snapshotting;
+      if (
+        !this.broken &&
+        this.seq !== this.snapshotSeq &&
+        this.journal.byteSize >= this.policy.closeJournalBytes
+      ) {
+        await this.snapshot();
+      }
+    } finally {
+      this.closed = true;
+      this.statements.clear();
+      this.journal.close();
+      this.db.close();
+    }
+  }
+
+  private writer(statements: TransactionRecord['statements'] | undefined): SqlWriter {
+    const cache = this.statements;
+    return {
+      all: (sql, params) => cache.all(sql, params),
+      get: (sql, params) => cache.get(sql, params),
+      value: (sql, params) => cache.value(sql, params),
+      run: (sql: string, params?: SqlParams) => {
+        const changes = params === undefined ? execScript(this.db, sql) : cache.run(sql, params);
+        statements?.push([sql, params]);
+        return changes;
+      },
+    };
+  }
+
+  private commitOrBreak(): void {
+    try {
+      this.db.exec('COMMIT');
+    } catch (error) {
+      // The journal already holds the transaction: reopening replays it. Refuse further use.
+      this.broken = new EngramError(
+        'STORE',
+        `commit failed after journaling; reopen the database: ${String(error)}`,
+      );
+      throw this.broken;
+    }
+  }
+
+  private tryRollback(): void {
+    try {
+      this.db.exec('ROLLBACK');
+    } catch {
+      // No transaction was open (BEGIN failed): nothing to undo.
+    }
+  }
+
+  private afterWrite(): void {
+    if (this.journal.byteSize >= this.policy.maxJournalBytes) {
+      void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
+      return;
+    }
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (!this.closed) void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
+    }, this.policy.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private reportSnapshotFailure(error: unknown): void {
+    // The journal still holds every write: a failed snapshot loses nothing, it only delays compaction.
+    this.options.logger.error('snapshot failed; the journal keeps every write', { error: String(error) });
+  }
+
+  private async writeSnapshot(): Promise<void> {
+    const seq = this.seq;
+    if (seq === this.snapshotSeq) return;
+    const files = storeFiles(this.options.path);
+    const bytes = this.db.export();
+    const handle = await fsp.open(files.snapshotTemp, 'w', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    // Keep the snapshot being replaced as `.prev`: with the journal records after it, it can rebuild
+    // everything if the new snapshot is ever damaged.
+    rmSync(files.previous, { force: true });
+    try {
+      linkSync(files.database, files.previous);
+    } catch {
+      copyFileSync(files.database, files.previous); // file systems without hard links
+    }
+    renameSync(files.snapshotTemp, files.database);
+    fsyncDirectory(path.dirname(files.database));
+    const previousSeq = this.snapshotSeq;
+    this.snapshotSeq = seq;
+    this.journal.compact(previousSeq);
+  }
+
+  private assertUsable(): void {
+    if (this.closed) throw new EngramError('CLOSED', `database ${this.options.path} is closed`);
+    if (this.broken) throw this.broken;
+  }
+}
+
+function execScript(db: Database, sql: string): number {
+  db.exec(sql);
+  return db.getRowsModified();
+}
+
+function createEmpty(sql: SqlJsStatic, databasePath: string, journalPath: string): void {
+  const db = new sql.Database();
+  try {
+    const dbId = randomBytes(16).toString('hex');
+    db.exec(META_SCHEMA);
+    db.run("INSERT INTO engram_meta (key, value) VALUES ('db_id', ?), ('journal_seq', '0')", [dbId]);
+    if (existsSync(journalPath)) unlinkSync(journalPath);
+    writeFileAtomic(databasePath, db.export());
+    Journal.create(journalPath, dbId).close();
+  } finally {
+    db.close();
+  }
+}
+
+function loadSnapshot(sql: SqlJsStatic, databasePath: string, previousPath: string): Database {
+  const offer = existsSync(previousPath)
+    ? `; the previous snapshot ${previousPath} and the journal can restore it: run \`engram recover\``
+    : '';
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(databasePath);
+  } catch (error) {
+    throw new EngramError('STORE', `cannot read database ${databasePath}: ${String(error)}`);
+  }
+  if (bytes.length < 100 || bytes.subarray(0, 16).toString('latin1') !== 'SQLite format 3\u0000') {
+    throw new EngramError('CORRUPT', `database ${databasePath} is not an SQLite file${offer}`, {
+      database: databasePath,
+    });
+  }
+  let db: Database | undefined;
+  try {
+    db = new sql.Database(bytes);
+    const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+    if (check !== 'ok') throw new Error(String(check));
+    readMeta(db, 'db_id');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new EngramError('CORRUPT', `database ${databasePath} is damaged (${firstLine(error)})${offer}`, {
+      database: databasePath,
+    });
+  }
+}
+
+function readMeta(db: Database, key: string): string {
+  const value = db.exec('SELECT value FROM engram_meta WHERE key = ?', [key])[0]?.values[0]?.[0];
+  if (typeof value !== 'string') throw new Error(`engram_meta has no ${key}`);
+  return value;
+}
+
+/** Applies the journal records the snapshot does not contain; returns the last applied seq. */
+function replay(
+  db: Database,
+  records: TransactionRecord[],
+  snapshotSeq: number,
+  journalPath: string,
+): number {
+  let seq = snapshotSeq;
+  const pending = records.filter((record) => record.seq > snapshotSeq);
+  const first = pending[0];
+  if (first && first.seq !== snapshotSeq + 1) {
+    throw new EngramError(
+      'CORRUPT',
+      `journal ${journalPath} starts at transaction ${first.seq} but the snapshot ends at ${snapshotSeq}`,
+    );
+  }
+  for (const record of pending) {
+    if (record.seq !== seq + 1) {
+      throw new EngramError(
+        'CORRUPT',
+        `journal ${journalPath} skips from transaction ${seq} to ${record.seq}`,
+      );
+    }
+    db.exec('BEGIN');
+    try {
+      for (const [sql, params] of record.statements) {
+        if (params === undefined) db.exec(sql);
+        else db.run(sql, params);
+      }
+      db.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(record.seq)]);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new EngramError('CORRUPT', `replaying transaction ${record.seq} failed: ${firstLine(error)}`);
+    }
+    seq = record.seq;
+  }
+  return seq;
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
+}

@@ -1,0 +1,85 @@
+/**
+ * The journal stores each committed transaction as the list of SQL statements it executed, with
+ * their bound parameters. Replaying them in order against the snapshot the transaction started
+ * from reproduces it exactly, because every value (ids, times) is bound, never computed by SQLite.
+ */
+export type SqlValue = string | number | null | Uint8Array;
+export type SqlParams = SqlValue[] | Record<string, SqlValue>;
+
+export interface TransactionRecord {
+  /** Monotonic transaction number; the snapshot records the last one it contains. */
+  seq: number;
+  /** Commit time in ms since the epoch (informational). */
+  at: number;
+  statements: Array<[sql: string, params: SqlParams | undefined]>;
+}
+
+interface EncodedRecord {
+  seq: number;
+  at: number;
+  /** Distinct SQL texts of the transaction: bulk writes repeat the same few statements. */
+  sql: string[];
+  ops: Array<[number, unknown] | [number]>;
+}
+
+export function encodeRecord(record: TransactionRecord): Buffer {
+  const sqlIndex = new Map<string, number>();
+  const sql: string[] = [];
+  const ops: EncodedRecord['ops'] = [];
+  for (const [text, params] of record.statements) {
+    let index = sqlIndex.get(text);
+    if (index === undefined) {
+      index = sql.length;
+      sql.push(text);
+      sqlIndex.set(text, index);
+    }
+    ops.push(params === undefined ? [index] : [index, encodeParams(params)]);
+  }
+  const encoded: EncodedRecord = { seq: record.seq, at: record.at, sql, ops };
+  return Buffer.from(JSON.stringify(encoded), 'utf8');
+}
+
+export function decodeRecord(payload: Buffer): TransactionRecord {
+  const encoded = JSON.parse(payload.toString('utf8')) as EncodedRecord;
+  if (typeof encoded.seq !== 'number' || !Array.isArray(encoded.sql) || !Array.isArray(encoded.ops)) {
+    throw new Error('journal record has an unexpected shape');
+  }
+  return {
+    seq: encoded.seq,
+    at: encoded.at,
+    statements: encoded.ops.map(([index, params]) => {
+      const text = encoded.sql[index];
+      if (text === undefined)
+        throw new Error(`journal record ${encoded.seq} names unknown statement ${index}`);
+      return [text, params === undefined ? undefined : decodeParams(params)];
+    }),
+  };
+}
+
+/** Blobs (embedding vectors) are the only values JSON cannot carry as they are. */
+function encodeParams(params: SqlParams): unknown {
+  if (Array.isArray(params)) return params.map(encodeValue);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) out[key] = encodeValue(value);
+  return out;
+}
+
+function encodeValue(value: SqlValue): unknown {
+  return value instanceof Uint8Array ? { $b: Buffer.from(value).toString('base64') } : value;
+}
+
+function decodeParams(params: unknown): SqlParams {
+  if (Array.isArray(params)) return params.map(decodeValue);
+  const out: Record<string, SqlValue> = {};
+  for (const [key, value] of Object.entries(params as Record<string, unknown>)) out[key] = decodeValue(value);
+  return out;
+}
+
+function decodeValue(value: unknown): SqlValue {
+  if (value !== null && typeof value === 'object') {
+    const blob = (value as { $b?: unknown }).$b;
+    if (typeof blob !== 'string') throw new Error('journal record holds an unknown value type');
+    return new Uint8Array(Buffer.from(blob, 'base64'));
+  }
+  return value as SqlValue;
+}

@@ -1,0 +1,43 @@
+// Bundles every entry point into dist/ with esbuild and copies the wasm assets they load.
+// Usage: node scripts/build.mjs [--watch]
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+
+/** Node bundles: CommonJS, since VS Code loads extensions with require(). */
+const nodeEntries = [
+  { in: 'extension/extension.ts', out: 'extension' },
+  { in: 'engine/bin/cli.ts', out: 'cli' },
+  // The engine alone: not shipped, built so a test can prove that no `vscode` import leaked in.
+  { in: 'engine/index.ts', out: 'engine' },
+];
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  absWorkingDir: root,
+  external: ['vscode'],
+};
+
+for (const entry of nodeEntries) {
+  await esbuild.build({
+    ...common,
+    entryPoints: [{ in: entry.in, out: entry.out }],
+    outdir: dist,
+    banner: entry.out === 'cli' ? { js: '#!/usr/bin/env node' } : undefined,
+  });
+}
+
+// sql.js loads its wasm from a path the host passes in; the bundles expect it beside them.
+copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
+console.log(`built ${nodeEntries.map((e) => `dist/${e.out}.js`).join(', ')}`);

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { EngramError } from '../../engine/errors';
+import { silentLogger } from '../../engine/host';
+import { DurableDatabase } from '../../engine/store/durableDatabase';
+import type { Migration } from '../../engine/store/migrate';
+import { loadSqlJs } from '../../engine/store/sqlite';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
+
+const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'items',
+    up: (tx) => tx.run('CREATE TABLE items (id INTEGER PRIMARY KEY, v TEXT, b BLOB)'),
+  },
+];
+
+async function open(file: string, extra: Partial<Parameters<typeof DurableDatabase.open>[0]> = {}) {
+  return DurableDatabase.open({
+    path: file,
+    sql: await loadSqlJs(SQL_WASM_PATH),
+    logger: silentLogger,
+    clock: Date.now,
+    migrations,
+    snapshot: { idleMs: 60_000 },
+    ...extra,
+  });
+}
+
+const count = (db: DurableDatabase) => db.read((r) => r.value<number>('SELECT count(*) FROM items'));
+
+describe('DurableDatabase', () => {
+  it('creates a database, its journal and the schema on first open', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    assert.equal(count(db), 0);
+    await db.close();
+    assert.ok(existsSync(file));
+    assert.ok(existsSync(`${file}.journal`));
+  });
+
+  it('keeps acknowledged writes without any snapshot (journal replay)', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    for (let i = 0; i < 20; i++)
+      db.write((tx) => tx.run('INSERT INTO items (v, b) VALUES (?, ?)', [`v${i}`, new Uint8Array([i, 255])]));
+    const before = statSync(file).mtimeMs;
+    // Simulate a crash: never close, never snapshot. The snapshot file is untouched.
+    assert.equal(statSync(file).mtimeMs, before);
+    const reopened = await open(file);
+    assert.equal(count(reopened), 20);
+    const blob = reopened.read((r) => r.value<Uint8Array>('SELECT b FROM items WHERE v = ?', ['v7']));
+    assert.deepEqual([...(blob ?? [])], [7, 255]);
+    await reopened.close();
+  });
+
+  it('rolls back a transaction whose function throws and journals nothing', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    const seq = db.lastSeq;
+    assert.throws(() =>
+      db.write((tx) => {
+        tx.run('INSERT INTO items (v) VALUES (?)', ['x']);
+        throw new Error('boom');
+      }),
+    );
+    assert.equal(count(db), 0);
+    assert.equal(db.lastSeq, seq);
+    const reopened = await open(file);
+    assert.equal(count(reopened), 0);
+    await reopened.close();
+  });
+
+  it('snapshots, keeps the previous snapshot, and compacts the journal to what follows it', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['a']));
+    await db.snapshot();
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['b']));
+    await db.snapshot();
+    const stats = db.stats();
+    assert.equal(stats.snapshotSeq, stats.seq);
+    // The journal keeps the records after the previous snapshot: exactly the 'b' insert.
+    assert.equal(stats.journalRecords, 1);
+    assert.ok(existsSync(`${file}.prev`));
+    await db.close();
+    const reopened = await open(file);
+    assert.equal(count(reopened), 2);
+    await reopened.close();
+  });
+
+  it('cuts a torn journal tail and never half-applies it', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['kept']));
+    const size = statSync(`${file}.journal`).size;
+    db.write((tx) => {
+      tx.run('INSERT INTO items (v) VALUES (?)', ['torn-1']);
+      tx.run('INSERT INTO items (v) VALUES (?)', ['torn-2']);
+    });
+    const full = statSync(`${file}.journal`).size;
+    truncateSync(`${file}.journal`, size + Math.floor((full - size) / 2));
+    const reopened = await open(file);
+    assert.deepEqual(
+      reopened.read((r) => r.all<{ v: string }>('SELECT v FROM items ORDER BY id')).map((row) => row.v),
+      ['kept'],
+    );
+    assert.equal(statSync(`${file}.journal`).size, size);
+    // Writing after the cut works and survives.
+    reopened.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['after']));
+    const again = await open(file);
+    assert.equal(count(again), 2);
+    await again.close();
+  });
+
+  it('keeps a copy of a journal damaged before its tail', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'memory.db');
+    const db = await open(file);
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['one']));
+    const afterOne = statSync(`${file}.journal`).size;
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['two']));
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['three']));
+    const bytes = readFileSync(`${file}.journal`);
+    bytes[afterOne + 12] = bytes[afterOne + 12]! ^ 0xff; // flip a payload byte of record 'two'
+    writeFileSync(`${file}.journal`, bytes);
+    const reopened = await open(file);
+    assert.equal(count(reopened), 1);
+    const { readdirSync } = await import('node:fs');
+    assert.ok(readdirSync(dir).some((name) => name.startsWith('memory.db.journal.damaged-')));
+    await reopened.close();
+  });
+
+  it('refuses a corrupt database file without touching it, and recovers from .prev + journal', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['a']));
+    await db.snapshot();
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['b']));
+    await db.snapshot();
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['c']));
+    await db.close();
+    const garbage = Buffer.alloc(8192, 7);
+    writeFileSync(file, garbage);
+    await assert.rejects(open(file), (error: unknown) => {
+      assert.ok(EngramError.is(error, 'CORRUPT'));
+      assert.match(error.message, /memory\.db\.prev/);
+      return true;
+    });
+    assert.deepEqual(readFileSync(file), garbage);
+    const { keptAside } = DurableDatabase.recover(file);
+    assert.deepEqual(readFileSync(keptAside), garbage);
+    const recovered = await open(file);
+    assert.deepEqual(
+      recovered.read((r) => r.all<{ v: string }>('SELECT v FROM items ORDER BY id')).map((row) => row.v),
+      ['a', 'b', 'c'],
+    );
+    await recovered.close();
+  });
+
+  it('refuses a journal that belongs to another database', async () => {
+    const dir = tempDir();
+    const a = path.join(dir, 'a.db');
+    const b = path.join(dir, 'b.db');
+    await (await open(a)).close();
+    await (await open(b)).close();
+    writeFileSync(`${a}.journal`, readFileSync(`${b}.journal`));
+    await assert.rejects(
+      open(a),
+      (error: unknown) => EngramError.is(error, 'CORRUPT') && /belongs to database/.test(error.message),
+    );
+  });
+
+  it('refuses to open when the database is missing but its journal exists', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    await (await open(file)).close();
+    const { unlinkSync } = await import('node:fs');
+    unlinkSync(file);
+    await assert.rejects(open(file), (error: unknown) => EngramError.is(error, 'CORRUPT'));
+    assert.ok(!existsSync(file));
+  });
+
+  it('snapshots by itself when the journal grows past the limit', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
+    for (let i = 0; i < 40; i++)
+      db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['x'.repeat(100)]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(db.stats().snapshotSeq > 0);
+    await db.close();
+    assert.equal(count(await open(file)), 40);
+  });
+
+  it('does not leave garbage behind an appended stray byte sequence', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['a']));
+    appendFileSync(`${file}.journal`, Buffer.from([1, 2, 3]));
+    const reopened = await open(file);
+    reopened.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['b']));
+    assert.equal(count(await open(file)), 2);
+  });
+});
