@@ -1,1 +1,13 @@
-export {};
+/** The engine's public surface for hosts (extension, MCP bridge, CLI) and tests. */
+export { Engram } from './engram';
+export type { OpenEngramOptions } from './engram';
+export { EngineHost } from './api/hostDispatcher';
+export { METHODS, isMethodName } from './api/methods';
+export type { MethodName, MethodResult } from './api/methods';
+export { EngramError } from './errors';
+export type { EngramErrorCode } from './errors';
+export { silentLogger, stderrLogger, systemClock } from './host';
+export type { Clock, Logger } from './host';
+export { findWorkspaceRoot, resolveDatabasePath, userDatabasePath, workspaceDatabasePath } from './paths';
+export { DurableDatabase } from './store/durableDatabase';
+export * from './memory/types';

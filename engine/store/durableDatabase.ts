@@ -66,7 +66,8 @@ export class DurableDatabase {
   private readonly policy: SnapshotPolicy;
   private seq: number;
   private snapshotSeq: number;
-  private inWrite = false;
+  /** Statements of the open write transaction; nested writes append to it. */
+  private openTransaction: TransactionRecord['statements'] | undefined;
   private closed = false;
   private broken: Error | undefined;
   private snapshotting: Promise<void> | undefined;
@@ -165,9 +166,9 @@ export class DurableDatabase {
    */
   write<T>(fn: (writer: SqlWriter) => T): T {
     this.assertUsable();
-    if (this.inWrite) return fn(this.writer(undefined));
+    if (this.openTransaction) return this.nestedWrite(this.openTransaction, fn);
     const statements: TransactionRecord['statements'] = [];
-    this.inWrite = true;
+    this.openTransaction = statements;
     this.db.exec('BEGIN');
     try {
       const result = fn(this.writer(statements));
@@ -186,7 +187,23 @@ export class DurableDatabase {
       if (!this.broken) this.tryRollback();
       throw error;
     } finally {
-      this.inWrite = false;
+      this.openTransaction = undefined;
+    }
+  }
+
+  /** A write inside a write: a savepoint, so a nested failure undoes only its own statements. */
+  private nestedWrite<T>(statements: TransactionRecord['statements'], fn: (writer: SqlWriter) => T): T {
+    const mark = statements.length;
+    this.db.exec('SAVEPOINT nested');
+    try {
+      const result = fn(this.writer(statements));
+      this.db.exec('RELEASE nested');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK TO nested');
+      this.db.exec('RELEASE nested');
+      statements.length = mark;
+      throw error;
     }
   }
 
@@ -231,7 +248,7 @@ export class DurableDatabase {
     }
   }
 
-  private writer(statements: TransactionRecord['statements'] | undefined): SqlWriter {
+  private writer(statements: TransactionRecord['statements']): SqlWriter {
     const cache = this.statements;
     return {
       all: (sql, params) => cache.all(sql, params),
@@ -239,7 +256,7 @@ export class DurableDatabase {
       value: (sql, params) => cache.value(sql, params),
       run: (sql: string, params?: SqlParams) => {
         const changes = params === undefined ? execScript(this.db, sql) : cache.run(sql, params);
-        statements?.push([sql, params]);
+        statements.push([sql, params]);
         return changes;
       },
     };

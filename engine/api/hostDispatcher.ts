@@ -1,0 +1,94 @@
+import { EngramError, invalidInput } from '../errors';
+import type { Clock, Logger } from '../host';
+import { DEFAULT_LIMITS } from '../memory/limits';
+import type { MemoryLimits } from '../memory/limits';
+import { MemoryStore } from '../memory/memoryStore';
+import { MIGRATIONS } from '../memory/schema';
+import { DurableDatabase } from '../store/durableDatabase';
+import type { SnapshotPolicy } from '../store/durableDatabase';
+import { loadSqlJs } from '../store/sqlite';
+import { isMethodName, METHODS } from './methods';
+import { asParams } from './params';
+
+export interface HostOptions {
+  dbPath: string;
+  sqlWasmPath: string;
+  logger: Logger;
+  clock: Clock;
+  limits?: Partial<MemoryLimits>;
+  snapshot?: Partial<SnapshotPolicy>;
+}
+
+/** How long results of applied requests are kept for re-sent duplicates. */
+const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The engine as the host of one database: executes API methods against its store. Write methods
+ * run exactly once per request id: the id and the result are stored in the same transaction as the
+ * write, so a request re-sent after a failover gets the first answer instead of a second write.
+ */
+export class EngineHost {
+  private constructor(
+    readonly store: MemoryStore,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(options: HostOptions): Promise<EngineHost> {
+    const db = await DurableDatabase.open({
+      path: options.dbPath,
+      sql: await loadSqlJs(options.sqlWasmPath),
+      logger: options.logger,
+      clock: options.clock,
+      migrations: MIGRATIONS,
+      snapshot: options.snapshot,
+    });
+    const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
+    store.sweepExpired();
+    store.write((tx, now) =>
+      tx.run('DELETE FROM applied_requests WHERE at < ?', [now - APPLIED_REQUEST_TTL_MS]),
+    );
+    return new EngineHost(store, options.logger);
+  }
+
+  dispatch(
+    method: string,
+    rawParams: unknown,
+    meta: { requestId: string; client: string },
+  ): Promise<unknown> {
+    try {
+      return Promise.resolve(this.execute(method, rawParams, meta.requestId));
+    } catch (error) {
+      if (!EngramError.is(error))
+        this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private execute(method: string, rawParams: unknown, requestId: string): unknown {
+    if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
+    const spec = METHODS[method];
+    const params = asParams(rawParams, method);
+    if (!spec.write) return spec.run(this.store, params);
+    return this.store.write((tx, now) => {
+      const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [requestId]);
+      if (prior !== undefined) return JSON.parse(prior) as unknown;
+      const result = spec.run(this.store, params);
+      tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
+        requestId,
+        method,
+        JSON.stringify(result ?? null),
+        now,
+      ]);
+      return result;
+    });
+  }
+
+  async close(): Promise<void> {
+    try {
+      this.store.flushReads();
+    } catch (error) {
+      this.logger.warn('could not flush read events on close', { error: String(error) });
+    }
+    await this.store.db.close();
+  }
+}

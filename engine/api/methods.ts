@@ -1,0 +1,212 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { EngramError, invalidInput, notFound } from '../errors';
+import { exportLines, importEngramLines, parseEngramLines } from '../exchange/engramJsonl';
+import { renderMarkdown } from '../exchange/markdownExport';
+import { importMcpMemory } from '../exchange/mcpMemoryImport';
+import { backlinks, findEntity, mergeEntities, relatedEntities, searchEntities } from '../memory/entityGraph';
+import { evictInjected, injectedIds, markInjected } from '../memory/injectionLedger';
+import { keywordRecall } from '../memory/keywordRecall';
+import type { MemoryStore } from '../memory/memoryStore';
+import {
+  annotationsOf,
+  clampLimit,
+  currentMemory,
+  listMemories,
+  memoriesAsOf,
+  resolveId,
+  versionsOf,
+} from '../memory/memoryQueries';
+import { LAYERS, STATUSES } from '../memory/types';
+import type { RememberInput } from '../memory/types';
+import { oneOf, parseTime } from '../memory/validate';
+import { schemaVersion } from '../store/migrate';
+import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
+import type { Params } from './params';
+import { collectStats } from './stats';
+
+/**
+ * The engine's whole callable surface, as one table: the host executes these for local callers and
+ * for clients over IPC, so the CLI, the MCP bridge and VS Code see exactly the same behaviour.
+ * `write` marks methods that change the database: they are made exactly-once by request id.
+ */
+interface MethodSpec<R> {
+  write: boolean;
+  run(store: MemoryStore, params: Params): R;
+}
+
+function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
+  return { write, run };
+}
+
+const layerParam = (p: Params) => (p['layer'] === undefined ? undefined : oneOf('layer', p['layer'], LAYERS));
+
+export const METHODS = {
+  remember: method(true, (store, p) => store.remember(p as unknown as RememberInput, actorOf(p))),
+  rememberMany: method(true, (store, p) => {
+    if (!Array.isArray(p['memories'])) throw invalidInput('memories must be a list');
+    return store.rememberMany(p['memories'] as RememberInput[], actorOf(p));
+  }),
+  get: method(false, (store, p) =>
+    store.read((r) => {
+      const id = resolveId(r, text(p, 'id'));
+      const memory = currentMemory(r, id);
+      store.noteRead({ type: 'read', memoryId: id, ...actorOf(p) });
+      return { memory, annotations: annotationsOf(r, id) };
+    }),
+  ),
+  list: method(false, (store, p) =>
+    store.read((r) =>
+      listMemories(r, {
+        layer: layerParam(p),
+        kind: optionalString(p, 'kind'),
+        status:
+          p['status'] === undefined ? undefined : oneOf('status', p['status'], [...STATUSES, 'all'] as const),
+        tag: optionalString(p, 'tag'),
+        agent: optionalString(p, 'agent'),
+        session: optionalString(p, 'session'),
+        pinned: optionalBoolean(p, 'pinned'),
+        limit: optionalNumber(p, 'limit'),
+        offset: optionalNumber(p, 'offset'),
+      }),
+    ),
+  ),
+  edit: method(true, (store, p) => store.edit(text(p, 'id'), (p['changes'] ?? {}) as Params, actorOf(p))),
+  annotate: method(true, (store, p) => store.annotate(text(p, 'id'), text(p, 'text'), actorOf(p))),
+  invalidate: method(true, (store, p) =>
+    store.invalidate(
+      text(p, 'id'),
+      text(p, 'reason'),
+      actorOf(p),
+      p['validTo'] as number | string | undefined,
+    ),
+  ),
+  forget: method(true, (store, p) => store.forget(text(p, 'id'), actorOf(p))),
+  restore: method(true, (store, p) => store.restore(text(p, 'id'), actorOf(p))),
+  archive: method(true, (store, p) => store.archive(text(p, 'id'), actorOf(p))),
+  pin: method(true, (store, p) => store.pin(text(p, 'id'), true, actorOf(p))),
+  unpin: method(true, (store, p) => store.pin(text(p, 'id'), false, actorOf(p))),
+  history: method(false, (store, p) =>
+    store.read((r) => {
+      const id = resolveId(r, text(p, 'id'));
+      return { versions: versionsOf(r, id), annotations: annotationsOf(r, id) };
+    }),
+  ),
+  asOf: method(false, (store, p) =>
+    store.read((r) =>
+      memoriesAsOf(
+        r,
+        parseTime('time', p['time']),
+        p['axis'] === undefined ? 'transaction' : oneOf('axis', p['axis'], ['transaction', 'valid'] as const),
+        optionalNumber(p, 'limit') ?? 100,
+        layerParam(p),
+      ),
+    ),
+  ),
+  recall: method(false, (store, p) => {
+    const query = text(p, 'query');
+    const hits = store.read((r) =>
+      keywordRecall(r, query, clampLimit(optionalNumber(p, 'k') ?? 10), layerParam(p)),
+    );
+    store.noteRead({
+      type: 'recall',
+      ...actorOf(p),
+      data: { query, memoryIds: hits.map((h) => h.memory.id) },
+    });
+    return { query, hits };
+  }),
+  entities: method(false, (store, p) =>
+    store.read((r) =>
+      searchEntities(r, optionalString(p, 'query'), clampLimit(optionalNumber(p, 'limit') ?? 50)),
+    ),
+  ),
+  related: method(false, (store, p) =>
+    store.read((r) => {
+      const name = text(p, 'entity');
+      const entity = findEntity(r, name);
+      if (!entity) throw notFound(`no entity named "${name}"`);
+      const hops = optionalNumber(p, 'hops') ?? 1;
+      if (!Number.isInteger(hops) || hops < 1 || hops > 4)
+        throw invalidInput(`hops must be 1 to 4; got ${hops}`);
+      const limit = clampLimit(optionalNumber(p, 'limit') ?? 25);
+      const memories = backlinks(r, entity.id, limit).map((link) => ({
+        ...link,
+        memory: currentMemory(r, link.memoryId),
+      }));
+      return { entity, related: relatedEntities(r, entity, hops, limit), memories };
+    }),
+  ),
+  mergeEntities: method(true, (store, p) =>
+    store.write((tx) => mergeEntities(tx, text(p, 'from'), text(p, 'into'))),
+  ),
+  injectionCheck: method(false, (store, p) =>
+    store.read((r) => ({ injected: injectedIds(r, text(p, 'conversation'), stringList(p, 'ids')) })),
+  ),
+  injectionMark: method(true, (store, p) =>
+    store.write((tx, now) => ({
+      marked: markInjected(tx, text(p, 'conversation'), stringList(p, 'ids'), now),
+    })),
+  ),
+  injectionEvict: method(true, (store, p) =>
+    store.write((tx) => ({
+      evicted: evictInjected(
+        tx,
+        text(p, 'conversation'),
+        p['ids'] === undefined ? undefined : stringList(p, 'ids'),
+      ),
+    })),
+  ),
+  touchSession: method(true, (store, p) => {
+    store.touch(text(p, 'session'), actorOf(p).agent ?? null);
+    return { ok: true };
+  }),
+  export: method(false, (store, p) => {
+    const format =
+      p['format'] === undefined ? 'jsonl' : oneOf('format', p['format'], ['jsonl', 'md'] as const);
+    const now = store.clock();
+    const body = store.read((r) => {
+      if (format === 'md') {
+        const all = [];
+        for (let offset: number | null = 0; offset !== null;) {
+          const page = listMemories(r, { status: 'active', limit: 10_000, offset });
+          all.push(...page.items);
+          offset = page.next;
+        }
+        return renderMarkdown(all, 'Engram memories', now);
+      }
+      return [...exportLines(r, schemaVersion(r), now)].join('\n') + '\n';
+    });
+    const file = optionalString(p, 'file');
+    if (file === undefined) return { format, text: body };
+    writeFileSync(file, body, { mode: 0o600 });
+    return { format, file, bytes: Buffer.byteLength(body) };
+  }),
+  import: method(true, (store, p) => {
+    const from =
+      p['from'] === undefined ? 'engram' : oneOf('from', p['from'], ['engram', 'mcp-memory'] as const);
+    const file = optionalString(p, 'file');
+    let body = optionalString(p, 'text');
+    if (body === undefined) {
+      if (file === undefined) throw invalidInput('import needs a file or text');
+      try {
+        body = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new EngramError(
+          'NOT_FOUND',
+          `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
+      }
+    }
+    const lines = body.split(/\r?\n/);
+    if (from === 'mcp-memory') return { from, ...importMcpMemory(store, lines) };
+    const parsed = store.read((r) => parseEngramLines(r, lines));
+    return { from, counts: store.write((tx) => importEngramLines(tx, parsed)) };
+  }),
+  stats: method(false, (store) => store.read((r) => collectStats(r, store))),
+} as const;
+
+export type MethodName = keyof typeof METHODS;
+export type MethodResult<M extends MethodName> = ReturnType<(typeof METHODS)[M]['run']>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(METHODS, name);
+}

@@ -1,0 +1,384 @@
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { MethodName } from '../api/methods';
+import type { Params } from '../api/params';
+import { Engram } from '../engram';
+import { EngramError } from '../errors';
+import { stderrLogger } from '../host';
+import { resolveDatabasePath } from '../paths';
+import { DurableDatabase } from '../store/durableDatabase';
+import { KINDS, LAYERS, STATUSES } from '../memory/types';
+import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
+import { memoryDetail, memoryLine, rememberLine, versionLine } from './cliOutput';
+
+/** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
+export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;
+
+export interface CliEnvironment {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  platform: NodeJS.Platform;
+  sqlWasmPath: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+interface GlobalOptions {
+  db?: string;
+  workspace?: string;
+  user?: boolean;
+  json?: boolean;
+  agent?: string;
+  session?: string;
+}
+
+type Render = (result: unknown) => string;
+
+/** Builds the `engram` command. `run` resolves to the exit code; nothing calls process.exit here. */
+export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<number> } {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('engram')
+    .description('Engram: durable, truthful project memory for coding agents')
+    .option('--db <file>', 'database file (default: <workspace>/.engram/memory.db; env ENGRAM_DB)')
+    .option('--workspace <dir>', 'workspace whose database to use (default: found from the current folder)')
+    .option('--user', 'use the user-level database for cross-project memories')
+    .option('--json', 'print one JSON document')
+    .option('--agent <name>', 'who is acting (recorded on writes)')
+    .option('--session <id>', 'session id (working memory, injection ledger)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run engram --help for usage)');
+
+  const globals = () => program.opts<GlobalOptions>();
+  const actor = () => ({ agent: globals().agent, session: globals().session });
+
+  /** Opens the database, calls one method, prints the result, closes. */
+  const invoke = async (method: MethodName, params: Params, render: Render) => {
+    const options = globals();
+    const dbPath = resolveDatabasePath({
+      ...options,
+      cwd: io.cwd,
+      env: io.env,
+      home: io.home,
+      platform: io.platform,
+    });
+    const engram = await Engram.open({
+      dbPath,
+      sqlWasmPath: io.sqlWasmPath,
+      clientName: 'cli',
+      logger: stderrLogger('warn'),
+    });
+    try {
+      const result = await engram.call(method, { ...params, actor: actor() });
+      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : render(result)}\n`);
+    } finally {
+      await engram.close();
+    }
+  };
+
+  const memoryResult: Render = (r) => memoryLine(r as Memory);
+  const idCommand = (name: MethodName, description: string, verb: string) =>
+    program
+      .command(name)
+      .argument('<id>', 'memory id (or a unique prefix of 6+ characters)')
+      .description(description)
+      .action((id: string) => invoke(name, { id }, (r) => `${verb}: ${memoryResult(r)}`));
+
+  program
+    .command('remember')
+    .argument('<text...>', 'what to remember')
+    .description('store a memory')
+    .addOption(new Option('--layer <layer>', 'memory layer').choices(LAYERS))
+    .addOption(new Option('--kind <kind>', 'memory kind').choices(KINDS))
+    .option('--tags <tags>', 'comma-separated tags')
+    .option('--importance <n>', 'importance from 0 to 1', parseNumber)
+    .option('--context <text>', 'the source text the memory came from')
+    .option('--conflict-key <key>', 'supersede the active memory with this key')
+    .option('--critical', 'always include first in context')
+    .option('--pin', 'pin the memory')
+    .option('--valid-from <time>', 'when it became true (ISO 8601)')
+    .option('--private', 'visible to this agent only')
+    .action((words: string[], o: Record<string, unknown>) =>
+      invoke(
+        'remember',
+        {
+          content: words.join(' '),
+          layer: o['layer'],
+          kind: o['kind'],
+          tags: typeof o['tags'] === 'string' ? o['tags'].split(',') : undefined,
+          importance: o['importance'],
+          context: o['context'],
+          conflictKey: o['conflictKey'],
+          critical: o['critical'] === true,
+          pinned: o['pin'] === true,
+          validFrom: o['validFrom'],
+          scope: o['private'] ? 'private' : undefined,
+        },
+        (r) => rememberLine(r as RememberResult),
+      ),
+    );
+
+  program
+    .command('get')
+    .argument('<id>', 'memory id or unique prefix')
+    .description('show one memory')
+    .action((id: string) =>
+      invoke('get', { id }, (r) => {
+        const { memory, annotations } = r as { memory: Memory; annotations: [] };
+        return memoryDetail(memory, annotations);
+      }),
+    );
+
+  program
+    .command('list')
+    .description('list memories, newest first')
+    .addOption(new Option('--layer <layer>').choices(LAYERS))
+    .addOption(new Option('--kind <kind>').choices(KINDS))
+    .addOption(new Option('--status <status>').choices([...STATUSES, 'all']))
+    .option('--tag <tag>')
+    .option('--limit <n>', 'page size', parseNumber, 50)
+    .option('--offset <n>', 'rows to skip', parseNumber)
+    .action((o: Record<string, unknown>) =>
+      invoke(
+        'list',
+        {
+          layer: o['layer'],
+          kind: o['kind'],
+          status: o['status'],
+          tag: o['tag'],
+          limit: o['limit'],
+          offset: o['offset'],
+        },
+        (r) => {
+          const page = r as { items: Memory[]; total: number; next: number | null };
+          const lines = page.items.map(memoryLine);
+          lines.push(
+            `${page.items.length} of ${page.total}${page.next === null ? '' : ` (next: --offset ${page.next})`}`,
+          );
+          return lines.join('\n');
+        },
+      ),
+    );
+
+  program
+    .command('edit')
+    .argument('<id>')
+    .argument('<text...>', 'the new content')
+    .description('replace the content (a new version; the old one is kept)')
+    .action((id: string, words: string[]) =>
+      invoke('edit', { id, changes: { content: words.join(' ') } }, (r) => `edited: ${memoryResult(r)}`),
+    );
+
+  program
+    .command('annotate')
+    .argument('<id>')
+    .argument('<text...>')
+    .description('add a timestamped note without changing the memory')
+    .action((id: string, words: string[]) =>
+      invoke(
+        'annotate',
+        { id, text: words.join(' ') },
+        (r) => `annotated ${(r as { memoryId: string }).memoryId}`,
+      ),
+    );
+
+  program
+    .command('invalidate')
+    .argument('<id>')
+    .requiredOption('--reason <text>', 'why it is no longer true')
+    .option('--valid-to <time>', 'when it stopped being true (default now)')
+    .description('mark a memory as no longer true')
+    .action((id: string, o: { reason: string; validTo?: string }) =>
+      invoke(
+        'invalidate',
+        { id, reason: o.reason, validTo: o.validTo },
+        (r) => `invalidated: ${memoryResult(r)}`,
+      ),
+    );
+
+  idCommand('forget', 'hide a memory (recoverable with restore)', 'forgotten');
+  idCommand('restore', 'bring back a forgotten or archived memory', 'restored');
+  idCommand('pin', 'pin a memory', 'pinned');
+  idCommand('unpin', 'unpin a memory', 'unpinned');
+
+  program
+    .command('history')
+    .argument('<id>')
+    .description('every version of a memory and its notes')
+    .action((id: string) =>
+      invoke('history', { id }, (r) => {
+        const { versions, annotations } = r as {
+          versions: MemoryVersion[];
+          annotations: Array<{ createdAt: number; text: string }>;
+        };
+        return [
+          ...versions.map(versionLine),
+          ...annotations.map((a) => `note ${new Date(a.createdAt).toISOString()}: ${a.text}`),
+        ].join('\n');
+      }),
+    );
+
+  program
+    .command('as-of')
+    .argument('<time>', 'ISO 8601 time')
+    .option('--valid', 'what was true then (valid time) instead of what Engram knew then')
+    .addOption(new Option('--layer <layer>').choices(LAYERS))
+    .option('--limit <n>', 'at most this many', parseNumber, 100)
+    .description('what Engram knew at a time')
+    .action((time: string, o: { valid?: boolean; layer?: string; limit: number }) =>
+      invoke('asOf', { time, axis: o.valid ? 'valid' : 'transaction', layer: o.layer, limit: o.limit }, (r) =>
+        listOrNone((r as MemoryVersion[]).map(memoryLine)),
+      ),
+    );
+
+  program
+    .command('entities')
+    .argument('[query]')
+    .option('--limit <n>', 'at most this many', parseNumber, 50)
+    .description('entities named in memories')
+    .action((query: string | undefined, o: { limit: number }) =>
+      invoke('entities', { query, limit: o.limit }, (r) =>
+        listOrNone(
+          (r as Array<{ name: string; type: string; memoryCount: number }>).map(
+            (e) => `${e.name}  (${e.type}, ${e.memoryCount} memories)`,
+          ),
+        ),
+      ),
+    );
+
+  program
+    .command('related')
+    .argument('<entity>')
+    .option('--hops <n>', 'how far to walk (1-4)', parseNumber, 1)
+    .description('entities and memories connected to an entity')
+    .action((entity: string, o: { hops: number }) =>
+      invoke('related', { entity, hops: o.hops }, (r) => {
+        const result = r as {
+          entity: { name: string };
+          related: Array<{ name: string; type: string; hops: number; score: number }>;
+          memories: Array<{ memory: Memory }>;
+        };
+        return [
+          `${result.entity.name}:`,
+          ...result.related.map(
+            (e) => `  ${e.name} (${e.type}, ${e.hops} hop${e.hops > 1 ? 's' : ''}, ${e.score.toFixed(2)})`,
+          ),
+          'memories:',
+          ...result.memories.map((m) => `  ${memoryLine(m.memory)}`),
+        ].join('\n');
+      }),
+    );
+
+  program
+    .command('recall')
+    .argument('<query...>')
+    .option('-k <n>', 'how many', parseNumber, 10)
+    .addOption(new Option('--layer <layer>').choices(LAYERS))
+    .description('find memories')
+    .action((words: string[], o: { k: number; layer?: string }) =>
+      invoke('recall', { query: words.join(' '), k: o.k, layer: o.layer }, (r) => {
+        const { hits } = r as { hits: Array<{ memory: Memory; score: number }> };
+        return listOrNone(hits.map((h) => `${h.score.toFixed(2)}  ${memoryLine(h.memory)}`));
+      }),
+    );
+
+  program
+    .command('export')
+    .argument('[file]', 'write here instead of stdout')
+    .addOption(new Option('--format <format>').choices(['jsonl', 'md']).default('jsonl'))
+    .description('export every memory (jsonl: every field and version; md: for reading)')
+    .action((file: string | undefined, o: { format: string }) =>
+      invoke(
+        'export',
+        { format: o.format, file: file === undefined ? undefined : absolute(io.cwd, file) },
+        (r) => {
+          const result = r as { text?: string; file?: string; bytes?: number };
+          return result.text !== undefined
+            ? result.text.replace(/\n$/, '')
+            : `wrote ${result.bytes} bytes to ${result.file}`;
+        },
+      ),
+    );
+
+  program
+    .command('import')
+    .argument('<file>')
+    .addOption(new Option('--from <format>').choices(['engram', 'mcp-memory']).default('engram'))
+    .description('import an Engram export or an MCP memory server memory.jsonl')
+    .action((file: string, o: { from: string }) =>
+      invoke(
+        'import',
+        { file: absolute(io.cwd, file), from: o.from },
+        (r) => `imported: ${JSON.stringify(r)}`,
+      ),
+    );
+
+  program
+    .command('stats')
+    .description('counts and database state')
+    .action(() => invoke('stats', {}, (r) => JSON.stringify(r, null, 2)));
+
+  program
+    .command('recover')
+    .description('restore a damaged database from its previous snapshot and journal')
+    .action(() => {
+      const options = globals();
+      const dbPath = resolveDatabasePath({
+        ...options,
+        cwd: io.cwd,
+        env: io.env,
+        home: io.home,
+        platform: io.platform,
+      });
+      const result = DurableDatabase.recover(dbPath);
+      io.stdout(
+        `${options.json ? JSON.stringify(result) : `kept the damaged file at ${result.keptAside}; restored ${result.restoredFrom}; the journal replays on next open`}\n`,
+      );
+    });
+
+  return {
+    async run(argv: string[]): Promise<number> {
+      try {
+        await program.parseAsync(argv, { from: 'user' });
+      } catch (error) {
+        exitCode = reportError(error, io, globals().json === true);
+      }
+      return exitCode;
+    },
+  };
+}
+
+function reportError(error: unknown, io: CliEnvironment, json: boolean): number {
+  if (error instanceof CommanderError) {
+    // Help and version are not failures; commander already printed its message.
+    return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? EXIT.ok : EXIT.usage;
+  }
+  const code = EngramError.is(error) ? error.code : 'STORE';
+  const exit =
+    code === 'INVALID_INPUT' || code === 'TOO_LARGE'
+      ? EXIT.usage
+      : code === 'NOT_FOUND'
+        ? EXIT.notFound
+        : EXIT.store;
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
+  if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+  io.stderr(`engram: ${message}\n`);
+  return exit;
+}
+
+function parseNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n))
+    throw new InvalidArgumentError(`"${value}" is not a number.`);
+  return n;
+}
+
+function listOrNone(lines: string[]): string {
+  return lines.length ? lines.join('\n') : '(none)';
+}
+
+/** The host may be another process with another working directory: send absolute paths. */
+function absolute(cwd: string, file: string): string {
+  return path.resolve(cwd, file);
+}

@@ -1,0 +1,71 @@
+import { EngineHost } from './api/hostDispatcher';
+import type { HostOptions } from './api/hostDispatcher';
+import type { MethodName, MethodResult } from './api/methods';
+import type { Params } from './api/params';
+import { silentLogger, systemClock } from './host';
+import type { Clock, Logger } from './host';
+import { prepareDatabaseDirectory } from './paths';
+import { openShared } from './process/sharedEngine';
+import type { EngineRole, SharedEngine } from './process/sharedEngine';
+
+export interface OpenEngramOptions {
+  /** The database file (see paths.ts for how entry points choose it). */
+  dbPath: string;
+  /** Where the host keeps sql.js's `sql-wasm.wasm`. */
+  sqlWasmPath: string;
+  /** Who is calling, for logs and the host's view of its clients. @default 'engram' */
+  clientName?: string;
+  logger?: Logger;
+  clock?: Clock;
+  limits?: HostOptions['limits'];
+  snapshot?: HostOptions['snapshot'];
+  /** How long to wait for (or replace) another process hosting the database. @default 15000 */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * The engine as every entry point uses it. Opening a database either makes this process its host
+ * (it holds the lock and opens the file) or a client of the process that already does; `call`
+ * behaves the same either way, and survives the host going away.
+ */
+export class Engram {
+  private constructor(private readonly shared: SharedEngine) {}
+
+  static async open(options: OpenEngramOptions): Promise<Engram> {
+    const logger = options.logger ?? silentLogger;
+    const clock = options.clock ?? systemClock;
+    prepareDatabaseDirectory(options.dbPath);
+    const shared = await openShared({
+      dbPath: options.dbPath,
+      clientName: options.clientName ?? 'engram',
+      logger,
+      connectTimeoutMs: options.connectTimeoutMs,
+      openHost: () =>
+        EngineHost.open({
+          dbPath: options.dbPath,
+          sqlWasmPath: options.sqlWasmPath,
+          logger,
+          clock,
+          limits: options.limits,
+          snapshot: options.snapshot,
+        }),
+    });
+    return new Engram(shared);
+  }
+
+  get role(): EngineRole {
+    return this.shared.role;
+  }
+
+  onRoleChange(listener: (role: EngineRole) => void): () => void {
+    return this.shared.onRoleChange(listener);
+  }
+
+  async call<M extends MethodName>(method: M, params: Params = {}): Promise<MethodResult<M>> {
+    return (await this.shared.call(method, params)) as MethodResult<M>;
+  }
+
+  close(): Promise<void> {
+    return this.shared.close();
+  }
+}

@@ -1,0 +1,203 @@
+import { EngramError, invalidInput } from '../errors';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+
+/**
+ * Engram's own export format: JSON Lines, a header then one line per row of every table that holds
+ * knowledge, every version of every memory included. `_table` names the table of a row (no column
+ * starts with an underscore, so it never collides with a field). Importing an export into an empty database
+ * and exporting again gives the same lines (after the header).
+ */
+export const FORMAT = 'engram-export';
+export const FORMAT_VERSION = 1;
+
+/** Tables in dependency order, with the column that identifies a row for de-duplication. */
+const TABLES = [
+  'memories',
+  'memory_state',
+  'annotations',
+  'entities',
+  'entity_aliases',
+  'memory_entities',
+  'relations',
+  'events',
+  'sessions',
+  'injections',
+] as const;
+type Table = (typeof TABLES)[number];
+
+const ORDER_BY: Record<Table, string> = {
+  memories: 'id, version',
+  memory_state: 'id',
+  annotations: 'id',
+  entities: 'id',
+  entity_aliases: 'entity_id, alias',
+  memory_entities: 'memory_id, entity_id',
+  relations: 'source_id, target_id, type',
+  events: 'seq',
+  sessions: 'id',
+  injections: 'conversation, memory_id',
+};
+
+/** Columns written for each table; `rowid` of memories and `seq` of events are local. */
+function columnsOf(reader: SqlReader, table: Table): string[] {
+  return reader
+    .all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .map((c) => c.name)
+    .filter((name) => !(table === 'memories' && name === 'rowid'));
+}
+
+export function* exportLines(
+  reader: SqlReader,
+  schemaVersion: number,
+  exportedAt: number,
+): Generator<string> {
+  yield JSON.stringify({ _format: FORMAT, version: FORMAT_VERSION, schema: schemaVersion, exportedAt });
+  for (const table of TABLES) {
+    const columns = columnsOf(reader, table);
+    for (const row of reader.all(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${ORDER_BY[table]}`)) {
+      yield JSON.stringify({ _table: table, ...row });
+    }
+  }
+}
+
+function isHeader(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { _format?: unknown })._format === FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+export interface ImportCounts {
+  [table: string]: { added: number; skipped: number };
+}
+
+type Line = Record<string, unknown> & { _table: Table };
+
+/** Parses and checks every line first: a malformed line rejects the whole file, naming the line. */
+export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
+  const columns = new Map<Table, Set<string>>(TABLES.map((t) => [t, new Set(columnsOf(reader, t))]));
+  const parsed: Line[] = [];
+  const first = lines.find((line) => line.trim() !== '');
+  if (first === undefined || !isHeader(first)) {
+    throw invalidInput(`not an Engram export: the first line must be {"_format":"${FORMAT}",...}`);
+  }
+  lines.forEach((raw, index) => {
+    const where = `line ${index + 1}`;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw invalidInput(`${where} is not valid JSON`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw invalidInput(`${where} is not a JSON object`);
+    const record = value as Record<string, unknown>;
+    if (record['_format'] === FORMAT) {
+      if (record['version'] !== FORMAT_VERSION)
+        throw invalidInput(`${where}: export format version ${String(record['version'])} is not supported`);
+      return;
+    }
+    const table = record['_table'] as Table;
+    const known = columns.get(table);
+    if (!known) throw invalidInput(`${where} names unknown table ${JSON.stringify(record['_table'])}`);
+    for (const [key, field] of Object.entries(record)) {
+      if (key === '_table') continue;
+      if (!known.has(key)) throw invalidInput(`${where}: ${table} has no field "${key}"`);
+      if (field !== null && typeof field !== 'string' && typeof field !== 'number') {
+        throw invalidInput(`${where}: field "${key}" must be text, a number or null`);
+      }
+    }
+    parsed.push(record as Line);
+  });
+  return parsed;
+}
+
+/**
+ * Imports parsed lines in one transaction. Memories already present (same id and version) are kept
+ * as they are; entities are matched by key so that ids from another database never collide.
+ */
+export function importEngramLines(tx: SqlWriter, lines: Line[]): ImportCounts {
+  const counts: ImportCounts = {};
+  const bump = (table: string, added: boolean) => {
+    const entry = (counts[table] ??= { added: 0, skipped: 0 });
+    if (added) entry.added++;
+    else entry.skipped++;
+  };
+  const entityIds = new Map<number, number>();
+  const mapEntity = (value: unknown) => (typeof value === 'number' ? (entityIds.get(value) ?? null) : null);
+  const newMemories = new Set<string>();
+
+  for (const line of lines.filter((l) => l._table === 'entities')) {
+    const key = String(line['key']);
+    const existing = tx.value<number>('SELECT id FROM entities WHERE key = ?', [key]);
+    if (existing !== undefined) {
+      entityIds.set(Number(line['id']), existing);
+      bump('entities', false);
+      continue;
+    }
+    tx.run('INSERT INTO entities (key, name, type, created_at) VALUES (?, ?, ?, ?)', [
+      key,
+      str(line['name']),
+      str(line['type']),
+      num(line['created_at']),
+    ]);
+    entityIds.set(Number(line['id']), tx.value<number>('SELECT id FROM entities WHERE key = ?', [key])!);
+    bump('entities', true);
+  }
+  for (const line of lines.filter((l) => l._table === 'entities' && typeof l['merged_into'] === 'number')) {
+    tx.run('UPDATE entities SET merged_into = ? WHERE id = ? AND merged_into IS NULL', [
+      mapEntity(line['merged_into']),
+      mapEntity(line['id']),
+    ]);
+  }
+
+  for (const line of lines) {
+    const { _table: type, ...fields } = line;
+    if (type === 'entities') continue;
+    if (
+      type === 'memories' &&
+      tx.value('SELECT 1 FROM memories WHERE id = ? AND version = 1', [str(fields['id'])]) === undefined
+    ) {
+      newMemories.add(String(fields['id']));
+    }
+    if (type === 'entity_aliases' || type === 'memory_entities')
+      fields['entity_id'] = mapEntity(fields['entity_id']);
+    if (type === 'relations') {
+      fields['source_id'] = mapEntity(fields['source_id']);
+      fields['target_id'] = mapEntity(fields['target_id']);
+    }
+    if (type === 'events') {
+      // Events are local history: replaying another database's events is only right for memories it brings.
+      if (typeof fields['memory_id'] === 'string' && !newMemories.has(fields['memory_id'])) {
+        bump(type, false);
+        continue;
+      }
+      delete fields['seq'];
+    }
+    const names = Object.keys(fields);
+    const changed = tx.run(
+      `INSERT OR IGNORE INTO ${type} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      names.map((name) => fields[name] as string | number | null),
+    );
+    bump(type, changed > 0);
+  }
+  const broken = tx.value<number>(
+    'SELECT count(*) FROM (SELECT id FROM memories GROUP BY id HAVING sum(superseded_at IS NULL) != 1)',
+  );
+  if (broken)
+    throw new EngramError(
+      'INVALID_INPUT',
+      `the import would leave ${broken} memories without exactly one current version`,
+    );
+  return counts;
+}
+
+function str(value: unknown): string {
+  return String(value);
+}
+
+function num(value: unknown): number {
+  return Number(value);
+}

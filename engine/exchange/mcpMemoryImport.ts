@@ -1,0 +1,99 @@
+import { invalidInput } from '../errors';
+import { recordRelation, upsertEntity } from '../memory/entityGraph';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { RememberInput } from '../memory/types';
+
+/**
+ * Imports the knowledge graph file of the official MCP memory server (`memory.jsonl`): lines
+ * `{"type":"entity","name","entityType","observations":[...]}` and
+ * `{"type":"relation","from","to","relationType"}`. Each observation becomes a semantic memory
+ * linked to its entity; relations become directed entity relations.
+ */
+interface McpEntity {
+  name: string;
+  entityType: string;
+  observations: string[];
+}
+interface McpRelation {
+  from: string;
+  to: string;
+  relationType: string;
+}
+
+export function parseMcpMemoryLines(lines: string[]): { entities: McpEntity[]; relations: McpRelation[] } {
+  const entities: McpEntity[] = [];
+  const relations: McpRelation[] = [];
+  lines.forEach((raw, index) => {
+    const where = `line ${index + 1}`;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw invalidInput(`${where} is not valid JSON`);
+    }
+    const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    if (record['type'] === 'entity') {
+      const { name, entityType, observations } = record;
+      if (typeof name !== 'string' || name.trim() === '') throw invalidInput(`${where}: entity needs a name`);
+      if (typeof entityType !== 'string')
+        throw invalidInput(`${where}: entity "${name}" needs an entityType`);
+      if (!Array.isArray(observations) || observations.some((o) => typeof o !== 'string')) {
+        throw invalidInput(`${where}: observations of "${name}" must be a list of text`);
+      }
+      entities.push({ name, entityType, observations: observations as string[] });
+    } else if (record['type'] === 'relation') {
+      const { from, to, relationType } = record;
+      if (typeof from !== 'string' || typeof to !== 'string' || typeof relationType !== 'string') {
+        throw invalidInput(`${where}: relation needs text from, to and relationType`);
+      }
+      relations.push({ from, to, relationType });
+    } else {
+      throw invalidInput(
+        `${where}: type must be "entity" or "relation"; got ${JSON.stringify(record['type'])}`,
+      );
+    }
+  });
+  return { entities, relations };
+}
+
+export function importMcpMemory(
+  store: MemoryStore,
+  lines: string[],
+): { entities: number; observations: number; relations: number; duplicates: number } {
+  const { entities, relations } = parseMcpMemoryLines(lines);
+  return store.write((tx, now) => {
+    let observations = 0;
+    let duplicates = 0;
+    const ids = new Map<string, number>();
+    for (const entity of entities) {
+      const id = upsertEntity(tx, entity.name.trim().toLowerCase(), entity.name, entity.entityType, now);
+      ids.set(entity.name, id);
+      const inputs: RememberInput[] = entity.observations.map((observation) => ({
+        content: observation,
+        context: `${entity.name} (${entity.entityType})`,
+        layer: 'semantic',
+        kind: 'fact',
+        tags: [entity.entityType],
+        trust: 'ingest',
+      }));
+      for (const result of store.rememberMany(inputs, { agent: 'mcp-memory-import' })) {
+        if (result.outcome === 'duplicate') duplicates++;
+        else observations++;
+        tx.run(
+          'INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES (?, ?, 1) ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = 1',
+          [result.memory.id, id],
+        );
+      }
+    }
+    for (const relation of relations) {
+      const from =
+        ids.get(relation.from) ??
+        upsertEntity(tx, relation.from.trim().toLowerCase(), relation.from, 'name', now);
+      const to =
+        ids.get(relation.to) ?? upsertEntity(tx, relation.to.trim().toLowerCase(), relation.to, 'name', now);
+      recordRelation(tx, from, to, relation.relationType, now);
+    }
+    return { entities: entities.length, observations, relations: relations.length, duplicates };
+  });
+}

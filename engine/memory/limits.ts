@@ -1,0 +1,18 @@
+/** Size limits applied at the engine boundary, so every interface enforces the same rules. */
+export interface MemoryLimits {
+  /** Longest content, in characters. @default 32768 */
+  maxContentChars: number;
+  /** Longest source context, in characters. @default 262144 */
+  maxContextChars: number;
+  /** Bytes of content and context of one session's active working memory. @default 65536 */
+  workingMemoryBytesPerSession: number;
+  /** How long a session's working memory lives without being touched. @default 24 h */
+  workingMemoryTtlMs: number;
+}
+
+export const DEFAULT_LIMITS: MemoryLimits = {
+  maxContentChars: 32_768,
+  maxContextChars: 262_144,
+  workingMemoryBytesPerSession: 64 * 1024,
+  workingMemoryTtlMs: 24 * 60 * 60 * 1000,
+};

@@ -1,0 +1,438 @@
+import { EngramError, invalidInput } from '../errors';
+import { redactSecrets } from '../extract/secrets';
+import type { Clock } from '../host';
+import type { DurableDatabase } from '../store/durableDatabase';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { contentHash } from './contentHash';
+import { linkEntities, unlinkEntities } from './entityGraph';
+import { EventLedger } from './eventLedger';
+import type { LedgerEvent } from './eventLedger';
+import { newId } from './ids';
+import { DEFAULT_LIMITS } from './limits';
+import type { MemoryLimits } from './limits';
+import { assertStatus, currentMemory, resolveId } from './memoryQueries';
+import { insertVersion } from './rows';
+import { expireSessions, touchSession, workingBytes } from './sessions';
+import type { Actor, ChangeKind, Memory, MemoryVersion, RememberInput, RememberResult } from './types';
+import {
+  optionalText,
+  parseTime,
+  requiredText,
+  validateImportance,
+  validateRemember,
+  validateTags,
+  oneOf,
+} from './validate';
+import type { ValidRemember } from './validate';
+import { KINDS, LAYERS } from './types';
+
+export interface EditInput {
+  content?: string;
+  context?: string | null;
+  tags?: string[];
+  importance?: number;
+  kind?: string;
+  layer?: string;
+  critical?: boolean;
+  conflictKey?: string | null;
+}
+
+/** How often working-memory expiry is swept on writes. */
+const EXPIRY_SWEEP_MS = 60_000;
+
+/**
+ * Every write to the memory model. Each public method is one durable transaction: it returns only
+ * after the journal holds it, and a rejected input changes nothing.
+ */
+export class MemoryStore {
+  readonly ledger = new EventLedger();
+  private lastSweep = 0;
+
+  constructor(
+    readonly db: DurableDatabase,
+    readonly clock: Clock,
+    readonly limits: MemoryLimits = DEFAULT_LIMITS,
+  ) {}
+
+  read<T>(fn: (reader: SqlReader) => T): T {
+    return this.db.read(fn);
+  }
+
+  /** A write transaction that first flushes buffered read events and sweeps expired sessions. */
+  write<T>(fn: (tx: SqlWriter, now: number) => T): T {
+    const now = this.clock();
+    return this.db.write((tx) => {
+      this.ledger.flush(tx);
+      if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
+        this.lastSweep = now;
+        this.expireWorkingMemory(tx, now);
+      }
+      return fn(tx, now);
+    });
+  }
+
+  /** Writes buffered read events now (they are otherwise flushed with the next write). */
+  flushReads(): void {
+    if (this.ledger.pendingCount > 0) this.db.write((tx) => this.ledger.flush(tx));
+  }
+
+  noteRead(event: LedgerEvent): void {
+    this.ledger.noteRead(this.clock(), event);
+  }
+
+  remember(input: RememberInput, actor: Actor = {}): RememberResult {
+    const valid = validateRemember(input, this.limits);
+    return this.write((tx, now) => this.rememberValid(tx, valid, actor, now));
+  }
+
+  /** Many memories in one transaction; if any input is invalid, none is written. */
+  rememberMany(inputs: RememberInput[], actor: Actor = {}): RememberResult[] {
+    if (!Array.isArray(inputs)) throw invalidInput('rememberMany needs a list of memories');
+    const valid = inputs.map((input, index) => {
+      try {
+        return validateRemember(input, this.limits);
+      } catch (error) {
+        if (EngramError.is(error)) throw new EngramError(error.code, `memory ${index + 1}: ${error.message}`);
+        throw error;
+      }
+    });
+    return this.write((tx, now) => valid.map((v) => this.rememberValid(tx, v, actor, now)));
+  }
+
+  private rememberValid(tx: SqlWriter, input: ValidRemember, actor: Actor, now: number): RememberResult {
+    const content = redactSecrets(input.content);
+    const context = input.context === null ? null : redactSecrets(input.context);
+    const redacted = [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))];
+    const agent = input.agent ?? actor.agent ?? null;
+    const session = input.session ?? actor.session ?? (input.layer === 'working' ? 'default' : null);
+    const hash = contentHash(content.text);
+
+    const duplicate = this.findDuplicate(tx, hash, input.scope, agent);
+    if (duplicate) {
+      tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [duplicate]);
+      this.ledger.append(tx, now, { type: 'duplicate', memoryId: duplicate, agent, session });
+      return { outcome: 'duplicate', memory: currentMemory(tx, duplicate), superseded: [], redacted };
+    }
+
+    if (input.layer === 'working' && session !== null) {
+      touchSession(tx, session, agent, now, this.limits.workingMemoryTtlMs);
+      const size = Buffer.byteLength(content.text) + Buffer.byteLength(context?.text ?? '');
+      const used = workingBytes(tx, session);
+      if (used + size > this.limits.workingMemoryBytesPerSession) {
+        throw new EngramError(
+          'TOO_LARGE',
+          `working memory of session "${session}" would hold ${used + size} bytes; the limit is ${this.limits.workingMemoryBytesPerSession}`,
+        );
+      }
+    }
+
+    const id = newId('m', now);
+    const validFrom = input.validFrom ?? now;
+    const superseded: string[] = [];
+    if (input.conflictKey !== null) {
+      for (const old of tx.all<{ id: string }>(
+        "SELECT id FROM memories WHERE conflict_key = ? AND superseded_at IS NULL AND status = 'active' AND scope = ? AND (scope = 'shared' OR agent IS ?)",
+        [input.conflictKey, input.scope, agent],
+      )) {
+        const previous = currentMemory(tx, old.id);
+        this.revise(
+          tx,
+          previous,
+          { status: 'superseded', supersededBy: id, validTo: Math.max(validFrom, previous.validFrom) },
+          'superseded',
+          now,
+        );
+        this.ledger.append(tx, now, {
+          type: 'supersede',
+          memoryId: old.id,
+          agent,
+          session,
+          data: { by: id },
+        });
+        superseded.push(old.id);
+      }
+    }
+
+    insertVersion(tx, {
+      id,
+      version: 1,
+      layer: input.layer,
+      kind: input.kind,
+      content: content.text,
+      context: context?.text ?? null,
+      tags: input.tags,
+      importance: input.importance,
+      trust: input.trust ?? actor.trust ?? (agent ? 'agent' : 'human'),
+      critical: input.critical,
+      scope: input.scope,
+      agent,
+      session,
+      conflictKey: input.conflictKey,
+      contentHash: hash,
+      source: input.source,
+      status: 'active',
+      statusReason: null,
+      supersededBy: null,
+      validFrom,
+      validTo: null,
+      recordedAt: now,
+      supersededAt: null,
+      change: 'created',
+    });
+    tx.run('INSERT INTO memory_state (id, pinned) VALUES (?, ?)', [id, input.pinned ? 1 : 0]);
+    linkEntities(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
+    this.ledger.append(tx, now, {
+      type: 'remember',
+      memoryId: id,
+      agent,
+      session,
+      data: redacted.length ? { redacted } : undefined,
+    });
+    return {
+      outcome: superseded.length ? 'superseded' : 'added',
+      memory: currentMemory(tx, id),
+      superseded,
+      redacted,
+    };
+  }
+
+  private findDuplicate(
+    reader: SqlReader,
+    hash: string,
+    scope: string,
+    agent: string | null,
+  ): string | undefined {
+    return reader.value<string>(
+      "SELECT id FROM memories WHERE content_hash = ? AND superseded_at IS NULL AND status = 'active' AND scope = ? AND (scope = 'shared' OR agent IS ?) LIMIT 1",
+      [hash, scope, agent],
+    );
+  }
+
+  edit(idOrPrefix: string, changes: EditInput, actor: Actor = {}): Memory {
+    if (typeof changes !== 'object' || changes === null)
+      throw invalidInput('edit needs the fields to change');
+    const patch: Partial<MemoryVersion> = {};
+    if (changes.content !== undefined) {
+      patch.content = redactSecrets(
+        requiredText('content', changes.content, this.limits.maxContentChars).trim(),
+      ).text;
+      patch.contentHash = contentHash(patch.content);
+    }
+    if (changes.context !== undefined) {
+      const context = optionalText('context', changes.context, this.limits.maxContextChars);
+      patch.context = context === null ? null : redactSecrets(context).text;
+    }
+    if (changes.tags !== undefined) patch.tags = validateTags(changes.tags);
+    if (changes.importance !== undefined) patch.importance = validateImportance(changes.importance);
+    if (changes.kind !== undefined) patch.kind = oneOf('kind', changes.kind, KINDS);
+    if (changes.layer !== undefined) patch.layer = oneOf('layer', changes.layer, LAYERS);
+    if (changes.critical !== undefined) patch.critical = changes.critical === true;
+    if (changes.conflictKey !== undefined)
+      patch.conflictKey = optionalText('conflictKey', changes.conflictKey, 200);
+    if (Object.keys(patch).length === 0) throw invalidInput('edit needs at least one field to change');
+    return this.write((tx, now) => {
+      const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
+      assertStatus(memory, ['active'], 'edit');
+      const changed = Object.entries(patch).some(
+        ([key, value]) => JSON.stringify(memory[key as keyof Memory]) !== JSON.stringify(value),
+      );
+      if (!changed) return memory;
+      this.revise(tx, memory, patch, 'edited', now);
+      if (patch.content !== undefined || patch.tags !== undefined) {
+        unlinkEntities(tx, memory.id);
+        linkEntities(
+          tx,
+          memory.id,
+          `${patch.content ?? memory.content}\n${(patch.tags ?? memory.tags).join(' ')}`,
+          now,
+        );
+      }
+      this.ledger.append(tx, now, {
+        type: 'edit',
+        memoryId: memory.id,
+        agent: actor.agent ?? null,
+        session: actor.session ?? null,
+        data: { fields: Object.keys(patch) },
+      });
+      return currentMemory(tx, memory.id);
+    });
+  }
+
+  /** Marks a memory as no longer true from `validTo` (default now), with a reason. */
+  invalidate(idOrPrefix: string, reason: string, actor: Actor = {}, validTo?: number | string): Memory {
+    const why = requiredText('reason', reason, 2000);
+    const end = validTo === undefined ? undefined : parseTime('validTo', validTo);
+    return this.changeStatus(idOrPrefix, actor, ['active'], 'invalidate', (memory, now) => ({
+      patch: { status: 'invalidated', statusReason: why, validTo: end ?? now },
+      change: 'invalidated',
+    }));
+  }
+
+  /** Soft delete: hidden everywhere, recoverable with restore. */
+  forget(idOrPrefix: string, actor: Actor = {}): Memory {
+    return this.changeStatus(
+      idOrPrefix,
+      actor,
+      ['active', 'invalidated', 'superseded', 'archived'],
+      'forget',
+      () => ({
+        patch: { status: 'forgotten', statusReason: null },
+        change: 'forgotten',
+      }),
+    );
+  }
+
+  archive(idOrPrefix: string, actor: Actor = {}): Memory {
+    return this.changeStatus(idOrPrefix, actor, ['active'], 'archive', () => ({
+      patch: { status: 'archived', statusReason: null },
+      change: 'archived',
+    }));
+  }
+
+  /** Undoes forget or archive: the memory returns to the status it had before. */
+  restore(idOrPrefix: string, actor: Actor = {}): Memory {
+    return this.write((tx, now) => {
+      const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
+      assertStatus(memory, ['forgotten', 'archived'], 'restore');
+      const before = tx.get<{ status: string; status_reason: string | null }>(
+        "SELECT status, status_reason FROM memories WHERE id = ? AND status NOT IN ('forgotten', 'archived') ORDER BY version DESC LIMIT 1",
+        [memory.id],
+      );
+      const status = (before?.status ?? 'active') as Memory['status'];
+      this.revise(tx, memory, { status, statusReason: before?.status_reason ?? null }, 'restored', now);
+      this.ledger.append(tx, now, {
+        type: 'restore',
+        memoryId: memory.id,
+        agent: actor.agent ?? null,
+        session: actor.session ?? null,
+      });
+      return currentMemory(tx, memory.id);
+    });
+  }
+
+  pin(idOrPrefix: string, pinned: boolean, actor: Actor = {}): Memory {
+    return this.write((tx, now) => {
+      const id = resolveId(tx, idOrPrefix);
+      tx.run('UPDATE memory_state SET pinned = ? WHERE id = ?', [pinned ? 1 : 0, id]);
+      this.ledger.append(tx, now, {
+        type: pinned ? 'pin' : 'unpin',
+        memoryId: id,
+        agent: actor.agent ?? null,
+        session: actor.session ?? null,
+      });
+      return currentMemory(tx, id);
+    });
+  }
+
+  annotate(idOrPrefix: string, text: string, actor: Actor = {}) {
+    const note = redactSecrets(requiredText('annotation', text, 10_000).trim()).text;
+    return this.write((tx, now) => {
+      const id = resolveId(tx, idOrPrefix);
+      const annotation = {
+        id: newId('a', now),
+        memoryId: id,
+        text: note,
+        agent: actor.agent ?? null,
+        createdAt: now,
+      };
+      tx.run('INSERT INTO annotations (id, memory_id, text, agent, created_at) VALUES (?, ?, ?, ?, ?)', [
+        annotation.id,
+        id,
+        note,
+        annotation.agent,
+        now,
+      ]);
+      this.ledger.append(tx, now, {
+        type: 'annotate',
+        memoryId: id,
+        agent: annotation.agent,
+        session: actor.session ?? null,
+      });
+      return annotation;
+    });
+  }
+
+  private changeStatus(
+    idOrPrefix: string,
+    actor: Actor,
+    allowed: Memory['status'][],
+    action: 'invalidate' | 'forget' | 'archive',
+    decide: (memory: Memory, now: number) => { patch: Partial<MemoryVersion>; change: ChangeKind },
+  ): Memory {
+    return this.write((tx, now) => {
+      const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
+      assertStatus(memory, allowed, action);
+      const { patch, change } = decide(memory, now);
+      this.revise(tx, memory, patch, change, now);
+      this.ledger.append(tx, now, {
+        type: action,
+        memoryId: memory.id,
+        agent: actor.agent ?? null,
+        session: actor.session ?? null,
+        data: patch.statusReason ? { reason: patch.statusReason } : undefined,
+      });
+      return currentMemory(tx, memory.id);
+    });
+  }
+
+  /** Closes the current version (transaction time) and records its successor with `patch` applied. */
+  revise(
+    tx: SqlWriter,
+    current: MemoryVersion,
+    patch: Partial<MemoryVersion>,
+    change: ChangeKind,
+    now: number,
+  ): void {
+    tx.run('UPDATE memories SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL', [now, current.id]);
+    const next: MemoryVersion = {
+      id: current.id,
+      version: current.version,
+      layer: current.layer,
+      kind: current.kind,
+      content: current.content,
+      context: current.context,
+      tags: current.tags,
+      importance: current.importance,
+      trust: current.trust,
+      critical: current.critical,
+      scope: current.scope,
+      agent: current.agent,
+      session: current.session,
+      conflictKey: current.conflictKey,
+      contentHash: current.contentHash,
+      source: current.source,
+      status: current.status,
+      statusReason: current.statusReason,
+      supersededBy: current.supersededBy,
+      validFrom: current.validFrom,
+      validTo: current.validTo,
+      ...patch,
+    } as MemoryVersion;
+    insertVersion(tx, { ...next, version: current.version + 1, recordedAt: now, supersededAt: null, change });
+  }
+
+  private expireWorkingMemory(tx: SqlWriter, now: number): void {
+    for (const memoryId of expireSessions(tx, now)) {
+      this.revise(
+        tx,
+        currentMemory(tx, memoryId),
+        { status: 'archived', statusReason: 'session expired' },
+        'expired',
+        now,
+      );
+      this.ledger.append(tx, now, { type: 'expire', memoryId });
+    }
+  }
+
+  /** Sweeps expired sessions now (normally done at most once a minute on writes). */
+  sweepExpired(): void {
+    this.write((tx, now) => this.expireWorkingMemory(tx, now));
+  }
+
+  /** Refreshes a session's TTL (working memory is kept alive by use). */
+  touch(session: string, agent: string | null): void {
+    this.write((tx, now) => {
+      touchSession(tx, session, agent, now, this.limits.workingMemoryTtlMs);
+    });
+  }
+}

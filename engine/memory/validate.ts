@@ -1,0 +1,131 @@
+import { EngramError, invalidInput } from '../errors';
+import type { MemoryLimits } from './limits';
+import { KINDS, LAYERS, SCOPES, TRUST_LEVELS } from './types';
+import type { Kind, Layer, RememberInput, Scope, SourceRef, Trust } from './types';
+
+/** A RememberInput with every field checked and defaulted. */
+export interface ValidRemember {
+  content: string;
+  context: string | null;
+  layer: Layer;
+  kind: Kind;
+  tags: string[];
+  importance: number;
+  critical: boolean;
+  pinned: boolean;
+  scope: Scope;
+  conflictKey: string | null;
+  source: SourceRef | null;
+  validFrom: number | null;
+  agent: string | null;
+  session: string | null;
+  trust: Trust | null;
+}
+
+export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw invalidInput(`${field} must be one of ${allowed.join(', ')}; got ${describe(value)}`);
+  }
+  return value as T;
+}
+
+export function optionalText(field: string, value: unknown, max: number): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw invalidInput(`${field} must be text; got ${describe(value)}`);
+  if (value.length > max) {
+    throw new EngramError('TOO_LARGE', `${field} is ${value.length} characters; the limit is ${max}`);
+  }
+  return value;
+}
+
+export function requiredText(field: string, value: unknown, max: number): string {
+  const text = optionalText(field, value, max);
+  if (text === null || text.trim() === '') throw invalidInput(`${field} must not be empty`);
+  return text;
+}
+
+export function validateTags(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalidInput(`tags must be a list of text; got ${describe(value)}`);
+  if (value.length > 32) throw invalidInput(`at most 32 tags are allowed; got ${value.length}`);
+  const tags = new Set<string>();
+  for (const tag of value) {
+    if (typeof tag !== 'string') throw invalidInput(`each tag must be text; got ${describe(tag)}`);
+    const clean = tag.trim().toLowerCase();
+    if (clean === '') continue;
+    if (clean.length > 64) throw invalidInput(`tag "${clean.slice(0, 20)}..." is longer than 64 characters`);
+    tags.add(clean);
+  }
+  return [...tags];
+}
+
+export function validateImportance(value: unknown): number {
+  if (value === undefined || value === null) return 0.5;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) {
+    throw invalidInput(`importance must be a number from 0 to 1; got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** Accepts ms since the epoch or an ISO 8601 date/time. */
+export function parseTime(field: string, value: unknown): number {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const asNumber = Number(value);
+    if (/^\d{10,}$/.test(value.trim()) && Number.isFinite(asNumber)) return asNumber;
+    const parsed = Date.parse(value);
+    if (!Number.isNaN(parsed)) return parsed;
+  }
+  throw invalidInput(
+    `${field} must be a time (ISO 8601 like 2026-01-31T12:00:00Z, or ms since 1970); got ${describe(value)}`,
+  );
+}
+
+function validateSource(value: unknown): SourceRef | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw invalidInput(`source must be an object like {"file": "src/a.ts"}; got ${describe(value)}`);
+  }
+  const allowed = ['file', 'start', 'end', 'quoteHash', 'commit', 'conversation', 'url'];
+  const source: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (!allowed.includes(key))
+      throw invalidInput(`source.${key} is not a known field (${allowed.join(', ')})`);
+    const numeric = key === 'start' || key === 'end';
+    if (numeric ? typeof field !== 'number' : typeof field !== 'string') {
+      throw invalidInput(`source.${key} must be ${numeric ? 'a number' : 'text'}; got ${describe(field)}`);
+    }
+    source[key] = field;
+  }
+  return source as SourceRef;
+}
+
+export function validateRemember(input: RememberInput, limits: MemoryLimits): ValidRemember {
+  if (typeof input !== 'object' || input === null)
+    throw invalidInput('remember needs an object with content');
+  return {
+    content: requiredText('content', input.content, limits.maxContentChars).trim(),
+    context: optionalText('context', input.context, limits.maxContextChars),
+    layer: input.layer === undefined ? 'semantic' : oneOf('layer', input.layer, LAYERS),
+    kind: input.kind === undefined ? 'fact' : oneOf('kind', input.kind, KINDS),
+    tags: validateTags(input.tags),
+    importance: validateImportance(input.importance),
+    critical: input.critical === true,
+    pinned: input.pinned === true,
+    scope: input.scope === undefined ? 'shared' : oneOf('scope', input.scope, SCOPES),
+    conflictKey: optionalText('conflictKey', input.conflictKey, 200)?.trim() || null,
+    source: validateSource(input.source),
+    validFrom: input.validFrom === undefined ? null : parseTime('validFrom', input.validFrom),
+    agent: optionalText('agent', input.agent, 200),
+    session: optionalText('session', input.session, 200),
+    trust: input.trust === undefined ? null : oneOf('trust', input.trust, TRUST_LEVELS),
+  };
+}
+
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}..."` : `"${value}"`;
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : String(value);
+}

@@ -1,0 +1,76 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Where databases live. Every entry point (extension, MCP bridge, CLI) resolves them with these
+ * functions, so all of them find the same files without configuration. The caller passes the
+ * environment and home directory in: the engine never reads them itself.
+ */
+export const ENGRAM_DIR = '.engram';
+export const DATABASE_FILE = 'memory.db';
+
+/**
+ * The workspace a directory belongs to: the nearest ancestor holding `.engram/`, else the nearest
+ * holding `.git`, else the directory itself.
+ */
+export function findWorkspaceRoot(start: string): string {
+  const from = path.resolve(start);
+  for (const marker of [ENGRAM_DIR, '.git']) {
+    for (let dir = from; ; dir = path.dirname(dir)) {
+      if (existsSync(path.join(dir, marker))) return dir;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  return from;
+}
+
+export function workspaceDatabasePath(workspaceRoot: string): string {
+  return path.join(workspaceRoot, ENGRAM_DIR, DATABASE_FILE);
+}
+
+/** The per-user database for memories that cross projects (preferences, global procedures). */
+export function userDatabasePath(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform): string {
+  if (env['ENGRAM_USER_DB']) return path.resolve(env['ENGRAM_USER_DB']);
+  const dataDir =
+    platform === 'win32'
+      ? path.join(env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'Engram')
+      : platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support', 'Engram')
+        : path.join(env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'), 'engram');
+  return path.join(dataDir, 'user.db');
+}
+
+export interface DatabaseChoice {
+  /** An explicit file (`--db`). */
+  db?: string;
+  /** An explicit workspace directory (`--workspace`). */
+  workspace?: string;
+  /** The user-level database instead of the workspace one (`--user`). */
+  user?: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  platform: NodeJS.Platform;
+}
+
+/** `--db` wins, then `ENGRAM_DB`, then `--user`, then the workspace of `--workspace` or the cwd. */
+export function resolveDatabasePath(choice: DatabaseChoice): string {
+  if (choice.db) return path.resolve(choice.cwd, choice.db);
+  if (choice.env['ENGRAM_DB']) return path.resolve(choice.cwd, choice.env['ENGRAM_DB']);
+  if (choice.user) return userDatabasePath(choice.env, choice.home, choice.platform);
+  const root = choice.workspace ? path.resolve(choice.cwd, choice.workspace) : findWorkspaceRoot(choice.cwd);
+  return workspaceDatabasePath(root);
+}
+
+/**
+ * Creates the database's directory; inside a workspace's `.engram/` also a `.gitignore` so the
+ * database, journal and snapshots never end up in git.
+ */
+export function prepareDatabaseDirectory(dbPath: string): void {
+  const dir = path.dirname(dbPath);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const gitignore = path.join(dir, '.gitignore');
+  if (path.basename(dir) === ENGRAM_DIR && !existsSync(gitignore)) {
+    writeFileSync(gitignore, '# Engram memory database, journal and snapshots: local, never committed.\n*\n');
+  }
+}

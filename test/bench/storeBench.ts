@@ -1,0 +1,146 @@
+/**
+ * npm run bench:store — write throughput, durable write latency, open and snapshot cost of the
+ * store on a real sql.js database in a temp directory. A benchmark, not a test: it prints figures.
+ * Baseline, in the same process: the same rows inserted into a bare sql.js table in one
+ * transaction, with no journal, versions or entities (the ceiling the engine's work costs against).
+ * Usage: node --import tsx test/bench/storeBench.ts [--json] [--large N]
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { EngineHost } from '../../engine/api/hostDispatcher';
+import { silentLogger } from '../../engine/host';
+import { loadSqlJs } from '../../engine/store/sqlite';
+import { machine, median, ms, percentile, round } from './stats';
+import { syntheticMemories } from './syntheticMemories';
+
+const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
+const json = process.argv.includes('--json');
+const largeArg = process.argv.indexOf('--large');
+const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 100_000;
+const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-store-'));
+let requestSeq = 0;
+
+async function openHost(dbPath: string): Promise<EngineHost> {
+  return EngineHost.open({
+    dbPath,
+    sqlWasmPath,
+    logger: silentLogger,
+    clock: Date.now,
+    snapshot: { idleMs: 3_600_000, maxJournalBytes: 256 * 1024 * 1024 },
+  });
+}
+
+function call(host: EngineHost, method: string, params: unknown): Promise<unknown> {
+  return host.dispatch(method, params, { requestId: `bench-${++requestSeq}`, client: 'bench' });
+}
+
+async function batched(count: number, batchSize: number, texts: string[]) {
+  const dbPath = path.join(root, `batched-${count}.db`);
+  const host = await openHost(dbPath);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < count; i += batchSize) {
+    await call(host, 'rememberMany', {
+      memories: texts.slice(i, i + batchSize).map((content) => ({ content })),
+    });
+  }
+  const elapsed = ms(start);
+  return {
+    host,
+    dbPath,
+    writesPerSecond: round(count / (elapsed / 1000), 0),
+    seconds: round(elapsed / 1000),
+  };
+}
+
+async function singles(host: EngineHost, texts: string[]) {
+  const latencies: number[] = [];
+  const start = process.hrtime.bigint();
+  for (const content of texts) {
+    const t = process.hrtime.bigint();
+    await call(host, 'remember', { content });
+    latencies.push(ms(t));
+  }
+  const elapsed = ms(start);
+  latencies.sort((a, b) => a - b);
+  return {
+    writesPerSecond: round(texts.length / (elapsed / 1000), 0),
+    p50Ms: round(percentile(latencies, 50), 3),
+    p95Ms: round(percentile(latencies, 95), 3),
+  };
+}
+
+async function openAndSnapshot(host: EngineHost, dbPath: string) {
+  const snapshotStart = process.hrtime.bigint();
+  await host.store.db.snapshot();
+  const snapshotMs = ms(snapshotStart);
+  const bytes = statSync(dbPath).size;
+  await host.close();
+  const opens: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = process.hrtime.bigint();
+    const reopened = await openHost(dbPath);
+    opens.push(ms(start));
+    await reopened.close();
+  }
+  return {
+    snapshotMs: round(snapshotMs, 0),
+    fileMB: round(bytes / 2 ** 20, 1),
+    openMs: round(median(opens), 0),
+  };
+}
+
+async function baseline(texts: string[]) {
+  const SQL = await loadSqlJs(sqlWasmPath);
+  const db = new SQL.Database();
+  db.exec('CREATE TABLE t (id TEXT PRIMARY KEY, content TEXT)');
+  const start = process.hrtime.bigint();
+  db.exec('BEGIN');
+  const statement = db.prepare('INSERT INTO t VALUES (?, ?)');
+  texts.forEach((content, i) => statement.run([`id${i}`, content]));
+  statement.free();
+  db.exec('COMMIT');
+  const elapsed = ms(start);
+  db.close();
+  return { rowsPerSecond: round(texts.length / (elapsed / 1000), 0) };
+}
+
+async function main(): Promise<void> {
+  const texts = syntheticMemories(LARGE + 12_000);
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machine(),
+  };
+
+  results['baseline_bare_sqljs_insert'] = await baseline(texts.slice(0, LARGE));
+
+  const small = await batched(1000, 500, texts);
+  results['batched_1k'] = { writesPerSecond: small.writesPerSecond };
+  await small.host.close();
+
+  const singleDb = await openHost(path.join(root, 'singles.db'));
+  results['single_durable_1k'] = await singles(
+    singleDb,
+    texts.slice(0, 1000).map((t) => `${t} single`),
+  );
+  await singleDb.close();
+
+  const ten = await batched(10_000, 1000, texts);
+  results['open_snapshot_10k'] = await openAndSnapshot(ten.host, ten.dbPath);
+
+  const large = await batched(LARGE, 1000, texts);
+  results[`batched_${LARGE / 1000}k`] = { writesPerSecond: large.writesPerSecond, seconds: large.seconds };
+  results[`single_durable_at_${LARGE / 1000}k`] = await singles(large.host, texts.slice(LARGE, LARGE + 1000));
+  results[`open_snapshot_${LARGE / 1000}k`] = await openAndSnapshot(large.host, large.dbPath);
+
+  rmSync(root, { recursive: true, force: true });
+  if (json) {
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    return;
+  }
+  for (const [name, value] of Object.entries(results))
+    process.stdout.write(`${name.padEnd(28)} ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+}
+
+void main();

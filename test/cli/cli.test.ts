@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { tempDir } from '../support/temp';
+
+const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+
+function engram(cwd: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DB: '', ENGRAM_USER_DB: path.join(cwd, 'user-home', 'user.db'), ...env },
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('engram CLI', () => {
+  it('remembers and recalls in a fresh database in the current folder, with a .gitignore', () => {
+    const dir = tempDir();
+    const remembered = engram(dir, [
+      'remember',
+      'The',
+      'CI',
+      'runs',
+      'on',
+      'GitHub',
+      'Actions',
+      '--tags',
+      'ci,infra',
+    ]);
+    assert.equal(remembered.code, 0, remembered.err);
+    assert.match(remembered.out, /^remembered: m_\w+ {2}semantic\/fact {2}The CI runs on GitHub Actions/);
+    assert.ok(existsSync(path.join(dir, '.engram', 'memory.db')));
+    assert.equal(
+      readFileSync(path.join(dir, '.engram', '.gitignore'), 'utf8')
+        .trim()
+        .split('\n')
+        .pop(),
+      '*',
+    );
+    const recalled = engram(dir, ['recall', 'which CI do we use?']);
+    assert.equal(recalled.code, 0, recalled.err);
+    assert.match(recalled.out, /The CI runs on GitHub Actions/);
+  });
+
+  it('finds the workspace database from a subfolder', () => {
+    const dir = tempDir();
+    engram(dir, ['remember', 'root memory']);
+    const sub = path.join(dir, 'src', 'deep');
+    require('node:fs').mkdirSync(sub, { recursive: true });
+    const listed = engram(sub, ['list']);
+    assert.match(listed.out, /root memory/);
+  });
+
+  it('prints one JSON document with --json and walks the whole lifecycle', () => {
+    const dir = tempDir();
+    const db = ['--db', path.join(dir, 'x.db'), '--json'];
+    const added = JSON.parse(
+      engram(dir, [...db, 'remember', 'Tabs, not spaces', '--kind', 'preference', '--importance', '0.9']).out,
+    ) as {
+      memory: { id: string; kind: string; importance: number };
+    };
+    assert.equal(added.memory.kind, 'preference');
+    assert.equal(added.memory.importance, 0.9);
+    const id = added.memory.id;
+    for (const args of [
+      ['edit', id, 'Spaces, not tabs'],
+      ['annotate', id, 'per the style guide'],
+      ['pin', id],
+      ['unpin', id],
+      ['forget', id],
+      ['restore', id],
+      ['invalidate', id, '--reason', 'moot'],
+    ]) {
+      const result = engram(dir, [...db, ...args]);
+      assert.equal(result.code, 0, `${args.join(' ')}: ${result.err}`);
+      JSON.parse(result.out);
+    }
+    const history = JSON.parse(engram(dir, [...db, 'history', id]).out) as {
+      versions: Array<{ change: string }>;
+      annotations: unknown[];
+    };
+    assert.deepEqual(
+      history.versions.map((v) => v.change),
+      ['created', 'edited', 'forgotten', 'restored', 'invalidated'],
+    );
+    assert.equal(history.annotations.length, 1);
+    const stats = JSON.parse(engram(dir, [...db, 'stats']).out) as { versions: number };
+    assert.equal(stats.versions, 5);
+  });
+
+  it('exits 1 with a one-line message on bad input and changes nothing', () => {
+    const dir = tempDir();
+    const db = ['--db', path.join(dir, 'x.db')];
+    for (const args of [
+      ['remember', ' '],
+      ['remember', 'x', '--layer', 'cortex'],
+      ['remember', 'x', '--importance', 'lots'],
+      ['frobnicate'],
+    ]) {
+      const result = engram(dir, [...db, ...args]);
+      assert.equal(result.code, 1, `${args.join(' ')} -> ${result.code}: ${result.err}`);
+      assert.ok(result.err.trim().length > 0);
+    }
+    const empty = engram(dir, [...db, 'remember', '   ']);
+    assert.equal(empty.err.trim().split('\n')[0], 'engram: content must not be empty');
+    assert.match(engram(dir, [...db, 'list']).out, /^0 of 0/);
+  });
+
+  it('exits 2 for an unknown id and 3 for a damaged database', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'x.db');
+    engram(dir, ['--db', file, 'remember', 'something']);
+    const missing = engram(dir, ['--db', file, 'get', 'm_00000000000000000000']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /^engram: no memory with id "m_00000000000000000000"\n$/);
+    writeFileSync(file, Buffer.alloc(4096, 9));
+    const broken = engram(dir, ['--db', file, 'list']);
+    assert.equal(broken.code, 3);
+    assert.match(broken.err, /is not an SQLite file/);
+    const recovered = engram(dir, ['--db', file, 'recover']);
+    assert.equal(recovered.code, 2, 'no previous snapshot exists yet for a one-write database');
+  });
+
+  it('exports and imports between databases, including MCP memory files', () => {
+    const dir = tempDir();
+    const a = ['--db', path.join(dir, 'a.db')];
+    const b = ['--db', path.join(dir, 'b.db')];
+    engram(dir, [...a, 'remember', 'Melanie owns the release process']);
+    assert.equal(engram(dir, [...a, 'export', 'out.jsonl']).code, 0);
+    const imported = engram(dir, [...b, 'import', 'out.jsonl']);
+    assert.equal(imported.code, 0, imported.err);
+    assert.match(engram(dir, [...b, 'list']).out, /Melanie owns the release process/);
+    writeFileSync(
+      path.join(dir, 'memory.jsonl'),
+      JSON.stringify({
+        type: 'entity',
+        name: 'Nate',
+        entityType: 'person',
+        observations: ['Likes turtles'],
+      }) + '\n',
+    );
+    assert.equal(engram(dir, [...b, 'import', 'memory.jsonl', '--from', 'mcp-memory']).code, 0);
+    assert.match(engram(dir, [...b, 'related', 'Nate']).out, /Likes turtles/);
+    const md = engram(dir, [...b, 'export', '--format', 'md']);
+    assert.match(md.out, /^# Engram memories/);
+    const bad = engram(dir, [...b, 'import', 'memory.jsonl']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /not an Engram export/);
+  });
+
+  it('keeps user-level memories apart from the workspace', () => {
+    const dir = tempDir();
+    engram(dir, ['--user', 'remember', 'I prefer concise answers', '--kind', 'preference']);
+    engram(dir, ['remember', 'workspace fact']);
+    assert.match(engram(dir, ['--user', 'list']).out, /I prefer concise answers/);
+    assert.doesNotMatch(engram(dir, ['list']).out, /concise/);
+    assert.ok(existsSync(path.join(dir, 'user-home', 'user.db')));
+  });
+});

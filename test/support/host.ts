@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { EngineHost } from '../../engine/api/hostDispatcher';
+import type { MethodName, MethodResult } from '../../engine/api/methods';
+import { silentLogger } from '../../engine/host';
+import type { MemoryLimits } from '../../engine/memory/limits';
+import { SQL_WASM_PATH, tempDir } from './temp';
+
+/** A controllable clock for tests of time-dependent rules. */
+export class TestClock {
+  constructor(public now = Date.parse('2026-01-15T10:00:00Z')) {}
+  readonly read = () => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export interface TestHost {
+  host: EngineHost;
+  dbPath: string;
+  clock: TestClock;
+  call<M extends MethodName>(method: M, params?: Record<string, unknown>): Promise<MethodResult<M>>;
+}
+
+let requests = 0;
+
+/** An engine host on a real sql.js database in a temp directory. */
+export async function openTestHost(
+  options: { dbPath?: string; clock?: TestClock; limits?: Partial<MemoryLimits> } = {},
+): Promise<TestHost> {
+  const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
+  const clock = options.clock ?? new TestClock();
+  const host = await EngineHost.open({
+    dbPath,
+    sqlWasmPath: SQL_WASM_PATH,
+    logger: silentLogger,
+    clock: clock.read,
+    limits: options.limits,
+    snapshot: { idleMs: 60_000 },
+  });
+  return {
+    host,
+    dbPath,
+    clock,
+    call: async <M extends MethodName>(method: M, params: Record<string, unknown> = {}) =>
+      (await host.dispatch(method, params, {
+        requestId: `test-${++requests}`,
+        client: 'test',
+      })) as MethodResult<M>,
+  };
+}
