@@ -13,10 +13,21 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test's describe/it return promises the runner itself awaits.
+          allowForKnownSafeCalls: [
+            { from: 'package', name: ['describe', 'it', 'test', 'suite'], package: 'node:test' },
+          ],
+        },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports.' },
+      ],
     },
   },
   {
@@ -27,9 +38,17 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'engine/ must not import vscode: take host capabilities as parameters.' }],
+          paths: [
+            {
+              name: 'vscode',
+              message: 'engine/ must not import vscode: take host capabilities as parameters.',
+            },
+          ],
           patterns: [
-            { group: ['**/extension/**', '**/webview/**'], message: 'engine/ must not depend on extension/ or webview/.' },
+            {
+              group: ['**/extension/**', '**/webview/**'],
+              message: 'engine/ must not depend on extension/ or webview/.',
+            },
           ],
         },
       ],

@@ -3,7 +3,7 @@ import { EngramError, invalidInput, notFound } from '../errors';
 import { exportLines, importEngramLines, parseEngramLines } from '../exchange/engramJsonl';
 import { renderMarkdown } from '../exchange/markdownExport';
 import { importMcpMemory } from '../exchange/mcpMemoryImport';
-import { backlinks, findEntity, mergeEntities, relatedEntities, searchEntities } from '../memory/entityGraph';
+import { backlinks, findEntity, relatedEntities, searchEntities } from '../memory/entityGraph';
 import { evictInjected, injectedIds, markInjected } from '../memory/injectionLedger';
 import { keywordRecall } from '../memory/keywordRecall';
 import type { MemoryStore } from '../memory/memoryStore';
@@ -135,9 +135,7 @@ export const METHODS = {
       return { entity, related: relatedEntities(r, entity, hops, limit), memories };
     }),
   ),
-  mergeEntities: method(true, (store, p) =>
-    store.write((tx) => mergeEntities(tx, text(p, 'from'), text(p, 'into'))),
-  ),
+  mergeEntities: method(true, (store, p) => store.mergeEntities(text(p, 'from'), text(p, 'into'))),
   injectionCheck: method(false, (store, p) =>
     store.read((r) => ({ injected: injectedIds(r, text(p, 'conversation'), stringList(p, 'ids')) })),
   ),
@@ -199,7 +197,9 @@ export const METHODS = {
     const lines = body.split(/\r?\n/);
     if (from === 'mcp-memory') return { from, ...importMcpMemory(store, lines) };
     const parsed = store.read((r) => parseEngramLines(r, lines));
-    return { from, counts: store.write((tx) => importEngramLines(tx, parsed)) };
+    const counts = store.write((tx) => importEngramLines(tx, parsed));
+    store.entitiesChanged();
+    return { from, counts };
   }),
   stats: method(false, (store) => store.read((r) => collectStats(r, store))),
 } as const;

@@ -1,5 +1,4 @@
 import { notFound } from '../errors';
-import { extractEntities } from '../extract/entities';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 export interface Entity {
@@ -15,40 +14,6 @@ export interface RelatedEntity extends Entity {
   hops: number;
   /** Product of relation strengths along the strongest path, 0..1. */
   score: number;
-}
-
-/** At most this many of a memory's entities form co-occurrence pairs (k*(k-1)/2 relations). */
-const MAX_COOCCURRING = 8;
-
-/**
- * Links a memory to the entities named in its text and records their co-occurrence. Entities are
- * found by alias, so a mention of a merged entity's old name lands on the surviving entity.
- */
-export function linkEntities(tx: SqlWriter, memoryId: string, text: string, at: number): number[] {
-  const found = extractEntities(text);
-  const linked: Array<{ id: number; weight: number }> = [];
-  for (const entity of found) {
-    const id = upsertEntity(tx, entity.key, entity.name, entity.type, at);
-    for (const alias of [entity.key, ...entity.aliases.map((a) => a.toLowerCase())]) {
-      tx.run('INSERT OR IGNORE INTO entity_aliases (alias, entity_id) VALUES (?, ?)', [alias, id]);
-    }
-    if (linked.some((l) => l.id === id)) continue;
-    tx.run(
-      'INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = max(weight, excluded.weight)',
-      [memoryId, id, entity.weight],
-    );
-    linked.push({ id, weight: entity.weight });
-  }
-  const strongest = [...linked].sort((a, b) => b.weight - a.weight).slice(0, MAX_COOCCURRING);
-  for (let i = 0; i < strongest.length; i++) {
-    for (let j = i + 1; j < strongest.length; j++) {
-      const a = strongest[i]!.id;
-      const b = strongest[j]!.id;
-      recordRelation(tx, Math.min(a, b), Math.max(a, b), 'co-occurs', at);
-    }
-  }
-  return linked.map((l) => l.id);
 }
 
 /** Drops a memory's entity links (before re-linking an edited version). Relations keep their evidence. */

@@ -4,7 +4,9 @@ import type { Clock } from '../host';
 import type { DurableDatabase } from '../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
-import { linkEntities, unlinkEntities } from './entityGraph';
+import { mergeEntities, unlinkEntities } from './entityGraph';
+import type { Entity } from './entityGraph';
+import { EntityLinker } from './entityLinker';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
 import { newId } from './ids';
@@ -46,6 +48,7 @@ const EXPIRY_SWEEP_MS = 60_000;
  */
 export class MemoryStore {
   readonly ledger = new EventLedger();
+  private readonly entities = new EntityLinker();
   private lastSweep = 0;
 
   constructor(
@@ -61,14 +64,34 @@ export class MemoryStore {
   /** A write transaction that first flushes buffered read events and sweeps expired sessions. */
   write<T>(fn: (tx: SqlWriter, now: number) => T): T {
     const now = this.clock();
-    return this.db.write((tx) => {
-      this.ledger.flush(tx);
-      if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
-        this.lastSweep = now;
-        this.expireWorkingMemory(tx, now);
-      }
-      return fn(tx, now);
-    });
+    try {
+      return this.db.write((tx) => {
+        this.ledger.flush(tx);
+        if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
+          this.lastSweep = now;
+          this.expireWorkingMemory(tx, now);
+        }
+        const result = fn(tx, now);
+        this.entities.flush(tx, now);
+        return result;
+      });
+    } catch (error) {
+      // Rolled-back rows may be in the entity cache.
+      this.entities.reset();
+      throw error;
+    }
+  }
+
+  /** Merges entity `from` into `into` (see entityGraph.mergeEntities). */
+  mergeEntities(from: string, into: string): Entity {
+    const merged = this.write((tx) => mergeEntities(tx, from, into));
+    this.entities.reset();
+    return merged;
+  }
+
+  /** Call after bulk changes to entities made outside the linker (imports). */
+  entitiesChanged(): void {
+    this.entities.reset();
   }
 
   /** Writes buffered read events now (they are otherwise flushed with the next write). */
@@ -153,7 +176,7 @@ export class MemoryStore {
       }
     }
 
-    insertVersion(tx, {
+    const version: MemoryVersion = {
       id,
       version: 1,
       layer: input.layer,
@@ -178,9 +201,10 @@ export class MemoryStore {
       recordedAt: now,
       supersededAt: null,
       change: 'created',
-    });
+    };
+    insertVersion(tx, version);
     tx.run('INSERT INTO memory_state (id, pinned) VALUES (?, ?)', [id, input.pinned ? 1 : 0]);
-    linkEntities(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
+    this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
     this.ledger.append(tx, now, {
       type: 'remember',
       memoryId: id,
@@ -188,9 +212,16 @@ export class MemoryStore {
       session,
       data: redacted.length ? { redacted } : undefined,
     });
+    const memory: Memory = {
+      ...version,
+      pinned: input.pinned,
+      accessCount: 0,
+      lastAccessedAt: null,
+      confirmations: 1,
+    };
     return {
       outcome: superseded.length ? 'superseded' : 'added',
-      memory: currentMemory(tx, id),
+      memory,
       superseded,
       redacted,
     };
@@ -240,7 +271,7 @@ export class MemoryStore {
       this.revise(tx, memory, patch, 'edited', now);
       if (patch.content !== undefined || patch.tags !== undefined) {
         unlinkEntities(tx, memory.id);
-        linkEntities(
+        this.entities.link(
           tx,
           memory.id,
           `${patch.content ?? memory.content}\n${(patch.tags ?? memory.tags).join(' ')}`,

@@ -87,7 +87,7 @@ function validateSource(value: unknown): SourceRef | null {
     throw invalidInput(`source must be an object like {"file": "src/a.ts"}; got ${describe(value)}`);
   }
   const allowed = ['file', 'start', 'end', 'quoteHash', 'commit', 'conversation', 'url'];
-  const source: Record<string, unknown> = {};
+  const source: SourceRef = {};
   for (const [key, field] of Object.entries(value)) {
     if (!allowed.includes(key))
       throw invalidInput(`source.${key} is not a known field (${allowed.join(', ')})`);
@@ -95,9 +95,9 @@ function validateSource(value: unknown): SourceRef | null {
     if (numeric ? typeof field !== 'number' : typeof field !== 'string') {
       throw invalidInput(`source.${key} must be ${numeric ? 'a number' : 'text'}; got ${describe(field)}`);
     }
-    source[key] = field;
+    (source as Record<string, unknown>)[key] = field;
   }
-  return source as SourceRef;
+  return source;
 }
 
 export function validateRemember(input: RememberInput, limits: MemoryLimits): ValidRemember {
@@ -127,5 +127,6 @@ export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}..."` : `"${value}"`;
   if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : String(value);
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
 }

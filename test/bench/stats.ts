@@ -1,3 +1,5 @@
+import os from 'node:os';
+
 /** Small helpers shared by the benchmarks. */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -22,7 +24,5 @@ export function round(value: number, digits = 2): number {
 }
 
 export function machine(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const os = require('node:os') as typeof import('node:os');
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }

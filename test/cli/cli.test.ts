@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../support/temp';
@@ -49,7 +49,7 @@ describe('engram CLI', () => {
     const dir = tempDir();
     engram(dir, ['remember', 'root memory']);
     const sub = path.join(dir, 'src', 'deep');
-    require('node:fs').mkdirSync(sub, { recursive: true });
+    mkdirSync(sub, { recursive: true });
     const listed = engram(sub, ['list']);
     assert.match(listed.out, /root memory/);
   });

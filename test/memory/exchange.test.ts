@@ -41,7 +41,7 @@ describe('export and import', () => {
     const again = (await target.call('export', {})).text!;
     assert.equal(body(again), body(exported));
     const { versions } = await target.call('history', {
-      id: JSON.parse(exported.split('\n')[1]!).id as string,
+      id: (JSON.parse(exported.split('\n')[1]!) as { id: string }).id,
     });
     assert.equal(versions.length, 2);
   });

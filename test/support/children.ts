@@ -23,7 +23,7 @@ export function startWriter(dbPath: string, label: string, count: number): Write
   const stderr: string[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   let buffered = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
@@ -33,7 +33,7 @@ export function startWriter(dbPath: string, label: string, count: number): Write
     }
     for (const waiter of waiters.filter((w) => acks.length >= w.n)) waiter.resolve();
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
       for (const waiter of waiters) waiter.resolve();

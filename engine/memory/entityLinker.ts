@@ -1,0 +1,91 @@
+import { extractEntities } from '../extract/entities';
+import type { SqlWriter } from '../store/sqlAccess';
+import { upsertEntity } from './entityGraph';
+
+/** At most this many of a memory's entities form co-occurrence pairs (k*(k-1)/2 relations). */
+const MAX_COOCCURRING = 5;
+
+/**
+ * Links memories to the entities their text names and records co-occurrence, on every write.
+ * This is the hot path of remembering, so entity ids and known aliases are cached, and a memory's
+ * links and relations are written with one multi-row statement each instead of one per row.
+ *
+ * Co-occurrence evidence is added up in memory and written once per transaction by `flush`, so a
+ * batch that sees the same pair a hundred times writes it once.
+ *
+ * The caches hold only what committed transactions wrote: the owner calls `reset()` when a write
+ * fails (its rows were rolled back) and after merges or imports that change alias resolution.
+ */
+export class EntityLinker {
+  private readonly idByKey = new Map<string, number>();
+  private readonly knownAliases = new Set<string>();
+  private readonly pendingPairs = new Map<string, { a: number; b: number; count: number }>();
+
+  reset(): void {
+    this.idByKey.clear();
+    this.knownAliases.clear();
+    this.pendingPairs.clear();
+  }
+
+  /** Writes the co-occurrence evidence gathered since the last flush. Call inside the transaction. */
+  flush(tx: SqlWriter, at: number): void {
+    const pairs = [...this.pendingPairs.values()];
+    this.pendingPairs.clear();
+    for (let start = 0; start < pairs.length; start += 200) {
+      const chunk = pairs.slice(start, start + 200);
+      // Strength grows with evidence and saturates: e / (e + 2), so 1 sighting 0.33, 3 give 0.6.
+      tx.run(
+        'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at) VALUES ' +
+          `${chunk.map(() => "(?, ?, 'co-occurs', ? / (? + 2.0), ?, ?, ?)").join(', ')} ON CONFLICT (source_id, target_id, type) DO UPDATE SET ` +
+          'evidence_count = evidence_count + excluded.evidence_count, ' +
+          'strength = (evidence_count + excluded.evidence_count) / (evidence_count + excluded.evidence_count + 2.0), ' +
+          'last_seen_at = excluded.last_seen_at',
+        chunk.flatMap(({ a, b, count }) => [a, b, count, count, count, at, at]),
+      );
+    }
+  }
+
+  link(tx: SqlWriter, memoryId: string, text: string, at: number): number[] {
+    const linked = new Map<number, number>();
+    for (const entity of extractEntities(text)) {
+      const id = this.resolve(tx, entity.key, entity.name, entity.type, at);
+      for (const alias of new Set([entity.key, ...entity.aliases.map((a) => a.toLowerCase())])) {
+        const known = `${id}\u0000${alias}`;
+        if (this.knownAliases.has(known)) continue;
+        tx.run('INSERT OR IGNORE INTO entity_aliases (alias, entity_id) VALUES (?, ?)', [alias, id]);
+        this.knownAliases.add(known);
+      }
+      linked.set(id, Math.max(linked.get(id) ?? 0, entity.weight));
+    }
+    if (linked.size === 0) return [];
+    const links = [...linked];
+    tx.run(
+      `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${links.map(() => '(?, ?, ?)').join(', ')} ` +
+        'ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = max(weight, excluded.weight)',
+      links.flatMap(([id, weight]) => [memoryId, id, weight]),
+    );
+    const strongest = links
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_COOCCURRING)
+      .map(([id]) => id);
+    for (let i = 0; i < strongest.length; i++) {
+      for (let j = i + 1; j < strongest.length; j++) {
+        const a = Math.min(strongest[i]!, strongest[j]!);
+        const b = Math.max(strongest[i]!, strongest[j]!);
+        const key = `${a}:${b}`;
+        const pending = this.pendingPairs.get(key);
+        if (pending) pending.count++;
+        else this.pendingPairs.set(key, { a, b, count: 1 });
+      }
+    }
+    return links.map(([id]) => id);
+  }
+
+  private resolve(tx: SqlWriter, key: string, name: string, type: string, at: number): number {
+    const cached = this.idByKey.get(key);
+    if (cached !== undefined) return cached;
+    const id = upsertEntity(tx, key, name, type, at);
+    this.idByKey.set(key, id);
+    return id;
+  }
+}
