@@ -2,7 +2,7 @@
 // and ends with one summary line: "tests: N passed, N failed".
 // Usage: node scripts/runTests.mjs [filter substring...]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -25,8 +25,9 @@ const files = findTests(path.join(root, 'test'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 
+// One TAP file per run, so two runs at once never read each other's counts.
 mkdirSync(path.join(root, 'bench-out'), { recursive: true });
-const tapFile = path.join(root, 'bench-out', 'tests.tap');
+const tapFile = path.join(root, 'bench-out', `tests-${process.pid}.tap`);
 const run = spawnSync(
   process.execPath,
   [
@@ -42,6 +43,7 @@ const run = spawnSync(
   { stdio: 'inherit', cwd: root },
 );
 const tap = readFileSync(tapFile, 'utf8');
+rmSync(tapFile, { force: true });
 const count = (key) => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
 const passed = count('pass');
 const failed = count('fail') + count('cancelled');

@@ -1,0 +1,124 @@
+/**
+ * This process as the engine host of a database: it holds the lock, owns the dispatcher that has
+ * the database open, and serves clients on the endpoint. Local calls and client calls go through
+ * the same dispatcher, so both get the same exactly-once treatment by request id.
+ */
+import { lstatSync, unlinkSync } from 'node:fs';
+import { EngramError } from '../errors';
+import type { Logger } from '../host';
+import { restrictSocketFile } from './endpoint';
+import { DISPATCH_METHOD, HELLO_METHOD, PROTOCOL_VERSION, parseDispatch, parseHello } from './hostProtocol';
+import type { HelloResult } from './hostProtocol';
+import type { HeldLock } from './lockFile';
+import { RpcServer } from './rpc';
+import { RpcErrorCode, RpcRemoteError } from './rpcMessages';
+import type { HostDispatcher } from './sharedEngine';
+
+export interface HostSession {
+  dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown>;
+  /** Stop accepting, finish in-flight calls, close the dispatcher, then release the lock. */
+  close(): Promise<void>;
+}
+
+export interface StartHostOptions {
+  lock: HeldLock;
+  endpoint: string;
+  openHost(): Promise<HostDispatcher>;
+  logger: Logger;
+}
+
+/** Opens the database and starts serving. On failure the lock is released before rethrowing. */
+export async function startHost(options: StartHostOptions): Promise<HostSession> {
+  const { lock, endpoint, logger } = options;
+  let dispatcher: HostDispatcher;
+  try {
+    dispatcher = await options.openHost();
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const session = new Session(dispatcher, lock, logger);
+  try {
+    await session.listen(endpoint);
+  } catch (error) {
+    await session.close();
+    throw new EngramError('UNAVAILABLE', `cannot serve on ${endpoint}: ${(error as Error).message}`);
+  }
+  logger.info('engine host started', { endpoint, pid: process.pid });
+  return session;
+}
+
+class Session implements HostSession {
+  private readonly server: RpcServer;
+  private localInFlight = new Set<Promise<unknown>>();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly dispatcher: HostDispatcher,
+    private readonly lock: HeldLock,
+    private readonly logger: Logger,
+  ) {
+    this.server = new RpcServer({ handler: (method, params) => this.serve(method, params), logger });
+  }
+
+  async listen(endpoint: string): Promise<void> {
+    // Only the lock holder may do this: a socket file left by a host that died would make listen
+    // fail with EADDRINUSE, and removing a live host's socket would orphan its clients.
+    if (process.platform !== 'win32') removeStaleSocket(endpoint);
+    await this.server.listen(endpoint);
+    restrictSocketFile(endpoint);
+  }
+
+  dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown> {
+    if (this.closing) return Promise.reject(new EngramError('CLOSED', 'the engine host is shutting down'));
+    const call = this.dispatcher.dispatch(method, params, meta);
+    this.localInFlight.add(call);
+    const forget = (): void => void this.localInFlight.delete(call);
+    call.then(forget, forget);
+    return call;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async serve(method: string, params: unknown): Promise<unknown> {
+    if (method === HELLO_METHOD) {
+      const hello = parseHello(params);
+      this.logger.debug('client connected', { client: hello.client, protocol: hello.protocol });
+      const result: HelloResult = { protocol: PROTOCOL_VERSION, pid: process.pid };
+      return result;
+    }
+    if (method === DISPATCH_METHOD) {
+      const call = parseDispatch(params);
+      return this.dispatcher.dispatch(call.method, call.params, {
+        requestId: call.requestId,
+        client: call.client,
+      });
+    }
+    throw new RpcRemoteError(RpcErrorCode.methodNotFound, `unknown method ${method}`);
+  }
+
+  private async shutDown(): Promise<void> {
+    // Clients see their connection close here and start failing over; they find the lock still
+    // held and keep retrying until it is released below, which takes only as long as the flush.
+    await this.server.close();
+    await Promise.allSettled([...this.localInFlight]);
+    try {
+      await this.dispatcher.close();
+    } finally {
+      // Release last: a new host must not open the database before ours is flushed and closed.
+      this.lock.release();
+      this.logger.info('engine host stopped', { pid: process.pid });
+    }
+  }
+}
+
+function removeStaleSocket(endpoint: string): void {
+  try {
+    if (lstatSync(endpoint).isSocket()) unlinkSync(endpoint);
+  } catch {
+    // Nothing there: the usual case.
+  }
+}
