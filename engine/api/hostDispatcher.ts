@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../memory/limits';
 import type { MemoryLimits } from '../memory/limits';
 import { MemoryStore } from '../memory/memoryStore';
 import { MIGRATIONS } from '../memory/schema';
+import { registerBm25 } from '../retrieval/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
@@ -41,6 +42,7 @@ export class EngineHost {
       clock: options.clock,
       migrations: MIGRATIONS,
       snapshot: options.snapshot,
+      configure: registerBm25,
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     store.sweepExpired();

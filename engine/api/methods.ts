@@ -5,7 +5,6 @@ import { renderMarkdown } from '../exchange/markdownExport';
 import { importMcpMemory } from '../exchange/mcpMemoryImport';
 import { backlinks, findEntity, relatedEntities, searchEntities } from '../memory/entityGraph';
 import { evictInjected, injectedIds, markInjected } from '../memory/injectionLedger';
-import { keywordRecall } from '../memory/keywordRecall';
 import type { MemoryStore } from '../memory/memoryStore';
 import {
   annotationsOf,
@@ -19,6 +18,9 @@ import {
 import { LAYERS, STATUSES } from '../memory/types';
 import type { RememberInput } from '../memory/types';
 import { oneOf, parseTime } from '../memory/validate';
+import { CHANNELS } from '../retrieval/channelWeights';
+import { indexMissing } from '../retrieval/lexicalIndex';
+import { recall } from '../retrieval/recall';
 import { schemaVersion } from '../store/migrate';
 import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
 import type { Params } from './params';
@@ -103,16 +105,24 @@ export const METHODS = {
     ),
   ),
   recall: method(false, (store, p) => {
-    const query = text(p, 'query');
-    const hits = store.read((r) =>
-      keywordRecall(r, query, clampLimit(optionalNumber(p, 'k') ?? 10), layerParam(p)),
+    const channels =
+      p['channels'] === undefined
+        ? undefined
+        : stringList(p, 'channels').map((c) => oneOf('channels', c, CHANNELS));
+    return recall(
+      store,
+      {
+        query: text(p, 'query'),
+        k: optionalNumber(p, 'k'),
+        channels,
+        layer: layerParam(p),
+        includeInactive: optionalBoolean(p, 'includeInactive'),
+        asOf: p['asOf'] === undefined ? undefined : parseTime('asOf', p['asOf']),
+        session: actorOf(p).session,
+        explain: optionalBoolean(p, 'explain'),
+      },
+      store.dense,
     );
-    store.noteRead({
-      type: 'recall',
-      ...actorOf(p),
-      data: { query, memoryIds: hits.map((h) => h.memory.id) },
-    });
-    return { query, hits };
   }),
   entities: method(false, (store, p) =>
     store.read((r) =>
@@ -197,7 +207,11 @@ export const METHODS = {
     const lines = body.split(/\r?\n/);
     if (from === 'mcp-memory') return { from, ...importMcpMemory(store, lines) };
     const parsed = store.read((r) => parseEngramLines(r, lines));
-    const counts = store.write((tx) => importEngramLines(tx, parsed));
+    const counts = store.write((tx) => {
+      const imported = importEngramLines(tx, parsed);
+      indexMissing(tx);
+      return imported;
+    });
     store.entitiesChanged();
     return { from, counts };
   }),
@@ -205,7 +219,7 @@ export const METHODS = {
 } as const;
 
 export type MethodName = keyof typeof METHODS;
-export type MethodResult<M extends MethodName> = ReturnType<(typeof METHODS)[M]['run']>;
+export type MethodResult<M extends MethodName> = Awaited<ReturnType<(typeof METHODS)[M]['run']>>;
 
 export function isMethodName(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(METHODS, name);

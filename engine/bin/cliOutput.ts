@@ -1,4 +1,5 @@
 import type { Annotation, Memory, MemoryVersion, RememberResult } from '../memory/types';
+import type { RecallResult } from '../retrieval/recall';
 
 /** Human-readable renderings for the CLI; `--json` bypasses these and prints the raw result. */
 
@@ -55,4 +56,27 @@ export function rememberLine(result: RememberResult): string {
 export function versionLine(version: MemoryVersion): string {
   const end = version.supersededAt === null ? 'current' : `until ${when(version.supersededAt)}`;
   return `v${version.version}  ${version.change.padEnd(11)} ${when(version.recordedAt)} (${end})  ${version.status}${version.statusReason ? `: ${version.statusReason}` : ''}  ${clip(version.content, 70)}`;
+}
+
+export function renderRecall(result: RecallResult): string {
+  const lines = result.hits.map((hit) => {
+    const via = Object.entries(hit.channels)
+      .map(([name, c]) => `${name}#${c.rank}`)
+      .join(' ');
+    return `${hit.score.toFixed(4)}  ${memoryLine(hit.memory)}${result.trace ? `\n          via ${via}${hit.boosts ? `; boost x${hit.boosts.total.toFixed(2)}` : ''}` : ''}`;
+  });
+  if (lines.length === 0) lines.push('(none)');
+  const trace = result.trace;
+  if (trace) {
+    lines.push(
+      '',
+      `intent: ${trace.intent}; terms: ${trace.terms.join(' ')}; entities: ${trace.entities.join(', ') || '-'}`,
+      ...trace.channels.map(
+        (c) => `channel ${c.name}: weight ${c.weight}, ${c.candidates} candidates, ${c.ms} ms`,
+      ),
+      ...trace.dropped.slice(0, 10).map((d) => `dropped ${d.memoryId}: ${d.reason}`),
+      `total ${trace.totalMs} ms`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -9,7 +9,8 @@ import { resolveDatabasePath } from '../paths';
 import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
-import { memoryDetail, memoryLine, rememberLine, versionLine } from './cliOutput';
+import type { RecallResult } from '../retrieval/recall';
+import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
 export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;
@@ -275,12 +276,36 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .argument('<query...>')
     .option('-k <n>', 'how many', parseNumber, 10)
     .addOption(new Option('--layer <layer>').choices(LAYERS))
-    .description('find memories')
-    .action((words: string[], o: { k: number; layer?: string }) =>
-      invoke('recall', { query: words.join(' '), k: o.k, layer: o.layer }, (r) => {
-        const { hits } = r as { hits: Array<{ memory: Memory; score: number }> };
-        return listOrNone(hits.map((h) => `${h.score.toFixed(2)}  ${memoryLine(h.memory)}`));
-      }),
+    .option('--explain', 'show per-channel ranks, boosts and dropped candidates')
+    .option('--as-of <time>', 'recall what Engram knew at this time (ISO 8601)')
+    .option('--channels <list>', 'comma-separated subset of lexical,dense,graph,ppr')
+    .option('--include-inactive', 'also invalidated and superseded memories')
+    .description('find memories (hybrid retrieval)')
+    .action(
+      (
+        words: string[],
+        o: {
+          k: number;
+          layer?: string;
+          explain?: boolean;
+          asOf?: string;
+          channels?: string;
+          includeInactive?: boolean;
+        },
+      ) =>
+        invoke(
+          'recall',
+          {
+            query: words.join(' '),
+            k: o.k,
+            layer: o.layer,
+            explain: o.explain === true,
+            asOf: o.asOf,
+            channels: o.channels?.split(',').map((c) => c.trim()),
+            includeInactive: o.includeInactive === true,
+          },
+          (r) => renderRecall(r as RecallResult),
+        ),
     );
 
   program

@@ -45,9 +45,12 @@ export class EntityLinker {
     }
   }
 
-  link(tx: SqlWriter, memoryId: string, text: string, at: number): number[] {
+  /** Links `memoryId` to the entities of `text`; returns their ids and names (for the lexical index). */
+  link(tx: SqlWriter, memoryId: string, text: string, at: number): { ids: number[]; names: string[] } {
     const linked = new Map<number, number>();
+    const names: string[] = [];
     for (const entity of extractEntities(text)) {
+      names.push(entity.name);
       const id = this.resolve(tx, entity.key, entity.name, entity.type, at);
       for (const alias of new Set([entity.key, ...entity.aliases.map((a) => a.toLowerCase())])) {
         const known = `${id}\u0000${alias}`;
@@ -57,7 +60,7 @@ export class EntityLinker {
       }
       linked.set(id, Math.max(linked.get(id) ?? 0, entity.weight));
     }
-    if (linked.size === 0) return [];
+    if (linked.size === 0) return { ids: [], names };
     const links = [...linked];
     tx.run(
       `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${links.map(() => '(?, ?, ?)').join(', ')} ` +
@@ -78,7 +81,7 @@ export class EntityLinker {
         else this.pendingPairs.set(key, { a, b, count: 1 });
       }
     }
-    return links.map(([id]) => id);
+    return { ids: links.map(([id]) => id), names };
   }
 
   private resolve(tx: SqlWriter, key: string, name: string, type: string, at: number): number {

@@ -7,6 +7,10 @@ import { contentHash } from './contentHash';
 import { mergeEntities, unlinkEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
+import type { DenseSearcher } from '../retrieval/denseSearch';
+import { EntityWeights } from '../retrieval/entityWeights';
+import { indexMemory } from '../retrieval/lexicalIndex';
+import { MemoryGraphCache } from '../retrieval/memoryGraph';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
 import { newId } from './ids';
@@ -48,6 +52,12 @@ const EXPIRY_SWEEP_MS = 60_000;
  */
 export class MemoryStore {
   readonly ledger = new EventLedger();
+  /** Entity weights accumulated by recalls (the memory bias of PageRank). */
+  readonly entityWeights = new EntityWeights();
+  /** The entity-memory graph for the graph and PageRank channels, rebuilt when stale. */
+  readonly graph = new MemoryGraphCache();
+  /** The dense channel, when the host has an embedding provider. */
+  dense: DenseSearcher | undefined;
   private readonly entities = new EntityLinker();
   private lastSweep = 0;
 
@@ -67,6 +77,7 @@ export class MemoryStore {
     try {
       return this.db.write((tx) => {
         this.ledger.flush(tx);
+        this.entityWeights.flush(tx);
         if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
           this.lastSweep = now;
           this.expireWorkingMemory(tx, now);
@@ -96,7 +107,10 @@ export class MemoryStore {
 
   /** Writes buffered read events now (they are otherwise flushed with the next write). */
   flushReads(): void {
-    if (this.ledger.pendingCount > 0) this.db.write((tx) => this.ledger.flush(tx));
+    this.db.write((tx) => {
+      this.ledger.flush(tx);
+      this.entityWeights.flush(tx);
+    });
   }
 
   noteRead(event: LedgerEvent): void {
@@ -204,7 +218,13 @@ export class MemoryStore {
     };
     insertVersion(tx, version);
     tx.run('INSERT INTO memory_state (id, pinned) VALUES (?, ?)', [id, input.pinned ? 1 : 0]);
-    this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
+    const linked = this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
+    indexMemory(tx, id, {
+      content: version.content,
+      context: version.context,
+      tags: version.tags,
+      entityNames: linked.names,
+    });
     this.ledger.append(tx, now, {
       type: 'remember',
       memoryId: id,
@@ -269,14 +289,13 @@ export class MemoryStore {
       );
       if (!changed) return memory;
       this.revise(tx, memory, patch, 'edited', now);
-      if (patch.content !== undefined || patch.tags !== undefined) {
+      if (patch.content !== undefined || patch.tags !== undefined || patch.context !== undefined) {
+        const content = patch.content ?? memory.content;
+        const tags = patch.tags ?? memory.tags;
         unlinkEntities(tx, memory.id);
-        this.entities.link(
-          tx,
-          memory.id,
-          `${patch.content ?? memory.content}\n${(patch.tags ?? memory.tags).join(' ')}`,
-          now,
-        );
+        const linked = this.entities.link(tx, memory.id, `${content}\n${tags.join(' ')}`, now);
+        const context = patch.context === undefined ? memory.context : patch.context;
+        indexMemory(tx, memory.id, { content, context, tags, entityNames: linked.names });
       }
       this.ledger.append(tx, now, {
         type: 'edit',

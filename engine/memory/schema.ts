@@ -1,3 +1,4 @@
+import { indexMissing } from '../retrieval/lexicalIndex';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -147,6 +148,39 @@ export const MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX applied_requests_at ON applied_requests (at);
       `);
+    },
+  },
+  {
+    version: 3,
+    name: 'retrieval: document numbers, lexical index, vectors, accumulated entity weights',
+    up(tx) {
+      tx.run(`
+        -- A stable integer per memory: FTS4 docids and vector-index labels must be integers.
+        CREATE TABLE memory_docs (
+          doc INTEGER PRIMARY KEY,
+          memory_id TEXT NOT NULL UNIQUE
+        );
+        CREATE VIRTUAL TABLE memory_fts USING fts4 (content, context, tags, entities, tokenize=simple);
+        -- Embeddings, the source of truth for the vector index (a rebuildable cache).
+        CREATE TABLE memory_vectors (
+          doc INTEGER NOT NULL,
+          model TEXT NOT NULL,
+          content_hash TEXT NOT NULL,
+          vector BLOB NOT NULL,
+          PRIMARY KEY (doc, model)
+        );
+        -- Entity weights accumulated from past recalls, per scope ('workspace' or 'session:<id>'):
+        -- the memory bias of personalised PageRank.
+        CREATE TABLE entity_weights (
+          scope TEXT NOT NULL,
+          entity_id INTEGER NOT NULL,
+          weight REAL NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (scope, entity_id)
+        );
+      `);
+      // Index what earlier versions stored (tokenized here, journaled as plain inserts).
+      indexMissing(tx);
     },
   },
 ];

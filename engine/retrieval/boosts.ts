@@ -1,0 +1,64 @@
+import type { Memory, Trust } from '../memory/types';
+import type { Intent } from './queryAnalysis';
+
+/**
+ * Multiplicative adjustments applied after fusion. Deliberately mild (each within about +-20%):
+ * they order near-ties by what matters to a developer, and never outvote relevance.
+ */
+export interface BoostContext {
+  intent: Intent;
+  now: number;
+  session?: string;
+}
+
+export interface Boosts {
+  importance: number;
+  recency: number;
+  pinned: number;
+  session: number;
+  layer: number;
+  total: number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** How long until recency weighs half: human-written memories decay slowest. */
+export const HALF_LIFE_DAYS: Record<Trust, number> = {
+  human: 365,
+  agent: 120,
+  ingest: 60,
+  consolidation: 30,
+};
+
+export function recencyFactor(
+  memory: Pick<Memory, 'trust' | 'validFrom' | 'lastAccessedAt'>,
+  now: number,
+): number {
+  const last = Math.max(memory.validFrom, memory.lastAccessedAt ?? 0);
+  const ageDays = Math.max(0, now - last) / DAY;
+  return 0.9 + 0.2 * Math.pow(0.5, ageDays / HALF_LIFE_DAYS[memory.trust]);
+}
+
+export function boostsFor(memory: Memory, context: BoostContext): Boosts {
+  const importance = 0.9 + 0.2 * memory.importance;
+  const recency = recencyFactor(memory, context.now);
+  const pinned = memory.pinned || memory.critical ? 1.15 : 1;
+  const session = context.session !== undefined && memory.session === context.session ? 1.1 : 1;
+  const layer = layerFactor(memory, context.intent);
+  return {
+    importance,
+    recency,
+    pinned,
+    session,
+    layer,
+    total: importance * recency * pinned * session * layer,
+  };
+}
+
+function layerFactor(memory: Memory, intent: Intent): number {
+  if (intent === 'where-in-code') return memory.layer === 'codebase' ? 1.2 : 1;
+  if (intent === 'why') return memory.kind === 'decision' ? 1.15 : 1;
+  if (intent === 'how') return memory.layer === 'procedural' || memory.kind === 'procedure' ? 1.15 : 1;
+  if (intent === 'when') return memory.layer === 'episodic' ? 1.05 : 1;
+  return 1;
+}

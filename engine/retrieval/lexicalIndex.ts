@@ -1,0 +1,102 @@
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { queryTerms, tokenize } from './tokenizer';
+
+/**
+ * The lexical index: one FTS4 row per memory (not per version), keyed by the memory's integer
+ * document number, holding the memory's current text as code-aware terms (see tokenizer.ts) in
+ * four columns weighted differently at query time.
+ */
+export const LEXICAL_COLUMNS = ['content', 'context', 'tags', 'entities'] as const;
+
+/** Column weights for BM25: content counts most; the long source context least. */
+export const LEXICAL_WEIGHTS: readonly number[] = [1.0, 0.3, 0.8, 0.6];
+
+/** Longest context text indexed, in characters: source excerpts can be huge and add little. */
+const MAX_CONTEXT_INDEXED = 4000;
+
+export interface IndexedText {
+  content: string;
+  context: string | null;
+  tags: readonly string[];
+  entityNames: readonly string[];
+}
+
+/** The memory's document number (created on first use): FTS rows and vectors are keyed by it. */
+export function documentOf(tx: SqlWriter, memoryId: string): number {
+  const existing = tx.value<number>('SELECT doc FROM memory_docs WHERE memory_id = ?', [memoryId]);
+  if (existing !== undefined) return existing;
+  tx.run('INSERT INTO memory_docs (memory_id) VALUES (?)', [memoryId]);
+  return tx.value<number>('SELECT doc FROM memory_docs WHERE memory_id = ?', [memoryId])!;
+}
+
+export function indexMemory(tx: SqlWriter, memoryId: string, text: IndexedText): number {
+  const doc = documentOf(tx, memoryId);
+  tx.run('DELETE FROM memory_fts WHERE docid = ?', [doc]);
+  tx.run('INSERT INTO memory_fts (docid, content, context, tags, entities) VALUES (?, ?, ?, ?, ?)', [
+    doc,
+    tokenize(text.content).join(' '),
+    tokenize((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED)).join(' '),
+    tokenize(text.tags.join(' ')).join(' '),
+    tokenize(text.entityNames.join(' ')).join(' '),
+  ]);
+  return doc;
+}
+
+/** Indexes every current memory that has no FTS row yet (after imports and migrations). */
+export function indexMissing(tx: SqlWriter): number {
+  const missing = tx.all<{ id: string; content: string; context: string | null; tags: string }>(
+    `SELECT m.id, m.content, m.context, m.tags FROM memories m
+     WHERE m.superseded_at IS NULL AND NOT EXISTS (
+       SELECT 1 FROM memory_docs d JOIN memory_fts f ON f.docid = d.doc WHERE d.memory_id = m.id)`,
+  );
+  for (const row of missing) {
+    const entityNames = tx
+      .all<{ name: string }>(
+        'SELECT e.name FROM memory_entities me JOIN entities e ON e.id = me.entity_id WHERE me.memory_id = ?',
+        [row.id],
+      )
+      .map((e) => e.name);
+    indexMemory(tx, row.id, {
+      content: row.content,
+      context: row.context,
+      tags: JSON.parse(row.tags) as string[],
+      entityNames,
+    });
+  }
+  return missing.length;
+}
+
+export interface LexicalHit {
+  memoryId: string;
+  doc: number;
+  score: number;
+}
+
+/** An FTS4 MATCH expression: any of the query's terms. Terms are letters and digits only. */
+export function matchExpression(query: string): string | undefined {
+  const terms = queryTerms(query).slice(0, 32);
+  return terms.length === 0 ? undefined : terms.join(' OR ');
+}
+
+/**
+ * BM25 top `limit` over current memories with one of `statuses`, best first. The statuses and any
+ * extra SQL filter are applied inside the query so the limit counts only eligible memories.
+ */
+export function searchLexical(
+  reader: SqlReader,
+  query: string,
+  limit: number,
+  statuses: readonly string[] = ['active'],
+): LexicalHit[] {
+  const match = matchExpression(query);
+  if (match === undefined) return [];
+  const weights = LEXICAL_WEIGHTS.join(', ');
+  return reader.all<LexicalHit>(
+    `SELECT d.memory_id AS memoryId, d.doc AS doc, bm25(matchinfo(memory_fts, 'pcnalx'), ${weights}) AS score
+     FROM memory_fts JOIN memory_docs d ON d.doc = memory_fts.docid
+     JOIN memories m ON m.id = d.memory_id AND m.superseded_at IS NULL
+     WHERE memory_fts MATCH ? AND m.status IN (${statuses.map(() => '?').join(', ')})
+     ORDER BY score DESC LIMIT ?`,
+    [match, ...statuses, limit],
+  );
+}

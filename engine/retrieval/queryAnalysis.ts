@@ -1,0 +1,73 @@
+import { extractEntities } from '../extract/entities';
+import type { SqlReader } from '../store/sqlAccess';
+import { queryTerms } from './tokenizer';
+
+export const INTENTS = ['who', 'what', 'when', 'why', 'how', 'where-in-code'] as const;
+export type Intent = (typeof INTENTS)[number];
+
+export interface QueryAnalysis {
+  intent: Intent;
+  terms: string[];
+  /** Entities of the query found in the graph: id -> how strongly the query names it (0..1). */
+  entities: Map<number, number>;
+  entityNames: string[];
+}
+
+/**
+ * Rule-based intent: cheap, explainable and good enough to pick channel weights. Code shapes
+ * (paths, camelCase, calls) or code words make a where-in-code question.
+ */
+export function classifyIntent(query: string): Intent {
+  const q = query.toLowerCase();
+  const codeShape =
+    /[\w-]+\/[\w./-]+|\b[a-z]+[A-Z]\w*\b|\w+\(\)|\.(ts|js|py|go|rs|java|cs|rb|php|cpp|c|h)\b/.test(query);
+  if (
+    codeShape ||
+    /\b(where is|which file|defined|implemented|implementation|function|method|class|module|exported?|imports?|symbol|endpoint|handler)\b/.test(
+      q,
+    )
+  ) {
+    return 'where-in-code';
+  }
+  if (/\b(why|reason|because|rationale|motivat\w*|decid\w*|decision|chose|choose)\b/.test(q)) return 'why';
+  if (
+    /\b(when|what time|which (day|date|year|month)|how long ago|date|since|until|before|after|first time|last time)\b/.test(
+      q,
+    )
+  ) {
+    return 'when';
+  }
+  if (/\b(who|whom|whose|which person|someone|anyone)\b/.test(q)) return 'who';
+  if (/\b(how (do|to|can|should|does)|steps?|procedure|install|configure|set ?up|run|deploy|build)\b/.test(q))
+    return 'how';
+  return 'what';
+}
+
+/**
+ * Finds the query's entities in the graph: those the extractor recognises, and any query term or
+ * capitalised word that is an alias of a known entity (so "caroline" finds Caroline).
+ */
+export function analyzeQuery(reader: SqlReader, query: string): QueryAnalysis {
+  const terms = queryTerms(query);
+  const entities = new Map<number, number>();
+  const names: string[] = [];
+  const consider = (alias: string, weight: number) => {
+    const row = reader.get<{ id: number; name: string }>(
+      'SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.alias = ? AND e.merged_into IS NULL LIMIT 1',
+      [alias],
+    );
+    if (!row) return;
+    if (!entities.has(row.id)) names.push(row.name);
+    entities.set(row.id, Math.max(entities.get(row.id) ?? 0, weight));
+  };
+  for (const entity of extractEntities(query)) {
+    consider(entity.key, Math.max(0.5, entity.weight));
+    for (const alias of entity.aliases) consider(alias.toLowerCase(), Math.max(0.5, entity.weight));
+  }
+  // Single words: proper nouns and identifiers that the extractor left alone in a short query.
+  for (const word of new Set(query.match(/[\p{L}\p{N}_.@/-]{2,}/gu) ?? [])) {
+    if (/^[a-z]+$/.test(word) && word.length < 4) continue;
+    consider(word.toLowerCase(), 0.5);
+  }
+  return { intent: classifyIntent(query), terms, entities, entityNames: names };
+}

@@ -1,0 +1,257 @@
+import { invalidInput } from '../errors';
+import type { MemoryStore } from '../memory/memoryStore';
+import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from '../memory/rows';
+import type { MemoryRow } from '../memory/rows';
+import type { Layer, Memory } from '../memory/types';
+import { boostsFor } from './boosts';
+import type { Boosts } from './boosts';
+import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
+import type { ChannelName } from './channelWeights';
+import type { DenseSearcher } from './denseSearch';
+import { scopesFor } from './entityWeights';
+import { reciprocalRankFusion } from './fusion';
+import type { ChannelResult } from './fusion';
+import { graphCandidates } from './graphChannel';
+import { searchLexical } from './lexicalIndex';
+import { memoryBiasedPageRank } from './pagerank';
+import { analyzeQuery } from './queryAnalysis';
+import type { Intent } from './queryAnalysis';
+
+export interface RecallOptions {
+  query: string;
+  /** @default 10 */
+  k?: number;
+  /** Channels to use. @default every available channel */
+  channels?: ChannelName[];
+  layer?: Layer;
+  /** Include invalidated and superseded memories. @default false */
+  includeInactive?: boolean;
+  /** Recall what Engram knew at this time (transaction time, ms). */
+  asOf?: number;
+  session?: string;
+  /** Return the trace: per-channel ranks, boosts, dropped candidates. @default false */
+  explain?: boolean;
+  /** PageRank blend of query entities vs accumulated entity weights. @default {query: 0.7, memory: 0.3} */
+  pagerankBlend?: { query: number; memory: number };
+}
+
+export interface RecallHit {
+  memory: Memory;
+  score: number;
+  channels: Partial<Record<ChannelName, { rank: number; score: number }>>;
+  boosts?: Boosts;
+}
+
+export interface RecallTrace {
+  intent: Intent;
+  terms: string[];
+  entities: string[];
+  channels: Array<{ name: ChannelName; weight: number; candidates: number; ms: number }>;
+  dropped: Array<{ memoryId: string; reason: string; fused: number }>;
+  totalMs: number;
+}
+
+export interface RecallResult {
+  query: string;
+  hits: RecallHit[];
+  trace?: RecallTrace;
+}
+
+/** Candidates each channel contributes, relative to k. */
+const DEPTH = 5;
+const MIN_DEPTH = 50;
+
+export async function recall(
+  store: MemoryStore,
+  options: RecallOptions,
+  dense?: DenseSearcher,
+): Promise<RecallResult> {
+  const started = performance.now();
+  const query = options.query.trim();
+  if (query === '') throw invalidInput('query must not be empty');
+  const k = options.k ?? 10;
+  if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput(`k must be 1 to 1000; got ${k}`);
+  const wanted = new Set(options.channels ?? CHANNELS);
+  const depth = Math.max(MIN_DEPTH, k * DEPTH);
+  const statuses =
+    options.includeInactive || options.asOf !== undefined
+      ? ['active', 'invalidated', 'superseded']
+      : ['active'];
+  const now = store.clock();
+
+  const analysis = store.read((r) => analyzeQuery(r, query));
+  const weights = CHANNEL_WEIGHTS[analysis.intent];
+  const timings: RecallTrace['channels'] = [];
+  const results: ChannelResult[] = [];
+  const run = (name: ChannelName, fn: () => Array<{ memoryId: string; score: number }>) => {
+    if (!wanted.has(name)) return;
+    const t = performance.now();
+    const ranked = fn();
+    results.push({ name, weight: weights[name], ranked });
+    timings.push({
+      name,
+      weight: weights[name],
+      candidates: ranked.length,
+      ms: round(performance.now() - t),
+    });
+  };
+
+  run('lexical', () => store.read((r) => searchLexical(r, query, depth, statuses)));
+  if (wanted.has('dense') && dense) {
+    const t = performance.now();
+    const ranked = await dense.search(query, depth);
+    results.push({ name: 'dense', weight: weights.dense, ranked });
+    timings.push({
+      name: 'dense',
+      weight: weights.dense,
+      candidates: ranked.length,
+      ms: round(performance.now() - t),
+    });
+  }
+  if (analysis.entities.size > 0)
+    run('graph', () => store.read((r) => graphCandidates(r, analysis.entities, depth)));
+  run('ppr', () => pagerankCandidates(store, analysis.entities, options, now, depth));
+
+  const fused = reciprocalRankFusion(results);
+  const pool = fused.slice(0, Math.max(k * 3, 30));
+  const memories = hydrate(
+    store,
+    pool.map((c) => c.memoryId),
+    options.asOf,
+  );
+  const dropped: RecallTrace['dropped'] = [];
+  const hits: RecallHit[] = [];
+  for (const candidate of pool) {
+    const memory = memories.get(candidate.memoryId);
+    const reason = memory
+      ? exclusion(memory, options)
+      : options.asOf !== undefined
+        ? 'not known at asOf'
+        : 'not current';
+    if (!memory || reason) {
+      dropped.push({ memoryId: candidate.memoryId, reason: reason ?? 'filtered', fused: candidate.fused });
+      continue;
+    }
+    const boosts = boostsFor(memory, { intent: analysis.intent, now, session: options.session });
+    hits.push({
+      memory,
+      score: candidate.fused * boosts.total,
+      channels: candidate.channels,
+      ...(options.explain ? { boosts } : {}),
+    });
+  }
+  hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
+  for (const extra of hits.slice(k))
+    dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
+  const top = hits.slice(0, k);
+
+  recordAccess(store, query, top, options.session, now);
+  const result: RecallResult = { query, hits: top };
+  if (options.explain) {
+    result.trace = {
+      intent: analysis.intent,
+      terms: analysis.terms,
+      entities: analysis.entityNames,
+      channels: timings,
+      dropped,
+      totalMs: round(performance.now() - started),
+    };
+  }
+  return result;
+}
+
+function pagerankCandidates(
+  store: MemoryStore,
+  queryEntities: Map<number, number>,
+  options: RecallOptions,
+  now: number,
+  depth: number,
+): Array<{ memoryId: string; score: number }> {
+  return store.read((r) => {
+    const graph = store.graph.get(r, store.db.lastSeq, now);
+    const toDense = (ids: Map<number, number>) => {
+      const seeds = new Map<number, number>();
+      for (const [id, w] of ids) {
+        const index = graph.entityIndex.get(id);
+        if (index !== undefined && w > 0) seeds.set(index, w);
+      }
+      return seeds;
+    };
+    const querySeeds = toDense(queryEntities);
+    if (querySeeds.size === 0) return [];
+    const memorySeeds = toDense(store.entityWeights.read(r, scopesFor(options.session), now));
+    const scores = memoryBiasedPageRank(graph, querySeeds, memorySeeds, options.pagerankBlend);
+    return [...scores]
+      .map(([index, score]) => ({ memoryId: graph.memoryIds[index]!, score }))
+      .sort((a, b) => b.score - a.score || a.memoryId.localeCompare(b.memoryId))
+      .slice(0, depth);
+  });
+}
+
+/** Current memories by id; with asOf, the version Engram believed at that time. */
+function hydrate(store: MemoryStore, ids: string[], asOf: number | undefined): Map<string, Memory> {
+  if (ids.length === 0) return new Map();
+  const placeholders = ids.map(() => '?').join(', ');
+  return store.read((r) => {
+    const current = new Map(
+      r
+        .all<MemoryRow>(`${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.id IN (${placeholders})`, ids)
+        .map((row) => [row.id, toMemory(row)]),
+    );
+    if (asOf === undefined) return current;
+    const then = new Map<string, Memory>();
+    for (const row of r.all<MemoryRow>(
+      `SELECT ${VERSION_COLUMNS} FROM memories m WHERE m.id IN (${placeholders}) AND m.recorded_at <= ? AND (m.superseded_at IS NULL OR m.superseded_at > ?)`,
+      [...ids, asOf, asOf],
+    )) {
+      const state = current.get(row.id);
+      then.set(row.id, {
+        ...toVersion(row),
+        pinned: state?.pinned ?? false,
+        accessCount: state?.accessCount ?? 0,
+        lastAccessedAt: state?.lastAccessedAt ?? null,
+        confirmations: state?.confirmations ?? 1,
+      });
+    }
+    return then;
+  });
+}
+
+function exclusion(memory: Memory, options: RecallOptions): string | undefined {
+  if (options.layer !== undefined && memory.layer !== options.layer) return `layer ${memory.layer}`;
+  if (memory.status === 'active') return undefined;
+  if (options.asOf !== undefined) return `status ${memory.status} at asOf`;
+  if (options.includeInactive && (memory.status === 'invalidated' || memory.status === 'superseded'))
+    return undefined;
+  return `status ${memory.status}`;
+}
+
+/** Accesses feed importance (event ledger) and the memory bias of PageRank (entity weights). */
+function recordAccess(
+  store: MemoryStore,
+  query: string,
+  hits: RecallHit[],
+  session: string | undefined,
+  now: number,
+): void {
+  store.noteRead({
+    type: 'recall',
+    session: session ?? null,
+    data: { query, memoryIds: hits.map((h) => h.memory.id) },
+  });
+  if (hits.length === 0) return;
+  const ids = hits.slice(0, 5).map((h) => h.memory.id);
+  const entityIds = store.read((r) =>
+    r
+      .all<{ id: number }>(
+        `SELECT DISTINCT entity_id AS id FROM memory_entities WHERE memory_id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      )
+      .map((row) => row.id),
+  );
+  store.entityWeights.note(scopesFor(session), entityIds, 1, now);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
