@@ -18,9 +18,16 @@ export interface QueryAnalysis {
  * (paths, camelCase, calls) or code words make a where-in-code question.
  */
 export function classifyIntent(query: string): Intent {
-  const q = query.toLowerCase();
+  const q = query.toLowerCase().trim();
+  // A leading question word decides first: "why did we choose sql.js" asks why, despite the ".js".
+  if (/^(why|what was the reason)\b/.test(q)) return 'why';
+  if (/^(who|whom|whose)\b/.test(q)) return 'who';
+  if (/^(when|what (time|day|date|year|month))\b/.test(q)) return 'when';
+  if (/^how (do|to|can|should|does|did)\b/.test(q)) return 'how';
   const codeShape =
-    /[\w-]+\/[\w./-]+|\b[a-z]+[A-Z]\w*\b|\w+\(\)|\.(ts|js|py|go|rs|java|cs|rb|php|cpp|c|h)\b/.test(query);
+    /[\w-]+\/[\w./-]+|\b[a-z]+[A-Z]\w*\b|\w+\(\)|\w\.(ts|tsx|js|py|go|rs|java|cs|rb|php|cpp|c|h)\b/.test(
+      query,
+    );
   if (
     codeShape ||
     /\b(where is|which file|defined|implemented|implementation|function|method|class|module|exported?|imports?|symbol|endpoint|handler)\b/.test(

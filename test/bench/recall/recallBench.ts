@@ -1,0 +1,263 @@
+/**
+ * npm run bench:recall — retrieval quality on real data, through the real engine API, side by side
+ * with a plain BM25 baseline computed in the same run; then recall latency at 1k/10k/100k.
+ * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
+ *        [--cosqa QUERIES CORPUS] [--latency] [--json]
+ * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { EngineHost } from '../../../engine/api/hostDispatcher';
+import { silentLogger } from '../../../engine/host';
+import type { RememberResult } from '../../../engine/memory/types';
+import type { RecallResult } from '../../../engine/retrieval/recall';
+import { machine, percentile, round } from '../stats';
+import { syntheticMemories } from '../syntheticMemories';
+import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
+import type { BenchCorpus, BenchQuery } from './datasets';
+import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
+import { PlainBm25 } from './plainBm25';
+
+const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const flag = (name: string, count = 1) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args.slice(i + 1, i + 1 + count);
+};
+const shared = path.resolve(__dirname, '../../../../shared/bench');
+const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa'].includes(a));
+const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-recall-'));
+let requestSeq = 0;
+
+type System = 'bm25-plain' | 'engram-lexical' | 'engram-dense' | 'engram-hybrid';
+const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
+  ['engram-lexical', ['lexical']],
+  ['engram-dense', ['dense']],
+  ['engram-hybrid', undefined],
+];
+
+interface Loaded {
+  host: EngineHost;
+  docOf: Map<string, string[]>;
+}
+
+async function load(corpus: BenchCorpus, layer: string, kind: string): Promise<Loaded> {
+  const host = await EngineHost.open({
+    dbPath: path.join(root, `${corpus.name}-${++requestSeq}.db`),
+    sqlWasmPath,
+    logger: silentLogger,
+    clock: Date.now,
+    limits: { maxContentChars: 1_000_000, maxContextChars: 4_000_000 },
+    snapshot: { idleMs: 3_600_000, maxJournalBytes: 1 << 30 },
+  });
+  const docOf = new Map<string, string[]>();
+  for (let i = 0; i < corpus.docs.length; i += 500) {
+    const batch = corpus.docs.slice(i, i + 500);
+    const results = (await host.dispatch(
+      'rememberMany',
+      {
+        memories: batch.map((d) => ({ content: d.text, context: d.context, validFrom: d.time, layer, kind })),
+      },
+      { requestId: `load-${++requestSeq}`, client: 'bench' },
+    )) as RememberResult[];
+    results.forEach((result, j) => {
+      const ids = docOf.get(result.memory.id) ?? [];
+      ids.push(batch[j]!.id);
+      docOf.set(result.memory.id, ids);
+    });
+  }
+  return { host, docOf };
+}
+
+async function rankWithEngram(
+  loaded: Loaded,
+  query: BenchQuery,
+  channels: string[] | undefined,
+  depth: number,
+): Promise<string[]> {
+  const result = (await loaded.host.dispatch(
+    'recall',
+    { query: query.text, k: depth, channels },
+    { requestId: `q-${++requestSeq}`, client: 'bench' },
+  )) as RecallResult;
+  const ranked: string[] = [];
+  for (const hit of result.hits)
+    for (const id of loaded.docOf.get(hit.memory.id) ?? []) if (!ranked.includes(id)) ranked.push(id);
+  return ranked;
+}
+
+type Scores = Record<string, Record<string, number>>;
+
+/** Runs every system over the corpora and averages `metrics` overall and per category. */
+async function evaluate(
+  corpora: BenchCorpus[],
+  layer: string,
+  kind: string,
+  metrics: Record<string, (ranked: string[], gold: string[]) => number>,
+  hasDense: (host: EngineHost) => boolean,
+): Promise<Record<System, Scores>> {
+  const perQuery: Record<System, Array<{ category: string; values: Record<string, number> }>> = {
+    'bm25-plain': [],
+    'engram-lexical': [],
+    'engram-dense': [],
+    'engram-hybrid': [],
+  };
+  for (const corpus of corpora) {
+    const baseline = new PlainBm25(corpus.docs.map((d) => ({ id: d.id, text: d.text })));
+    const score = (system: System, query: BenchQuery, ranked: string[]) =>
+      perQuery[system].push({
+        category: query.category,
+        values: Object.fromEntries(
+          Object.entries(metrics).map(([name, fn]) => [name, fn(ranked, query.gold)]),
+        ),
+      });
+    for (const query of corpus.queries) score('bm25-plain', query, baseline.search(query.text, 10));
+    for (const [system, channels] of ENGRAM_SYSTEMS) {
+      // A fresh database per system: recalls feed the memory bias, and systems must not share it.
+      const loaded = await load(corpus, layer, kind);
+      if (system === 'engram-dense' && !hasDense(loaded.host)) {
+        await loaded.host.close();
+        continue;
+      }
+      for (const query of corpus.queries)
+        score(system, query, await rankWithEngram(loaded, query, channels, 10));
+      await loaded.host.close();
+    }
+  }
+  const summary = {} as Record<System, Scores>;
+  for (const [system, rows] of Object.entries(perQuery) as Array<[System, (typeof perQuery)[System]]>) {
+    if (rows.length === 0) continue;
+    const scores: Scores = {};
+    const groups = new Map<string, typeof rows>([['overall', rows]]);
+    for (const row of rows) groups.set(row.category, [...(groups.get(row.category) ?? []), row]);
+    for (const [group, members] of groups) {
+      scores[group] = Object.fromEntries(
+        Object.keys(metrics).map((m) => [m, round(mean(members.map((r) => r.values[m]!)), 3)]),
+      );
+      scores[group]['n'] = members.length;
+    }
+    summary[system] = scores;
+  }
+  return summary;
+}
+
+async function latency(sizes: number[]): Promise<Record<string, Record<string, number>>> {
+  const out: Record<string, Record<string, number>> = {};
+  const texts = syntheticMemories(Math.max(...sizes), 7);
+  const queries = syntheticMemories(200, 99).map((t) => t.split(' ').slice(2, 9).join(' '));
+  for (const size of sizes) {
+    const corpus: BenchCorpus = {
+      name: `latency-${size}`,
+      docs: texts.slice(0, size).map((text, i) => ({ id: String(i), text })),
+      queries: [],
+    };
+    const started = Date.now();
+    const loaded = await load(corpus, 'semantic', 'fact');
+    const loadSeconds = (Date.now() - started) / 1000;
+    const times: number[] = [];
+    for (const [i, query] of queries.entries()) {
+      const t = process.hrtime.bigint();
+      await loaded.host.dispatch(
+        'recall',
+        { query, k: 10 },
+        { requestId: `lat-${size}-${i}`, client: 'bench' },
+      );
+      if (i >= 20) times.push(Number(process.hrtime.bigint() - t) / 1e6); // the first 20 warm caches
+    }
+    times.sort((a, b) => a - b);
+    out[`${size}`] = {
+      recallP50Ms: round(percentile(times, 50)),
+      recallP95Ms: round(percentile(times, 95)),
+      loadPerSecond: round(size / loadSeconds, 0),
+    };
+    await loaded.host.close();
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = {
+    date: new Date().toISOString().slice(0, 10),
+    machine: machine(),
+  };
+  const noDense = () => false; // the dense channel is reported once an embedding provider is configured
+  const locomo =
+    flag('--locomo')?.[0] ?? (explicit ? undefined : path.join(shared, 'locomo/locomo-dev5.json'));
+  if (locomo) {
+    results['locomo'] = await evaluate(
+      loadLocomo(locomo),
+      'episodic',
+      'interaction',
+      {
+        'recall@5': (r, g) => recallAt(r, g, 5),
+        'recall@10': (r, g) => recallAt(r, g, 10),
+        'hit@10': (r, g) => hitAt(r, g, 10),
+      },
+      noDense,
+    );
+  }
+  const lme =
+    flag('--longmemeval')?.[0] ??
+    (explicit ? undefined : path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'));
+  if (lme) {
+    results['longmemeval'] = await evaluate(
+      [loadLongMemEval(lme)],
+      'episodic',
+      'interaction',
+      {
+        'recall_any@5': (r, g) => hitAt(r, g, 5),
+        'recall_all@5': (r, g) => recallAllAt(r, g, 5),
+        'ndcg@10': (r, g) => ndcgAt(r, g, 10),
+      },
+      noDense,
+    );
+  }
+  const cosqa =
+    flag('--cosqa', 2) ??
+    (explicit
+      ? undefined
+      : [
+          path.join(shared, 'cosqa/cosqa-retrieval-dev-500.json'),
+          path.join(shared, 'cosqa/code_idx_map.txt'),
+        ]);
+  if (cosqa && cosqa.length === 2) {
+    results['cosqa'] = await evaluate(
+      [loadCosqa(cosqa[0]!, cosqa[1]!)],
+      'codebase',
+      'code-symbol',
+      {
+        mrr: (r, g) => reciprocalRank(r, g),
+        'recall@10': (r, g) => recallAt(r, g, 10),
+      },
+      noDense,
+    );
+  }
+  if (args.includes('--latency') || !explicit) {
+    const sizes = (flag('--sizes')?.[0] ?? '1000,10000,100000').split(',').map(Number);
+    results['latency'] = await latency(sizes);
+  }
+  rmSync(root, { recursive: true, force: true });
+  if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  else printTable(results);
+}
+
+function printTable(results: Record<string, unknown>): void {
+  for (const [bench, value] of Object.entries(results)) {
+    if (typeof value !== 'object' || value === null) {
+      process.stdout.write(`${bench}: ${String(value)}\n`);
+      continue;
+    }
+    process.stdout.write(`\n== ${bench}\n`);
+    for (const [system, scores] of Object.entries(value as Record<string, unknown>)) {
+      process.stdout.write(`${system}\n`);
+      for (const [group, metrics] of Object.entries(scores as Record<string, unknown>)) {
+        process.stdout.write(`  ${group.padEnd(28)} ${JSON.stringify(metrics)}\n`);
+      }
+    }
+  }
+}
+
+void main();
