@@ -9,6 +9,7 @@ import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
 import { isMethodName, METHODS } from './methods';
+import type { MethodSpec } from './methods';
 import { asParams } from './params';
 
 export interface HostOptions {
@@ -52,29 +53,26 @@ export class EngineHost {
     return new EngineHost(store, options.logger);
   }
 
-  dispatch(
-    method: string,
-    rawParams: unknown,
-    meta: { requestId: string; client: string },
-  ): Promise<unknown> {
+  async dispatch(method: string, rawParams: unknown, meta: { requestId: string; client: string }): Promise<unknown> {
     try {
-      return Promise.resolve(this.execute(method, rawParams, meta.requestId));
+      return await this.execute(method, rawParams, meta.requestId);
     } catch (error) {
-      if (!EngramError.is(error))
-        this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      if (!EngramError.is(error)) this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
+      throw error instanceof Error ? error : new Error(String(error));
     }
   }
 
-  private execute(method: string, rawParams: unknown, requestId: string): unknown {
+  private async execute(method: string, rawParams: unknown, requestId: string): Promise<unknown> {
     if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
-    const spec = METHODS[method];
+    const spec: MethodSpec<unknown> = METHODS[method];
     const params = asParams(rawParams, method);
     if (!spec.write) return spec.run(this.store, params);
+    // Async preparation (recall, embeddings) runs before the synchronous transaction.
+    const prepared = spec.prepare ? await spec.prepare(this.store, params) : undefined;
     return this.store.write((tx, now) => {
       const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [requestId]);
       if (prior !== undefined) return JSON.parse(prior) as unknown;
-      const result = spec.run(this.store, params);
+      const result = spec.run(this.store, params, prepared);
       tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
         requestId,
         method,

@@ -21,6 +21,7 @@ import { oneOf, parseTime } from '../memory/validate';
 import { CHANNELS } from '../retrieval/channelWeights';
 import { indexMissing } from '../retrieval/lexicalIndex';
 import { recall } from '../retrieval/recall';
+import { buildContext, markContextInjected } from '../retrieval/contextBuilder';
 import { schemaVersion } from '../store/migrate';
 import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
 import type { Params } from './params';
@@ -31,13 +32,25 @@ import { collectStats } from './stats';
  * for clients over IPC, so the CLI, the MCP bridge and VS Code see exactly the same behaviour.
  * `write` marks methods that change the database: they are made exactly-once by request id.
  */
-interface MethodSpec<R> {
+export interface MethodSpec<R> {
   write: boolean;
-  run(store: MemoryStore, params: Params): R;
+  /**
+   * Async work a write needs before its transaction (recall, embeddings): transactions are
+   * synchronous, so it runs first and its result is handed to `run`.
+   */
+  prepare?(store: MemoryStore, params: Params): Promise<unknown>;
+  run(store: MemoryStore, params: Params, prepared?: unknown): R;
 }
 
 function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
   return { write, run };
+}
+
+function preparedWrite<P, R>(
+  prepare: (store: MemoryStore, params: Params) => Promise<P>,
+  run: (store: MemoryStore, params: Params, prepared: P) => R,
+): MethodSpec<R> {
+  return { write: true, prepare, run: (store, params, prepared) => run(store, params, prepared as P) };
 }
 
 const layerParam = (p: Params) => (p['layer'] === undefined ? undefined : oneOf('layer', p['layer'], LAYERS));
@@ -124,6 +137,25 @@ export const METHODS = {
       store.dense,
     );
   }),
+  context: preparedWrite(
+    (store, p) => {
+      const budget = optionalNumber(p, 'budget');
+      if (budget !== undefined && (!Number.isInteger(budget) || budget < 50 || budget > 200_000)) {
+        throw invalidInput(`budget must be a whole number of tokens from 50 to 200000; got ${budget}`);
+      }
+      return buildContext(store, {
+        query: text(p, 'query'),
+        budget,
+        session: actorOf(p).session,
+        conversation: optionalString(p, 'conversation'),
+        k: optionalNumber(p, 'k'),
+      });
+    },
+    (store, p, block) => {
+      store.write((tx, now) => markContextInjected(tx, optionalString(p, 'conversation') ?? actorOf(p).session, block, now));
+      return block;
+    },
+  ),
   entities: method(false, (store, p) =>
     store.read((r) =>
       searchEntities(r, optionalString(p, 'query'), clampLimit(optionalNumber(p, 'limit') ?? 50)),

@@ -309,6 +309,19 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     );
 
   program
+    .command('context')
+    .argument('<query...>')
+    .option('--budget <tokens>', 'token budget of the block', parseNumber, 1500)
+    .option('--conversation <id>', 'skip what this conversation already received (default: --session)')
+    .description('the memory block for an agent prompt: pinned first, then relevant, within a token budget')
+    .action((words: string[], o: { budget: number; conversation?: string }) =>
+      invoke('context', { query: words.join(' '), budget: o.budget, conversation: o.conversation }, (r) => {
+        const block = r as { text: string; tokens: number; budget: number; skipped: unknown[] };
+        return `${block.text || '(no memories)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.skipped.length} skipped)`;
+      }),
+    );
+
+  program
     .command('export')
     .argument('[file]', 'write here instead of stdout')
     .addOption(new Option('--format <format>').choices(['jsonl', 'md']).default('jsonl'))

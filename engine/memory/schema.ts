@@ -160,6 +160,8 @@ export const MIGRATIONS: readonly Migration[] = [
           doc INTEGER PRIMARY KEY,
           memory_id TEXT NOT NULL UNIQUE
         );
+        -- Turns of one session in write order, for the neighbour channel.
+        CREATE INDEX memories_current_session ON memories (session, id) WHERE superseded_at IS NULL AND session IS NOT NULL;
         CREATE VIRTUAL TABLE memory_fts USING fts4 (content, context, tags, entities, tokenize=simple);
         -- Embeddings, the source of truth for the vector index (a rebuildable cache).
         CREATE TABLE memory_vectors (

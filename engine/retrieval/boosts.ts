@@ -30,12 +30,12 @@ export const HALF_LIFE_DAYS: Record<Trust, number> = {
   consolidation: 30,
 };
 
-export function recencyFactor(
-  memory: Pick<Memory, 'trust' | 'validFrom' | 'lastAccessedAt'>,
-  now: number,
-): number {
-  const last = Math.max(memory.validFrom, memory.lastAccessedAt ?? 0);
-  const ageDays = Math.max(0, now - last) / DAY;
+/**
+ * Recency of what the memory is about (valid time), not of when it was last read: counting reads
+ * here would let every recall promote its own results.
+ */
+export function recencyFactor(memory: Pick<Memory, 'trust' | 'validFrom'>, now: number): number {
+  const ageDays = Math.max(0, now - memory.validFrom) / DAY;
   return 0.9 + 0.2 * Math.pow(0.5, ageDays / HALF_LIFE_DAYS[memory.trust]);
 }
 

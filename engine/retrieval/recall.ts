@@ -12,6 +12,8 @@ import { scopesFor } from './entityWeights';
 import { reciprocalRankFusion } from './fusion';
 import type { ChannelResult } from './fusion';
 import { graphCandidates } from './graphChannel';
+import { neighbourCandidates } from './neighbourChannel';
+import type { SqlReader } from '../store/sqlAccess';
 import { searchLexical } from './lexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
@@ -108,9 +110,13 @@ export async function recall(
       ms: round(performance.now() - t),
     });
   }
-  if (analysis.entities.size > 0)
-    run('graph', () => store.read((r) => graphCandidates(r, analysis.entities, depth)));
-  run('ppr', () => pagerankCandidates(store, analysis.entities, options, now, depth));
+  const seeds = store.read((r) => selectiveSeeds(r, analysis.entities));
+  if (seeds.size > 0) {
+    run('graph', () => store.read((r) => graphCandidates(r, seeds, depth)));
+    run('ppr', () => pagerankCandidates(store, seeds, options, now, depth));
+  }
+  const lexical = results.find((r) => r.name === 'lexical');
+  if (lexical) run('neighbours', () => store.read((r) => neighbourCandidates(r, lexical.ranked, depth)));
 
   const fused = reciprocalRankFusion(results);
   const pool = fused.slice(0, Math.max(k * 3, 30));
@@ -158,6 +164,24 @@ export async function recall(
     };
   }
   return result;
+}
+
+/**
+ * Query entities weighted by how selective they are: idf normalised to 0..1 by ln(N). An entity in
+ * a large share of all memories (a speaker's name in every turn) says little about which memory
+ * is meant, and as a seed it would flood the graph channels; below 0.15 it is dropped.
+ */
+function selectiveSeeds(reader: SqlReader, entities: Map<number, number>): Map<number, number> {
+  const total = reader.value<number>("SELECT count(*) FROM memories WHERE superseded_at IS NULL AND status = 'active'") ?? 0;
+  const seeds = new Map<number, number>();
+  if (total < 2) return new Map(entities);
+  for (const [id, weight] of entities) {
+    const df = reader.value<number>('SELECT count(*) FROM memory_entities WHERE entity_id = ?', [id]) ?? 0;
+    if (df === 0) continue;
+    const selectivity = Math.log(total / Math.min(df, total)) / Math.log(total);
+    if (selectivity >= 0.15) seeds.set(id, weight * selectivity);
+  }
+  return seeds;
 }
 
 function pagerankCandidates(

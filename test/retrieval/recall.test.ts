@@ -79,7 +79,7 @@ describe('recall', () => {
     assert.equal(trace.intent, 'who');
     assert.ok(trace.terms.includes('bill'));
     assert.ok(trace.entities.includes('Caroline'));
-    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['graph', 'lexical', 'ppr']);
+    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['graph', 'lexical', 'neighbours', 'ppr']);
     assert.ok(result.hits[0]!.boosts!.total > 0);
     assert.ok(trace.dropped.some((d) => d.reason === 'ranked below top 1'));
   });

@@ -13,6 +13,8 @@ export interface BenchDoc {
   context?: string;
   /** When the document was written (ms), if known. */
   time?: number;
+  /** The conversation session it belongs to, if any (documents are in write order within it). */
+  session?: string;
 }
 
 export interface BenchQuery {
@@ -66,7 +68,7 @@ export function loadLocomo(file: string): BenchCorpus[] {
       const time = parseLocomoDate(dateText);
       for (const turn of conversation[`session_${n}`] as LocomoTurn[]) {
         const caption = turn.blip_caption ? ` [shares a photo: ${turn.blip_caption}]` : '';
-        docs.push({ id: turn.dia_id, text: `${turn.speaker} (${dateText}): ${turn.text}${caption}`, time });
+        docs.push({ id: turn.dia_id, text: `${turn.speaker} (${dateText}): ${turn.text}${caption}`, time, session: `${sample.sample_id}-S${n}` });
       }
     }
     const known = new Set(docs.map((d) => d.id));

@@ -32,11 +32,13 @@ const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa'].inclu
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-recall-'));
 let requestSeq = 0;
 
-type System = 'bm25-plain' | 'engram-lexical' | 'engram-dense' | 'engram-hybrid';
+type System = string;
+/** `--systems lexical,lexical+graph,...` adds channel subsets (an ablation) to the standard three. */
 const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
   ['engram-lexical', ['lexical']],
   ['engram-dense', ['dense']],
   ['engram-hybrid', undefined],
+  ...(flag('--systems')?.[0]?.split(',') ?? []).map((combo): [System, string[]] => [`engram-${combo}`, combo.split('+')]),
 ];
 
 interface Loaded {
@@ -59,7 +61,7 @@ async function load(corpus: BenchCorpus, layer: string, kind: string): Promise<L
     const results = (await host.dispatch(
       'rememberMany',
       {
-        memories: batch.map((d) => ({ content: d.text, context: d.context, validFrom: d.time, layer, kind })),
+        memories: batch.map((d) => ({ content: d.text, context: d.context, validFrom: d.time, session: d.session, layer, kind })),
       },
       { requestId: `load-${++requestSeq}`, client: 'bench' },
     )) as RememberResult[];
@@ -99,16 +101,13 @@ async function evaluate(
   metrics: Record<string, (ranked: string[], gold: string[]) => number>,
   hasDense: (host: EngineHost) => boolean,
 ): Promise<Record<System, Scores>> {
-  const perQuery: Record<System, Array<{ category: string; values: Record<string, number> }>> = {
-    'bm25-plain': [],
-    'engram-lexical': [],
-    'engram-dense': [],
-    'engram-hybrid': [],
-  };
+  const perQuery: Record<System, Array<{ category: string; values: Record<string, number> }>> = Object.fromEntries(
+    ['bm25-plain', ...ENGRAM_SYSTEMS.map(([name]) => name)].map((name) => [name, []]),
+  );
   for (const corpus of corpora) {
     const baseline = new PlainBm25(corpus.docs.map((d) => ({ id: d.id, text: d.text })));
     const score = (system: System, query: BenchQuery, ranked: string[]) =>
-      perQuery[system].push({
+      perQuery[system]!.push({
         category: query.category,
         values: Object.fromEntries(
           Object.entries(metrics).map(([name, fn]) => [name, fn(ranked, query.gold)]),

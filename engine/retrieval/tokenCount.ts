@@ -1,0 +1,26 @@
+import { countTokens } from 'gpt-tokenizer';
+
+/**
+ * Tokens of a text as a modern OpenAI BPE (o200k) counts them: a real tokenizer, since
+ * characters/4 is off by 2x for code and non-English text. Other model families differ by a few
+ * percent, which the budgets' headroom absorbs.
+ */
+export function tokenCount(text: string): number {
+  return countTokens(text);
+}
+
+/** The longest prefix of `text` (cut at a word boundary when possible) within `budget` tokens. */
+export function truncateToTokens(text: string, budget: number): string {
+  if (budget <= 0) return '';
+  if (tokenCount(text) <= budget) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (tokenCount(`${text.slice(0, mid)}…`) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  const cut = text.slice(0, low);
+  const atWord = cut.replace(/\s+\S*$/, '');
+  return `${atWord.length > cut.length * 0.6 ? atWord : cut}…`;
+}
