@@ -8,13 +8,14 @@ export type ChannelName = (typeof CHANNELS)[number];
  * benchmark we measured (see the README), so it leads everywhere; the sentence encoder is weaker
  * and adding a weak channel at equal weight makes fusion worse than lexical alone, so dense counts
  * less. Graph and PageRank lead only where entities carry the question (who, where in code).
- * Neighbours (the turns around a strong hit) carry conversational answers.
+ * Neighbours (the turns around a strong hit) are not fused: they expand the result after fusion.
  */
-export const CHANNEL_WEIGHTS: Record<Intent, Record<ChannelName, number>> = {
-  what: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.3, neighbours: 0.4 },
-  who: { lexical: 1.0, dense: 0.4, graph: 0.5, ppr: 0.4, neighbours: 0.4 },
-  when: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.2, neighbours: 0.4 },
-  why: { lexical: 1.0, dense: 0.6, graph: 0.3, ppr: 0.3, neighbours: 0.4 },
-  how: { lexical: 1.0, dense: 0.6, graph: 0.2, ppr: 0.2, neighbours: 0.4 },
-  'where-in-code': { lexical: 1.0, dense: 0.3, graph: 0.6, ppr: 0.5, neighbours: 0.4 },
+export type FusedChannel = Exclude<ChannelName, 'neighbours'>;
+export const CHANNEL_WEIGHTS: Record<Intent, Record<FusedChannel, number>> = {
+  what: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.3 },
+  who: { lexical: 1.0, dense: 0.4, graph: 0.5, ppr: 0.4 },
+  when: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.2 },
+  why: { lexical: 1.0, dense: 0.6, graph: 0.3, ppr: 0.3 },
+  how: { lexical: 1.0, dense: 0.6, graph: 0.2, ppr: 0.2 },
+  'where-in-code': { lexical: 1.0, dense: 0.3, graph: 0.6, ppr: 0.5 },
 };

@@ -47,17 +47,32 @@ export async function buildContext(store: MemoryStore, options: ContextOptions):
       )
       .map(toMemory),
   );
-  const ranked = (await recall(store, { query: options.query, k: options.k ?? 20, session: options.session })).hits.map((h) => h.memory);
+  const ranked = (
+    await recall(store, { query: options.query, k: options.k ?? 20, session: options.session })
+  ).hits.map((h) => h.memory);
   const candidates: Array<{ memory: Memory; section: 'pinned' | 'relevant' }> = [
     ...pinned.map((memory) => ({ memory, section: 'pinned' as const })),
-    ...ranked.filter((m) => !pinned.some((p) => p.id === m.id)).map((memory) => ({ memory, section: 'relevant' as const })),
+    ...ranked
+      .filter((m) => !pinned.some((p) => p.id === m.id))
+      .map((memory) => ({ memory, section: 'relevant' as const })),
   ];
   const already = new Set(
-    conversation === undefined ? [] : store.read((r) => injectedIds(r, conversation, candidates.map((c) => c.memory.id))),
+    conversation === undefined
+      ? []
+      : store.read((r) =>
+          injectedIds(
+            r,
+            conversation,
+            candidates.map((c) => c.memory.id),
+          ),
+        ),
   );
 
   const header = (count: number) => `## Engram memory (${count} of this project's memories; cite them by id)`;
-  const sectionTitle = { pinned: '### Pinned and critical', relevant: `### Relevant to: ${options.query.slice(0, 120)}` };
+  const sectionTitle = {
+    pinned: '### Pinned and critical',
+    relevant: `### Relevant to: ${options.query.slice(0, 120)}`,
+  };
   const lines: string[] = [];
   const included: ContextBlock['included'] = [];
   const skipped: ContextBlock['skipped'] = [];
@@ -93,7 +108,12 @@ export async function buildContext(store: MemoryStore, options: ContextOptions):
 }
 
 /** Records the block's memories in the conversation's injection ledger. */
-export function markContextInjected(tx: SqlWriter, conversation: string | undefined, block: ContextBlock, now: number): void {
+export function markContextInjected(
+  tx: SqlWriter,
+  conversation: string | undefined,
+  block: ContextBlock,
+  now: number,
+): void {
   if (conversation === undefined || block.included.length === 0) return;
   markInjected(
     tx,

@@ -18,12 +18,36 @@ export interface FusedCandidate {
   channels: Record<string, { rank: number; score: number }>;
 }
 
+/**
+ * Ranks with ties shared: items with equal scores get the average of the ranks they span. A
+ * channel that cannot tell 200 memories apart (every memory linked to one entity, same weight)
+ * must not hand rank 1 to whichever came first.
+ */
+export function tieAwareRanks(scores: readonly number[]): number[] {
+  const ranks: number[] = new Array<number>(scores.length);
+  let start = 0;
+  while (start < scores.length) {
+    let end = start;
+    const value = scores[start]!;
+    while (
+      end + 1 < scores.length &&
+      Math.abs(scores[end + 1]! - value) <= 1e-9 * Math.max(1, Math.abs(value))
+    )
+      end++;
+    const shared = (start + end) / 2 + 1;
+    for (let i = start; i <= end; i++) ranks[i] = shared;
+    start = end + 1;
+  }
+  return ranks;
+}
+
 export function reciprocalRankFusion(results: readonly ChannelResult[], k = RRF_K): FusedCandidate[] {
   const fused = new Map<string, FusedCandidate>();
   for (const result of results) {
     if (result.weight <= 0) continue;
+    const ranks = tieAwareRanks(result.ranked.map((hit) => hit.score));
     result.ranked.forEach((hit, index) => {
-      const rank = index + 1;
+      const rank = ranks[index]!;
       let candidate = fused.get(hit.memoryId);
       if (!candidate) {
         candidate = { memoryId: hit.memoryId, fused: 0, channels: {} };

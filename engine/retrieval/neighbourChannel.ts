@@ -1,36 +1,24 @@
 import type { SqlReader } from '../store/sqlAccess';
 
 /**
- * Neighbour channel: the memories written just before and after a strong hit in the same session.
+ * Context expansion: the memories written just before and after a strong hit in the same session.
  * Conversations and work sessions answer a question across consecutive turns (a question, then
- * its answer), so the turns around a match are often what was asked for. Ids are time-sortable,
- * so "just before/after" is id order within the session.
+ * its answer), so the turns around a match are often what was asked for. Write order is the
+ * memory's document number (assigned in insertion order), not its id: ids written in the same
+ * millisecond are not ordered.
  */
-export function neighbourCandidates(
-  reader: SqlReader,
-  parents: Array<{ memoryId: string }>,
-  limit: number,
-): Array<{ memoryId: string; score: number }> {
-  const out: Array<{ memoryId: string; score: number }> = [];
-  const seen = new Set(parents.map((p) => p.memoryId));
-  parents.slice(0, 20).forEach((parent, rank) => {
-    const session = reader.value<string | null>('SELECT session FROM memories WHERE id = ? AND superseded_at IS NULL', [parent.memoryId]);
-    if (!session) return;
-    const around = [
-      reader.value<string>(
-        "SELECT id FROM memories WHERE session = ? AND id < ? AND superseded_at IS NULL AND status = 'active' ORDER BY id DESC LIMIT 1",
-        [session, parent.memoryId],
-      ),
-      reader.value<string>(
-        "SELECT id FROM memories WHERE session = ? AND id > ? AND superseded_at IS NULL AND status = 'active' ORDER BY id ASC LIMIT 1",
-        [session, parent.memoryId],
-      ),
-    ];
-    for (const id of around) {
-      if (id === undefined || seen.has(id)) continue;
-      seen.add(id);
-      out.push({ memoryId: id, score: 1 / (rank + 1) });
-    }
-  });
-  return out.slice(0, limit);
+export function sessionNeighbours(reader: SqlReader, memoryId: string): string[] {
+  const row = reader.get<{ session: string | null; doc: number | null }>(
+    'SELECT m.session AS session, d.doc AS doc FROM memories m LEFT JOIN memory_docs d ON d.memory_id = m.id WHERE m.id = ? AND m.superseded_at IS NULL',
+    [memoryId],
+  );
+  if (!row?.session || row.doc === null) return [];
+  const neighbour = (comparison: '<' | '>') =>
+    reader.value<string>(
+      `SELECT d.memory_id FROM memory_docs d JOIN memories m ON m.id = d.memory_id AND m.superseded_at IS NULL
+       WHERE m.session = ? AND d.doc ${comparison} ? AND m.status = 'active'
+       ORDER BY d.doc ${comparison === '<' ? 'DESC' : 'ASC'} LIMIT 1`,
+      [row.session, row.doc],
+    );
+  return [neighbour('<'), neighbour('>')].filter((id): id is string => id !== undefined);
 }

@@ -71,10 +71,12 @@ export function analyzeQuery(reader: SqlReader, query: string): QueryAnalysis {
     consider(entity.key, Math.max(0.5, entity.weight));
     for (const alias of entity.aliases) consider(alias.toLowerCase(), Math.max(0.5, entity.weight));
   }
-  // Single words: proper nouns and identifiers that the extractor left alone in a short query.
-  for (const word of new Set(query.match(/[\p{L}\p{N}_.@/-]{2,}/gu) ?? [])) {
-    if (/^[a-z]+$/.test(word) && word.length < 4) continue;
-    consider(word.toLowerCase(), 0.5);
+  // Proper nouns (capitalised, not sentence-initial) and identifiers the extractor left alone in a
+  // short query. Ordinary words are not looked up: "family" or "long" are not entities.
+  for (const match of query.matchAll(
+    /(?<![.!?]\s)(?<!^)\b[A-Z][\p{L}\p{N}]+|[\p{L}\p{N}]+[._/][\p{L}\p{N}._/-]+|\b[a-z]+[A-Z][\p{L}\p{N}]*/gu,
+  )) {
+    consider(match[0].toLowerCase(), 0.5);
   }
   return { intent: classifyIntent(query), terms, entities, entityNames: names };
 }

@@ -6,13 +6,13 @@ import type { Layer, Memory } from '../memory/types';
 import { boostsFor } from './boosts';
 import type { Boosts } from './boosts';
 import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
-import type { ChannelName } from './channelWeights';
+import type { ChannelName, FusedChannel } from './channelWeights';
 import type { DenseSearcher } from './denseSearch';
 import { scopesFor } from './entityWeights';
-import { reciprocalRankFusion } from './fusion';
+import { reciprocalRankFusion, RRF_K } from './fusion';
 import type { ChannelResult } from './fusion';
 import { graphCandidates } from './graphChannel';
-import { neighbourCandidates } from './neighbourChannel';
+import { sessionNeighbours } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
 import { searchLexical } from './lexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
@@ -85,14 +85,15 @@ export async function recall(
   const weights = CHANNEL_WEIGHTS[analysis.intent];
   const timings: RecallTrace['channels'] = [];
   const results: ChannelResult[] = [];
-  const run = (name: ChannelName, fn: () => Array<{ memoryId: string; score: number }>) => {
+  const run = (name: FusedChannel, fn: () => Array<{ memoryId: string; score: number }>, confidence = 1) => {
     if (!wanted.has(name)) return;
     const t = performance.now();
     const ranked = fn();
-    results.push({ name, weight: weights[name], ranked });
+    const weight = weights[name] * confidence;
+    results.push({ name, weight, ranked });
     timings.push({
       name,
-      weight: weights[name],
+      weight: Math.round(weight * 1000) / 1000,
       candidates: ranked.length,
       ms: round(performance.now() - t),
     });
@@ -112,11 +113,12 @@ export async function recall(
   }
   const seeds = store.read((r) => selectiveSeeds(r, analysis.entities));
   if (seeds.size > 0) {
-    run('graph', () => store.read((r) => graphCandidates(r, seeds, depth)));
-    run('ppr', () => pagerankCandidates(store, seeds, options, now, depth));
+    // The graph channels are as trustworthy as the query's most selective entity: a file path
+    // named in one memory counts fully, a name found in a third of all memories barely.
+    const confidence = Math.max(...seeds.values()) / Math.max(...[...analysis.entities.values(), 1e-9]);
+    run('graph', () => store.read((r) => graphCandidates(r, seeds, depth)), confidence);
+    run('ppr', () => pagerankCandidates(store, seeds, options, now, depth), confidence);
   }
-  const lexical = results.find((r) => r.name === 'lexical');
-  if (lexical) run('neighbours', () => store.read((r) => neighbourCandidates(r, lexical.ranked, depth)));
 
   const fused = reciprocalRankFusion(results);
   const pool = fused.slice(0, Math.max(k * 3, 30));
@@ -147,6 +149,7 @@ export async function recall(
     });
   }
   hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
+  if (wanted.has('neighbours')) expandWithNeighbours(store, hits, k, options, analysis.intent, now);
   for (const extra of hits.slice(k))
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
   const top = hits.slice(0, k);
@@ -172,7 +175,9 @@ export async function recall(
  * is meant, and as a seed it would flood the graph channels; below 0.15 it is dropped.
  */
 function selectiveSeeds(reader: SqlReader, entities: Map<number, number>): Map<number, number> {
-  const total = reader.value<number>("SELECT count(*) FROM memories WHERE superseded_at IS NULL AND status = 'active'") ?? 0;
+  const total =
+    reader.value<number>("SELECT count(*) FROM memories WHERE superseded_at IS NULL AND status = 'active'") ??
+    0;
   const seeds = new Map<number, number>();
   if (total < 2) return new Map(entities);
   for (const [id, weight] of entities) {
@@ -239,6 +244,40 @@ function hydrate(store: MemoryStore, ids: string[], asOf: number | undefined): M
     }
     return then;
   });
+}
+
+/**
+ * Adds the session neighbours of the top hits (see neighbourChannel.ts). A neighbour is ranked as
+ * if it were listed right after the hit that brought it: its score is the parent's times
+ * (60 + r) / (60 + r + 1) for a parent at rank r, the step from one RRF rank to the next.
+ */
+function expandWithNeighbours(
+  store: MemoryStore,
+  hits: RecallHit[],
+  k: number,
+  options: RecallOptions,
+  intent: Intent,
+  now: number,
+): void {
+  const present = new Set(hits.map((h) => h.memory.id));
+  const added: RecallHit[] = [];
+  hits.slice(0, k).forEach((parent, index) => {
+    const ids = store.read((r) => sessionNeighbours(r, parent.memory.id)).filter((id) => !present.has(id));
+    if (ids.length === 0) return;
+    const rank = index + 1;
+    for (const memory of hydrate(store, ids, options.asOf).values()) {
+      if (exclusion(memory, options)) continue;
+      present.add(memory.id);
+      added.push({
+        memory,
+        score: (parent.score * (RRF_K + rank)) / (RRF_K + rank + 1),
+        channels: { neighbours: { rank, score: parent.score } },
+        ...(options.explain ? { boosts: boostsFor(memory, { intent, now, session: options.session }) } : {}),
+      });
+    }
+  });
+  hits.push(...added);
+  hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
 }
 
 function exclusion(memory: Memory, options: RecallOptions): string | undefined {

@@ -16,7 +16,7 @@ import { ExactStore } from '../../engine/vectors/exactStore';
 import { HnswGraph } from '../../engine/vectors/hnswGraph';
 import { loadBundledHnswlib } from '../../engine/vectors/hnswlib';
 import { DEFAULT_HNSW_PARAMS } from '../../engine/vectors/hnswParams';
-import { openVectorIndex } from '../../engine/vectors/vectorIndex';
+import { openVectorIndex } from '../../engine/vectors';
 import type { VectorHit } from '../../engine/vectors/types';
 import { clusteredVectors, recall } from '../vectors/syntheticVectors';
 import { machine, ms, percentile, round } from './stats';
@@ -33,7 +33,12 @@ const CROSSOVER_SIZES = [250, 500, 1000, 1500, 2000, 3000, 5000, 10_000, 20_000]
 /** HNSW must be at least this many times faster (p50) to take over. */
 const MARGIN = 2;
 
-const out: Record<string, unknown> = { date: new Date().toISOString().slice(0, 10), machine: machine() };
+const out: Record<string, unknown> = {
+  date: new Date().toISOString().slice(0, 10),
+  machine: machine(),
+  // Other work on the machine skews latency: the 1-minute load average when the run started.
+  loadAverage: round(os.loadavg()[0] ?? 0, 1),
+};
 const say = (line: string) => {
   if (!json) process.stdout.write(`${line}\n`);
 };
@@ -44,7 +49,10 @@ interface Latency {
 }
 
 /** Times `search` over the queries after a warm-up; returns latency and the results. */
-function timeQueries(queries: Float32Array[], search: (q: Float32Array) => VectorHit[]): Latency & { hits: VectorHit[][] } {
+function timeQueries(
+  queries: Float32Array[],
+  search: (q: Float32Array) => VectorHit[],
+): Latency & { hits: VectorHit[][] } {
   for (const q of queries.slice(0, WARMUP)) search(q);
   const times: number[] = [];
   const hits = queries.map((q) => {
@@ -129,7 +137,12 @@ async function endToEnd(size: number, dimension: number, dir: string) {
   const items = data.items(size);
   const queries = Array.from({ length: QUERIES }, () => data.next());
   const logger = recordingLogger();
-  const exactIndex = await openVectorIndex({ dimension, modelId: 'bench', logger, crossover: Number.MAX_SAFE_INTEGER });
+  const exactIndex = await openVectorIndex({
+    dimension,
+    modelId: 'bench',
+    logger,
+    crossover: Number.MAX_SAFE_INTEGER,
+  });
   await exactIndex.add(items);
   const hnswIndex = await openVectorIndex({ dimension, modelId: 'bench', logger, crossover: 1 });
 
@@ -139,6 +152,13 @@ async function endToEnd(size: number, dimension: number, dir: string) {
   await hnswIndex.whenBuilt();
   const buildMs = ms(buildStart);
   const swap = logger.swaps.at(-1) ?? {};
+
+  // A small batch goes straight into the graph on this thread: what each such vector costs.
+  const small = data.items(100, size);
+  const smallStart = process.hrtime.bigint();
+  await hnswIndex.add(small);
+  const smallAddMs = ms(smallStart) / small.length;
+  await hnswIndex.remove(small.map((item) => item.label));
 
   const e = await timeAsyncQueries(queries, (q) => exactIndex.search(q, K));
   const h = await timeAsyncQueries(queries, (q) => hnswIndex.search(q, K));
@@ -166,11 +186,18 @@ async function endToEnd(size: number, dimension: number, dir: string) {
     buildSeconds: round(buildMs / 1000, 1),
     vectorsPerSecond: round(size / (buildMs / 1000), 0),
     workerMs: swap['workerMillis'],
-    swapInMs: typeof swap['totalMillis'] === 'number' ? swap['totalMillis'] - Number(swap['workerMillis']) : null,
+    swapInMs:
+      typeof swap['totalMillis'] === 'number' ? swap['totalMillis'] - Number(swap['workerMillis']) : null,
+    smallAddMsPerVector: round(smallAddMs, 2),
     exact: { p50: e.p50, p95: e.p95 },
     hnsw: { p50: h.p50, p95: h.p95 },
     recall10: meanRecall(h.hits, e.hits),
-    filteredTenth: { exactP50: ef.p50, hnswP50: hf.p50, hnswP95: hf.p95, recall10: meanRecall(hf.hits, ef.hits) },
+    filteredTenth: {
+      exactP50: ef.p50,
+      hnswP50: hf.p50,
+      hnswP95: hf.p95,
+      recall10: meanRecall(hf.hits, ef.hits),
+    },
     fileMB: round(statSync(file).size / 2 ** 20, 1),
     saveMs: round(saveMs, 0),
     openMs: round(openMs, 0),
@@ -186,6 +213,7 @@ function pickCrossover(tables: Record<string, Array<{ n: number; speedup: number
 }
 
 async function main(): Promise<void> {
+  say(`${String(out['date'])}, ${String(out['machine'])}, load average ${String(out['loadAverage'])}`);
   const tables: Record<string, Awaited<ReturnType<typeof crossover>>> = {};
   for (const dimension of [384, 512]) {
     tables[`${dimension}d`] = await crossover(dimension);
@@ -201,7 +229,9 @@ async function main(): Promise<void> {
   }
   out['crossover'] = tables;
   out['suggestedCrossover'] = pickCrossover(tables);
-  say(`\nsmallest n from which HNSW p50 is >= ${MARGIN}x faster at both dimensions: ${String(out['suggestedCrossover'])}`);
+  say(
+    `\nsmallest n from which HNSW p50 is >= ${MARGIN}x faster at both dimensions: ${String(out['suggestedCrossover'])}`,
+  );
 
   if (!crossoverOnly) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-vectors-'));

@@ -137,3 +137,35 @@ describe('intent classification', () => {
     it(`"${query}" -> ${intent}`, () => assert.equal(classifyIntent(query), intent));
   }
 });
+
+describe('tie-aware ranks', () => {
+  it('gives tied scores the average of the ranks they span', async () => {
+    const { tieAwareRanks } = await import('../../engine/retrieval/fusion');
+    assert.deepEqual(tieAwareRanks([9, 5, 5, 5, 1]), [1, 3, 3, 3, 5]);
+    assert.deepEqual(tieAwareRanks([2, 2]), [1.5, 1.5]);
+    assert.deepEqual(tieAwareRanks([]), []);
+  });
+
+  it('does not let an undecided channel hand out rank 1', () => {
+    const fused = reciprocalRankFusion([
+      {
+        name: 'lexical',
+        weight: 1,
+        ranked: [
+          { memoryId: 'a', score: 3 },
+          { memoryId: 'b', score: 2 },
+        ],
+      },
+      {
+        name: 'graph',
+        weight: 1,
+        ranked: Array.from({ length: 100 }, (_, i) => ({ memoryId: `g${i}`, score: 0.36 })),
+      },
+    ]);
+    // Without shared ranks g0 would score 1/61 and tie with a, ahead of b.
+    assert.deepEqual(
+      fused.slice(0, 2).map((f) => f.memoryId),
+      ['a', 'b'],
+    );
+  });
+});

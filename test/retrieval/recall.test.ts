@@ -79,7 +79,7 @@ describe('recall', () => {
     assert.equal(trace.intent, 'who');
     assert.ok(trace.terms.includes('bill'));
     assert.ok(trace.entities.includes('Caroline'));
-    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['graph', 'lexical', 'neighbours', 'ppr']);
+    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['graph', 'lexical', 'ppr']);
     assert.ok(result.hits[0]!.boosts!.total > 0);
     assert.ok(trace.dropped.some((d) => d.reason === 'ranked below top 1'));
   });
@@ -132,5 +132,30 @@ describe('recall', () => {
       (await other.call('recall', { query: 'espresso terrace', channels: ['lexical'] })).hits[0]?.memory.id,
       ids['noise1'],
     );
+  });
+
+  it('expands a strong hit with the turns around it in the same session', async () => {
+    const t = await openTestHost();
+    const turns = [
+      'Nate: did you ever sort out the flaky integration tests?',
+      'Joanna: yes, the fix was pinning the container clock with faketime',
+      'Nate: great, thanks',
+    ];
+    const ids = (
+      await t.call('rememberMany', {
+        memories: turns.map((content) => ({ content, layer: 'episodic', session: 'chat-7' })),
+      })
+    ).map((r) => r.memory.id);
+    await t.call('remember', {
+      content: 'Unrelated: the office plants need water',
+      layer: 'episodic',
+      session: 'chat-8',
+    });
+    const expanded = await t.call('recall', { query: 'flaky integration tests', k: 3 });
+    assert.equal(expanded.hits[0]?.memory.id, ids[0]);
+    const answer = expanded.hits.find((h) => h.memory.id === ids[1]);
+    assert.ok(answer?.channels.neighbours, JSON.stringify(expanded.hits.map((h) => h.channels)));
+    const plain = await t.call('recall', { query: 'flaky integration tests', k: 3, channels: ['lexical'] });
+    assert.ok(!plain.hits.some((h) => h.memory.id === ids[1]));
   });
 });

@@ -68,7 +68,12 @@ export function loadLocomo(file: string): BenchCorpus[] {
       const time = parseLocomoDate(dateText);
       for (const turn of conversation[`session_${n}`] as LocomoTurn[]) {
         const caption = turn.blip_caption ? ` [shares a photo: ${turn.blip_caption}]` : '';
-        docs.push({ id: turn.dia_id, text: `${turn.speaker} (${dateText}): ${turn.text}${caption}`, time, session: `${sample.sample_id}-S${n}` });
+        docs.push({
+          id: turn.dia_id,
+          text: `${turn.speaker} (${dateText}): ${turn.text}${caption}`,
+          time,
+          session: `${sample.sample_id}-S${n}`,
+        });
       }
     }
     const known = new Set(docs.map((d) => d.id));

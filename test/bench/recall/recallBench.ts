@@ -38,7 +38,10 @@ const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
   ['engram-lexical', ['lexical']],
   ['engram-dense', ['dense']],
   ['engram-hybrid', undefined],
-  ...(flag('--systems')?.[0]?.split(',') ?? []).map((combo): [System, string[]] => [`engram-${combo}`, combo.split('+')]),
+  ...(flag('--systems')?.[0]?.split(',') ?? []).map((combo): [System, string[]] => [
+    `engram-${combo}`,
+    combo.split('+'),
+  ]),
 ];
 
 interface Loaded {
@@ -61,7 +64,14 @@ async function load(corpus: BenchCorpus, layer: string, kind: string): Promise<L
     const results = (await host.dispatch(
       'rememberMany',
       {
-        memories: batch.map((d) => ({ content: d.text, context: d.context, validFrom: d.time, session: d.session, layer, kind })),
+        memories: batch.map((d) => ({
+          content: d.text,
+          context: d.context,
+          validFrom: d.time,
+          session: d.session,
+          layer,
+          kind,
+        })),
       },
       { requestId: `load-${++requestSeq}`, client: 'bench' },
     )) as RememberResult[];
@@ -101,9 +111,10 @@ async function evaluate(
   metrics: Record<string, (ranked: string[], gold: string[]) => number>,
   hasDense: (host: EngineHost) => boolean,
 ): Promise<Record<System, Scores>> {
-  const perQuery: Record<System, Array<{ category: string; values: Record<string, number> }>> = Object.fromEntries(
-    ['bm25-plain', ...ENGRAM_SYSTEMS.map(([name]) => name)].map((name) => [name, []]),
-  );
+  const perQuery: Record<
+    System,
+    Array<{ category: string; values: Record<string, number> }>
+  > = Object.fromEntries(['bm25-plain', ...ENGRAM_SYSTEMS.map(([name]) => name)].map((name) => [name, []]));
   for (const corpus of corpora) {
     const baseline = new PlainBm25(corpus.docs.map((d) => ({ id: d.id, text: d.text })));
     const score = (system: System, query: BenchQuery, ranked: string[]) =>
