@@ -53,17 +53,13 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   const globals = () => program.opts<GlobalOptions>();
   const actor = () => ({ agent: globals().agent, session: globals().session });
+  const databasePath = () =>
+    resolveDatabasePath({ ...globals(), cwd: io.cwd, env: io.env, home: io.home, platform: io.platform });
 
   /** Opens the database, calls one method, prints the result, closes. */
   const invoke = async (method: MethodName, params: Params, render: Render) => {
     const options = globals();
-    const dbPath = resolveDatabasePath({
-      ...options,
-      cwd: io.cwd,
-      env: io.env,
-      home: io.home,
-      platform: io.platform,
-    });
+    const dbPath = databasePath();
     const engram = await Engram.open({
       dbPath,
       sqlWasmPath: io.sqlWasmPath,
@@ -362,13 +358,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .description('restore a damaged database from its previous snapshot and journal')
     .action(() => {
       const options = globals();
-      const dbPath = resolveDatabasePath({
-        ...options,
-        cwd: io.cwd,
-        env: io.env,
-        home: io.home,
-        platform: io.platform,
-      });
+      const dbPath = databasePath();
       const result = DurableDatabase.recover(dbPath);
       io.stdout(
         `${options.json ? JSON.stringify(result) : `kept the damaged file at ${result.keptAside}; restored ${result.restoredFrom}; the journal replays on next open`}\n`,

@@ -1,4 +1,5 @@
 import { EngramError, invalidInput } from '../errors';
+import { forEachJsonObject } from './jsonLines';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
@@ -82,18 +83,7 @@ export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
   if (first === undefined || !isHeader(first)) {
     throw invalidInput(`not an Engram export: the first line must be {"_format":"${FORMAT}",...}`);
   }
-  lines.forEach((raw, index) => {
-    const where = `line ${index + 1}`;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw invalidInput(`${where} is not valid JSON`);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw invalidInput(`${where} is not a JSON object`);
-    const record = value as Record<string, unknown>;
+  forEachJsonObject(lines, (record, where) => {
     if (record['_format'] === FORMAT) {
       if (record['version'] !== FORMAT_VERSION)
         throw invalidInput(`${where}: export format version ${String(record['version'])} is not supported`);

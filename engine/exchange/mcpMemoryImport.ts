@@ -1,4 +1,5 @@
 import { invalidInput } from '../errors';
+import { forEachJsonObject } from './jsonLines';
 import { recordRelation, upsertEntity } from '../memory/entityGraph';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { RememberInput } from '../memory/types';
@@ -23,16 +24,7 @@ interface McpRelation {
 export function parseMcpMemoryLines(lines: string[]): { entities: McpEntity[]; relations: McpRelation[] } {
   const entities: McpEntity[] = [];
   const relations: McpRelation[] = [];
-  lines.forEach((raw, index) => {
-    const where = `line ${index + 1}`;
-    if (raw.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw invalidInput(`${where} is not valid JSON`);
-    }
-    const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  forEachJsonObject(lines, (record, where) => {
     if (record['type'] === 'entity') {
       const { name, entityType, observations } = record;
       if (typeof name !== 'string' || name.trim() === '') throw invalidInput(`${where}: entity needs a name`);
