@@ -1,0 +1,121 @@
+import type { SecretDetector } from './secretCandidate';
+import { isPlaceholder } from './secretPatterns';
+
+/**
+ * `password=...`, `DB_PASSWORD: ...`, `"apiKey": "..."`, `token := "..."`, `'secret' => '...'`:
+ * the key stays, the value goes. A key is sensitive by its last word (`db_password`, `githubToken`,
+ * `x-api-key`), so `tokenizer`, `passwordField` and `max_tokens` are left alone.
+ */
+const ASSIGNMENT_RE =
+  /(?<![\w.-])(["']?)([A-Za-z_][\w.-]{0,63})\1\]?[ \t]{0,8}(:=|=>|=|:)(?![=:])([ \t]{0,8})/g;
+/** `--password=...` and `--token ...` on command lines. */
+const FLAG_RE = /(?<![\w-])--([A-Za-z][\w-]{0,63})(=|[ \t]{1,8})/g;
+const UNQUOTED_VALUE_RE = /[^\s'"`,;)}\]<>&]{1,1024}/y;
+const CAMEL_BOUNDARY_RE = /([a-z0-9])([A-Z])/g;
+const CODE_PATH_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
+const TYPE_NAME_RE = /^[A-Z][A-Za-z]*$/;
+const ENV_REFERENCE_RE =
+  /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\.|secrets\.|vars\.|ENV\[)/;
+const MAX_QUOTED = 1024;
+const MIN_LOOSE_PASSWORD = 3;
+const MIN_LOOSE_SECRET = 8;
+
+const PASSWORD_WORDS = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase']);
+const SECRET_KEY_QUALIFIERS = new Set(['secret', 'private', 'signing', 'encryption', 'master', 'client']);
+/** Values that are code or prose, not secrets: literals and type names (`token: string`). */
+const NOT_VALUES = new Set(
+  'true false null nil none undefined yes no on off required optional string str number int boolean bool bytes any unknown object'.split(
+    ' ',
+  ),
+);
+
+/** The kind of secret a key names, or undefined when it names none. */
+function secretKindOfKey(key: string): string | undefined {
+  const words = key
+    .replace(CAMEL_BOUNDARY_RE, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+  const last = words[words.length - 1];
+  const previous = words[words.length - 2];
+  if (last === undefined) return undefined;
+  if (PASSWORD_WORDS.has(last)) return 'password';
+  if (last === 'secret') return 'secret';
+  if (last === 'token') return 'token';
+  if (last === 'apikey') return 'api-key';
+  if (last === 'key' && previous !== undefined) {
+    if (previous.endsWith('api') || previous === 'access') return 'api-key';
+    if (SECRET_KEY_QUALIFIERS.has(previous)) return 'secret';
+  }
+  return undefined;
+}
+
+type Form = 'env' | 'spaced' | 'colon';
+
+export const detectAssignments: SecretDetector = (text, out) => {
+  if (!/pass|pwd|secret|token|key/i.test(text)) return;
+  for (const [re, formOf] of [
+    [ASSIGNMENT_RE, assignmentForm],
+    [FLAG_RE, () => 'env' as const],
+  ] as const) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const key = (re === ASSIGNMENT_RE ? m[2] : m[1]) as string;
+      const kind = secretKindOfKey(key);
+      if (kind === undefined) continue;
+      const value = readValue(text, m.index + m[0].length);
+      if (value === undefined) continue;
+      const secret = text.slice(value.start, value.end);
+      if (re === FLAG_RE && !value.quoted && secret.startsWith('-')) continue; // `--password --verbose`
+      if (!acceptValue(secret, kind, value.quoted, formOf(m))) continue;
+      out.push({ kind, start: value.start, end: value.end });
+      re.lastIndex = Math.max(re.lastIndex, value.end);
+    }
+  }
+};
+
+/** `KEY=value` (shell, .env) is data; `key = value` may be code; `key: value` may be prose or a type. */
+function assignmentForm(m: RegExpExecArray): Form {
+  const separator = m[3] as string;
+  if (separator === ':') return 'colon';
+  const after = m[4] ?? '';
+  const before = m[0][m[0].length - after.length - separator.length - 1] ?? '';
+  return after.length > 0 || before === ' ' || before === '\t' ? 'spaced' : 'env';
+}
+
+function readValue(text: string, pos: number): { start: number; end: number; quoted: boolean } | undefined {
+  const quote = text[pos];
+  if (quote === '"' || quote === "'") {
+    for (let i = pos + 1; i < text.length && i <= pos + MAX_QUOTED; i++) {
+      const c = text[i];
+      if (c === '\n') return undefined;
+      if (c === '\\') i++;
+      else if (c === quote) return { start: pos + 1, end: i, quoted: true };
+    }
+    return undefined;
+  }
+  UNQUOTED_VALUE_RE.lastIndex = pos;
+  const m = UNQUOTED_VALUE_RE.exec(text);
+  if (m === null) return undefined;
+  let end = pos + m[0].length;
+  while (end > pos + 1 && text[end - 1] === '.') end--; // sentence full stop
+  return { start: pos, end, quoted: false };
+}
+
+function acceptValue(value: string, kind: string, quoted: boolean, form: Form): boolean {
+  if (value.length === 0 || NOT_VALUES.has(value.toLowerCase())) return false;
+  if (isPlaceholder(value) || ENV_REFERENCE_RE.test(value)) return false;
+  // A quoted value or a shell/.env assignment is data whatever its length.
+  if (quoted) return true;
+  if (value.includes('(')) return false; // a call: getToken(user)
+  if (form === 'env') return true;
+  // Unquoted after `: ` or ` = `: code and prose are common, so short values do not count.
+  if (value.length < (kind === 'password' ? MIN_LOOSE_PASSWORD : MIN_LOOSE_SECRET)) return false;
+  if (CODE_PATH_RE.test(value)) return false; // config.auth.token
+  if (form === 'spaced') return !(IDENTIFIER_RE.test(value) && !/\d/.test(value)); // token = newToken
+  // After a colon, prose ("Token: we need one") and type annotations (`password: Password`) are
+  // common, so only a value that looks generated counts.
+  if (TYPE_NAME_RE.test(value) || /['’]/.test(value)) return false;
+  return /\d/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value) || value.length >= 16;
+}

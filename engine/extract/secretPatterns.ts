@@ -1,0 +1,128 @@
+import type { SecretDetector } from './secretCandidate';
+
+interface TokenPattern {
+  readonly kind: string;
+  /** Global; with the `d` flag when `group` is set. */
+  readonly re: RegExp;
+  /** Capture group holding the secret; the whole match when absent. */
+  readonly group?: number;
+  /** A cheap substring the text must contain for the pattern to be worth running. */
+  readonly hint: string | RegExp;
+  readonly accept?: (secret: string) => boolean;
+}
+
+const hasDigitAndLetter = (s: string): boolean => /\d/.test(s) && /[A-Za-z]/.test(s);
+
+/**
+ * Secrets recognisable by their shape. Prefixes are those the issuers document; every quantifier
+ * is bounded and every pattern anchored on a boundary, so each runs in linear time. Order matters:
+ * when two patterns claim the same text the earlier one names it (a JWT in an Authorization
+ * header is reported as `jwt`, an Anthropic key as `anthropic-key`, not `openai-key`).
+ */
+const TOKEN_PATTERNS: readonly TokenPattern[] = [
+  {
+    kind: 'aws-access-key',
+    hint: /A(?:KIA|SIA|BIA|CCA|3T)/,
+    re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+  },
+  {
+    kind: 'github-token',
+    hint: /gh[pousr]_|github_pat_/,
+    re: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g,
+  },
+  {
+    kind: 'anthropic-key',
+    hint: 'sk-ant-',
+    re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/g,
+  },
+  {
+    kind: 'openai-key',
+    hint: 'sk-',
+    re: /(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,512}(?![A-Za-z0-9_-])/g,
+    accept: (s) => hasDigitAndLetter(s.slice(3)),
+  },
+  {
+    kind: 'slack-token',
+    hint: 'xox',
+    re: /(?<![A-Za-z0-9_-])xox[abprs]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])/g,
+  },
+  {
+    kind: 'slack-webhook',
+    hint: 'hooks.slack.com',
+    re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{20,200}/g,
+  },
+  {
+    kind: 'google-api-key',
+    hint: 'AIza',
+    re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
+  },
+  {
+    kind: 'stripe-key',
+    hint: /[sr]k_(?:live|test)_/,
+    re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,247}(?![0-9A-Za-z])/g,
+  },
+  {
+    kind: 'jwt',
+    hint: 'eyJ',
+    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,4096}(?![A-Za-z0-9_-])/g,
+  },
+  {
+    kind: 'aws-secret-key',
+    hint: /secret/i,
+    re: /(?<![A-Za-z0-9])(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    group: 1,
+  },
+  {
+    // Only the password is redacted: postgres://app:[REDACTED:password]@db:5432/app
+    kind: 'password',
+    hint: '://',
+    re: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:/@'"`]{0,256}:([^\s@/'"`]{1,256})@(?=[^\s@/'"`])/dg,
+    group: 1,
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    kind: 'basic-auth',
+    hint: /authorization/i,
+    re: /(?<![\w-])(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?basic[ \t]{1,8}([A-Za-z0-9+/=]{8,4096})/dgi,
+    group: 1,
+  },
+  {
+    kind: 'bearer-token',
+    hint: /authorization|bearer/i,
+    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
+    accept: hasDigitAndLetter,
+  },
+];
+
+const PLACEHOLDER_RE =
+  /^(?:\*+|x{3,}|\.{3}|…|<[^>]*>|\$\{?[\w.]+\}?|\$?\{\{.*\}\}|%\w+%?|%s|\[REDACTED:[\w-]+\]?|password|passwd|pass|secret|token|your[-_]?(?:password|secret|token|key))$/i;
+
+/** Documentation stand-ins that are not secrets: `***`, `<password>`, `${DB_PASSWORD}` ... */
+export function isPlaceholder(value: string): boolean {
+  return PLACEHOLDER_RE.test(value);
+}
+
+export const detectTokens: SecretDetector = (text, out) => {
+  for (const pattern of TOKEN_PATTERNS) {
+    const { hint } = pattern;
+    if (typeof hint === 'string' ? !text.includes(hint) : !hint.test(text)) continue;
+    for (const m of text.matchAll(pattern.re)) {
+      const range = secretRange(m, pattern.group);
+      if (range === undefined) continue;
+      const secret = text.slice(range[0], range[1]);
+      if (pattern.accept !== undefined && !pattern.accept(secret)) continue;
+      out.push({ kind: pattern.kind, start: range[0], end: range[1] });
+    }
+  }
+};
+
+/** The explicit group, else the first group that matched (with `d`), else the whole match. */
+function secretRange(m: RegExpMatchArray, group: number | undefined): [number, number] | undefined {
+  const { indices } = m;
+  if (indices === undefined) {
+    const start = m.index ?? 0;
+    return [start, start + m[0].length];
+  }
+  const found = group === undefined ? indices.slice(1).find((r) => r !== undefined) : indices[group];
+  return found === undefined ? undefined : [found[0], found[1]];
+}
