@@ -7,15 +7,19 @@ export type ChannelName = (typeof CHANNELS)[number];
  * Fusion weight of each channel per intent. Lexical is the strongest single channel on every
  * benchmark we measured (see the README), so it leads everywhere; the sentence encoder is weaker
  * and adding a weak channel at equal weight makes fusion worse than lexical alone, so dense counts
- * less. Graph and PageRank lead only where entities carry the question (who, where in code).
+ * less. Graph and PageRank only re-rank text matches (see recall.ts) and count little: at 0.3-0.6
+ * they lowered recall on LoCoMo, LongMemEval and CoSQA alike, because a memory that names a query
+ * entity is already matched by that word, so the graph counted the same evidence twice. They
+ * weigh more where entities carry the question (who, where in code).
  * Neighbours (the turns around a strong hit) are not fused: they expand the result after fusion.
  */
 export type FusedChannel = Exclude<ChannelName, 'neighbours'>;
+
 export const CHANNEL_WEIGHTS: Record<Intent, Record<FusedChannel, number>> = {
-  what: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.3 },
-  who: { lexical: 1.0, dense: 0.4, graph: 0.5, ppr: 0.4 },
-  when: { lexical: 1.0, dense: 0.5, graph: 0.3, ppr: 0.2 },
-  why: { lexical: 1.0, dense: 0.6, graph: 0.3, ppr: 0.3 },
-  how: { lexical: 1.0, dense: 0.6, graph: 0.2, ppr: 0.2 },
-  'where-in-code': { lexical: 1.0, dense: 0.3, graph: 0.6, ppr: 0.5 },
+  what: { lexical: 1.0, dense: 0.5, graph: 0.1, ppr: 0.1 },
+  who: { lexical: 1.0, dense: 0.4, graph: 0.2, ppr: 0.15 },
+  when: { lexical: 1.0, dense: 0.5, graph: 0.1, ppr: 0.1 },
+  why: { lexical: 1.0, dense: 0.6, graph: 0.1, ppr: 0.1 },
+  how: { lexical: 1.0, dense: 0.6, graph: 0.1, ppr: 0.1 },
+  'where-in-code': { lexical: 1.0, dense: 0.3, graph: 0.2, ppr: 0.15 },
 };

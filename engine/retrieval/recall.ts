@@ -120,7 +120,7 @@ export async function recall(
     run('ppr', () => pagerankCandidates(store, seeds, options, now, depth), confidence);
   }
 
-  const fused = reciprocalRankFusion(results);
+  const fused = reciprocalRankFusion(supportOnly(results));
   const pool = fused.slice(0, Math.max(k * 3, 30));
   const memories = hydrate(
     store,
@@ -167,6 +167,24 @@ export async function recall(
     };
   }
   return result;
+}
+
+/** Channels whose evidence alone is too weak to bring a memory in: they only re-rank. */
+const SUPPORT_CHANNELS = new Set(['graph', 'ppr']);
+
+/**
+ * Entity links say a memory is about something the query names, not that it answers the query:
+ * measured on LoCoMo, LongMemEval and CoSQA, candidates found only through the graph pushed better
+ * text matches out of the top ten. So graph and PageRank rank only memories that a text channel
+ * (lexical or dense) found too, unless there is no text channel at all.
+ */
+function supportOnly(results: ChannelResult[]): ChannelResult[] {
+  const textual = results.filter((r) => !SUPPORT_CHANNELS.has(r.name));
+  if (textual.length === 0) return results;
+  const found = new Set(textual.flatMap((r) => r.ranked.map((hit) => hit.memoryId)));
+  return results.map((r) =>
+    SUPPORT_CHANNELS.has(r.name) ? { ...r, ranked: r.ranked.filter((hit) => found.has(hit.memoryId)) } : r,
+  );
 }
 
 /**
