@@ -1,12 +1,18 @@
-import { countTokens } from 'gpt-tokenizer';
-
 /**
  * Tokens of a text as a modern OpenAI BPE (o200k) counts them: a real tokenizer, since
  * characters/4 is off by 2x for code and non-English text. Other model families differ by a few
  * percent, which the budgets' headroom absorbs.
+ *
+ * The tokenizer's tables take ~0.5 s to load, so they load on first use, not with the engine:
+ * most CLI calls and writes never count tokens.
  */
+type CountTokens = (text: string) => number;
+let count: CountTokens | undefined;
+
 export function tokenCount(text: string): number {
-  return countTokens(text);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  count ??= (require('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
+  return count(text);
 }
 
 /** The longest prefix of `text` (cut at a word boundary when possible) within `budget` tokens. */
