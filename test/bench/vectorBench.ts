@@ -94,7 +94,10 @@ async function crossover(dimension: number) {
   const data = clusteredVectors({ seed: dimension, dimension, clusters: 256 });
   const queries = Array.from({ length: QUERIES }, () => data.next());
   const exact = new ExactStore(dimension);
-  const graph = HnswGraph.create(lib, silentLogger, dimension, DEFAULT_HNSW_PARAMS, CROSSOVER_SIZES.at(-1));
+  const graph = HnswGraph.create(lib, silentLogger, dimension, DEFAULT_HNSW_PARAMS, {
+    mirror: false,
+    headroom: CROSSOVER_SIZES.at(-1),
+  });
   const rows = [];
   let size = 0;
   for (const target of CROSSOVER_SIZES) {
@@ -116,6 +119,27 @@ async function crossover(dimension: number) {
   }
   graph.dispose();
   return rows;
+}
+
+/**
+ * The longest the event loop went without running a 1 ms timer while `work` ran: how long a
+ * search arriving meanwhile could have waited.
+ */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number }> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    const result = await work();
+    longest = Math.max(longest, performance.now() - last);
+    return { result, stallMs: round(longest, 0) };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** A logger that keeps the swap timings the index logs at info level. */
@@ -147,9 +171,9 @@ async function endToEnd(size: number, dimension: number, dir: string) {
   const hnswIndex = await openVectorIndex({ dimension, modelId: 'bench', logger, crossover: 1 });
 
   const buildStart = process.hrtime.bigint();
-  await hnswIndex.add(items);
+  const adding = await longestStall(() => hnswIndex.add(items));
   const addMs = ms(buildStart);
-  await hnswIndex.whenBuilt();
+  const building = await longestStall(() => hnswIndex.whenBuilt());
   const buildMs = ms(buildStart);
   const swap = logger.swaps.at(-1) ?? {};
 
@@ -162,21 +186,49 @@ async function endToEnd(size: number, dimension: number, dir: string) {
 
   const e = await timeAsyncQueries(queries, (q) => exactIndex.search(q, K));
   const h = await timeAsyncQueries(queries, (q) => hnswIndex.search(q, K));
-  const tenth = (label: number) => label % 10 === 0;
-  const ef = await timeAsyncQueries(queries, (q) => exactIndex.search(q, K, tenth));
-  const hf = await timeAsyncQueries(queries, (q) => hnswIndex.search(q, K, tenth));
+  const filters = {
+    half: (label: number) => label % 2 === 0,
+    tenth: (label: number) => label % 10 === 0,
+    hundredth: (label: number) => label % 100 === 0,
+  };
+  const exactFiltered: Record<string, Awaited<ReturnType<typeof timeAsyncQueries>>> = {};
+  const filtered: Record<string, Record<string, number>> = {};
+  for (const [name, filter] of Object.entries(filters)) {
+    exactFiltered[name] = await timeAsyncQueries(queries, (q) => exactIndex.search(q, K, filter));
+    const native = await timeAsyncQueries(queries, (q) => hnswIndex.search(q, K, filter));
+    filtered[name] = {
+      exactP50: exactFiltered[name].p50,
+      nativeFilterP50: native.p50,
+      nativeFilterRecall10: meanRecall(native.hits, exactFiltered[name].hits),
+    };
+  }
 
   const file = path.join(dir, `index-${size}.bin`);
   const saveStart = process.hrtime.bigint();
-  await hnswIndex.save(file);
+  const saving = await longestStall(() => hnswIndex.save(file));
   const saveMs = ms(saveStart);
   await hnswIndex.close();
   const openStart = process.hrtime.bigint();
-  const reopened = await openVectorIndex({ dimension, modelId: 'bench', logger, file, expectedCount: size });
+  const opening = await longestStall(() =>
+    openVectorIndex({ dimension, modelId: 'bench', logger, file, expectedCount: size, crossover: 1 }),
+  );
+  const reopened = opening.result;
   const openMs = ms(openStart);
   const again = await timeAsyncQueries(queries.slice(0, 50), (q) => reopened.search(q, K));
   const sameAfterReload = again.hits.every((hits, i) => JSON.stringify(hits) === JSON.stringify(h.hits[i]));
   await reopened.close();
+  // With the default crossover, filtered searches follow the index's exact-or-graph rule.
+  const withDefaults = await openVectorIndex({ dimension, modelId: 'bench', logger, file });
+  for (const [name, filter] of Object.entries(filters)) {
+    const chosen = await timeAsyncQueries(queries, (q) => withDefaults.search(q, K, filter));
+    filtered[name] = {
+      ...filtered[name],
+      indexP50: chosen.p50,
+      indexP95: chosen.p95,
+      indexRecall10: meanRecall(chosen.hits, exactFiltered[name]!.hits),
+    };
+  }
+  await withDefaults.close();
   await exactIndex.close();
 
   return {
@@ -186,21 +238,22 @@ async function endToEnd(size: number, dimension: number, dir: string) {
     buildSeconds: round(buildMs / 1000, 1),
     vectorsPerSecond: round(size / (buildMs / 1000), 0),
     workerMs: swap['workerMillis'],
-    swapInMs:
-      typeof swap['totalMillis'] === 'number' ? swap['totalMillis'] - Number(swap['workerMillis']) : null,
+    loadGraphMs: swap['loadMillis'],
     smallAddMsPerVector: round(smallAddMs, 2),
     exact: { p50: e.p50, p95: e.p95 },
     hnsw: { p50: h.p50, p95: h.p95 },
     recall10: meanRecall(h.hits, e.hits),
-    filteredTenth: {
-      exactP50: ef.p50,
-      hnswP50: hf.p50,
-      hnswP95: hf.p95,
-      recall10: meanRecall(hf.hits, ef.hits),
-    },
+    filtered,
     fileMB: round(statSync(file).size / 2 ** 20, 1),
     saveMs: round(saveMs, 0),
     openMs: round(openMs, 0),
+    // Longest event-loop stall (ms) during each step: what a concurrent search would wait.
+    stallMs: {
+      add: adding.stallMs,
+      buildAndSwap: building.stallMs,
+      save: saving.stallMs,
+      open: opening.stallMs,
+    },
     sameAfterReload,
   };
 }

@@ -64,7 +64,8 @@ export function loadLocomo(file: string): BenchCorpus[] {
       .filter((n): n is string => n !== undefined)
       .sort((a, b) => Number(a) - Number(b));
     for (const n of sessions) {
-      const dateText = String(conversation[`session_${n}_date_time`] ?? '');
+      const rawDate = conversation[`session_${n}_date_time`];
+      const dateText = typeof rawDate === 'string' ? rawDate : '';
       const time = parseLocomoDate(dateText);
       for (const turn of conversation[`session_${n}`] as LocomoTurn[]) {
         const caption = turn.blip_caption ? ` [shares a photo: ${turn.blip_caption}]` : '';

@@ -138,7 +138,7 @@ async function evaluate(
     }
   }
   const summary = {} as Record<System, Scores>;
-  for (const [system, rows] of Object.entries(perQuery) as Array<[System, (typeof perQuery)[System]]>) {
+  for (const [system, rows] of Object.entries(perQuery)) {
     if (rows.length === 0) continue;
     const scores: Scores = {};
     const groups = new Map<string, typeof rows>([['overall', rows]]);

@@ -1,0 +1,21 @@
+/**
+ * Imported first by the embedding worker: sends everything the worker writes to stdout or stderr
+ * (TF.js warnings, transformers.js messages, a stray console.log) to the caller as messages, which
+ * it logs. A worker's stdout otherwise ends up on the caller's stdout, the MCP channel. Messages
+ * rather than `new Worker(..., { stdout: true })` streams, because a piped stream that is being
+ * read keeps the caller's process alive even after `worker.unref()`.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { OutputReply } from './workerProtocol';
+
+for (const name of ['stdout', 'stderr'] as const) {
+  const stream = process[name];
+  stream.write = (chunk: string | Uint8Array, encodingOrDone?: unknown, done?: unknown): boolean => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const message: OutputReply = { type: 'output', stream: name, text };
+    parentPort?.postMessage(message);
+    const callback = typeof encodingOrDone === 'function' ? encodingOrDone : done;
+    if (typeof callback === 'function') queueMicrotask(() => (callback as () => void)());
+    return true;
+  };
+}
