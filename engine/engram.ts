@@ -1,4 +1,6 @@
 import { EngineHost } from './api/hostDispatcher';
+import { createEmbeddingProvider } from './embedding/createEmbeddingProvider';
+import type { EmbeddingConfig } from './embedding/types';
 import type { HostOptions } from './api/hostDispatcher';
 import type { MethodName, MethodResult } from './api/methods';
 import type { Params } from './api/params';
@@ -21,6 +23,11 @@ export interface OpenEngramOptions {
   snapshot?: HostOptions['snapshot'];
   /** How long to wait for (or replace) another process hosting the database. @default 15000 */
   connectTimeoutMs?: number;
+  /** The embedding model used when this process hosts the database. @default null (none) */
+  embedding?: EmbeddingConfig | null;
+  /** Load the model at open rather than on first use (long-lived processes). */
+  warmEmbedding?: boolean;
+  onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
 }
 
 /**
@@ -48,6 +55,9 @@ export class Engram {
           clock,
           limits: options.limits,
           snapshot: options.snapshot,
+          embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
+          warmEmbedding: options.warmEmbedding,
+          onEmbeddingProgress: options.onEmbeddingProgress,
         }),
     });
     return new Engram(shared);

@@ -31,13 +31,16 @@ export function workspaceDatabasePath(workspaceRoot: string): string {
 /** The per-user database for memories that cross projects (preferences, global procedures). */
 export function userDatabasePath(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform): string {
   if (env['ENGRAM_USER_DB']) return path.resolve(env['ENGRAM_USER_DB']);
-  const dataDir =
-    platform === 'win32'
-      ? path.join(env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'Engram')
-      : platform === 'darwin'
-        ? path.join(home, 'Library', 'Application Support', 'Engram')
-        : path.join(env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'), 'engram');
-  return path.join(dataDir, 'user.db');
+  return path.join(userDataDirectory(env, home, platform), 'user.db');
+}
+
+/** The platform's per-user data directory for Engram (user database, downloaded models). */
+export function userDataDirectory(env: NodeJS.ProcessEnv, home: string, platform: NodeJS.Platform): string {
+  return platform === 'win32'
+    ? path.join(env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'), 'Engram')
+    : platform === 'darwin'
+      ? path.join(home, 'Library', 'Application Support', 'Engram')
+      : path.join(env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'), 'engram');
 }
 
 export interface DatabaseChoice {

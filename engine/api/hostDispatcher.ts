@@ -3,6 +3,9 @@ import type { Clock, Logger } from '../host';
 import { DEFAULT_LIMITS } from '../memory/limits';
 import type { MemoryLimits } from '../memory/limits';
 import { MemoryStore } from '../memory/memoryStore';
+import { MemoryVectors } from '../memory/memoryVectors';
+import type { EmbeddingProgress } from '../memory/memoryVectors';
+import type { EmbeddingProvider } from '../embedding/types';
 import { MIGRATIONS } from '../memory/schema';
 import { registerBm25 } from '../retrieval/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
@@ -19,6 +22,15 @@ export interface HostOptions {
   clock: Clock;
   limits?: Partial<MemoryLimits>;
   snapshot?: Partial<SnapshotPolicy>;
+  /**
+   * The embedding model for the dense channel, near-duplicates and surprise; loaded in the
+   * background after open. Omitted or null: lexical and graph retrieval only.
+   */
+  embedding?: EmbeddingProvider | null;
+  /** Load the model right after open (long-lived hosts) instead of on first use. @default false */
+  warmEmbedding?: boolean;
+  /** Background embedding progress (after a model change, imports, bulk writes). */
+  onEmbeddingProgress?: (progress: EmbeddingProgress) => void;
 }
 
 /** How long results of applied requests are kept for re-sent duplicates. */
@@ -50,6 +62,11 @@ export class EngineHost {
     store.write((tx, now) =>
       tx.run('DELETE FROM applied_requests WHERE at < ?', [now - APPLIED_REQUEST_TTL_MS]),
     );
+    const provider = options.embedding;
+    if (provider) {
+      store.setVectorLoader(() => loadVectors(store, provider, options));
+      if (options.warmEmbedding) void store.ensureVectors();
+    }
     return new EngineHost(store, options.logger);
   }
 
@@ -89,11 +106,37 @@ export class EngineHost {
   }
 
   async close(): Promise<void> {
+    await this.store.closeVectors();
     try {
       this.store.flushReads();
     } catch (error) {
       this.logger.warn('could not flush read events on close', { error: String(error) });
     }
     await this.store.db.close();
+  }
+}
+
+/** Loads the model and the vector index; writes and recalls that need them wait for this. */
+async function loadVectors(
+  store: MemoryStore,
+  provider: EmbeddingProvider,
+  options: HostOptions,
+): Promise<MemoryVectors | undefined> {
+  try {
+    const vectors = await MemoryVectors.open(store, {
+      provider,
+      logger: options.logger,
+      indexFile: `${options.dbPath}.vectors`,
+      onProgress: options.onEmbeddingProgress,
+    });
+    // Memories written while the model loaded (or by an older version) get vectors in the background.
+    setImmediate(() => void vectors.sync());
+    return vectors;
+  } catch (error) {
+    options.logger.warn(
+      `embedding model ${provider.id} unavailable, recall runs without vectors: ${String(error)}`,
+    );
+    await provider.dispose().catch(() => undefined);
+    return undefined;
   }
 }

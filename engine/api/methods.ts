@@ -17,6 +17,7 @@ import {
 } from '../memory/memoryQueries';
 import { LAYERS, STATUSES } from '../memory/types';
 import type { RememberInput } from '../memory/types';
+import type { EmbeddedText } from '../memory/novelty';
 import { oneOf, parseTime } from '../memory/validate';
 import { CHANNELS } from '../retrieval/channelWeights';
 import { indexMissing } from '../retrieval/lexicalIndex';
@@ -53,14 +54,39 @@ function preparedWrite<P, R>(
   return { write: true, prepare, run: (store, params, prepared) => run(store, params, prepared as P) };
 }
 
+/**
+ * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
+ * without usable content get no vector: validation in the transaction reports them.
+ */
+async function embedContents(
+  store: MemoryStore,
+  inputs: unknown[],
+): Promise<Array<EmbeddedText | undefined>> {
+  await store.ensureVectors();
+  const contents = inputs.map((input) => {
+    const content = typeof input === 'object' && input !== null ? (input as Params)['content'] : undefined;
+    return typeof content === 'string' && content.trim() !== '' ? content : undefined;
+  });
+  const present = contents.filter((c): c is string => c !== undefined);
+  const embedded = await store.embedForWrite(present);
+  let next = 0;
+  return contents.map((c) => (c === undefined ? undefined : embedded[next++]));
+}
+
 const layerParam = (p: Params) => (p['layer'] === undefined ? undefined : oneOf('layer', p['layer'], LAYERS));
 
 export const METHODS = {
-  remember: method(true, (store, p) => store.remember(p as unknown as RememberInput, actorOf(p))),
-  rememberMany: method(true, (store, p) => {
-    if (!Array.isArray(p['memories'])) throw invalidInput('memories must be a list');
-    return store.rememberMany(p['memories'] as RememberInput[], actorOf(p));
-  }),
+  remember: preparedWrite(
+    async (store, p) => (await embedContents(store, [p]))[0],
+    (store, p, embedded) => store.remember(p as unknown as RememberInput, actorOf(p), embedded),
+  ),
+  rememberMany: preparedWrite(
+    (store, p) => {
+      if (!Array.isArray(p['memories'])) throw invalidInput('memories must be a list');
+      return embedContents(store, p['memories'] as unknown[]);
+    },
+    (store, p, embedded) => store.rememberMany(p['memories'] as RememberInput[], actorOf(p), embedded),
+  ),
   get: method(false, (store, p) =>
     store.read((r) => {
       const id = resolveId(r, text(p, 'id'));
@@ -117,7 +143,8 @@ export const METHODS = {
       ),
     ),
   ),
-  recall: method(false, (store, p) => {
+  recall: method(false, async (store, p) => {
+    await store.ensureVectors();
     const channels =
       p['channels'] === undefined
         ? undefined
@@ -134,7 +161,7 @@ export const METHODS = {
         session: actorOf(p).session,
         explain: optionalBoolean(p, 'explain'),
       },
-      store.dense,
+      store.vectors,
     );
   }),
   context: preparedWrite(
@@ -244,6 +271,7 @@ export const METHODS = {
     const counts = store.write((tx) => {
       const imported = importEngramLines(tx, parsed);
       indexMissing(tx);
+      store.textChanged();
       return imported;
     });
     store.entitiesChanged();

@@ -13,6 +13,11 @@ export interface StoreStats {
   events: number;
   annotations: number;
   schemaVersion: number;
+  /** Stored vectors per embedding model, and the loaded model's background progress if loaded. */
+  vectors: {
+    byModel: Record<string, number>;
+    loaded: ReturnType<NonNullable<MemoryStore['vectors']>['status']> | null;
+  };
   database: {
     path: string;
     journalBytes: number;
@@ -46,6 +51,14 @@ export function collectStats(reader: SqlReader, store: MemoryStore): StoreStats 
     events: count('SELECT count(*) FROM events'),
     annotations: count('SELECT count(*) FROM annotations'),
     schemaVersion: schemaVersion(reader),
+    vectors: {
+      byModel: Object.fromEntries(
+        reader
+          .all<{ model: string; n: number }>('SELECT model, count(*) AS n FROM memory_vectors GROUP BY model')
+          .map((row) => [row.model, row.n]),
+      ),
+      loaded: store.vectors?.status() ?? null,
+    },
     database: {
       path: store.db.path,
       journalBytes: db.journalBytes,

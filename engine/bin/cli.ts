@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildCli } from './cliProgram';
+import { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
+import type { UseLiteAssets } from '../embedding/useLiteAssets';
 
 /**
  * `engram` command-line entry. The only place (with the MCP entry) that reads the process
@@ -11,12 +14,19 @@ function sqlWasmPath(): string {
   return path.join(__dirname, 'sql-wasm.wasm');
 }
 
+/** The build copies the default model beside the bundle; from source it is in node_modules. */
+function useLiteAssets(): UseLiteAssets {
+  const bundled = path.join(__dirname, 'use-lite');
+  return existsSync(bundled) ? useLiteAssetsInDirectory(bundled) : resolveDefaultModelAssets(require.resolve);
+}
+
 const cli = buildCli({
   cwd: process.cwd(),
   env: process.env,
   home: os.homedir(),
   platform: process.platform,
   sqlWasmPath: sqlWasmPath(),
+  useLiteAssets,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 });

@@ -44,10 +44,12 @@ export function memoryDetail(memory: Memory, annotations: Annotation[] = []): st
 export function rememberLine(result: RememberResult): string {
   const verb = {
     added: 'remembered',
-    duplicate: 'already known (confirmed again)',
+    updated: 'updated a near-duplicate',
+    unchanged: 'already known (confirmed again)',
     superseded: 'remembered',
   }[result.outcome];
-  const lines = [`${verb}: ${memoryLine(result.memory)}`];
+  const similar = result.similarity === undefined ? '' : ` (similarity ${result.similarity.toFixed(2)})`;
+  const lines = [`${verb}${similar}: ${memoryLine(result.memory)}`];
   for (const id of result.superseded) lines.push(`superseded: ${id}`);
   if (result.redacted.length) lines.push(`redacted secrets: ${result.redacted.join(', ')}`);
   return lines.join('\n');

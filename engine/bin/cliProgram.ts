@@ -5,7 +5,9 @@ import type { Params } from '../api/params';
 import { Engram } from '../engram';
 import { EngramError } from '../errors';
 import { stderrLogger } from '../host';
-import { resolveDatabasePath } from '../paths';
+import { resolveDatabasePath, userDataDirectory } from '../paths';
+import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embeddingSetting';
+import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
@@ -21,6 +23,8 @@ export interface CliEnvironment {
   home: string;
   platform: NodeJS.Platform;
   sqlWasmPath: string;
+  /** Where the default embedding model's files are (beside the bundle, or in node_modules). */
+  useLiteAssets: () => UseLiteAssets;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
 }
@@ -32,6 +36,7 @@ interface GlobalOptions {
   json?: boolean;
   agent?: string;
   session?: string;
+  embedding?: string;
 }
 
 type Render = (result: unknown) => string;
@@ -47,6 +52,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--json', 'print one JSON document')
     .option('--agent <name>', 'who is acting (recorded on writes)')
     .option('--session <id>', 'session id (working memory, injection ledger)')
+    .option('--embedding <model>', `embedding model: ${EMBEDDING_SETTING_HELP} (env ENGRAM_EMBEDDING)`)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run engram --help for usage)');
@@ -65,6 +71,11 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       sqlWasmPath: io.sqlWasmPath,
       clientName: 'cli',
       logger: stderrLogger('warn'),
+      embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
+        useLiteAssets: io.useLiteAssets,
+        modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
+        env: io.env,
+      }),
     });
     try {
       const result = await engram.call(method, { ...params, actor: actor() });

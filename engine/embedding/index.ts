@@ -33,3 +33,5 @@ export { WorkerEmbeddingProvider } from './workerEmbeddingProvider';
 export { HttpEmbeddingProvider } from './httpEmbeddingProvider';
 export type { EmbeddingQueueStats } from './embeddingQueue';
 export { cosineOfUnitVectors, toUnitVector } from './unitVector';
+export { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from './embeddingSetting';
+export type { EmbeddingSettingContext } from './embeddingSetting';

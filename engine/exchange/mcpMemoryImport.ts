@@ -70,7 +70,7 @@ export function importMcpMemory(
         trust: 'ingest',
       }));
       for (const result of store.rememberMany(inputs, { agent: 'mcp-memory-import' })) {
-        if (result.outcome === 'duplicate') duplicates++;
+        if (result.outcome === 'unchanged') duplicates++;
         else observations++;
         tx.run(
           'INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES (?, ?, 1) ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = 1',

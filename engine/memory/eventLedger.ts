@@ -3,6 +3,7 @@ import type { SqlWriter } from '../store/sqlAccess';
 export type EventType =
   | 'remember'
   | 'duplicate'
+  | 'update'
   | 'supersede'
   | 'edit'
   | 'annotate'

@@ -1,3 +1,5 @@
+import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from './novelty';
+
 /** Size limits applied at the engine boundary, so every interface enforces the same rules. */
 export interface MemoryLimits {
   /** Longest content, in characters. @default 32768 */
@@ -8,6 +10,8 @@ export interface MemoryLimits {
   workingMemoryBytesPerSession: number;
   /** How long a session's working memory lives without being touched. @default 24 h */
   workingMemoryTtlMs: number;
+  /** Cosine similarity at which a semantic or procedural memory is a restatement. @default 0.92 */
+  nearDuplicateThreshold: number;
 }
 
 export const DEFAULT_LIMITS: MemoryLimits = {
@@ -15,4 +19,5 @@ export const DEFAULT_LIMITS: MemoryLimits = {
   maxContextChars: 262_144,
   workingMemoryBytesPerSession: 64 * 1024,
   workingMemoryTtlMs: 24 * 60 * 60 * 1000,
+  nearDuplicateThreshold: DEFAULT_NEAR_DUPLICATE_THRESHOLD,
 };

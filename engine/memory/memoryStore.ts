@@ -7,7 +7,6 @@ import { contentHash } from './contentHash';
 import { mergeEntities, unlinkEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
-import type { DenseSearcher } from '../retrieval/denseSearch';
 import { EntityWeights } from '../retrieval/entityWeights';
 import { indexMemory } from '../retrieval/lexicalIndex';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
@@ -18,6 +17,9 @@ import { DEFAULT_LIMITS } from './limits';
 import type { MemoryLimits } from './limits';
 import { assertStatus, currentMemory, resolveId } from './memoryQueries';
 import { insertVersion } from './rows';
+import type { MemoryVectors } from './memoryVectors';
+import { importanceWithSurprise, NEAR_DUPLICATE_LAYERS, SURPRISE_NEIGHBOURS, surpriseOf } from './novelty';
+import type { EmbeddedText } from './novelty';
 import { expireSessions, touchSession, workingBytes } from './sessions';
 import type { Actor, ChangeKind, Memory, MemoryVersion, RememberInput, RememberResult } from './types';
 import {
@@ -56,8 +58,12 @@ export class MemoryStore {
   readonly entityWeights = new EntityWeights();
   /** The entity-memory graph for the graph and PageRank channels, rebuilt when stale. */
   readonly graph = new MemoryGraphCache();
-  /** The dense channel, when the host has an embedding provider. */
-  dense: DenseSearcher | undefined;
+  /** The dense side (vectors, near-duplicates, surprise), once the host's embedding model loaded. */
+  vectors: MemoryVectors | undefined;
+  private vectorLoader: (() => Promise<MemoryVectors | undefined>) | undefined;
+  private vectorsLoading: Promise<void> | undefined;
+  /** Set when text was indexed without a vector: the next commit starts background embedding. */
+  private unembedded = false;
   private readonly entities = new EntityLinker();
   private lastSweep = 0;
 
@@ -74,8 +80,11 @@ export class MemoryStore {
   /** A write transaction that first flushes buffered read events and sweeps expired sessions. */
   write<T>(fn: (tx: SqlWriter, now: number) => T): T {
     const now = this.clock();
+    // Staged vectors enter the index when the outermost transaction commits.
+    const outermost = !this.db.inWrite;
+    let result: T;
     try {
-      return this.db.write((tx) => {
+      result = this.db.write((tx) => {
         this.ledger.flush(tx);
         this.entityWeights.flush(tx);
         if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
@@ -87,10 +96,50 @@ export class MemoryStore {
         return result;
       });
     } catch (error) {
-      // Rolled-back rows may be in the entity cache.
+      // Rolled-back rows may be in the entity cache and the staged vectors.
       this.entities.reset();
+      if (outermost) this.vectors?.rolledBack();
       throw error;
     }
+    if (outermost) {
+      this.vectors?.committed();
+      if (this.unembedded && this.vectors) {
+        this.unembedded = false;
+        void this.vectors.sync();
+      }
+    }
+    return result;
+  }
+
+  /**
+   * How to load the embedding model: on first use (`ensureVectors`), so commands that never embed
+   * (list, get, export) do not pay for it.
+   */
+  setVectorLoader(loader: () => Promise<MemoryVectors | undefined>): void {
+    this.vectorLoader = loader;
+  }
+
+  /** Loads the embedding model once; settles when it is ready or failed (then `vectors` stays unset). */
+  ensureVectors(): Promise<void> {
+    const loader = this.vectorLoader;
+    if (!loader) return Promise.resolve();
+    this.vectorsLoading ??= loader().then((vectors) => {
+      this.vectors = vectors;
+    });
+    return this.vectorsLoading;
+  }
+
+  /** Waits for a model load in progress, then stops background embedding and saves the index. */
+  async closeVectors(): Promise<void> {
+    this.vectorLoader = undefined;
+    await this.vectorsLoading;
+    await this.vectors?.close();
+    this.vectors = undefined;
+  }
+
+  /** Records that memories were (re)indexed without vectors, e.g. by an import. */
+  textChanged(): void {
+    this.unembedded = true;
   }
 
   /** Merges entity `from` into `into` (see entityGraph.mergeEntities). */
@@ -117,13 +166,18 @@ export class MemoryStore {
     this.ledger.noteRead(this.clock(), event);
   }
 
-  remember(input: RememberInput, actor: Actor = {}): RememberResult {
+  /** `embedded` (from `embedForWrite`) enables near-duplicate updates, surprise and the vector. */
+  remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
     const valid = validateRemember(input, this.limits);
-    return this.write((tx, now) => this.rememberValid(tx, valid, actor, now));
+    return this.write((tx, now) => this.rememberValid(tx, valid, actor, now, embedded));
   }
 
   /** Many memories in one transaction; if any input is invalid, none is written. */
-  rememberMany(inputs: RememberInput[], actor: Actor = {}): RememberResult[] {
+  rememberMany(
+    inputs: RememberInput[],
+    actor: Actor = {},
+    embedded?: ReadonlyArray<EmbeddedText | undefined>,
+  ): RememberResult[] {
     if (!Array.isArray(inputs)) throw invalidInput('rememberMany needs a list of memories');
     const valid = inputs.map((input, index) => {
       try {
@@ -133,10 +187,32 @@ export class MemoryStore {
         throw error;
       }
     });
-    return this.write((tx, now) => valid.map((v) => this.rememberValid(tx, v, actor, now)));
+    return this.write((tx, now) => valid.map((v, i) => this.rememberValid(tx, v, actor, now, embedded?.[i])));
   }
 
-  private rememberValid(tx: SqlWriter, input: ValidRemember, actor: Actor, now: number): RememberResult {
+  /**
+   * Embeds texts to be remembered and finds their nearest stored memories: async work done before
+   * the write transaction. Undefined entries when no embedding model is loaded.
+   */
+  async embedForWrite(contents: string[]): Promise<Array<EmbeddedText | undefined>> {
+    const vectors = this.vectors;
+    if (!vectors || contents.length === 0) return contents.map(() => undefined);
+    const embedded = await vectors.embed(contents.map((c) => redactSecrets(c.trim()).text));
+    return Promise.all(
+      embedded.map(async (vector) => ({
+        vector,
+        nearest: await vectors.nearest(vector, SURPRISE_NEIGHBOURS),
+      })),
+    );
+  }
+
+  private rememberValid(
+    tx: SqlWriter,
+    input: ValidRemember,
+    actor: Actor,
+    now: number,
+    embedded: EmbeddedText | undefined,
+  ): RememberResult {
     const content = redactSecrets(input.content);
     const context = input.context === null ? null : redactSecrets(input.context);
     const redacted = [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))];
@@ -144,11 +220,20 @@ export class MemoryStore {
     const session = input.session ?? actor.session ?? (input.layer === 'working' ? 'default' : null);
     const hash = contentHash(content.text);
 
-    const duplicate = this.findDuplicate(tx, hash, input.scope, agent);
+    const duplicate = input.dedupe ? this.findDuplicate(tx, hash, input.scope, agent) : undefined;
     if (duplicate) {
       tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [duplicate]);
       this.ledger.append(tx, now, { type: 'duplicate', memoryId: duplicate, agent, session });
-      return { outcome: 'duplicate', memory: currentMemory(tx, duplicate), superseded: [], redacted };
+      return { outcome: 'unchanged', memory: currentMemory(tx, duplicate), superseded: [], redacted };
+    }
+    const surprise = embedded ? surpriseOf(embedded.nearest) : undefined;
+    const near = embedded && input.dedupe ? this.nearDuplicate(tx, embedded, input, agent) : undefined;
+    if (near) {
+      const memory = this.mergeRestatement(tx, near.memory, input, content.text, hash, embedded!, now, {
+        agent,
+        session,
+      });
+      return { outcome: 'updated', memory, superseded: [], redacted, similarity: near.score, surprise };
     }
 
     if (input.layer === 'working' && session !== null) {
@@ -198,7 +283,10 @@ export class MemoryStore {
       content: content.text,
       context: context?.text ?? null,
       tags: input.tags,
-      importance: input.importance,
+      importance:
+        surprise === undefined || input.importanceGiven
+          ? input.importance
+          : importanceWithSurprise(input.importance, surprise),
       trust: input.trust ?? actor.trust ?? (agent ? 'agent' : 'human'),
       critical: input.critical,
       scope: input.scope,
@@ -225,6 +313,8 @@ export class MemoryStore {
       tags: version.tags,
       entityNames: linked.names,
     });
+    if (embedded && this.vectors) this.vectors.stage(tx, id, hash, embedded.vector);
+    else this.unembedded = true;
     this.ledger.append(tx, now, {
       type: 'remember',
       memoryId: id,
@@ -244,7 +334,57 @@ export class MemoryStore {
       memory,
       superseded,
       redacted,
+      ...(surprise === undefined ? {} : { surprise }),
     };
+  }
+
+  /** The closest active memory of the same layer and visibility above the threshold, if any. */
+  private nearDuplicate(
+    reader: SqlReader,
+    embedded: EmbeddedText,
+    input: ValidRemember,
+    agent: string | null,
+  ): { memory: Memory; score: number } | undefined {
+    if (!NEAR_DUPLICATE_LAYERS.has(input.layer) || input.conflictKey !== null) return undefined;
+    for (const hit of embedded.nearest) {
+      if (hit.score < this.limits.nearDuplicateThreshold) break;
+      const memory = currentMemory(reader, hit.memoryId);
+      const visible = memory.scope === input.scope && (memory.scope === 'shared' || memory.agent === agent);
+      if (memory.status === 'active' && memory.layer === input.layer && visible)
+        return { memory, score: hit.score };
+    }
+    return undefined;
+  }
+
+  /** A restatement: the existing memory takes the newer wording (a new version) and the union of tags. */
+  private mergeRestatement(
+    tx: SqlWriter,
+    previous: Memory,
+    input: ValidRemember,
+    content: string,
+    hash: string,
+    embedded: EmbeddedText,
+    now: number,
+    who: { agent: string | null; session: string | null },
+  ): Memory {
+    const tags = [...new Set([...previous.tags, ...input.tags])];
+    const importance = input.importanceGiven
+      ? Math.max(previous.importance, input.importance)
+      : previous.importance;
+    this.revise(tx, previous, { content, contentHash: hash, tags, importance }, 'merged', now);
+    tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [previous.id]);
+    unlinkEntities(tx, previous.id);
+    const linked = this.entities.link(tx, previous.id, `${content}\n${tags.join(' ')}`, now);
+    indexMemory(tx, previous.id, { content, context: previous.context, tags, entityNames: linked.names });
+    this.vectors?.stage(tx, previous.id, hash, embedded.vector);
+    this.ledger.append(tx, now, {
+      type: 'update',
+      memoryId: previous.id,
+      agent: who.agent,
+      session: who.session,
+      data: { previousVersion: previous.version },
+    });
+    return currentMemory(tx, previous.id);
   }
 
   private findDuplicate(
@@ -296,6 +436,7 @@ export class MemoryStore {
         const linked = this.entities.link(tx, memory.id, `${content}\n${tags.join(' ')}`, now);
         const context = patch.context === undefined ? memory.context : patch.context;
         indexMemory(tx, memory.id, { content, context, tags, entityNames: linked.names });
+        if (patch.content !== undefined) this.unembedded = true;
       }
       this.ledger.append(tx, now, {
         type: 'edit',

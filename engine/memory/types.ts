@@ -40,7 +40,8 @@ export type ChangeKind =
   | 'restored'
   | 'archived'
   | 'expired'
-  | 'imported';
+  | 'imported'
+  | 'merged';
 
 /** Where a memory came from: a span of a file, a commit, a conversation turn, a URL. */
 export interface SourceRef {
@@ -127,9 +128,21 @@ export interface RememberInput {
   agent?: string;
   session?: string;
   trust?: Trust;
+  /**
+   * Whether a restatement of an existing memory updates it instead of adding another one: the same
+   * text is `unchanged`; a semantic or procedural memory whose embedding is within the
+   * near-duplicate threshold of an existing one of the same layer is `updated` with the new text.
+   * Off for corpora whose items are distinct records (conversation turns, documents). @default true
+   */
+  dedupe?: boolean;
 }
 
-export type RememberOutcome = 'added' | 'duplicate' | 'superseded';
+/**
+ * `added` a new memory; `updated` a near-duplicate memory took the new text; `unchanged` the
+ * same text was already stored (its confirmation count grew); `superseded` added, replacing the
+ * memories with its conflict key.
+ */
+export type RememberOutcome = 'added' | 'updated' | 'unchanged' | 'superseded';
 
 export interface RememberResult {
   outcome: RememberOutcome;
@@ -138,4 +151,11 @@ export interface RememberResult {
   superseded: string[];
   /** Kinds of secrets that were redacted from the content before storing it. */
   redacted: string[];
+  /** With an embedding model: cosine similarity to the memory that was updated (`updated`). */
+  similarity?: number;
+  /**
+   * With an embedding model: 1 - mean cosine similarity to the nearest memories (0 = says what
+   * is already known, 1 = unlike anything stored); it moved importance when none was given.
+   */
+  surprise?: number;
 }

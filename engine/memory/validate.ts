@@ -20,6 +20,9 @@ export interface ValidRemember {
   agent: string | null;
   session: string | null;
   trust: Trust | null;
+  dedupe: boolean;
+  /** Whether the caller chose the importance (surprise adjusts only a defaulted one). */
+  importanceGiven: boolean;
 }
 
 export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
@@ -119,7 +122,15 @@ export function validateRemember(input: RememberInput, limits: MemoryLimits): Va
     agent: optionalText('agent', input.agent, 200),
     session: optionalText('session', input.session, 200),
     trust: input.trust === undefined ? null : oneOf('trust', input.trust, TRUST_LEVELS),
+    dedupe: input.dedupe === undefined ? true : booleanField('dedupe', input.dedupe),
+    importanceGiven: input.importance !== undefined,
   };
+}
+
+function booleanField(field: string, value: unknown): boolean {
+  if (typeof value !== 'boolean')
+    throw invalidInput(`${field} must be true or false; got ${describe(value)}`);
+  return value;
 }
 
 export function describe(value: unknown): string {

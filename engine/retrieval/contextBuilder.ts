@@ -37,6 +37,7 @@ const MAX_PINNED = 20;
  * tokens counted with a real tokenizer, and without what the conversation already received.
  */
 export async function buildContext(store: MemoryStore, options: ContextOptions): Promise<ContextBlock> {
+  await store.ensureVectors();
   const budget = options.budget ?? 1500;
   const conversation = options.conversation ?? options.session;
   const pinned = store.read((r) =>
@@ -48,7 +49,7 @@ export async function buildContext(store: MemoryStore, options: ContextOptions):
       .map(toMemory),
   );
   const ranked = (
-    await recall(store, { query: options.query, k: options.k ?? 20, session: options.session })
+    await recall(store, { query: options.query, k: options.k ?? 20, session: options.session }, store.vectors)
   ).hits.map((h) => h.memory);
   const candidates: Array<{ memory: Memory; section: 'pinned' | 'relevant' }> = [
     ...pinned.map((memory) => ({ memory, section: 'pinned' as const })),

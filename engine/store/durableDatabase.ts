@@ -191,6 +191,11 @@ export class DurableDatabase {
     }
   }
 
+  /** True inside a write transaction (a write started now would be a nested savepoint). */
+  get inWrite(): boolean {
+    return this.openTransaction !== undefined;
+  }
+
   /** A write inside a write: a savepoint, so a nested failure undoes only its own statements. */
   private nestedWrite<T>(statements: TransactionRecord['statements'], fn: (writer: SqlWriter) => T): T {
     const mark = statements.length;

@@ -44,7 +44,7 @@ describe('remember', () => {
     const t = await openTestHost();
     const first = await t.call('remember', { content: 'The API base URL is /api/v2' });
     const again = await t.call('remember', { content: '  The API   base URL is /api/v2 ' });
-    assert.equal(again.outcome, 'duplicate');
+    assert.equal(again.outcome, 'unchanged');
     assert.equal(again.memory.id, first.memory.id);
     assert.equal(again.memory.confirmations, 2);
     const stats = await t.call('stats');

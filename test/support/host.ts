@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { EngineHost } from '../../engine/api/hostDispatcher';
+import type { HostOptions } from '../../engine/api/hostDispatcher';
+import type { EmbeddingProvider } from '../../engine/embedding/types';
 import type { MethodName, MethodResult } from '../../engine/api/methods';
 import { silentLogger } from '../../engine/host';
+import { createEmbeddingProvider } from '../../engine/embedding/createEmbeddingProvider';
+import { resolveDefaultModelAssets } from '../../engine/embedding/useLiteAssets';
 import type { MemoryLimits } from '../../engine/memory/limits';
 import { SQL_WASM_PATH, tempDir } from './temp';
 
@@ -25,7 +29,13 @@ let requests = 0;
 
 /** An engine host on a real sql.js database in a temp directory. */
 export async function openTestHost(
-  options: { dbPath?: string; clock?: TestClock; limits?: Partial<MemoryLimits> } = {},
+  options: {
+    dbPath?: string;
+    clock?: TestClock;
+    limits?: Partial<MemoryLimits>;
+    embedding?: EmbeddingProvider;
+    onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
+  } = {},
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
   const clock = options.clock ?? new TestClock();
@@ -36,6 +46,8 @@ export async function openTestHost(
     clock: clock.read,
     limits: options.limits,
     snapshot: { idleMs: 60_000 },
+    embedding: options.embedding ?? null,
+    onEmbeddingProgress: options.onEmbeddingProgress,
   });
   return {
     host,
@@ -47,4 +59,12 @@ export async function openTestHost(
         client: 'test',
       })) as MethodResult<M>,
   };
+}
+
+/** The default embedder (USE-lite in its worker, run from source), as a host would create it. */
+export function useLiteProvider(): EmbeddingProvider {
+  return createEmbeddingProvider(
+    { kind: 'use-lite', assets: resolveDefaultModelAssets(require.resolve) },
+    silentLogger,
+  );
 }

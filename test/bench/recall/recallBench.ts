@@ -5,7 +5,7 @@
  *        [--cosqa QUERIES CORPUS] [--latency] [--json]
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
 import type { BenchCorpus, BenchQuery } from './datasets';
 import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
 import { PlainBm25 } from './plainBm25';
+import { useLiteProvider } from '../../support/host';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -44,20 +45,44 @@ const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
   ]),
 ];
 
+/** `--no-dense`: lexical and graph only (no embedding model is loaded; the dense system is skipped). */
+const withDense = !args.includes('--no-dense');
+
 interface Loaded {
   host: EngineHost;
+  dbPath: string;
   docOf: Map<string, string[]>;
+  /** Seconds spent in rememberMany, embedding included. */
+  loadSeconds: number;
 }
 
-async function load(corpus: BenchCorpus, layer: string, kind: string): Promise<Loaded> {
-  const host = await EngineHost.open({
-    dbPath: path.join(root, `${corpus.name}-${++requestSeq}.db`),
+function openHost(dbPath: string, dense = withDense): Promise<EngineHost> {
+  return EngineHost.open({
+    dbPath,
     sqlWasmPath,
     logger: silentLogger,
     clock: Date.now,
     limits: { maxContentChars: 1_000_000, maxContextChars: 4_000_000 },
     snapshot: { idleMs: 3_600_000, maxJournalBytes: 1 << 30 },
+    embedding: dense ? useLiteProvider() : null,
   });
+}
+
+/**
+ * A copy of a loaded database for one system: recalls feed the memory bias, so systems must not
+ * share a database, and embedding the corpus once per system would triple the run.
+ */
+async function copyOf(loaded: Loaded, system: string): Promise<Loaded> {
+  const dbPath = `${loaded.dbPath}-${system}.db`;
+  for (const suffix of ['', '.journal', '.vectors'])
+    if (existsSync(loaded.dbPath + suffix)) copyFileSync(loaded.dbPath + suffix, dbPath + suffix);
+  return { ...loaded, dbPath, host: await openHost(dbPath) };
+}
+
+async function load(corpus: BenchCorpus, layer: string, kind: string, dense = withDense): Promise<Loaded> {
+  const dbPath = path.join(root, `${corpus.name}-${++requestSeq}.db`);
+  const host = await openHost(dbPath, dense);
+  const started = performance.now();
   const docOf = new Map<string, string[]>();
   for (let i = 0; i < corpus.docs.length; i += 500) {
     const batch = corpus.docs.slice(i, i + 500);
@@ -81,7 +106,7 @@ async function load(corpus: BenchCorpus, layer: string, kind: string): Promise<L
       docOf.set(result.memory.id, ids);
     });
   }
-  return { host, docOf };
+  return { host, dbPath, docOf, loadSeconds: (performance.now() - started) / 1000 };
 }
 
 async function rankWithEngram(
@@ -102,6 +127,8 @@ async function rankWithEngram(
 }
 
 type Scores = Record<string, Record<string, number>>;
+/** Corpus load times (rememberMany with embedding in the write path): the embedding throughput figure. */
+const loadTimes: Array<{ corpus: string; docs: number; seconds: number }> = [];
 
 /** Runs every system over the corpora and averages `metrics` overall and per category. */
 async function evaluate(
@@ -109,7 +136,6 @@ async function evaluate(
   layer: string,
   kind: string,
   metrics: Record<string, (ranked: string[], gold: string[]) => number>,
-  hasDense: (host: EngineHost) => boolean,
 ): Promise<Record<System, Scores>> {
   const perQuery: Record<
     System,
@@ -125,13 +151,12 @@ async function evaluate(
         ),
       });
     for (const query of corpus.queries) score('bm25-plain', query, baseline.search(query.text, 10));
+    const base = await load(corpus, layer, kind);
+    loadTimes.push({ corpus: corpus.name, docs: corpus.docs.length, seconds: round(base.loadSeconds, 1) });
+    await base.host.close();
     for (const [system, channels] of ENGRAM_SYSTEMS) {
-      // A fresh database per system: recalls feed the memory bias, and systems must not share it.
-      const loaded = await load(corpus, layer, kind);
-      if (system === 'engram-dense' && !hasDense(loaded.host)) {
-        await loaded.host.close();
-        continue;
-      }
+      if (system === 'engram-dense' && !withDense) continue;
+      const loaded = await copyOf(base, system);
       for (const query of corpus.queries)
         score(system, query, await rankWithEngram(loaded, query, channels, 10));
       await loaded.host.close();
@@ -154,35 +179,55 @@ async function evaluate(
   return summary;
 }
 
+/**
+ * Recall latency by store size: all channels with the dense one (its time includes embedding the
+ * query in the worker: the queries are distinct, so the query cache never helps) and without it,
+ * alternating on the same database. Embedding a corpus costs ~10 ms a text on 2 cores, so sizes
+ * above `--dense-max` (default 10000) are measured without the dense channel.
+ */
 async function latency(sizes: number[]): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
+  const denseMax = Number(flag('--dense-max')?.[0] ?? 10_000);
   const texts = syntheticMemories(Math.max(...sizes), 7);
-  const queries = syntheticMemories(200, 99).map((t) => t.split(' ').slice(2, 9).join(' '));
+  const queries = syntheticMemories(220, 99).map((t) => t.split(' ').slice(2, 9).join(' '));
+  const noDense = ['lexical', 'graph', 'ppr', 'neighbours'];
   for (const size of sizes) {
+    const dense = withDense && size <= denseMax;
     const corpus: BenchCorpus = {
       name: `latency-${size}`,
       docs: texts.slice(0, size).map((text, i) => ({ id: String(i), text })),
       queries: [],
     };
-    const started = Date.now();
-    const loaded = await load(corpus, 'semantic', 'fact');
-    const loadSeconds = (Date.now() - started) / 1000;
-    const times: number[] = [];
+    const loaded = await load(corpus, 'semantic', 'fact', dense);
+    await loaded.host.store.vectors?.whenIndexed(); // a background HNSW build is not what is timed
+    const times: Record<string, number[]> = { hybrid: [], noDense: [] };
     for (const [i, query] of queries.entries()) {
-      const t = process.hrtime.bigint();
-      await loaded.host.dispatch(
-        'recall',
-        { query, k: 10 },
-        { requestId: `lat-${size}-${i}`, client: 'bench' },
-      );
-      if (i >= 20) times.push(Number(process.hrtime.bigint() - t) / 1e6); // the first 20 warm caches
+      for (const [name, channels] of dense
+        ? ([
+            ['hybrid', undefined],
+            ['noDense', noDense],
+          ] as const)
+        : ([['noDense', noDense]] as const)) {
+        const t = process.hrtime.bigint();
+        await loaded.host.dispatch(
+          'recall',
+          { query, k: 10, channels },
+          { requestId: `lat-${size}-${i}-${name}`, client: 'bench' },
+        );
+        if (i >= 20) times[name]!.push(Number(process.hrtime.bigint() - t) / 1e6); // the first 20 warm caches
+      }
     }
-    times.sort((a, b) => a - b);
-    out[`${size}`] = {
-      recallP50Ms: round(percentile(times, 50)),
-      recallP95Ms: round(percentile(times, 95)),
-      loadPerSecond: round(size / loadSeconds, 0),
+    const row: Record<string, number> = {
+      loadPerSecond: round(size / loaded.loadSeconds, 0),
+      embedded: dense ? 1 : 0,
     };
+    for (const [name, values] of Object.entries(times)) {
+      if (values.length === 0) continue;
+      values.sort((a, b) => a - b);
+      row[`${name}P50Ms`] = round(percentile(values, 50));
+      row[`${name}P95Ms`] = round(percentile(values, 95));
+    }
+    out[`${size}`] = row;
     await loaded.host.close();
   }
   return out;
@@ -193,37 +238,24 @@ async function main(): Promise<void> {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
   };
-  const noDense = () => false; // the dense channel is reported once an embedding provider is configured
   const locomo =
     flag('--locomo')?.[0] ?? (explicit ? undefined : path.join(shared, 'locomo/locomo-dev5.json'));
   if (locomo) {
-    results['locomo'] = await evaluate(
-      loadLocomo(locomo),
-      'episodic',
-      'interaction',
-      {
-        'recall@5': (r, g) => recallAt(r, g, 5),
-        'recall@10': (r, g) => recallAt(r, g, 10),
-        'hit@10': (r, g) => hitAt(r, g, 10),
-      },
-      noDense,
-    );
+    results['locomo'] = await evaluate(loadLocomo(locomo), 'episodic', 'interaction', {
+      'recall@5': (r, g) => recallAt(r, g, 5),
+      'recall@10': (r, g) => recallAt(r, g, 10),
+      'hit@10': (r, g) => hitAt(r, g, 10),
+    });
   }
   const lme =
     flag('--longmemeval')?.[0] ??
     (explicit ? undefined : path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'));
   if (lme) {
-    results['longmemeval'] = await evaluate(
-      [loadLongMemEval(lme)],
-      'episodic',
-      'interaction',
-      {
-        'recall_any@5': (r, g) => hitAt(r, g, 5),
-        'recall_all@5': (r, g) => recallAllAt(r, g, 5),
-        'ndcg@10': (r, g) => ndcgAt(r, g, 10),
-      },
-      noDense,
-    );
+    results['longmemeval'] = await evaluate([loadLongMemEval(lme)], 'episodic', 'interaction', {
+      'recall_any@5': (r, g) => hitAt(r, g, 5),
+      'recall_all@5': (r, g) => recallAllAt(r, g, 5),
+      'ndcg@10': (r, g) => ndcgAt(r, g, 10),
+    });
   }
   const cosqa =
     flag('--cosqa', 2) ??
@@ -234,21 +266,16 @@ async function main(): Promise<void> {
           path.join(shared, 'cosqa/code_idx_map.txt'),
         ]);
   if (cosqa && cosqa.length === 2) {
-    results['cosqa'] = await evaluate(
-      [loadCosqa(cosqa[0]!, cosqa[1]!)],
-      'codebase',
-      'code-symbol',
-      {
-        mrr: (r, g) => reciprocalRank(r, g),
-        'recall@10': (r, g) => recallAt(r, g, 10),
-      },
-      noDense,
-    );
+    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!)], 'codebase', 'code-symbol', {
+      mrr: (r, g) => reciprocalRank(r, g),
+      'recall@10': (r, g) => recallAt(r, g, 10),
+    });
   }
   if (args.includes('--latency') || !explicit) {
     const sizes = (flag('--sizes')?.[0] ?? '1000,10000,100000').split(',').map(Number);
     results['latency'] = await latency(sizes);
   }
+  results['load'] = { withDense, corpora: loadTimes };
   rmSync(root, { recursive: true, force: true });
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else printTable(results);

@@ -1,0 +1,266 @@
+import type { EmbeddingProvider } from '../embedding/types';
+import { EngramError } from '../errors';
+import type { Logger } from '../host';
+import type { DenseSearcher } from '../retrieval/denseSearch';
+import { documentOf } from '../retrieval/lexicalIndex';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { openVectorIndex } from '../vectors/openVectorIndex';
+import type { VectorIndex, VectorItem } from '../vectors/types';
+import type { MemoryStore } from './memoryStore';
+import { vectorFromBlob, vectorToBlob } from './vectorBlob';
+
+export interface MemoryVectorsOptions {
+  provider: EmbeddingProvider;
+  logger: Logger;
+  /** Where the HNSW index is saved between runs (a cache: rebuilt from SQLite when stale). */
+  indexFile?: string;
+  /** Reports background (re-)embedding: `done` of `total` memories for `model`. */
+  onProgress?: (progress: EmbeddingProgress) => void;
+}
+
+export interface EmbeddingProgress {
+  model: string;
+  done: number;
+  total: number;
+}
+
+/** Memories embedded per model call and per write transaction during background sync. */
+const SYNC_BATCH = 64;
+/** Cached query embeddings: agents repeat queries, and the model call dominates dense recall. */
+const QUERY_CACHE_SIZE = 256;
+
+/**
+ * The dense side of the memory store. Vectors live in SQLite (`memory_vectors`, keyed by document
+ * and model: the source of truth); the vector index is a cache over the rows of the current model
+ * only, so vectors of two models are never compared. Memories written without a vector (bulk
+ * imports, edits, a model change) are embedded in the background by `sync`.
+ */
+export class MemoryVectors implements DenseSearcher {
+  private pending: VectorItem[] = [];
+  private syncing: Promise<void> | undefined;
+  private syncAgain = false;
+  private closed = false;
+  private readonly queryCache = new Map<string, Float32Array>();
+  private progress: EmbeddingProgress;
+
+  private constructor(
+    private readonly store: MemoryStore,
+    private readonly provider: EmbeddingProvider,
+    private readonly index: VectorIndex,
+    private readonly options: MemoryVectorsOptions,
+  ) {
+    this.progress = { model: provider.id, done: 0, total: 0 };
+  }
+
+  /** Loads the model and the index (from its file when it matches SQLite, else from the rows). */
+  static async open(store: MemoryStore, options: MemoryVectorsOptions): Promise<MemoryVectors> {
+    const { provider } = options;
+    await provider.init();
+    const rows = store.read((r) =>
+      r.all<{ doc: number; vector: Uint8Array }>('SELECT doc, vector FROM memory_vectors WHERE model = ?', [
+        provider.id,
+      ]),
+    );
+    const index = await openVectorIndex({
+      dimension: provider.dimension,
+      modelId: provider.id,
+      file: options.indexFile,
+      expectedLabels: rows.map((row) => row.doc),
+      logger: options.logger,
+    });
+    if (index.needsRebuild && rows.length > 0) {
+      options.logger.info(`vector index: rebuilding ${rows.length} vectors (${index.rebuildReason})`);
+      await index.add(rows.map((row) => ({ label: row.doc, vector: vectorFromBlob(row.vector) })));
+    }
+    return new MemoryVectors(store, provider, index, options);
+  }
+
+  get modelId(): string {
+    return this.provider.id;
+  }
+
+  get dimension(): number {
+    return this.provider.dimension;
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return this.provider.embed(texts);
+  }
+
+  async search(query: string, limit: number): Promise<Array<{ memoryId: string; score: number }>> {
+    return this.nearest(await this.embedQuery(query), limit);
+  }
+
+  /** The closest memories to `vector` with their cosine similarity, best first. */
+  async nearest(vector: Float32Array, limit: number): Promise<Array<{ memoryId: string; score: number }>> {
+    if (this.index.size === 0) return [];
+    const hits = await this.index.search(vector, limit);
+    if (hits.length === 0) return [];
+    const ids = this.store.read((r) =>
+      memoryIdsOf(
+        r,
+        hits.map((h) => h.label),
+      ),
+    );
+    return hits.flatMap((hit) => {
+      const memoryId = ids.get(hit.label);
+      return memoryId === undefined ? [] : [{ memoryId, score: hit.score }];
+    });
+  }
+
+  /**
+   * Stores a vector in the caller's write transaction; it enters the index when `committed` runs
+   * after the transaction (a rolled-back write never reaches the index).
+   */
+  stage(tx: SqlWriter, memoryId: string, contentHash: string, vector: Float32Array): void {
+    if (vector.length !== this.provider.dimension)
+      throw new EngramError(
+        'INVALID_INPUT',
+        `a vector of ${vector.length} dimensions cannot be stored for model ${this.provider.id} (${this.provider.dimension})`,
+      );
+    const doc = documentOf(tx, memoryId);
+    tx.run('INSERT OR REPLACE INTO memory_vectors (doc, model, content_hash, vector) VALUES (?, ?, ?, ?)', [
+      doc,
+      this.provider.id,
+      contentHash,
+      vectorToBlob(vector),
+    ]);
+    this.pending.push({ label: doc, vector });
+  }
+
+  committed(): void {
+    const items = this.pending;
+    this.pending = [];
+    if (items.length > 0 && !this.closed)
+      this.index
+        .add(items)
+        .catch((error: unknown) => this.options.logger.warn(`vector index: ${String(error)}`));
+  }
+
+  rolledBack(): void {
+    this.pending = [];
+  }
+
+  /** Resolves when no background index build is running. */
+  whenIndexed(): Promise<void> {
+    return this.index.whenBuilt();
+  }
+
+  /** Progress of the background embedding of memories that have no vector of this model yet. */
+  status(): EmbeddingProgress & { indexed: number; mode: string; rebuiltBecause: string | null } {
+    return {
+      ...this.progress,
+      indexed: this.index.size,
+      mode: this.index.stats().mode,
+      rebuiltBecause: this.index.rebuildReason,
+    };
+  }
+
+  /** Starts (or queues another round of) background embedding; resolves when it is done. */
+  sync(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.syncing) {
+      this.syncAgain = true;
+      return this.syncing;
+    }
+    this.syncing = this.runSync()
+      .catch((error: unknown) => this.options.logger.warn(`background embedding stopped: ${String(error)}`))
+      .finally(() => {
+        this.syncing = undefined;
+        if (this.syncAgain && !this.closed) {
+          this.syncAgain = false;
+          void this.sync();
+        }
+      });
+    return this.syncing;
+  }
+
+  private async runSync(): Promise<void> {
+    const model = this.provider.id;
+    const total = this.store.read((r) => staleCount(r, model));
+    this.progress = { model, done: 0, total };
+    if (total > 0) this.options.onProgress?.(this.progress);
+    while (!this.closed) {
+      const batch = this.store.read((r) => staleBatch(r, model, SYNC_BATCH));
+      if (batch.length === 0) break;
+      const vectors = await this.provider.embed(batch.map((row) => row.content));
+      if (this.closed) return;
+      this.store.write((tx) => {
+        for (const [i, row] of batch.entries()) {
+          // The memory may have changed while the model ran: only store vectors of current text.
+          const current = tx.value<string>(
+            'SELECT content_hash FROM memories WHERE id = ? AND superseded_at IS NULL',
+            [row.memoryId],
+          );
+          if (current === row.contentHash) this.stage(tx, row.memoryId, row.contentHash, vectors[i]!);
+        }
+      });
+      this.progress = { model, done: Math.min(total, this.progress.done + batch.length), total };
+      this.options.onProgress?.(this.progress);
+    }
+    if (!this.closed) this.dropOtherModels(model);
+  }
+
+  /** After a model change has been fully re-embedded, the old model's vectors are dead weight. */
+  private dropOtherModels(model: string): void {
+    const others = this.store.read((r) =>
+      r.value<number>('SELECT COUNT(*) FROM memory_vectors WHERE model != ?', [model]),
+    );
+    if (others) this.store.write((tx) => tx.run('DELETE FROM memory_vectors WHERE model != ?', [model]));
+  }
+
+  private async embedQuery(query: string): Promise<Float32Array> {
+    const cached = this.queryCache.get(query);
+    if (cached) return cached;
+    const [vector] = await this.provider.embed([query]);
+    if (!vector)
+      throw new EngramError('UNAVAILABLE', `the embedding model ${this.provider.id} returned no vector`);
+    if (this.queryCache.size >= QUERY_CACHE_SIZE)
+      this.queryCache.delete(this.queryCache.keys().next().value!);
+    this.queryCache.set(query, vector);
+    return vector;
+  }
+
+  /** Stops background work, saves the index for the next start, and releases the model. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.syncing;
+    try {
+      if (this.options.indexFile) await this.index.save(this.options.indexFile);
+    } catch (error) {
+      this.options.logger.warn(`vector index not saved (it is rebuilt on next start): ${String(error)}`);
+    }
+    await this.index.close();
+    await this.provider.dispose();
+  }
+}
+
+/** Current, not forgotten memories whose vector of `model` is missing or of older text. */
+const STALE = `FROM memories m JOIN memory_docs d ON d.memory_id = m.id
+  LEFT JOIN memory_vectors v ON v.doc = d.doc AND v.model = ?
+  WHERE m.superseded_at IS NULL AND m.status != 'forgotten'
+    AND (v.doc IS NULL OR v.content_hash != m.content_hash)`;
+
+function staleCount(r: SqlReader, model: string): number {
+  return r.value<number>(`SELECT COUNT(*) ${STALE}`, [model]) ?? 0;
+}
+
+function staleBatch(
+  r: SqlReader,
+  model: string,
+  limit: number,
+): Array<{ memoryId: string; content: string; contentHash: string }> {
+  return r.all(
+    `SELECT m.id AS memoryId, m.content AS content, m.content_hash AS contentHash ${STALE} ORDER BY d.doc LIMIT ?`,
+    [model, limit],
+  );
+}
+
+function memoryIdsOf(r: SqlReader, docs: number[]): Map<number, string> {
+  const rows = r.all<{ doc: number; memory_id: string }>(
+    `SELECT doc, memory_id FROM memory_docs WHERE doc IN (${docs.map(() => '?').join(',')})`,
+    docs,
+  );
+  return new Map(rows.map((row) => [row.doc, row.memory_id]));
+}
