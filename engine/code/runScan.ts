@@ -1,0 +1,187 @@
+import { promises as fsp } from 'node:fs';
+import { contentHash } from './fileContent';
+import { scanFileContent } from './fileScanner';
+import { GrammarLoader } from './grammarLoader';
+import { manifestKindOf, readManifest } from './manifests/readManifest';
+import { createResolveContext } from './resolveContext';
+import type { ConfigFile, ResolveContext } from './resolveContext';
+import type { KnownFile, ScanEvent, ScanJob } from './scanProtocol';
+import type { FileScanResult, RenamedFile, WalkedFile } from './types';
+import { walkWorkspace } from './walker';
+import type { SkippedFile } from './walker';
+
+/** Files per `files` event: few enough to write in one short transaction, many enough to be cheap to post. */
+const BATCH_SIZE = 32;
+const PROGRESS_EVERY = 25;
+
+/** Config files that change how imports resolve. */
+const RESOLUTION_CONFIGS = new Set(['tsconfig', 'go.mod', 'cargo']);
+
+/**
+ * One scan, in the calling thread (the worker runs exactly this): walk, compare with the known
+ * index, read and parse what is new or changed, and report through `emit`. It never writes the
+ * index itself. Renames (a new path with the hash of a vanished one) are settled after the walk,
+ * so a moved file is never parsed again. Aborting stops between files; everything emitted before
+ * is complete and safe to record.
+ */
+export async function runScan(
+  job: ScanJob,
+  emit: (event: ScanEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const started = Date.now();
+  const walk = await walkWorkspace({
+    root: job.root,
+    excludes: job.excludes ?? [],
+    ...(job.maxFileBytes !== undefined ? { maxFileBytes: job.maxFileBytes } : {}),
+    ...(job.skipDirectories !== undefined ? { skipDirectories: job.skipDirectories } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  emit({ type: 'progress', progress: { phase: 'walk', done: walk.files.length, total: walk.files.length } });
+  const configs = await readConfigs(walk.files);
+  const context = createResolveContext(
+    walk.files.map((f) => f.path),
+    configs,
+  );
+  const grammars = new GrammarLoader(job.grammarsDirectory);
+  try {
+    const state = new ScanState(job, emit, walk.skipped);
+    for (const [index, file] of walk.files.entries()) {
+      signal?.throwIfAborted();
+      await state.visit(file, grammars, context);
+      if ((index + 1) % PROGRESS_EVERY === 0) {
+        state.flush();
+        emit({ type: 'progress', progress: { phase: 'scan', done: index + 1, total: walk.files.length } });
+      }
+    }
+    await state.settleRenames(grammars, context, signal);
+    state.flush();
+    emit({
+      type: 'progress',
+      progress: { phase: 'scan', done: walk.files.length, total: walk.files.length },
+    });
+    emit({ type: 'done', summary: { ...state.summary(), configs, millis: Date.now() - started } });
+  } finally {
+    await grammars.dispose();
+  }
+}
+
+async function readConfigs(files: WalkedFile[]): Promise<ConfigFile[]> {
+  const configs: ConfigFile[] = [];
+  for (const file of files) {
+    const kind = manifestKindOf(file.path);
+    if (!kind || !RESOLUTION_CONFIGS.has(kind)) continue;
+    const text = await fsp.readFile(file.absolutePath, 'utf8').catch(() => undefined);
+    if (text !== undefined) configs.push({ path: file.path, manifest: readManifest(kind, text) });
+  }
+  return configs;
+}
+
+/** The comparison of one walk with the known index, and the batching of what it emits. */
+class ScanState {
+  private readonly known = new Map<string, KnownFile>();
+  private readonly knownByHash = new Map<string, string[]>();
+  private readonly seen = new Set<string>();
+  /** New paths whose content an indexed path had: renames, if that path is gone after the walk. */
+  private readonly maybeRenamed: { file: WalkedFile; content: Uint8Array; hash: string }[] = [];
+  private readonly renamed: RenamedFile[] = [];
+  private unchanged = 0;
+  private pendingFiles: { change: 'added' | 'changed'; result: FileScanResult }[] = [];
+  private pendingTouched: KnownFile[] = [];
+
+  constructor(
+    private readonly job: ScanJob,
+    private readonly emit: (event: ScanEvent) => void,
+    private readonly skipped: SkippedFile[],
+  ) {
+    for (const file of job.known) {
+      this.known.set(file.path, file);
+      const paths = this.knownByHash.get(file.contentHash);
+      if (paths) paths.push(file.path);
+      else this.knownByHash.set(file.contentHash, [file.path]);
+    }
+  }
+
+  async visit(file: WalkedFile, grammars: GrammarLoader, context: ResolveContext): Promise<void> {
+    const known = this.known.get(file.path);
+    if (
+      known &&
+      this.job.trustMtime !== false &&
+      known.size === file.size &&
+      known.mtimeMs === file.mtimeMs
+    ) {
+      this.seen.add(file.path);
+      this.unchanged++;
+      return;
+    }
+    let content: Uint8Array;
+    try {
+      content = await fsp.readFile(file.absolutePath);
+    } catch {
+      this.skipped.push({ path: file.path, reason: 'unreadable' });
+      return;
+    }
+    const hash = contentHash(content);
+    if (known?.contentHash === hash) {
+      this.seen.add(file.path);
+      this.unchanged++;
+      this.pendingTouched.push({
+        path: file.path,
+        contentHash: hash,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+      });
+      return;
+    }
+    if (!known && this.knownByHash.has(hash)) {
+      this.maybeRenamed.push({ file, content, hash });
+      return;
+    }
+    await this.scan(file, content, known ? 'changed' : 'added', grammars, context);
+  }
+
+  async settleRenames(grammars: GrammarLoader, context: ResolveContext, signal?: AbortSignal): Promise<void> {
+    const claimed = new Set<string>();
+    for (const { file, content, hash } of this.maybeRenamed) {
+      signal?.throwIfAborted();
+      const from = (this.knownByHash.get(hash) ?? []).find((p) => !this.seen.has(p) && !claimed.has(p));
+      if (from !== undefined) {
+        claimed.add(from);
+        this.seen.add(file.path);
+        this.renamed.push({ from, to: file.path });
+      } else {
+        await this.scan(file, content, 'added', grammars, context);
+      }
+    }
+    for (const from of claimed) this.seen.add(from);
+  }
+
+  flush(): void {
+    if (this.pendingTouched.length > 0) this.emit({ type: 'touched', files: this.pendingTouched });
+    if (this.pendingFiles.length > 0) this.emit({ type: 'files', files: this.pendingFiles });
+    this.pendingTouched = [];
+    this.pendingFiles = [];
+  }
+
+  summary(): { deleted: string[]; renamed: RenamedFile[]; unchanged: number; skipped: SkippedFile[] } {
+    const deleted = [...this.known.keys()].filter((p) => !this.seen.has(p)).sort();
+    return { deleted, renamed: this.renamed, unchanged: this.unchanged, skipped: this.skipped };
+  }
+
+  private async scan(
+    file: WalkedFile,
+    content: Uint8Array,
+    change: 'added' | 'changed',
+    grammars: GrammarLoader,
+    context: ResolveContext,
+  ): Promise<void> {
+    const outcome = await scanFileContent(file, content, grammars, context);
+    if (outcome.kind === 'skipped') {
+      this.skipped.push({ path: file.path, reason: outcome.reason });
+      return;
+    }
+    this.seen.add(file.path);
+    this.pendingFiles.push({ change, result: outcome.result });
+    if (this.pendingFiles.length >= BATCH_SIZE) this.flush();
+  }
+}

@@ -1,0 +1,134 @@
+import type { Clock } from '../host';
+import {
+  beginScan,
+  deleteFiles,
+  finishScan,
+  indexedPaths,
+  readKnownFiles,
+  renameFiles,
+  reresolveImports,
+  touchFiles,
+  writeFiles,
+} from './codeIndexWriter';
+import type { CodeIndexStore } from './codeIndexWriter';
+import { createResolveContext } from './resolveContext';
+import { runScan } from './runScan';
+import { defaultScanWorkerScript, scanInWorker } from './scanInWorker';
+import type { ScanWorkerScript } from './scanInWorker';
+import type { ScanEvent, ScanJob, ScanProgress, ScanSummary } from './scanProtocol';
+import type { ChangeSet } from './types';
+import type { SkippedFile } from './walker';
+
+export interface ScanWorkspaceOptions {
+  /** The engine database with the code index migration applied. */
+  store: CodeIndexStore;
+  /** The workspace root; nothing outside it is read. */
+  root: string;
+  /** Where the grammars are: see ScanJob.grammarsDirectory. */
+  grammarsDirectory: string;
+  /** VS Code-style globs to leave out. */
+  excludes?: string[];
+  /** @default 1 MiB */
+  maxFileBytes?: number;
+  /** @default DEFAULT_SKIPPED_DIRECTORIES */
+  skipDirectories?: string[];
+  /** @default true: see ScanJob.trustMtime */
+  trustMtime?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: ScanProgress) => void;
+  /** 'worker' parses in a worker thread; 'inline' in this one (tests, small jobs). @default 'worker' */
+  runner?: 'worker' | 'inline';
+  /** @default defaultScanWorkerScript() */
+  workerScript?: ScanWorkerScript;
+  clock?: Clock;
+}
+
+export interface ScanReport {
+  generation: number;
+  changes: ChangeSet;
+  skipped: SkippedFile[];
+  /** Generations of earlier scans that were killed before finishing (this one completed their work). */
+  interruptedScans: number[];
+  /** Imports whose resolution changed because files appeared, moved or went away. */
+  importsReresolved: number;
+  millis: number;
+}
+
+/**
+ * Scans a workspace into the code index, incrementally: only added and changed files are parsed,
+ * renames move rows, deletions remove them. Parsing runs in a worker; every write happens here,
+ * one transaction per batch of files, each file recorded together with its symbols. Deletions
+ * are applied only when the walk completed, so an aborted or killed scan never removes anything,
+ * and the next scan takes up where it stopped.
+ */
+export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<ScanReport> {
+  const clock = options.clock ?? Date.now;
+  const started = clock();
+  const { store } = options;
+  const known = store.read(readKnownFiles);
+  const { generation, interrupted } = store.write((tx) => beginScan(tx, options.root, clock()));
+  const changes: ChangeSet = { added: [], changed: [], deleted: [], renamed: [], unchanged: 0 };
+  let summary: ScanSummary | undefined;
+
+  const onEvent = (event: ScanEvent) => {
+    if (event.type === 'progress') options.onProgress?.(event.progress);
+    else if (event.type === 'touched') store.write((tx) => touchFiles(tx, event.files));
+    else if (event.type === 'files') {
+      store.write((tx) =>
+        writeFiles(
+          tx,
+          generation,
+          event.files.map((f) => f.result),
+        ),
+      );
+      for (const { change, result } of event.files) changes[change].push(result.path);
+    } else summary = event.summary;
+  };
+  const job: ScanJob = {
+    root: options.root,
+    grammarsDirectory: options.grammarsDirectory,
+    known,
+    ...(options.excludes ? { excludes: options.excludes } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+    ...(options.skipDirectories ? { skipDirectories: options.skipDirectories } : {}),
+    ...(options.trustMtime !== undefined ? { trustMtime: options.trustMtime } : {}),
+  };
+  try {
+    if (options.runner === 'inline') await runScan(job, onEvent, options.signal);
+    else await scanInWorker(options.workerScript ?? defaultScanWorkerScript(), job, onEvent, options.signal);
+  } catch (error) {
+    store.write((tx) => finishScan(tx, generation, 'aborted', clock(), changes));
+    throw error;
+  }
+  const done = summary ?? emptySummary();
+  changes.deleted = done.deleted;
+  changes.renamed = done.renamed;
+  changes.unchanged = done.unchanged;
+  const importsReresolved = store.write((tx) => {
+    renameFiles(tx, generation, done.renamed);
+    deleteFiles(tx, done.deleted);
+    let updated = 0;
+    if (changes.added.length + done.deleted.length + done.renamed.length > 0) {
+      const context = createResolveContext(indexedPaths(tx), done.configs);
+      updated = reresolveImports(
+        tx,
+        context,
+        done.renamed.map((r) => r.to),
+      );
+    }
+    finishScan(tx, generation, 'complete', clock(), changes);
+    return updated;
+  });
+  return {
+    generation,
+    changes,
+    skipped: done.skipped,
+    interruptedScans: interrupted,
+    importsReresolved,
+    millis: clock() - started,
+  };
+}
+
+function emptySummary(): ScanSummary {
+  return { deleted: [], renamed: [], unchanged: 0, skipped: [], configs: [], millis: 0 };
+}
