@@ -144,11 +144,15 @@ export function touchFiles(writer: SqlWriter, files: readonly KnownFile[]): void
   }
 }
 
-/** A rename keeps the file's symbols (same content) and moves the imports that pointed at it. */
+/**
+ * A rename keeps the file's symbols (same content). Imports that named the old path are not
+ * moved along: their text still names it, so they are resolved again (reresolveImports), which
+ * finds the new file only if the importer was updated too.
+ */
 export function renameFiles(writer: SqlWriter, generation: number, renames: readonly RenamedFile[]): void {
   for (const { from, to } of renames) {
     writer.run('UPDATE code_files SET path = ?, generation = ? WHERE path = ?', [to, generation, from]);
-    writer.run('UPDATE code_imports SET resolved_path = ? WHERE resolved_path = ?', [to, from]);
+    writer.run('UPDATE code_imports SET resolved_path = NULL WHERE resolved_path = ?', [from]);
   }
 }
 

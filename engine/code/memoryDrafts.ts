@@ -20,13 +20,16 @@ export interface MemoryDraft {
 
 /** Memories are summaries: caps keep a module's memory a small fraction of its code. */
 const MAX_EXPORTS_IN_SUMMARY = 12;
-const MAX_IMPORTS_IN_SUMMARY = 12;
-const MAX_SYMBOL_MEMORIES = 4;
+const MAX_IMPORTS_IN_SUMMARY = 8;
+const MAX_SYMBOL_MEMORIES = 3;
 const MAX_CONFIG_ENTRIES = 25;
-const MAX_MEMBERS_LISTED = 8;
+const MAX_MEMBERS_LISTED = 6;
+const SUMMARY_SIGNATURE_CHARS = 90;
+/** A symbol shorter than this is fully described by its line in the module summary. */
+const MIN_LINES_FOR_OWN_MEMORY = 20;
 
-/** Symbols worth a memory of their own: the public API's types and documented functions. */
-const IMPORTANT_KINDS = new Set(['class', 'interface', 'function', 'enum', 'type']);
+/** Symbols worth a memory of their own: large, public types and functions. */
+const IMPORTANT_KINDS = new Set(['class', 'interface', 'function', 'enum']);
 
 /**
  * The codebase-layer memories of one indexed file, as a pure function of its index entry: a module
@@ -39,7 +42,8 @@ export function deriveFileMemories(file: FileIndex): MemoryDraft[] {
   if (file.symbols.length > 0 || file.imports.length > 0) drafts.push(moduleMemory(file));
   const important = file.symbols
     .filter((s) => s.exported && s.container === null && IMPORTANT_KINDS.has(s.kind))
-    .filter((s) => s.kind === 'class' || s.kind === 'interface' || s.doc !== null)
+    .filter((s) => s.endLine - s.startLine + 1 >= MIN_LINES_FOR_OWN_MEMORY)
+    .sort((a, b) => b.endLine - b.startLine - (a.endLine - a.startLine))
     .slice(0, MAX_SYMBOL_MEMORIES);
   for (const symbol of important) drafts.push(symbolMemory(file, symbol));
   return drafts;
@@ -47,9 +51,10 @@ export function deriveFileMemories(file: FileIndex): MemoryDraft[] {
 
 function moduleMemory(file: FileIndex): MemoryDraft {
   const exported = file.symbols.filter((s) => s.exported && s.container === null);
-  const shown = exported.slice(0, MAX_EXPORTS_IN_SUMMARY).map((s) => s.signature);
+  const shown = exported.slice(0, MAX_EXPORTS_IN_SUMMARY).map(summarySignature);
   const more = exported.length - shown.length;
-  const imports = file.imports.map((i) => i.resolved ?? i.specifier);
+  // Paths without their extension read as well and cost fewer tokens.
+  const imports = file.imports.map((i) => (i.resolved ? i.resolved.replace(/\.[^./]+$/, '') : i.specifier));
   const uniqueImports = [...new Set(imports)];
   const importsShown = uniqueImports.slice(0, MAX_IMPORTS_IN_SUMMARY);
   const parts = [`${file.path} (${file.language ?? 'unknown'}, ${file.lines} lines)`];
@@ -84,6 +89,21 @@ function moduleMemory(file: FileIndex): MemoryDraft {
   };
 }
 
+/**
+ * A signature as the summary shows it: a constant's value is dropped unless short (a 40-line
+ * object literal says nothing in a summary), and long headers are cut.
+ */
+function summarySignature(symbol: CodeSymbol): string {
+  let text = symbol.signature.replace(/^export\s+(default\s+)?/, '');
+  if (symbol.kind === 'constant' && text.length > 48) text = text.replace(/\s*=.*$/s, '');
+  return text.length <= SUMMARY_SIGNATURE_CHARS ? text : `${text.slice(0, SUMMARY_SIGNATURE_CHARS - 1)}…`;
+}
+
+function firstSentence(text: string): string {
+  const end = text.search(/[.!?](\s|$)/);
+  return end >= 0 ? text.slice(0, end) : text;
+}
+
 function symbolMemory(file: FileIndex, symbol: CodeSymbol): MemoryDraft {
   const members = file.symbols
     .filter((s) => s.container === symbol.name && s.exported && s.startLine >= symbol.startLine)
@@ -91,7 +111,7 @@ function symbolMemory(file: FileIndex, symbol: CodeSymbol): MemoryDraft {
     .map((s) => s.name);
   const listed = [...new Set(members)].slice(0, MAX_MEMBERS_LISTED);
   const parts = [`${symbol.signature} (${symbol.kind} in ${file.path}:${symbol.startLine})`];
-  if (symbol.doc) parts.push(symbol.doc);
+  if (symbol.doc) parts.push(firstSentence(symbol.doc));
   if (listed.length > 0)
     parts.push(`members: ${listed.join(', ')}${members.length > listed.length ? ', …' : ''}`);
   return {

@@ -47,15 +47,15 @@ export function scanInWorker(
   worker.stderr.resume();
   return new Promise<void>((resolve, reject) => {
     let settled = false;
-    const settle = (error?: unknown) => {
+    const settle = (error?: Error) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       void worker.terminate();
       if (error === undefined) resolve();
-      else reject(error instanceof Error ? error : new Error(String(error)));
+      else reject(error);
     };
-    const onAbort = () => settle(signal?.reason ?? new Error('aborted'));
+    const onAbort = () => settle(signal?.reason instanceof Error ? signal.reason : new Error('scan aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: unknown) => {
       if (settled) return;
@@ -66,7 +66,7 @@ export function scanInWorker(
       try {
         onEvent(message);
       } catch (error) {
-        return settle(error);
+        return settle(error instanceof Error ? error : new Error('the scan event handler failed'));
       }
       if (message.type === 'done') settle();
     });

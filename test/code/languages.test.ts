@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runScan } from '../../engine/code/runScan';
-import type { FileScanResult } from '../../engine/code/types';
+import type { CodeSymbol, FileScanResult } from '../../engine/code/types';
 import { grammarsDirectory, workspaceWith } from './codeWorkspace';
 import * as fixtures from './languageFixtures';
 import type { FixtureFiles } from './languageFixtures';
@@ -29,7 +29,7 @@ interface ExpectedSymbol {
 function checkSymbols(result: FileScanResult | undefined, expected: ExpectedSymbol[]): void {
   assert.ok(result, 'the file was scanned');
   for (const want of expected) {
-    const found = result.symbols.find(
+    const found: CodeSymbol | undefined = result.symbols.find(
       (s) => s.name === want.name && (want.container === undefined || s.container === want.container),
     );
     assert.ok(
