@@ -25,6 +25,8 @@ export interface OpenEngramOptions {
   connectTimeoutMs?: number;
   /** The embedding model used when this process hosts the database. @default null (none) */
   embedding?: EmbeddingConfig | null;
+  /** The workspace to scan when this process hosts the database (the codebase layer). */
+  code?: HostOptions['code'];
   /** Load the model at open rather than on first use (long-lived processes). */
   warmEmbedding?: boolean;
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
@@ -57,6 +59,7 @@ export class Engram {
           snapshot: options.snapshot,
           embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
           warmEmbedding: options.warmEmbedding,
+          code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
         }),
     });

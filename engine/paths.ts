@@ -65,6 +65,12 @@ export function resolveDatabasePath(choice: DatabaseChoice): string {
   return workspaceDatabasePath(root);
 }
 
+/** The workspace whose code is scanned: none for the user database, else `--workspace` or the cwd's. */
+export function resolveWorkspaceRoot(choice: DatabaseChoice): string | undefined {
+  if (choice.user) return undefined;
+  return choice.workspace ? path.resolve(choice.cwd, choice.workspace) : findWorkspaceRoot(choice.cwd);
+}
+
 /**
  * Creates the database's directory; inside a workspace's `.engram/` also a `.gitignore` so the
  * database, journal and snapshots never end up in git.

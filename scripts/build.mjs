@@ -1,5 +1,6 @@
 // Bundles every entry point into dist/ with esbuild and copies the wasm assets they load.
 // Usage: node scripts/build.mjs [--watch]
+import { execFileSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +21,8 @@ const nodeEntries = [
   { in: 'engine/embedding/embeddingWorker.ts', out: 'embeddingWorker' },
   // Builds HNSW graphs off the caller's thread; engine/vectors/workerBuild.ts starts it from beside the bundle.
   { in: 'engine/vectors/vectorWorker.ts', out: 'vectorWorker' },
+  // Parses source files for the code index off the caller's thread (engine/code/scanInWorker.ts).
+  { in: 'engine/code/scanWorker.ts', out: 'scanWorker' },
 ];
 
 const common = {
@@ -31,6 +34,8 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
   external: ['vscode'],
+  // jsonc-parser's UMD build requires its modules by computed paths esbuild cannot follow.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 for (const entry of nodeEntries) {
@@ -57,4 +62,12 @@ for (const [pkg, pattern] of [
     copyFileSync(path.join(from, name), path.join(useLiteDir, name));
   }
 }
+// Grammars: the .wasm files come from npm at build time (scripts/copyGrammars.mjs), the .scm
+// queries from git; dist/grammars holds both for the bundles.
+execFileSync(process.execPath, [path.join(import.meta.dirname, 'copyGrammars.mjs')], { stdio: 'inherit' });
+const grammarsOut = path.join(dist, 'grammars');
+mkdirSync(grammarsOut, { recursive: true });
+const grammarsIn = path.join(import.meta.dirname, '..', 'grammars');
+for (const name of readdirSync(grammarsIn))
+  copyFileSync(path.join(grammarsIn, name), path.join(grammarsOut, name));
 console.log(`built ${nodeEntries.map((e) => `dist/${e.out}.js`).join(', ')}`);

@@ -4,6 +4,8 @@ import { DEFAULT_LIMITS } from '../memory/limits';
 import type { MemoryLimits } from '../memory/limits';
 import { MemoryStore } from '../memory/memoryStore';
 import { MemoryVectors } from '../memory/memoryVectors';
+import { CodeWorkspace } from '../code/codeWorkspace';
+import type { CodeWorkspaceOptions } from '../code/codeWorkspace';
 import type { EmbeddingProgress } from '../memory/memoryVectors';
 import type { EmbeddingProvider } from '../embedding/types';
 import { MIGRATIONS } from '../memory/schema';
@@ -27,6 +29,8 @@ export interface HostOptions {
    * background after open. Omitted or null: lexical and graph retrieval only.
    */
   embedding?: EmbeddingProvider | null;
+  /** The workspace this host scans for the codebase layer; omitted: code methods are unavailable. */
+  code?: CodeWorkspaceOptions;
   /** Load the model right after open (long-lived hosts) instead of on first use. @default false */
   warmEmbedding?: boolean;
   /** Background embedding progress (after a model change, imports, bulk writes). */
@@ -62,6 +66,7 @@ export class EngineHost {
     store.write((tx, now) =>
       tx.run('DELETE FROM applied_requests WHERE at < ?', [now - APPLIED_REQUEST_TTL_MS]),
     );
+    if (options.code) store.code = new CodeWorkspace(options.code);
     const provider = options.embedding;
     if (provider) {
       store.setVectorLoader(() => loadVectors(store, provider, options));

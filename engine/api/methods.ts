@@ -27,6 +27,7 @@ import { schemaVersion } from '../store/migrate';
 import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
 import type { Params } from './params';
 import { collectStats } from './stats';
+import { CODE_METHODS } from './codeMethods';
 
 /**
  * The engine's whole callable surface, as one table: the host executes these for local callers and
@@ -278,6 +279,7 @@ export const METHODS = {
     return { from, counts };
   }),
   stats: method(false, (store) => store.read((r) => collectStats(r, store))),
+  ...CODE_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

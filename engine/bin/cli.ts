@@ -27,6 +27,7 @@ const cli = buildCli({
   platform: process.platform,
   sqlWasmPath: sqlWasmPath(),
   useLiteAssets,
+  grammarsDirectory: path.join(__dirname, 'grammars'),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 });

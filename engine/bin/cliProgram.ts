@@ -5,13 +5,16 @@ import type { Params } from '../api/params';
 import { Engram } from '../engram';
 import { EngramError } from '../errors';
 import { stderrLogger } from '../host';
-import { resolveDatabasePath, userDataDirectory } from '../paths';
+import { resolveDatabasePath, resolveWorkspaceRoot, userDataDirectory } from '../paths';
 import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
+import { renderFiles, renderScan, renderSymbols } from './codeOutput';
+import type { FileHit, SymbolHit } from '../code/codeQueries';
+import type { ScanResult } from '../code/codeWorkspace';
 import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
@@ -23,6 +26,8 @@ export interface CliEnvironment {
   home: string;
   platform: NodeJS.Platform;
   sqlWasmPath: string;
+  /** The tree-sitter grammars and queries (dist/grammars beside the bundle). */
+  grammarsDirectory: string;
   /** Where the default embedding model's files are (beside the bundle, or in node_modules). */
   useLiteAssets: () => UseLiteAssets;
   stdout: (text: string) => void;
@@ -59,18 +64,27 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   const globals = () => program.opts<GlobalOptions>();
   const actor = () => ({ agent: globals().agent, session: globals().session });
-  const databasePath = () =>
-    resolveDatabasePath({ ...globals(), cwd: io.cwd, env: io.env, home: io.home, platform: io.platform });
+  const choice = (workspace?: string) => ({
+    ...globals(),
+    ...(workspace === undefined ? {} : { workspace }),
+    cwd: io.cwd,
+    env: io.env,
+    home: io.home,
+    platform: io.platform,
+  });
+  const databasePath = () => resolveDatabasePath(choice());
 
-  /** Opens the database, calls one method, prints the result, closes. */
-  const invoke = async (method: MethodName, params: Params, render: Render) => {
+  /** Opens the database, calls one method, prints the result, closes. `workspace` overrides --workspace. */
+  const invoke = async (method: MethodName, params: Params, render: Render, workspace?: string) => {
     const options = globals();
-    const dbPath = databasePath();
+    const dbPath = resolveDatabasePath(choice(workspace));
+    const root = resolveWorkspaceRoot(choice(workspace));
     const engram = await Engram.open({
       dbPath,
       sqlWasmPath: io.sqlWasmPath,
       clientName: 'cli',
       logger: stderrLogger('warn'),
+      ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
         useLiteAssets: io.useLiteAssets,
         modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
@@ -363,6 +377,33 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .command('stats')
     .description('counts and database state')
     .action(() => invoke('stats', {}, (r) => JSON.stringify(r, null, 2)));
+
+  program
+    .command('scan')
+    .argument('[dir]', 'workspace to scan (default: the current one)')
+    .option('--no-tokens', 'skip counting memory and source tokens (faster)')
+    .description('scan the workspace into the code index and codebase memories')
+    .action((dir: string | undefined, o: { tokens: boolean }) =>
+      invoke('scan', { tokens: o.tokens }, (r) => renderScan(r as ScanResult), dir && absolute(io.cwd, dir)),
+    );
+
+  program
+    .command('symbols')
+    .argument('<query>', 'part of a symbol name, or Container.name')
+    .option('--limit <n>', 'at most this many', parseNumber)
+    .description('find classes, functions, methods and types in the code index')
+    .action((query: string, o: { limit?: number }) =>
+      invoke('symbols', { query, limit: o.limit }, (r) => renderSymbols(r as SymbolHit[])),
+    );
+
+  program
+    .command('files')
+    .argument('<query>', 'part of a path')
+    .option('--limit <n>', 'at most this many', parseNumber)
+    .description('find files in the code index')
+    .action((query: string, o: { limit?: number }) =>
+      invoke('files', { query, limit: o.limit }, (r) => renderFiles(r as FileHit[])),
+    );
 
   program
     .command('recover')

@@ -18,6 +18,7 @@ import type { MemoryLimits } from './limits';
 import { assertStatus, currentMemory, resolveId } from './memoryQueries';
 import { insertVersion } from './rows';
 import type { MemoryVectors } from './memoryVectors';
+import type { CodeWorkspace } from '../code/codeWorkspace';
 import { importanceWithSurprise, NEAR_DUPLICATE_LAYERS, SURPRISE_NEIGHBOURS, surpriseOf } from './novelty';
 import type { EmbeddedText } from './novelty';
 import { expireSessions, touchSession, workingBytes } from './sessions';
@@ -60,6 +61,8 @@ export class MemoryStore {
   readonly graph = new MemoryGraphCache();
   /** The dense side (vectors, near-duplicates, surprise), once the host's embedding model loaded. */
   vectors: MemoryVectors | undefined;
+  /** The workspace whose code this host scans (codebase layer); unset for a database without one. */
+  code: CodeWorkspace | undefined;
   private vectorLoader: (() => Promise<MemoryVectors | undefined>) | undefined;
   private vectorsLoading: Promise<void> | undefined;
   /** Set when text was indexed without a vector: the next commit starts background embedding. */

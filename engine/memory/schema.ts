@@ -1,4 +1,5 @@
 import { indexMissing } from '../retrieval/lexicalIndex';
+import { codeIndexMigration } from '../code/schema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -183,6 +184,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
       // Index what earlier versions stored (tokenized here, journaled as plain inserts).
       indexMissing(tx);
+    },
+  },
+  codeIndexMigration(4),
+  {
+    version: 5,
+    name: 'codebase memories: which file content the derived memories describe',
+    up(tx) {
+      tx.run(`
+        -- The content hash a file's codebase memories were derived from: a file whose indexed
+        -- hash differs (new, changed, or indexed by a scan killed before deriving) is derived again.
+        CREATE TABLE code_memory_sync (
+          path TEXT PRIMARY KEY,
+          content_hash TEXT NOT NULL
+        );
+      `);
     },
   },
 ];

@@ -98,6 +98,7 @@ describe('engram CLI', () => {
       ['remember', ' '],
       ['remember', 'x', '--layer', 'cortex'],
       ['remember', 'x', '--importance', 'lots'],
+      ['--embedding', 'word2vec', 'remember', 'x'],
       ['frobnicate'],
     ]) {
       const result = engram(dir, [...db, ...args]);

@@ -26,6 +26,14 @@ const SEED: Record<number, (tx: SqlWriter) => void> = {
     tx.run("INSERT INTO entities (key, name, type, created_at) VALUES ('stripe', 'Stripe', 'tool', ?)", [T]);
     tx.run("INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ('m_old1', 1, 0.9)");
   },
+  4: (tx) => {
+    tx.run(
+      "INSERT INTO code_files (path, language, content_hash, size, mtime_ms, lines, parsed, has_errors, generation) VALUES ('src/pay.ts', 'typescript', 'c1', 10, 1, 1, 1, 0, 1)",
+    );
+    tx.run(
+      "INSERT INTO code_symbols (file_id, name, kind, signature, start_line, end_line, exported) VALUES (1, 'charge', 'function', 'function charge()', 1, 1, 1)",
+    );
+  },
 };
 
 function schemaOf(db: DurableDatabase) {
@@ -72,6 +80,10 @@ describe('schema migrations', () => {
       if (from >= 2) {
         const stripe = (await t.call('entities', { query: 'stripe' }))[0];
         assert.equal(stripe?.name, 'Stripe');
+      }
+      if (from >= 4) {
+        const [charge] = await t.call('symbols', { query: 'charge' });
+        assert.equal(charge?.path, 'src/pay.ts');
       }
       await t.host.close();
       // The migrations were journaled: replaying them from the old snapshot gives the same database.

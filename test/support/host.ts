@@ -34,6 +34,7 @@ export async function openTestHost(
     clock?: TestClock;
     limits?: Partial<MemoryLimits>;
     embedding?: EmbeddingProvider;
+    code?: HostOptions['code'];
     onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
   } = {},
 ): Promise<TestHost> {
@@ -47,6 +48,7 @@ export async function openTestHost(
     limits: options.limits,
     snapshot: { idleMs: 60_000 },
     embedding: options.embedding ?? null,
+    code: options.code,
     onEmbeddingProgress: options.onEmbeddingProgress,
   });
   return {

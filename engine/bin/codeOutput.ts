@@ -1,0 +1,41 @@
+import type { FileHit, SymbolHit } from '../code/codeQueries';
+import type { ScanResult } from '../code/codeWorkspace';
+
+export function renderScan(r: ScanResult): string {
+  const c = r.changes;
+  const lines = [
+    `scanned ${r.root} in ${(r.millis / 1000).toFixed(2)} s: ${r.files} files, ${r.symbols} symbols, ${r.imports} imports`,
+    `changes: ${c.added.length} added, ${c.changed.length} changed, ${c.deleted.length} deleted, ${c.renamed.length} renamed, ${c.unchanged} unchanged`,
+    `memories: ${r.memories.added} written, ${r.memories.unchanged} unchanged, ${r.memories.invalidated} invalidated (from ${r.memories.files} files)`,
+  ];
+  if (r.skipped > 0)
+    lines.push(
+      `skipped ${r.skipped}: ${Object.entries(r.skippedByReason)
+        .map(([reason, n]) => `${n} ${reason}`)
+        .join(', ')}`,
+    );
+  if (r.tokenRatio)
+    lines.push(
+      `tokens: memories ${r.tokenRatio.memoryTokens} / source ${r.tokenRatio.sourceTokens} = ${r.tokenRatio.ratio}`,
+    );
+  if (r.interruptedScans.length)
+    lines.push(`resumed after interrupted scan(s) ${r.interruptedScans.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function renderSymbols(hits: SymbolHit[]): string {
+  if (hits.length === 0) return 'no symbols found';
+  return hits
+    .map(
+      (s) =>
+        `${s.path}:${s.startLine}  ${s.kind.padEnd(9)} ${s.container ? `${s.container}.` : ''}${s.name}  ${s.signature}`,
+    )
+    .join('\n');
+}
+
+export function renderFiles(hits: FileHit[]): string {
+  if (hits.length === 0) return 'no files found';
+  return hits
+    .map((f) => `${f.path}  (${f.language ?? 'unknown'}, ${f.lines} lines, ${f.symbols} symbols)`)
+    .join('\n');
+}

@@ -1,0 +1,186 @@
+import { upsertEntity } from '../memory/entityGraph';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { RememberInput } from '../memory/types';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { readFileIndex } from './codeIndexReader';
+import { deriveFileMemories } from './memoryDrafts';
+import type { MemoryDraft } from './memoryDrafts';
+
+export interface CodebaseMemorySync {
+  /** Files whose memories were derived again. */
+  files: number;
+  added: number;
+  unchanged: number;
+  /** Memories of code that is gone (deleted or renamed files, removed symbols), now invalid. */
+  invalidated: number;
+  /** Tokens of the current codebase memories (the numerator of the token ratio). */
+  memoryTokens: number;
+}
+
+/** Files derived per write transaction: small enough to keep the host responsive between them. */
+const FILES_PER_WRITE = 50;
+const SCANNER = { agent: 'engram-scanner', trust: 'ingest' as const };
+
+/**
+ * Keeps the codebase layer equal to the code index. Every file whose indexed content differs from
+ * what its memories were derived from gets its drafts written (a draft's key is its conflict key,
+ * so a changed summary supersedes the old one and an identical one is `unchanged`); memories whose
+ * key no longer has a draft, or whose file left the index, are invalidated with `valid_to` set.
+ * Driven by the index rather than by one scan's change list, so a scan killed between indexing
+ * and deriving is caught up by the next one.
+ */
+export function syncCodebaseMemories(
+  store: MemoryStore,
+  renamed: ReadonlyArray<{ from: string; to: string }>,
+  /** Counts the tokens of all current codebase memories when given (a full report; skipped on live rescans). */
+  countTokens?: (text: string) => number,
+): CodebaseMemorySync {
+  const result: CodebaseMemorySync = { files: 0, added: 0, unchanged: 0, invalidated: 0, memoryTokens: 0 };
+  const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
+  const stale = store.read(staleFiles);
+  for (let start = 0; start < stale.length; start += FILES_PER_WRITE) {
+    store.write((tx) => {
+      for (const file of stale.slice(start, start + FILES_PER_WRITE)) deriveFile(store, tx, file, result);
+    });
+  }
+  store.write((tx) => {
+    for (const memory of orphanedMemories(tx)) {
+      const movedTo = renamedTo.get(memory.path);
+      store.invalidate(
+        memory.id,
+        movedTo ? `${memory.path} was renamed to ${movedTo}` : `${memory.path} is gone`,
+        SCANNER,
+      );
+      result.invalidated++;
+    }
+  });
+  if (countTokens)
+    result.memoryTokens = store
+      .read(currentCodebaseContents)
+      .reduce((sum, text) => sum + countTokens(text), 0);
+  return result;
+}
+
+function deriveFile(
+  store: MemoryStore,
+  tx: SqlWriter,
+  file: { path: string; hash: string },
+  out: CodebaseMemorySync,
+): void {
+  const index = readFileIndex(tx, file.path);
+  if (!index) return;
+  const drafts = deriveFileMemories(index);
+  const keys = new Set(drafts.map((d) => d.key));
+  for (const old of familyOf(tx, file.path))
+    if (!keys.has(old.key)) {
+      store.invalidate(old.id, `${old.key.replace(/^code:[a-z]+:/, '')} is no longer in the code`, SCANNER);
+      out.invalidated++;
+    }
+  for (const draft of drafts) {
+    const [written] = store.rememberMany([asMemory(draft)], SCANNER);
+    if (written!.outcome === 'unchanged') out.unchanged++;
+    else {
+      out.added++;
+      linkDraft(tx, written!.memory.id, draft, store.clock());
+    }
+  }
+  tx.run('INSERT OR REPLACE INTO code_memory_sync (path, content_hash) VALUES (?, ?)', [
+    file.path,
+    file.hash,
+  ]);
+  out.files++;
+}
+
+function asMemory(draft: MemoryDraft): RememberInput {
+  return {
+    content: draft.content,
+    layer: 'codebase',
+    kind: draft.kind,
+    tags: draft.tags,
+    conflictKey: draft.key,
+    source: {
+      file: draft.source.file,
+      ...(draft.source.startLine !== undefined ? { start: draft.source.startLine } : {}),
+      ...(draft.source.endLine !== undefined ? { end: draft.source.endLine } : {}),
+    },
+  };
+}
+
+/** The draft's entities linked to its memory, and its typed relations (DEFINES, IMPORTS, DEPENDS_ON). */
+function linkDraft(tx: SqlWriter, memoryId: string, draft: MemoryDraft, now: number): void {
+  const ids = new Map<string, number>();
+  const entity = (name: string, type: string) => {
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = upsertEntity(tx, name.toLowerCase(), name, type, now);
+      ids.set(name, id);
+    }
+    return id;
+  };
+  for (const e of draft.entities) {
+    tx.run(
+      'INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES (?, ?, 1) ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = 1',
+      [memoryId, entity(e.name, e.type)],
+    );
+  }
+  const typeOf = new Map(draft.entities.map((e) => [e.name, e.type]));
+  for (const r of draft.relations) {
+    tx.run(
+      `INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)
+       VALUES (?, ?, ?, 1, 1, ?, ?) ON CONFLICT (source_id, target_id, type) DO UPDATE SET last_seen_at = excluded.last_seen_at`,
+      [
+        entity(r.from, typeOf.get(r.from) ?? 'file'),
+        entity(r.to, typeOf.get(r.to) ?? 'file'),
+        r.type,
+        now,
+        now,
+      ],
+    );
+  }
+}
+
+function staleFiles(r: SqlReader): Array<{ path: string; hash: string }> {
+  return r.all(
+    `SELECT f.path AS path, f.content_hash AS hash FROM code_files f
+     LEFT JOIN code_memory_sync s ON s.path = f.path
+     WHERE s.content_hash IS NOT f.content_hash ORDER BY f.path`,
+  );
+}
+
+const FAMILY = `SELECT id, conflict_key AS key FROM memories
+  WHERE superseded_at IS NULL AND status = 'active' AND layer = 'codebase' AND conflict_key IS NOT NULL`;
+
+/** The current codebase memories derived from one file, by their keys. */
+function familyOf(r: SqlReader, path: string): Array<{ id: string; key: string }> {
+  // Symbol keys are `code:symbol:<path>#<name>`: a range scan on the conflict-key index ('$' follows '#').
+  return r.all<{ id: string; key: string }>(
+    `${FAMILY} AND (conflict_key IN (?, ?) OR (conflict_key >= ? AND conflict_key < ?))`,
+    [`code:file:${path}`, `code:config:${path}`, `code:symbol:${path}#`, `code:symbol:${path}$`],
+  );
+}
+
+/** Codebase memories whose file is no longer in the index. */
+function orphanedMemories(tx: SqlWriter): Array<{ id: string; path: string }> {
+  const indexed = new Set(tx.all<{ path: string }>('SELECT path FROM code_files').map((f) => f.path));
+  const orphans = tx
+    .all<{ id: string; key: string }>(`${FAMILY} AND conflict_key LIKE 'code:%'`)
+    .map((m) => ({ id: m.id, path: pathOfKey(m.key) }))
+    .filter((m): m is { id: string; path: string } => m.path !== undefined && !indexed.has(m.path));
+  const gone = [...new Set(orphans.map((o) => o.path))];
+  for (const path of gone) tx.run('DELETE FROM code_memory_sync WHERE path = ?', [path]);
+  return orphans;
+}
+
+/** `code:file:src/a.ts`, `code:config:package.json`, `code:symbol:src/a.ts#Name` -> the path. */
+export function pathOfKey(key: string): string | undefined {
+  const match = /^code:(?:file|config|symbol):(.+?)(?:#[^#]*)?$/.exec(key);
+  return match?.[1];
+}
+
+function currentCodebaseContents(r: SqlReader): string[] {
+  return r
+    .all<{ content: string }>(
+      "SELECT content FROM memories WHERE superseded_at IS NULL AND status = 'active' AND layer = 'codebase'",
+    )
+    .map((m) => m.content);
+}
