@@ -28,6 +28,7 @@ import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, t
 import type { Params } from './params';
 import { collectStats } from './stats';
 import { CODE_METHODS } from './codeMethods';
+import { DRIFT_METHODS } from './driftMethods';
 
 /**
  * The engine's whole callable surface, as one table: the host executes these for local callers and
@@ -280,6 +281,7 @@ export const METHODS = {
   }),
   stats: method(false, (store) => store.read((r) => collectStats(r, store))),
   ...CODE_METHODS,
+  ...DRIFT_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

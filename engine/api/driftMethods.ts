@@ -1,0 +1,2 @@
+/** The drift checker's methods (claims, verification against the code index and git, repair). */
+export const DRIFT_METHODS = {} as const;
