@@ -15,6 +15,7 @@ mkdirSync(dist, { recursive: true });
 const nodeEntries = [
   { in: 'extension/extension.ts', out: 'extension' },
   { in: 'engine/bin/cli.ts', out: 'cli' },
+  { in: 'engine/bin/mcp.ts', out: 'mcp' },
   // The engine alone: not shipped, built so a test can prove that no `vscode` import leaked in.
   { in: 'engine/index.ts', out: 'engine' },
   // The embedding worker thread (engine/embedding); the USE-lite files it loads are copied below.

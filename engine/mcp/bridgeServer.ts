@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { argumentError, isCallerError, oneLine } from './argumentErrors';
+import type { BridgeRuntime } from './bridgeRuntime';
+import { getPrompt, PROMPTS } from './prompts';
+import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources';
+import type { ToolContext, ToolDefinition } from './toolDefinition';
+import { toolsFor } from './toolRegistry';
+
+const VERSION = '0.1.0';
+
+/** Memory tools refuse unknown fields (a misspelt `tag` for `tags` must not pass silently); compat tools accept them as the official server does. */
+function inputSchemaOf(tool: ToolDefinition) {
+  return tool.group === 'compat' ? tool.input : tool.input.strict();
+}
+
+function describeTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(inputSchemaOf(tool), { io: 'input' }) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...tool.hints, openWorldHint: false },
+  };
+}
+
+/**
+ * One MCP server per connection (stdio has one; Streamable HTTP one per session), all sharing the
+ * process's engine. The client's name from initialize becomes the agent of its writes, and each
+ * connection is its own session (working memory, injection ledger).
+ */
+export function createBridgeServer(runtime: BridgeRuntime): Server {
+  const server = new Server(
+    { name: 'engram', title: 'Engram', version: VERSION },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+      instructions:
+        'Engram is the project memory. Call memory_context or memory_recall before working on something, memory_remember when you learn a decision, convention or fix worth keeping.',
+    },
+  );
+  const tools = toolsFor(runtime.profile);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = tools.map(describeTool);
+  const session = `mcp-${randomUUID()}`;
+  const roots = async () => {
+    if (!server.getClientCapabilities()?.roots) return [];
+    return (await server.listRoots()).roots.map((root) => root.uri);
+  };
+  const context: ToolContext = {
+    async call(method, params) {
+      const engine = await runtime.engine(roots);
+      const agent = server.getClientVersion()?.name || 'mcp-client';
+      return engine.call(method, { ...params, actor: { agent, session } });
+    },
+    get bridge() {
+      return { role: runtime.role, profile: runtime.profile, database: runtime.database };
+    },
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const tool = byName.get(name);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `name: no tool named ${JSON.stringify(name.slice(0, 100))} in the ${runtime.profile} profile`,
+      );
+    const parsed = inputSchemaOf(tool).safeParse(args ?? {});
+    if (!parsed.success) throw argumentError(name, parsed.error);
+    return runTool(tool, parsed.data, context, runtime);
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: RESOURCE_TEMPLATES,
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    guard(`resource ${request.params.uri.slice(0, 100)}`, () => readResource(request.params.uri, context)),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    guard(`prompt ${request.params.name.slice(0, 100)}`, () =>
+      getPrompt(request.params.name, request.params.arguments ?? {}, context),
+    ),
+  );
+  return server;
+}
+
+async function runTool(
+  tool: ToolDefinition,
+  args: unknown,
+  context: ToolContext,
+  runtime: BridgeRuntime,
+): Promise<CallToolResult> {
+  try {
+    const output = await tool.run(args as never, context);
+    return {
+      content: [{ type: 'text', text: output.text }],
+      structuredContent: output.structured,
+    };
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    if (isCallerError(error)) throw new McpError(ErrorCode.InvalidParams, `${tool.name}: ${oneLine(error)}`);
+    // Not found, a store failure, a host that could not be reached: the call fails cleanly, in
+    // the result, so the agent reads why and goes on.
+    runtime.settings.logger.warn(`${tool.name} failed: ${oneLine(error)}`);
+    return { content: [{ type: 'text', text: `${tool.name}: ${oneLine(error)}` }], isError: true };
+  }
+}
+
+/** Resources and prompts have no error result: engine failures become one-line JSON-RPC errors. */
+async function guard<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    const code = isCallerError(error) ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+    throw new McpError(code, `${what}: ${oneLine(error)}`);
+  }
+}

@@ -1,0 +1,99 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { tokenCount } from '../retrieval/tokenCount';
+
+/**
+ * Every tool result fits a token budget, with a cursor for the rest: an agent asks for the next
+ * page instead of receiving 80k tokens at once. The budget counts the structured result's JSON
+ * (the larger of the two forms a client may forward to the model) with a real tokenizer.
+ */
+export const DEFAULT_BUDGET = 4000;
+export const MAX_BUDGET = 50_000;
+
+export const budgetField = z
+  .number()
+  .int()
+  .min(200)
+  .max(MAX_BUDGET)
+  .optional()
+  .describe(`most tokens the result may take (default ${DEFAULT_BUDGET}); the rest comes with a cursor`);
+
+export const cursorField = z
+  .string()
+  .max(500)
+  .optional()
+  .describe('the cursor of the previous result, to get its next page');
+
+export const nextCursorField = z
+  .string()
+  .nullable()
+  .describe('pass as cursor to get the rest; null when this is everything');
+
+/** Tokens of a value as JSON. UTF-8 bytes bound tokens from above, so short values skip the tokenizer. */
+export function jsonTokens(value: unknown, limit: number): number {
+  const json = JSON.stringify(value);
+  return Buffer.byteLength(json) <= limit ? Math.ceil(json.length / 4) : tokenCount(json);
+}
+
+export interface Fitted<T> {
+  items: T[];
+  /** How many of the offered items were taken (the next page starts after them). */
+  taken: number;
+}
+
+/**
+ * Takes items in order while they fit `budget` tokens. The first item is always taken, cut with
+ * `shrink` if it alone is over budget, so a page always moves the cursor forward.
+ */
+export function fitToBudget<T>(
+  items: T[],
+  budget: number,
+  shrink?: (item: T, budget: number) => T,
+): Fitted<T> {
+  const out: T[] = [];
+  let left = budget;
+  for (const item of items) {
+    const cost = jsonTokens(item, left);
+    if (cost > left) {
+      if (out.length === 0) out.push(shrink ? shrink(item, budget) : item);
+      break;
+    }
+    out.push(item);
+    left -= cost;
+  }
+  return { items: out, taken: out.length };
+}
+
+/** Cursors are opaque to clients: base64url JSON of the position and the tool they belong to. */
+export function encodeCursor(tool: string, position: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify({ t: tool, ...position })).toString('base64url');
+}
+
+export function decodeCursor(tool: string, cursor: string | undefined): Record<string, unknown> | undefined {
+  if (cursor === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== 'object' || value === null || (value as { t?: unknown }).t !== tool) {
+    throw new McpError(ErrorCode.InvalidParams, `${tool}: cursor: not a cursor of ${tool}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A whole number at `key` of a decoded cursor, or `fallback` without a cursor. */
+export function cursorNumber(
+  tool: string,
+  position: Record<string, unknown> | undefined,
+  key: string,
+  fallback: number,
+): number {
+  if (position === undefined) return fallback;
+  const value = position[key];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new McpError(ErrorCode.InvalidParams, `${tool}: cursor: not a cursor of ${tool}`);
+  }
+  return value;
+}

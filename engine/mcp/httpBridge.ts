@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createBridgeServer } from './bridgeServer';
+import type { BridgeRuntime } from './bridgeRuntime';
+import { bearerMatches, newToken, writeTokenFile } from './httpToken';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpBridgeOptions {
+  /** @default 0 (any free port; the token file has the URL) */
+  port: number;
+  tokenFile: string;
+}
+
+/**
+ * Streamable HTTP on 127.0.0.1 only. Every request must carry the Host of this listener (DNS
+ * rebinding), no foreign Origin, and the bearer token from the user-only token file; each
+ * initialize opens a session with its own MCP server over the shared engine.
+ */
+export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptions): Promise<void> {
+  const token = newToken();
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts: string[] = [];
+  const logger = runtime.settings.logger;
+
+  const httpServer = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      logger.warn(`http request failed: ${String(error)}`);
+      if (!res.headersSent) reply(res, 500, 'internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!allowedHosts.includes(req.headers.host ?? ''))
+      return reply(res, 403, 'forbidden: Host is not this local server');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedHosts.some((host) => origin === `http://${host}`)) {
+      return reply(res, 403, 'forbidden: foreign Origin');
+    }
+    if (!bearerMatches(req.headers.authorization, token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return reply(res, 401, 'unauthorized: a valid bearer token is required');
+    }
+    if ((req.url ?? '').split('?')[0] !== '/mcp') return reply(res, 404, 'not found: the endpoint is /mcp');
+    const sessionId = req.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (req.method !== 'POST') {
+      if (!existing) return reply(res, 400, 'unknown or missing mcp-session-id');
+      return existing.handleRequest(req, res);
+    }
+    const body = await readJson(req);
+    if (body === undefined) return reply(res, 400, 'the body must be JSON of at most 4 MiB');
+    if (existing) return existing.handleRequest(req, res, body);
+    if (sessionId !== undefined || !isInitializeRequest(body))
+      return reply(res, 400, 'unknown or missing mcp-session-id');
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await createBridgeServer(runtime).connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const port = (httpServer.address() as AddressInfo).port;
+  allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  const url = `http://127.0.0.1:${port}/mcp`;
+  writeTokenFile(options.tokenFile, { url, token, pid: process.pid });
+  logger.warn(`engram-mcp: Streamable HTTP at ${url}; bearer token in ${options.tokenFile}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+  await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+}
+
+function reply(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,27 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Where `--http` writes its URL and bearer token: beside the database, readable by the user only. */
+export function tokenFilePath(dbPath: string): string {
+  return path.join(path.dirname(dbPath), 'mcp-http.json');
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Written fresh with mode 0600 (a mode given to writeFileSync only applies to a new file). */
+export function writeTokenFile(file: string, contents: { url: string; token: string; pid: number }): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  rmSync(file, { force: true });
+  writeFileSync(file, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+}
+
+/** Compares in constant time, so the token cannot be guessed a byte at a time from response times. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,65 @@
+import { invalidInput } from '../../errors';
+import type { MethodSpec } from '../../api/methods';
+import { optionalNumber, optionalString, stringList } from '../../api/params';
+import type { Params } from '../../api/params';
+import { clampLimit } from '../../memory/memoryQueries';
+import type { MemoryStore } from '../../memory/memoryStore';
+import { parseTime } from '../../memory/validate';
+
+export interface TimelineEvent {
+  seq: number;
+  at: number;
+  type: string;
+  memoryId: string | null;
+  agent: string | null;
+  session: string | null;
+  /** The memory's current text, for a readable timeline (null for events without a memory). */
+  content: string | null;
+}
+
+export interface EventPage {
+  events: TimelineEvent[];
+  /** Pass as `after` for the next page, or null when this was the last. */
+  next: number | null;
+}
+
+/** Reads and injections happen on every call: a timeline shows what changed unless asked for them. */
+const QUIET_TYPES = ['read', 'recall', 'inject'];
+
+/** The event ledger in a time range, oldest first, a page at a time (engine/memory/eventLedger.ts). */
+function readEvents(store: MemoryStore, params: Params): EventPage {
+  const from = params['from'] === undefined ? 0 : parseTime('from', params['from']);
+  const to = params['to'] === undefined ? Number.MAX_SAFE_INTEGER : parseTime('to', params['to']);
+  if (to < from) throw invalidInput('to must not be before from');
+  const after = optionalNumber(params, 'after') ?? 0;
+  const limit = clampLimit(optionalNumber(params, 'limit') ?? 100);
+  const types = params['types'] === undefined ? undefined : stringList(params, 'types');
+  const memoryId = optionalString(params, 'memoryId');
+  const where = ['e.at >= ?', 'e.at <= ?', 'e.seq > ?'];
+  const values: Array<string | number> = [from, to, after];
+  if (types === undefined) {
+    where.push(`e.type NOT IN (${QUIET_TYPES.map(() => '?').join(', ')})`);
+    values.push(...QUIET_TYPES);
+  } else if (types.length > 0) {
+    where.push(`e.type IN (${types.map(() => '?').join(', ')})`);
+    values.push(...types);
+  }
+  if (memoryId !== undefined) {
+    where.push('e.memory_id = ?');
+    values.push(memoryId);
+  }
+  const rows = store.read((reader) =>
+    reader.all<TimelineEvent>(
+      `SELECT e.seq, e.at, e.type, e.memory_id AS memoryId, e.agent, e.session, m.content
+       FROM events e LEFT JOIN memories m ON m.id = e.memory_id AND m.superseded_at IS NULL
+       WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT ?`,
+      [...values, limit + 1],
+    ),
+  );
+  const events = rows.slice(0, limit);
+  return { events, next: rows.length > limit ? (events.at(-1)?.seq ?? null) : null };
+}
+
+export const EVENT_METHODS = {
+  events: { write: false, run: readEvents } satisfies MethodSpec<EventPage>,
+};

@@ -1,0 +1,90 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Memory } from '../memory/types';
+import type { RecallResult } from '../retrieval/recall';
+import type { EventPage } from './methods/eventMethods';
+import type { ToolContext } from './toolDefinition';
+
+export const PROMPTS: Prompt[] = [
+  {
+    name: 'prime',
+    title: 'Prime the session',
+    description:
+      'Start a session with what Engram remembers about the project: pinned memories, then what is relevant to the task',
+    arguments: [{ name: 'task', description: 'what you are about to work on (optional)', required: false }],
+  },
+  {
+    name: 'recap',
+    title: 'Recap',
+    description: 'What changed in the project memory recently',
+    arguments: [{ name: 'days', description: 'how many days back (default 7)', required: false }],
+  },
+  {
+    name: 'why',
+    title: 'Why is it like this',
+    description: 'The decisions and conventions behind a file, symbol or topic',
+    arguments: [{ name: 'target', description: 'a file path, symbol or topic', required: true }],
+  },
+];
+
+const DECISION_KINDS = new Set<Memory['kind']>([
+  'decision',
+  'preference',
+  'negative',
+  'error-pattern',
+  'procedure',
+]);
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const userMessage = (description: string, text: string): GetPromptResult => ({
+  description,
+  messages: [{ role: 'user', content: { type: 'text', text } }],
+});
+
+export async function getPrompt(
+  name: string,
+  args: Record<string, string>,
+  context: ToolContext,
+): Promise<GetPromptResult> {
+  if (name === 'prime') {
+    const task = args['task']?.trim() || 'project overview: architecture, conventions, decisions';
+    const block = (await context.call('context', { query: task, budget: 2000 })) as { text: string };
+    return userMessage(
+      'Project memory for this session',
+      `Here is what Engram remembers about this project (memory ids in brackets; recall more with memory_recall):\n\n${block.text || '(no memories yet)'}`,
+    );
+  }
+  if (name === 'recap') {
+    const days = args['days'] === undefined ? 7 : Number(args['days']);
+    if (!Number.isFinite(days) || days <= 0 || days > 3650)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `recap: days: must be a number of days from 1 to 3650; got ${JSON.stringify(args['days'])}`,
+      );
+    const page = (await context.call('events', {
+      from: Date.now() - days * DAY_MS,
+      limit: 200,
+    })) as EventPage;
+    const lines = page.events.map(
+      (e) =>
+        `- ${new Date(e.at).toISOString()} ${e.type}${e.agent ? ` by ${e.agent}` : ''}${e.content ? `: ${e.content.slice(0, 300)}` : ''}`,
+    );
+    return userMessage(
+      `Memory changes of the last ${days} days`,
+      `What changed in the project memory in the last ${days} days${page.next === null ? '' : ' (the first 200 changes)'}:\n\n${lines.join('\n') || '(nothing)'}`,
+    );
+  }
+  if (name === 'why') {
+    const target = args['target']?.trim();
+    if (!target)
+      throw new McpError(ErrorCode.InvalidParams, 'why: target: required (a file, symbol or topic)');
+    const result = (await context.call('recall', { query: target, k: 30 })) as RecallResult;
+    const decisions = result.hits.filter((h) => DECISION_KINDS.has(h.memory.kind)).slice(0, 15);
+    const lines = decisions.map((h) => `- [${h.memory.id}] ${h.memory.kind}: ${h.memory.content}`);
+    return userMessage(
+      `Decisions behind ${target}`,
+      `The decisions and conventions Engram has about ${target}:\n\n${lines.join('\n') || '(none recorded)'}\n\nUse memory_history on an id to see how a decision changed.`,
+    );
+  }
+  throw new McpError(ErrorCode.InvalidParams, `name: no prompt named ${JSON.stringify(name.slice(0, 100))}`);
+}

@@ -1,0 +1,51 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Page } from '../memory/memoryQueries';
+import type { Annotation, Memory } from '../memory/types';
+import { DEFAULT_BUDGET, fitToBudget } from './budget';
+import { memoryView, shrinkMemoryView } from './memoryView';
+import type { ToolContext } from './toolDefinition';
+
+/** Resources: one memory by id, and the newest memories. code://map and drift://report join with their issues. */
+export const RESOURCES: Resource[] = [
+  {
+    uri: 'memory://recent',
+    name: 'recent',
+    title: 'Recent memories',
+    description: 'The newest active memories, within a token budget',
+    mimeType: 'application/json',
+  },
+];
+
+export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
+  {
+    uriTemplate: 'memory://{id}',
+    name: 'memory',
+    title: 'A memory',
+    description: 'One memory with every field and its notes',
+    mimeType: 'application/json',
+  },
+];
+
+const RECENT_COUNT = 50;
+
+export async function readResource(uri: string, context: ToolContext): Promise<ReadResourceResult> {
+  const json = (value: unknown) => ({
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+  });
+  if (uri === 'memory://recent') {
+    const page = (await context.call('list', { limit: RECENT_COUNT })) as Page<Memory>;
+    const fitted = fitToBudget(page.items.map(memoryView), DEFAULT_BUDGET, shrinkMemoryView);
+    return json({ memories: fitted.items, total: page.total });
+  }
+  const match = /^memory:\/\/([^/?#]{1,200})$/.exec(uri);
+  if (!match?.[1])
+    throw new McpError(ErrorCode.InvalidParams, `uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);
+  const id = decodeURIComponent(match[1]);
+  const { memory, annotations } = (await context.call('get', { id })) as {
+    memory: Memory;
+    annotations: Annotation[];
+  };
+  const view = fitToBudget([memoryView(memory)], DEFAULT_BUDGET, shrinkMemoryView).items[0];
+  return json({ memory: view, context: memory.context, annotations: annotations.slice(-20) });
+}

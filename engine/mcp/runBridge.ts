@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { parseEmbeddingSetting } from '../embedding/embeddingSetting';
+import type { UseLiteAssets } from '../embedding/useLiteAssets';
+import { stderrLogger } from '../host';
+import { resolveDatabasePath, userDataDirectory } from '../paths';
+import { BridgeRuntime } from './bridgeRuntime';
+import { serveHttp } from './httpBridge';
+import { tokenFilePath } from './httpToken';
+import { parseProfile } from './profiles';
+import { serveStdio } from './stdioBridge';
+
+/** What the bridge is started with: `dist/mcp.js [options]` or `engram serve --mcp [options]`. */
+export interface BridgeLaunch {
+  db?: string;
+  workspace?: string;
+  user?: boolean;
+  profile?: string;
+  http?: boolean;
+  /** With http. @default 0 (any free port) */
+  port?: number;
+  embedding?: string;
+}
+
+/** The process around the bridge; the only place it reads the environment. */
+export interface BridgeEnvironment {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  platform: NodeJS.Platform;
+  sqlWasmPath: string;
+  useLiteAssets: () => UseLiteAssets;
+}
+
+/** Runs the bridge until its client goes away (stdio) or it is told to stop (http); the engine is closed (and the database handed over) on the way out. */
+export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Promise<void> {
+  const logger = stderrLogger(io.env['ENGRAM_LOG'] === 'debug' ? 'debug' : 'warn');
+  const profile =
+    launch.profile !== undefined
+      ? parseProfile(launch.profile, '--profile')
+      : parseProfile(io.env['ENGRAM_MCP_PROFILE'], 'ENGRAM_MCP_PROFILE');
+  const choice = {
+    db: launch.db,
+    workspace: launch.workspace,
+    user: launch.user,
+    cwd: io.cwd,
+    env: io.env,
+    home: io.home,
+    platform: io.platform,
+  };
+  const embedding = parseEmbeddingSetting(launch.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
+    useLiteAssets: io.useLiteAssets,
+    modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
+    env: io.env,
+  });
+  const runtime = new BridgeRuntime({
+    profile,
+    choice,
+    logger,
+    engine: { sqlWasmPath: io.sqlWasmPath, clientName: 'mcp', logger, embedding, warmEmbedding: true },
+  });
+  try {
+    if (launch.http) {
+      await serveHttp(runtime, {
+        port: launch.port ?? 0,
+        tokenFile: tokenFilePath(resolveDatabasePath(choice)),
+      });
+    } else {
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGTERM', resolve);
+        process.once('SIGINT', resolve);
+      });
+      await Promise.race([serveStdio(runtime), stopped]);
+    }
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { Params } from '../api/params';
+import type { Profile } from './profiles';
+
+/** What a tool can do with the engine, on behalf of the connected client. */
+export interface ToolContext {
+  /** Calls an engine method with the client's actor ({agent, session}) added. */
+  call(method: string, params: Params): Promise<unknown>;
+  /** The bridge's own state for stats: role, profile, database. */
+  readonly bridge: { role: string; profile: Profile; database: string };
+}
+
+export interface ToolOutput<O> {
+  /** The `structuredContent`, validated against the output schema. */
+  structured: O;
+  /** The same result for a reader: what clients without structured output show the model. */
+  text: string;
+}
+
+/** Honest hints: readOnly (changes nothing), destructive (hides or ends memories), idempotent (a repeat changes nothing more). */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+}
+
+/** The tool families; code/scan/map/drift tools join later as entries with their own group. */
+export type ToolGroup = 'memory' | 'compat';
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  group: ToolGroup;
+  profiles: readonly Profile[];
+  hints: ToolHints;
+  input: I;
+  output: O;
+  run(args: z.output<I>, context: ToolContext): Promise<ToolOutput<z.input<O>>>;
+}
+
+/** Types a tool against its schemas, then erases them so the registry can hold every tool in one list. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  tool: ToolDefinition<I, O>,
+): ToolDefinition {
+  return tool;
+}
+
+export const READ_ONLY: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };

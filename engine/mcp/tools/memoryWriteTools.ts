@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import type { Memory, RememberResult } from '../../memory/types';
+import { memoryLine, memoryView, memoryViewSchema } from '../memoryView';
+import { defineTool } from '../toolDefinition';
+import type { ToolDefinition, ToolHints } from '../toolDefinition';
+import {
+  contentField,
+  idField,
+  importanceField,
+  kindField,
+  layerField,
+  scopeField,
+  tagsField,
+  timeField,
+} from './fields';
+
+const FULL_AND_CORE = ['full', 'core'] as const;
+const memoryOutput = z.object({ memory: memoryViewSchema });
+
+const remember = defineTool({
+  name: 'memory_remember',
+  title: 'Remember',
+  description:
+    'Store a memory (a decision, convention, fact, error pattern, preference, procedure). Exact restatements are confirmed, not stored twice; a memory with the same conflictKey as an active one supersedes it (the old version is kept in history). Secrets are redacted.',
+  group: 'memory',
+  profiles: FULL_AND_CORE,
+  // Restating a memory grows its confirmation count: a repeat is not free of effects.
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  input: z.object({
+    content: contentField,
+    context: z.string().max(262_144).optional().describe('the source text the memory came from'),
+    layer: layerField.optional(),
+    kind: kindField.optional(),
+    tags: tagsField.optional(),
+    importance: importanceField.optional(),
+    conflictKey: z.string().min(1).max(200).optional().describe('supersede the active memory with this key'),
+    scope: scopeField.optional(),
+    critical: z.boolean().optional().describe('always put first in context blocks'),
+    pinned: z.boolean().optional(),
+    validFrom: timeField.optional().describe('when it became true, if not now (ISO 8601)'),
+  }),
+  output: z.object({
+    outcome: z.enum(['added', 'updated', 'unchanged', 'superseded']),
+    memory: memoryViewSchema,
+    superseded: z.array(z.string()),
+    redacted: z.array(z.string()),
+  }),
+  async run(args, context) {
+    const result = (await context.call('remember', args)) as RememberResult;
+    const memory = memoryView(result.memory);
+    const superseded = result.superseded.length ? `; superseded ${result.superseded.join(', ')}` : '';
+    return {
+      structured: {
+        outcome: result.outcome,
+        memory,
+        superseded: result.superseded,
+        redacted: result.redacted,
+      },
+      text: `${result.outcome}: ${memoryLine(memory)}${superseded}`,
+    };
+  },
+});
+
+const edit = defineTool({
+  name: 'memory_edit',
+  title: 'Edit memory',
+  description: 'Change a memory. Creates a new version; the old one stays in memory_history.',
+  group: 'memory',
+  profiles: FULL_AND_CORE,
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  input: z.object({
+    id: idField,
+    content: contentField.optional(),
+    context: z.string().max(262_144).nullable().optional(),
+    tags: tagsField.optional(),
+    importance: importanceField.optional(),
+    kind: kindField.optional(),
+    layer: layerField.optional(),
+    critical: z.boolean().optional(),
+    conflictKey: z.string().min(1).max(200).nullable().optional(),
+  }),
+  output: memoryOutput,
+  async run({ id, ...changes }, context) {
+    const memory = memoryView((await context.call('edit', { id, changes })) as Memory);
+    return { structured: { memory }, text: `edited: ${memoryLine(memory)}` };
+  },
+});
+
+/** Tools that take an id (and maybe one more field), call one method and answer with the memory. */
+function statusTool(options: {
+  name: string;
+  title: string;
+  description: string;
+  method: string;
+  verb: string;
+  hints: ToolHints;
+  profiles?: readonly ('full' | 'core')[];
+}): ToolDefinition {
+  return defineTool({
+    name: options.name,
+    title: options.title,
+    description: options.description,
+    group: 'memory',
+    profiles: options.profiles ?? ['full'],
+    hints: options.hints,
+    input: z.object({ id: idField }),
+    output: memoryOutput,
+    async run({ id }, context) {
+      const memory = memoryView((await context.call(options.method, { id })) as Memory);
+      return { structured: { memory }, text: `${options.verb}: ${memoryLine(memory)}` };
+    },
+  });
+}
+
+const invalidate = defineTool({
+  name: 'memory_invalidate',
+  title: 'Invalidate memory',
+  description:
+    'Mark a memory as no longer true (with the reason and when it stopped being true). It leaves recall but stays in history.',
+  group: 'memory',
+  profiles: FULL_AND_CORE,
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  input: z.object({
+    id: idField,
+    reason: z.string().min(1).max(2000).describe('why it is no longer true'),
+    validTo: timeField.optional().describe('when it stopped being true (default now)'),
+  }),
+  output: memoryOutput,
+  async run(args, context) {
+    const memory = memoryView((await context.call('invalidate', args)) as Memory);
+    return { structured: { memory }, text: `invalidated: ${memoryLine(memory)}` };
+  },
+});
+
+const annotate = defineTool({
+  name: 'memory_annotate',
+  title: 'Annotate memory',
+  description: 'Add a timestamped note to a memory without changing it.',
+  group: 'memory',
+  profiles: ['full'],
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  input: z.object({ id: idField, text: z.string().min(1).max(10_000).describe('the note') }),
+  output: z.object({ memoryId: z.string(), annotationId: z.string(), text: z.string() }),
+  async run(args, context) {
+    const note = (await context.call('annotate', args)) as { id: string; memoryId: string; text: string };
+    return {
+      structured: { memoryId: note.memoryId, annotationId: note.id, text: note.text },
+      text: `annotated ${note.memoryId}: ${note.text}`,
+    };
+  },
+});
+
+export const MEMORY_WRITE_TOOLS: ToolDefinition[] = [
+  remember,
+  edit,
+  annotate,
+  invalidate,
+  statusTool({
+    name: 'memory_forget',
+    title: 'Forget memory',
+    description: 'Hide a memory everywhere (soft delete; memory_restore brings it back).',
+    method: 'forget',
+    verb: 'forgotten',
+    hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    profiles: FULL_AND_CORE,
+  }),
+  statusTool({
+    name: 'memory_restore',
+    title: 'Restore memory',
+    description: 'Bring back a forgotten or archived memory.',
+    method: 'restore',
+    verb: 'restored',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  }),
+  statusTool({
+    name: 'memory_pin',
+    title: 'Pin memory',
+    description: 'Pin a memory: it leads every context block.',
+    method: 'pin',
+    verb: 'pinned',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  }),
+  statusTool({
+    name: 'memory_unpin',
+    title: 'Unpin memory',
+    description: 'Unpin a memory.',
+    method: 'unpin',
+    verb: 'unpinned',
+    hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  }),
+];
