@@ -16,6 +16,9 @@ import { renderFiles, renderScan, renderSymbols } from './codeOutput';
 import type { FileHit, SymbolHit } from '../code/codeQueries';
 import type { ScanResult } from '../code/codeWorkspace';
 import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
+import { addBridgeOptions } from '../mcp/bridgeCommand';
+import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
+import { runBridge } from '../mcp/runBridge';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
 export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;
@@ -404,6 +407,44 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .action((query: string, o: { limit?: number }) =>
       invoke('files', { query, limit: o.limit }, (r) => renderFiles(r as FileHit[])),
     );
+
+  addBridgeOptions(
+    program
+      .command('serve')
+      .description('serve the memory to MCP clients (stdio, or Streamable HTTP with --http)')
+      .requiredOption('--mcp', 'serve MCP (the only protocol today)'),
+  ).action((o: { profile?: string; http?: boolean; port?: number }) => runBridge({ ...globals(), ...o }, io));
+
+  program
+    .command('mcp-config')
+    .description('print (or --write) the MCP configuration of a client for this workspace')
+    .addOption(new Option('--client <client>', 'the MCP client').choices(MCP_CLIENTS).makeOptionMandatory())
+    .option('--write', 'add Engram to the client configuration file (other entries are kept)')
+    .action((o: { client: string; write?: boolean }) => {
+      // The workspace is where the bridge will look for the database; --user has no workspace.
+      const workspace =
+        resolveWorkspaceRoot({
+          ...globals(),
+          user: false,
+          cwd: io.cwd,
+          env: io.env,
+          home: io.home,
+          platform: io.platform,
+        }) ?? io.cwd;
+      // The build puts dist/mcp.js beside dist/sql-wasm.wasm.
+      const bridgeScript = path.join(path.dirname(io.sqlWasmPath), 'mcp.js');
+      const config = mcpConfig(o.client, {
+        workspace,
+        bridgeScript,
+        home: io.home,
+        platform: io.platform,
+        env: io.env,
+      });
+      if (o.write) config.write();
+      io.stdout(
+        o.write ? `wrote the engram entry to ${config.file}\n` : `# ${config.file}\n${config.snippet}\n`,
+      );
+    });
 
   program
     .command('recover')

@@ -11,11 +11,12 @@ import { runBridge } from '../mcp/runBridge';
  * `dist/mcp.js` (engram-mcp): the MCP bridge over stdio, or Streamable HTTP with --http. stdout
  * carries MCP frames only, so anything a dependency prints with console.log goes to stderr.
  */
-// eslint-disable-next-line no-console -- the one place console is rerouted, so no dependency can write to stdout
+/* eslint-disable no-console -- the one place console is rerouted, so no dependency can write to stdout */
 console.log =
   console.info =
   console.debug =
     (...args: unknown[]) => process.stderr.write(`${args.map(String).join(' ')}\n`);
+/* eslint-enable no-console */
 
 function useLiteAssets() {
   const bundled = path.join(__dirname, 'use-lite');
