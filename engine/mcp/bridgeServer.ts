@@ -8,12 +8,11 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { argumentError, isCallerError, oneLine } from './argumentErrors';
+import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } from './argumentErrors';
 import type { BridgeRuntime } from './bridgeRuntime';
 import { getPrompt, PROMPTS } from './prompts';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources';
@@ -76,8 +75,7 @@ export function createBridgeServer(runtime: BridgeRuntime): Server {
     const { name, arguments: args } = request.params;
     const tool = byName.get(name);
     if (!tool)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw invalidParams(
         `name: no tool named ${JSON.stringify(name.slice(0, 100))} in the ${runtime.profile} profile`,
       );
     const parsed = inputSchemaOf(tool).safeParse(args ?? {});
@@ -113,8 +111,8 @@ async function runTool(
       structuredContent: output.structured,
     };
   } catch (error) {
-    if (error instanceof McpError) throw error;
-    if (isCallerError(error)) throw new McpError(ErrorCode.InvalidParams, `${tool.name}: ${oneLine(error)}`);
+    if (error instanceof ProtocolError) throw error;
+    if (isCallerError(error)) throw invalidParams(`${tool.name}: ${oneLine(error)}`);
     // Not found, a store failure, a host that could not be reached: the call fails cleanly, in
     // the result, so the agent reads why and goes on.
     runtime.settings.logger.warn(`${tool.name} failed: ${oneLine(error)}`);
@@ -127,8 +125,8 @@ async function guard<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof McpError) throw error;
+    if (error instanceof ProtocolError) throw error;
     const code = isCallerError(error) ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-    throw new McpError(code, `${what}: ${oneLine(error)}`);
+    throw new ProtocolError(code, `${what}: ${oneLine(error)}`);
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './argumentErrors';
 import { z } from 'zod';
 import { tokenCount } from '../retrieval/tokenCount';
 
@@ -78,7 +78,7 @@ export function decodeCursor(tool: string, cursor: string | undefined): Record<s
     value = undefined;
   }
   if (typeof value !== 'object' || value === null || (value as { t?: unknown }).t !== tool) {
-    throw new McpError(ErrorCode.InvalidParams, `${tool}: cursor: not a cursor of ${tool}`);
+    throw invalidParams(`${tool}: cursor: not a cursor of ${tool}`);
   }
   return value as Record<string, unknown>;
 }
@@ -93,7 +93,7 @@ export function cursorNumber(
   if (position === undefined) return fallback;
   const value = position[key];
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new McpError(ErrorCode.InvalidParams, `${tool}: cursor: not a cursor of ${tool}`);
+    throw invalidParams(`${tool}: cursor: not a cursor of ${tool}`);
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './argumentErrors';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
@@ -57,8 +57,7 @@ export async function getPrompt(
   if (name === 'recap') {
     const days = args['days'] === undefined ? 7 : Number(args['days']);
     if (!Number.isFinite(days) || days <= 0 || days > 3650)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw invalidParams(
         `recap: days: must be a number of days from 1 to 3650; got ${JSON.stringify(args['days'])}`,
       );
     const page = (await context.call('events', {
@@ -76,8 +75,7 @@ export async function getPrompt(
   }
   if (name === 'why') {
     const target = args['target']?.trim();
-    if (!target)
-      throw new McpError(ErrorCode.InvalidParams, 'why: target: required (a file, symbol or topic)');
+    if (!target) throw invalidParams('why: target: required (a file, symbol or topic)');
     const result = (await context.call('recall', { query: target, k: 30 })) as RecallResult;
     const decisions = result.hits.filter((h) => DECISION_KINDS.has(h.memory.kind)).slice(0, 15);
     const lines = decisions.map((h) => `- [${h.memory.id}] ${h.memory.kind}: ${h.memory.content}`);
@@ -86,5 +84,5 @@ export async function getPrompt(
       `The decisions and conventions Engram has about ${target}:\n\n${lines.join('\n') || '(none recorded)'}\n\nUse memory_history on an id to see how a decision changed.`,
     );
   }
-  throw new McpError(ErrorCode.InvalidParams, `name: no prompt named ${JSON.stringify(name.slice(0, 100))}`);
+  throw invalidParams(`name: no prompt named ${JSON.stringify(name.slice(0, 100))}`);
 }

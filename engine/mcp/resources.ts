@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { invalidParams } from './argumentErrors';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from '../memory/memoryQueries';
 import type { Annotation, Memory } from '../memory/types';
@@ -39,8 +39,7 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     return json({ memories: fitted.items, total: page.total });
   }
   const match = /^memory:\/\/([^/?#]{1,200})$/.exec(uri);
-  if (!match?.[1])
-    throw new McpError(ErrorCode.InvalidParams, `uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);
+  if (!match?.[1]) throw invalidParams(`uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);
   const id = decodeURIComponent(match[1]);
   const { memory, annotations } = (await context.call('get', { id })) as {
     memory: Memory;

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { startBridge, tempWorkspace } from './bridgeProcess';
+import type { ConnectedBridge } from './bridgeProcess';
+
+const COMPAT = [
+  'create_entities',
+  'create_relations',
+  'add_observations',
+  'delete_entities',
+  'delete_observations',
+  'delete_relations',
+  'read_graph',
+  'search_nodes',
+  'open_nodes',
+];
+const open: ConnectedBridge[] = [];
+after(async () => {
+  for (const bridge of open) await bridge.close();
+});
+
+async function toolNames(args: string[], env: Record<string, string> = {}) {
+  const bridge = await startBridge(tempWorkspace(), { args, env });
+  open.push(bridge);
+  return (await bridge.client.listTools()).tools;
+}
+
+test('the compat profile offers exactly the nine tools of the official memory server', async () => {
+  const tools = await toolNames(['--profile', 'compat']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [...COMPAT].sort());
+});
+
+test('ENGRAM_MCP_PROFILE chooses the core profile: a few memory tools, no compat tools', async () => {
+  const names = (await toolNames([], { ENGRAM_MCP_PROFILE: 'core' })).map((t) => t.name);
+  assert.deepEqual(names.sort(), [
+    'memory_context',
+    'memory_edit',
+    'memory_forget',
+    'memory_get',
+    'memory_invalidate',
+    'memory_list',
+    'memory_recall',
+    'memory_remember',
+  ]);
+});
+
+test('the full profile has every tool, each with input and output schemas and honest hints', async () => {
+  const tools = await toolNames([]);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  for (const name of COMPAT) assert.ok(byName.has(name), name);
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, 'object', tool.name);
+    assert.equal(tool.outputSchema?.type, 'object', tool.name);
+    assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', tool.name);
+  }
+  assert.equal(byName.get('memory_recall')?.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('memory_forget')?.annotations?.destructiveHint, true);
+  assert.equal(byName.get('memory_remember')?.annotations?.readOnlyHint, false);
+  assert.equal(byName.get('memory_pin')?.annotations?.idempotentHint, true);
+  assert.equal(byName.get('delete_relations')?.annotations?.destructiveHint, true);
+});
