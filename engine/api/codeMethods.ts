@@ -1,8 +1,11 @@
 import { invalidInput } from '../errors';
 import { requireCodeWorkspace } from '../code/codeWorkspace';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
+import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
+import type { RepoMap } from '../code/repoMap';
 import type { MemoryStore } from '../memory/memoryStore';
-import { optionalBoolean, optionalNumber, text } from './params';
+import { tokenCount } from '../retrieval/tokenCount';
+import { optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
 import type { Params } from './params';
 
 function limitOf(p: Params, fallback: number): number {
@@ -10,6 +13,32 @@ function limitOf(p: Params, fallback: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
     throw invalidInput(`limit must be 1 to 1000; got ${limit}`);
   return limit;
+}
+
+/** @default 1024 tokens: room for about 20 files with their main signatures. */
+const DEFAULT_MAP_BUDGET = 1024;
+const MAX_MAP_BUDGET = 100_000;
+
+function mapBudget(p: Params): number {
+  const budget = optionalNumber(p, 'budget') ?? DEFAULT_MAP_BUDGET;
+  if (!Number.isInteger(budget) || budget < 16 || budget > MAX_MAP_BUDGET)
+    throw invalidInput(`budget must be a whole number of tokens from 16 to ${MAX_MAP_BUDGET}; got ${budget}`);
+  return budget;
+}
+
+function repoMap(store: MemoryStore, p: Params): RepoMap {
+  const focus = p['focus'] === undefined || p['focus'] === null ? [] : stringList(p, 'focus');
+  const query = optionalString(p, 'query');
+  const budget = mapBudget(p);
+  return store.read((r) =>
+    buildRepoMap(r, referenceGraphOf(store, r), {
+      focus: focus.filter((f) => f.trim() !== ''),
+      query,
+      budget,
+      root: store.code?.options.root,
+      countTokens: tokenCount,
+    }),
+  );
 }
 
 /**
@@ -33,4 +62,6 @@ export const CODE_METHODS = {
     run: (store: MemoryStore, p: Params) =>
       store.read((r) => searchFiles(r, text(p, 'query'), limitOf(p, 20))),
   },
+  /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
+  map: { write: false, run: repoMap },
 } as const;

@@ -1,5 +1,6 @@
 import type { FileHit, SymbolHit } from '../code/codeQueries';
 import type { ScanResult } from '../code/codeWorkspace';
+import type { RepoMap } from '../code/repoMap';
 
 export function renderScan(r: ScanResult): string {
   const c = r.changes;
@@ -38,4 +39,22 @@ export function renderFiles(hits: FileHit[]): string {
   return hits
     .map((f) => `${f.path}  (${f.language ?? 'unknown'}, ${f.lines} lines, ${f.symbols} symbols)`)
     .join('\n');
+}
+
+/** The map text, then one line on what it covers and what centred it; a note when it is empty. */
+export function renderMap(map: RepoMap): string {
+  const centred = [
+    ...map.focus.files,
+    ...map.focus.mentionedFiles.filter((f) => !map.focus.files.includes(f)),
+    ...map.focus.identifiers,
+  ];
+  const summary = [
+    `${map.files.length} of ${map.indexedFiles} files, ${map.tokens}/${map.budget} tokens`,
+    centred.length > 0 ? `focus: ${centred.join(', ')}` : 'no focus',
+  ];
+  if (map.focus.unknown.length > 0) summary.push(`not in the index: ${map.focus.unknown.join(', ')}`);
+  const lines = map.text ? [map.text, ''] : [];
+  if (map.note) lines.push(map.note);
+  lines.push(`(${summary.join('; ')})`);
+  return lines.join('\n');
 }
