@@ -59,10 +59,14 @@ export class IgnoreStack {
     return new IgnoreStack([]);
   }
 
-  /** This stack plus the ignore files of `directory` (root-relative, '' for the root). */
-  enter(rootAbsolute: string, directory: string): IgnoreStack {
+  /**
+   * This stack plus the ignore files of `directory` (root-relative, '' for the root). `present`,
+   * the directory's file names when the caller has listed it, saves trying to open absent files.
+   */
+  enter(rootAbsolute: string, directory: string, present?: readonly string[]): IgnoreStack {
     let rules: Ignore | undefined;
     for (const file of IGNORE_FILES) {
+      if (present && !present.includes(file)) continue;
       const text = readIgnoreFile(path.join(rootAbsolute, directory, file));
       if (text !== undefined) (rules ??= ignore()).add(text);
     }
