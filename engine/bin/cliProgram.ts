@@ -12,7 +12,8 @@ import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
-import { renderFiles, renderScan, renderSymbols } from './codeOutput';
+import { renderFiles, renderMap, renderScan, renderSymbols } from './codeOutput';
+import type { RepoMap } from '../code/repoMap';
 import type { FileHit, SymbolHit } from '../code/codeQueries';
 import type { ScanResult } from '../code/codeWorkspace';
 import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
@@ -445,6 +446,18 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
         o.write ? `wrote the engram entry to ${config.file}\n` : `# ${config.file}\n${config.snippet}\n`,
       );
     });
+
+  program
+    .command('map')
+    .option('--focus <file...>', 'files to centre the map on (e.g. the ones being edited)')
+    .option('--query <text>', 'a question whose identifiers and paths also centre the map')
+    .option('--budget <tokens>', 'token budget of the rendered map', parseNumber)
+    .description('the most important files and signatures of the workspace, within a token budget')
+    .action((o: { focus?: string[]; query?: string; budget?: number }) =>
+      invoke('map', { focus: o.focus ?? [], query: o.query, budget: o.budget }, (r) =>
+        renderMap(r as RepoMap),
+      ),
+    );
 
   program
     .command('recover')
