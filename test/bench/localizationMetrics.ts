@@ -1,0 +1,23 @@
+/** One query's ranked files against the files its fix touched. */
+export interface RankedRun {
+  id: string;
+  gold: string[];
+  ranked: string[];
+}
+
+export interface HitRates {
+  hit1: number;
+  hit5: number;
+  hit10: number;
+  /** Mean reciprocal rank of the first gold file (0 when none is ranked). */
+  mrr: number;
+}
+
+/** File-level hit@k: the share of queries with at least one gold file in the top k. */
+export function hitRates(runs: readonly RankedRun[]): HitRates {
+  if (runs.length === 0) return { hit1: 0, hit5: 0, hit10: 0, mrr: 0 };
+  const firsts = runs.map((run) => run.ranked.findIndex((file) => run.gold.includes(file)));
+  const within = (k: number) => firsts.filter((i) => i >= 0 && i < k).length / runs.length;
+  const mrr = firsts.reduce((sum, i) => sum + (i >= 0 ? 1 / (i + 1) : 0), 0) / runs.length;
+  return { hit1: within(1), hit5: within(5), hit10: within(10), mrr };
+}
