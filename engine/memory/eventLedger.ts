@@ -18,7 +18,8 @@ export type EventType =
   | 'recall'
   | 'import'
   | 'merge-entities'
-  | 'inject';
+  | 'inject'
+  | 'drift';
 
 export interface LedgerEvent {
   type: EventType;

@@ -1,5 +1,6 @@
 import { indexMissing } from '../retrieval/lexicalIndex';
 import { codeIndexMigration } from '../code/schema';
+import { driftMigration } from '../drift/schema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -201,4 +202,5 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  driftMigration(6),
 ];

@@ -1,0 +1,79 @@
+import type { ClaimCheck, ClaimEvidence, CommitEvidence } from './claimTypes';
+import type { VerificationContext } from './verificationContext';
+
+/** A claim as checked: its memory's valid-from time says which commit it described. */
+export interface ClaimUnderCheck {
+  kind: string;
+  subject: string;
+  negated: boolean;
+  file?: string;
+  line?: number;
+  version?: string;
+  parameters?: number;
+  memoryValidFrom: number;
+  /** The file the memory was taken from: relative paths in it may be relative to that file. */
+  sourceFile?: string;
+}
+
+export function ok(reason: string, extra: Partial<ClaimEvidence> = {}): ClaimCheck {
+  return { verdict: 'ok', evidence: { reason, ...extra } };
+}
+
+export function unverifiable(reason: string): ClaimCheck {
+  return { verdict: 'unverifiable', evidence: { reason } };
+}
+
+export function withCommit(check: ClaimCheck, commit: CommitEvidence | undefined): ClaimCheck {
+  return commit ? { ...check, evidence: { ...check.evidence, commit } } : check;
+}
+
+/**
+ * A word (symbol, env var, script key) that is gone now: which commit removed it, by pickaxe over
+ * the files that held it when the memory became valid. Undefined `lived` means the word was not
+ * in the code then either (the memory named something that was never there).
+ */
+export async function wordRemoval(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  needle: string,
+  knownFiles: readonly string[] = [],
+): Promise<{ lived: boolean; commit?: CommitEvidence; truncated: boolean }> {
+  if (!ctx.git) return { lived: true, truncated: false };
+  const asOf = await ctx.commitAt(claim.memoryValidFrom);
+  if (!asOf) return { lived: true, truncated: ctx.git.shallow };
+  const then = [...(await ctx.wordsAt(asOf, needle))];
+  const files = [...new Set([...knownFiles, ...then])];
+  if (then.length === 0 && knownFiles.length === 0) return { lived: false, truncated: false };
+  const commit = await ctx.pickaxe(needle, files, asOf);
+  return commit ? { lived: true, commit, truncated: false } : { lived: then.length > 0, truncated: false };
+}
+
+/** Missing now: stale with the removing commit, or unverifiable when it never was in the code. */
+export async function goneWord(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  needle: string,
+  reason: string,
+  knownFiles: readonly string[] = [],
+): Promise<ClaimCheck> {
+  const removal = await wordRemoval(ctx, claim, needle, knownFiles);
+  if (!removal.lived && !ctx.git?.shallow)
+    return unverifiable('not in the code when the memory was written either (an example or an outside API)');
+  const check: ClaimCheck = { verdict: 'stale', evidence: { reason } };
+  return withCommit(check, removal.commit);
+}
+
+/** Present now although the memory denies it: stale, with the commit that brought it (if known). */
+export async function presentAgain(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  needle: string,
+  foundIn: readonly string[],
+): Promise<ClaimCheck> {
+  const asOf = ctx.git ? await ctx.commitAt(claim.memoryValidFrom) : undefined;
+  const commit = await ctx.pickaxe(needle, foundIn.slice(0, 20), asOf);
+  return withCommit(
+    { verdict: 'stale', evidence: { reason: 'present although denied', foundIn: [...foundIn] } },
+    commit,
+  );
+}

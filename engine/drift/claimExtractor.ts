@@ -1,0 +1,88 @@
+import { extractEntities } from '../extract/entities';
+import type { ExtractedClaim } from './claimTypes';
+import { claimsFromEntities } from './entityClaims';
+import { isInside, negatedRanges } from './negation';
+import {
+  matchConfigKeys,
+  matchProjectCommands,
+  matchRoutes,
+  matchSpecialPaths,
+  matchVersionedPackages,
+  overlaps,
+} from './textClaimMatchers';
+
+export interface ClaimExtractionOptions {
+  /** Names of the project's own programs (package.json `bin`): `engram drift` is a command claim. */
+  projectPrograms?: ReadonlySet<string>;
+}
+
+type Partial = Omit<ExtractedClaim, 'negated'>;
+
+/** "`parse()` in src/a.ts", "`parse` is defined in `src/a.ts`", "src/a.ts exports `parse`". */
+const SYMBOL_THEN_FILE_RE =
+  /^[`'"]?\s*(?:\(\)\s*)?(?:(?:is|are|lives?|sits?|was|were)\s+)?(?:(?:defined|declared|exported|implemented|located|found)\s+)?(?:in|from|inside|at)\s+(?:the\s+file\s+)?[`'"]?$/i;
+const FILE_THEN_SYMBOL_RE =
+  /^[`'"]?\s*(?:exports?|defines?|declares?|contains?|has|holds?|:)\s+(?:the\s+)?[`'"]?$/i;
+const MAX_ASSOCIATION_GAP = 40;
+
+/**
+ * The checkable claims of a memory's text: pure, no I/O. Entity extraction finds the paths,
+ * symbols, commands, packages and environment variables; this adds what only a claim needs
+ * (line numbers, versions, the file a symbol is said to be in, routes, config keys, paths with
+ * spaces or non-ASCII letters) and marks claims inside denying clauses as negated.
+ */
+export function extractClaims(text: string, options: ClaimExtractionOptions = {}): ExtractedClaim[] {
+  const negated = negatedRanges(text);
+  const negatedAt = (position: number) => isInside(negated, position);
+  const special: Partial[] = [];
+  matchSpecialPaths(text, special);
+  matchRoutes(text, special);
+  matchConfigKeys(text, special);
+  matchVersionedPackages(text, special);
+  matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
+  const fromEntities = claimsFromEntities(
+    text,
+    extractEntities(text),
+    options.projectPrograms ?? new Set(),
+    negatedAt,
+  ).filter((claim) => !special.some((s) => overlaps(s.span, claim.span)));
+  const claims = dedupe([...special, ...fromEntities]).sort((a, b) => a.span[0] - b.span[0]);
+  associateSymbolsWithFiles(text, claims);
+  return claims.map((claim) => ({ ...claim, negated: negatedAt(claim.span[0]) }));
+}
+
+function dedupe(claims: Partial[]): Partial[] {
+  const seen = new Set<string>();
+  return claims.filter((claim) => {
+    const key = `${claim.kind}\u0000${claim.span[0]}\u0000${claim.span[1]}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Gives each symbol the file the same sentence places it in, when the words between say so. */
+function associateSymbolsWithFiles(text: string, claims: Partial[]): void {
+  claims.forEach((claim, index) => {
+    if (claim.kind !== 'symbol') return;
+    const after = claims.slice(index + 1).find((c) => c.kind === 'path');
+    if (after && isFileAssociation(text, claim.span[1], after.span[0], SYMBOL_THEN_FILE_RE)) {
+      claim.file = after.subject;
+      claim.fileSpan = after.span;
+      return;
+    }
+    const before = claims
+      .slice(0, index)
+      .reverse()
+      .find((c) => c.kind === 'path');
+    if (before && isFileAssociation(text, before.span[1], claim.span[0], FILE_THEN_SYMBOL_RE)) {
+      claim.file = before.subject;
+      claim.fileSpan = before.span;
+    }
+  });
+}
+
+function isFileAssociation(text: string, from: number, to: number, words: RegExp): boolean {
+  if (to < from || to - from > MAX_ASSOCIATION_GAP) return false;
+  return words.test(text.slice(from, to).replace(/`/g, (q) => q));
+}

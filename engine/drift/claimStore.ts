@@ -1,0 +1,148 @@
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import type {
+  ClaimCheck,
+  ClaimEvidence,
+  ClaimKind,
+  DriftStatus,
+  ExtractedClaim,
+  StoredClaim,
+  Verdict,
+} from './claimTypes';
+
+/** A current, active memory whose claims are missing or were extracted from other content. */
+export interface PendingMemory {
+  id: string;
+  content: string;
+  contentHash: string;
+}
+
+/** Codebase memories are derived from the code index and kept equal to it: they never drift. */
+const CHECKED_MEMORIES = "m.superseded_at IS NULL AND m.status = 'active' AND m.layer <> 'codebase'";
+
+export function pendingExtraction(reader: SqlReader): PendingMemory[] {
+  return reader.all<PendingMemory>(
+    `SELECT m.id, m.content, m.content_hash AS contentHash
+       FROM memories m LEFT JOIN drift_memories d ON d.memory_id = m.id
+      WHERE ${CHECKED_MEMORIES} AND (d.memory_id IS NULL OR d.content_hash <> m.content_hash)`,
+  );
+}
+
+/** Replaces a memory's claims with those of its current content; its drift state starts over. */
+export function storeClaims(
+  tx: SqlWriter,
+  memory: PendingMemory,
+  claims: readonly ExtractedClaim[],
+  now: number,
+): void {
+  tx.run('DELETE FROM drift_claims WHERE memory_id = ?', [memory.id]);
+  for (const claim of claims) {
+    const { kind, subject, file, negated, span, fileSpan, line, version, parameters, method } = claim;
+    const detail = { fileSpan, line, version, parameters, method };
+    tx.run(
+      'INSERT INTO drift_claims (memory_id, kind, subject, file, negated, span_start, span_end, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [memory.id, kind, subject, file ?? null, negated ? 1 : 0, span[0], span[1], JSON.stringify(detail)],
+    );
+  }
+  tx.run(
+    `INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES (?, ?, ?)
+     ON CONFLICT (memory_id) DO UPDATE SET content_hash = excluded.content_hash, extracted_at = excluded.extracted_at,
+       status = NULL, checked_at = NULL, flagged_hash = NULL`,
+    [memory.id, memory.contentHash, now],
+  );
+}
+
+interface ClaimRow {
+  id: number;
+  memoryId: string;
+  kind: ClaimKind;
+  subject: string;
+  file: string | null;
+  negated: number;
+  spanStart: number;
+  spanEnd: number;
+  detail: string | null;
+  verdict: Verdict | null;
+  evidence: string | null;
+  checkedAt: number | null;
+  validFrom: number;
+  source: string | null;
+}
+
+/** A stored claim with what its memory adds to a check: valid-from time and source file. */
+export interface ClaimForCheck extends StoredClaim {
+  memoryValidFrom: number;
+  sourceFile?: string;
+}
+
+/** Claims of the current, active memories (all of them, or of `memoryIds`). */
+export function claimsForCheck(reader: SqlReader, memoryIds?: readonly string[]): ClaimForCheck[] {
+  const rows = reader.all<ClaimRow>(
+    `SELECT c.id, c.memory_id AS memoryId, c.kind, c.subject, c.file, c.negated, c.span_start AS spanStart,
+            c.span_end AS spanEnd, c.detail, c.verdict, c.evidence, c.checked_at AS checkedAt,
+            m.valid_from AS validFrom, m.source
+       FROM drift_claims c JOIN memories m ON m.id = c.memory_id AND m.superseded_at IS NULL
+      WHERE m.status = 'active' AND m.layer <> 'codebase'
+      ORDER BY c.memory_id, c.span_start`,
+  );
+  const wanted = memoryIds ? new Set(memoryIds) : undefined;
+  return rows.filter((row) => !wanted || wanted.has(row.memoryId)).map(toClaim);
+}
+
+function toClaim(row: ClaimRow): ClaimForCheck {
+  const detail = (row.detail ? JSON.parse(row.detail) : {}) as Partial<ExtractedClaim>;
+  const claim: ClaimForCheck = {
+    id: row.id,
+    memoryId: row.memoryId,
+    kind: row.kind,
+    subject: row.subject,
+    negated: row.negated === 1,
+    span: [row.spanStart, row.spanEnd],
+    verdict: row.verdict,
+    evidence: row.evidence ? (JSON.parse(row.evidence) as ClaimEvidence) : null,
+    checkedAt: row.checkedAt,
+    memoryValidFrom: row.validFrom,
+  };
+  if (row.file !== null) claim.file = row.file;
+  if (detail.fileSpan) claim.fileSpan = detail.fileSpan;
+  if (detail.line !== undefined) claim.line = detail.line;
+  if (detail.version !== undefined) claim.version = detail.version;
+  if (detail.parameters !== undefined) claim.parameters = detail.parameters;
+  if (detail.method !== undefined) claim.method = detail.method;
+  const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
+  if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
+  return claim;
+}
+
+export function saveVerdict(tx: SqlWriter, claimId: number, check: ClaimCheck, now: number): void {
+  tx.run('UPDATE drift_claims SET verdict = ?, evidence = ?, checked_at = ? WHERE id = ?', [
+    check.verdict,
+    JSON.stringify(check.evidence),
+    now,
+    claimId,
+  ]);
+}
+
+export interface MemoryDriftState {
+  status: DriftStatus | null;
+  appliedValidTo: number | null;
+  flaggedHash: string | null;
+}
+
+export function driftStateOf(reader: SqlReader, memoryId: string): MemoryDriftState | undefined {
+  return reader.get<MemoryDriftState>(
+    'SELECT status, applied_valid_to AS appliedValidTo, flagged_hash AS flaggedHash FROM drift_memories WHERE memory_id = ?',
+    [memoryId],
+  );
+}
+
+export function saveMemoryStatus(tx: SqlWriter, memoryId: string, status: DriftStatus, now: number): void {
+  tx.run('UPDATE drift_memories SET status = ?, checked_at = ? WHERE memory_id = ?', [status, now, memoryId]);
+}
+
+export function markValidToApplied(tx: SqlWriter, memoryId: string, validTo: number): void {
+  tx.run('UPDATE drift_memories SET applied_valid_to = ? WHERE memory_id = ?', [validTo, memoryId]);
+}
+
+export function markFlagged(tx: SqlWriter, memoryId: string, contentHash: string): void {
+  tx.run('UPDATE drift_memories SET flagged_hash = ? WHERE memory_id = ?', [contentHash, memoryId]);
+}

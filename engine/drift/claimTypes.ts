@@ -1,0 +1,86 @@
+/** The vocabulary of drift: what a memory claims, and what a check found. */
+
+export const CLAIM_KINDS = [
+  'path',
+  'symbol',
+  'script',
+  'dependency',
+  'command',
+  'config',
+  'env',
+  'route',
+] as const;
+export type ClaimKind = (typeof CLAIM_KINDS)[number];
+
+/** One checkable statement of a memory, found in its text without an LLM. */
+export interface ExtractedClaim {
+  kind: ClaimKind;
+  /**
+   * What is claimed to exist: a workspace path as written (`/` separators), a symbol (`name` or
+   * `Container.name`), a script, package, config key, environment variable, route path or command.
+   */
+  subject: string;
+  /** [start, end) of the claim in the memory's content. */
+  span: [number, number];
+  /** True for "there is no Redux", "the /admin endpoint was removed": the claim must stay false. */
+  negated: boolean;
+  /** The file a symbol is said to be in, and where the text names it. */
+  file?: string;
+  fileSpan?: [number, number];
+  /** A line number written after a path (`src/a.ts:42`, `#L42`). */
+  line?: number;
+  /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */
+  version?: string;
+  /** How many parameters the text gives a symbol (`login(user, password)`): 2. */
+  parameters?: number;
+  /** The HTTP method written with a route. */
+  method?: string;
+}
+
+export const VERDICTS = ['ok', 'stale', 'moved', 'unverifiable'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** The commit that made a claim false (or, for a negated claim, true). */
+export interface CommitEvidence {
+  hash: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  /** ms since epoch of `date`. */
+  time: number;
+  message: string;
+  author: string;
+}
+
+export interface ClaimEvidence {
+  /** Why, in a few words: `missing`, `deleted`, `renamed`, `in another file`, `signature changed`. */
+  reason: string;
+  /** Where a moved path or symbol is now (a workspace path). */
+  target?: string;
+  /** Where the thing was found (negated claims, symbols in other files). */
+  foundIn?: string[];
+  commit?: CommitEvidence;
+  /** What the code says now (a signature, a dependency version). */
+  now?: string;
+}
+
+export interface ClaimCheck {
+  verdict: Verdict;
+  evidence: ClaimEvidence;
+}
+
+/** A stored claim with the result of its last check. */
+export interface StoredClaim extends ExtractedClaim {
+  id: number;
+  memoryId: string;
+  verdict: Verdict | null;
+  evidence: ClaimEvidence | null;
+  checkedAt: number | null;
+}
+
+/**
+ * A memory's drift: `none` has no claims; `ok` every checkable claim holds; `moved` only moved
+ * claims (repairable by rewriting); `stale` some claims are false, some hold; `dead` every
+ * checkable claim is false; `unverifiable` nothing could be checked.
+ */
+export const DRIFT_STATUSES = ['none', 'ok', 'moved', 'stale', 'dead', 'unverifiable'] as const;
+export type DriftStatus = (typeof DRIFT_STATUSES)[number];

@@ -1,0 +1,196 @@
+import { EngramError } from '../errors';
+import { currentMemory } from '../memory/memoryQueries';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { Actor } from '../memory/types';
+import { extractClaims } from './claimExtractor';
+import {
+  claimsForCheck,
+  driftStateOf,
+  markValidToApplied,
+  pendingExtraction,
+  saveMemoryStatus,
+  saveVerdict,
+  storeClaims,
+} from './claimStore';
+import type { ClaimForCheck } from './claimStore';
+import type { ClaimCheck, DriftStatus, Verdict } from './claimTypes';
+import { DRIFT_STATUSES, VERDICTS } from './claimTypes';
+import { verifyAll } from './claimVerifier';
+import type { DriftReport, MemoryDrift, Repair } from './driftReport';
+import { DRIFTED, driftScore, driftStatusOf, falseSince } from './driftStatus';
+import { createVerificationContext, historyNote } from './verificationContext';
+import type { VerificationContext } from './verificationContext';
+import { affectedMemories } from './changedPaths';
+
+export interface DriftCheckOptions {
+  /** Only memories whose claims name these workspace paths (after a scan or a file change). */
+  paths?: readonly string[];
+  /** Report every checked memory, not only the drifted ones. */
+  all?: boolean;
+  actor?: Actor;
+}
+
+/** The workspace a drift check runs against, or a clear UNAVAILABLE error. */
+export function requireDriftRoot(store: MemoryStore): string {
+  const root = store.code?.options.root;
+  if (!root)
+    throw new EngramError(
+      'UNAVAILABLE',
+      'drift needs a workspace to check against: open the engine with a workspace root (--workspace DIR)',
+    );
+  return root;
+}
+
+/**
+ * Checks the claims of the current memories against the workspace and its history: extracts the
+ * claims of memories that have none or changed, verifies, stores the verdicts, dates memories
+ * that became false (valid_to = the commit's time) and records each change of drift status in the
+ * event ledger. Repairs nothing (see driftRepair).
+ */
+export async function checkDrift(store: MemoryStore, options: DriftCheckOptions = {}): Promise<DriftReport> {
+  const started = Date.now();
+  const root = requireDriftRoot(store);
+  const ctx = await store.read((reader) => createVerificationContext(reader, root));
+  const extracted = extractPending(store, ctx);
+  let claims = store.read((reader) => claimsForCheck(reader));
+  const incremental = options.paths !== undefined;
+  if (options.paths !== undefined) {
+    const wanted = affectedMemories(root, claims, options.paths, ctx.manifests.files);
+    for (const id of extracted) wanted.add(id);
+    claims = claims.filter((c) => wanted.has(c.memoryId));
+  }
+  const checks = await verifyAll(ctx, claims);
+  const byMemory = groupByMemory(claims, checks);
+  const memories = recordResults(store, byMemory, options.actor ?? {});
+  const statuses = memories.map((m) => m.status);
+  return {
+    root,
+    history: {
+      git: ctx.git !== undefined,
+      head: ctx.git?.head ?? null,
+      shallow: ctx.git?.shallow ?? false,
+      note: historyNote(ctx),
+    },
+    checked: { memories: byMemory.size, claims: claims.length, extracted: extracted.length, incremental },
+    verdicts: countOf(
+      VERDICTS,
+      checks.map((c) => c.verdict),
+    ),
+    statuses: countOf(DRIFT_STATUSES, statuses),
+    score: driftScore(statuses),
+    memories: options.all ? memories : memories.filter((m) => DRIFTED.has(m.status)),
+    millis: Date.now() - started,
+  };
+}
+
+/** Claims for memories written (or edited) since the last check, and for those from before drift existed. */
+function extractPending(store: MemoryStore, ctx: VerificationContext): string[] {
+  const pending = store.read(pendingExtraction);
+  if (pending.length === 0) return [];
+  const options = { projectPrograms: ctx.manifests.programs };
+  const extracted = pending.map((memory) => ({ memory, claims: extractClaims(memory.content, options) }));
+  store.write((tx, now) => {
+    for (const { memory, claims } of extracted) storeClaims(tx, memory, claims, now);
+  });
+  return pending.map((m) => m.id);
+}
+
+interface MemoryChecks {
+  claims: ClaimForCheck[];
+  checks: ClaimCheck[];
+}
+
+function groupByMemory(
+  claims: readonly ClaimForCheck[],
+  checks: readonly ClaimCheck[],
+): Map<string, MemoryChecks> {
+  const byMemory = new Map<string, MemoryChecks>();
+  claims.forEach((claim, i) => {
+    const check = checks[i] as ClaimCheck;
+    let group = byMemory.get(claim.memoryId);
+    if (!group) byMemory.set(claim.memoryId, (group = { claims: [], checks: [] }));
+    group.claims.push(claim);
+    group.checks.push(check);
+  });
+  return byMemory;
+}
+
+/** One transaction: verdicts, statuses, valid_to of memories that became false, drift events. */
+function recordResults(store: MemoryStore, byMemory: Map<string, MemoryChecks>, actor: Actor): MemoryDrift[] {
+  return store.write((tx, now) => {
+    const results: MemoryDrift[] = [];
+    for (const [id, { claims, checks }] of byMemory) {
+      claims.forEach((claim, i) => saveVerdict(tx, claim.id, checks[i] as ClaimCheck, now));
+      const status = driftStatusOf(checks);
+      const state = driftStateOf(tx, id);
+      let memory = currentMemory(tx, id);
+      const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;
+      if (since !== undefined && state?.appliedValidTo !== since) {
+        const validTo = Math.max(since, memory.validFrom);
+        store.revise(tx, memory, { validTo }, 'edited', now);
+        markValidToApplied(tx, id, since);
+        memory = currentMemory(tx, id);
+      }
+      if (state?.status !== status) {
+        saveMemoryStatus(tx, id, status, now);
+        if (state?.status != null || DRIFTED.has(status)) {
+          store.ledger.append(tx, now, {
+            type: 'drift',
+            memoryId: id,
+            agent: actor.agent ?? null,
+            session: actor.session ?? null,
+            data: driftEventData(status, state?.status ?? null, checks, memory.validTo),
+          });
+        }
+      }
+      results.push({
+        id,
+        status,
+        excerpt: memory.content.slice(0, 200),
+        validTo: memory.validTo,
+        suggestion: suggestionFor(status, checks),
+        claims: claims.map((claim, i) => {
+          const check = checks[i] as ClaimCheck;
+          return {
+            kind: claim.kind,
+            subject: claim.subject,
+            span: claim.span,
+            negated: claim.negated,
+            ...(claim.file === undefined ? {} : { file: claim.file }),
+            ...(claim.fileSpan === undefined ? {} : { fileSpan: claim.fileSpan }),
+            ...(claim.line === undefined ? {} : { line: claim.line }),
+            verdict: check.verdict,
+            evidence: check.evidence,
+          };
+        }),
+      });
+    }
+    return results;
+  });
+}
+
+function driftEventData(
+  status: DriftStatus,
+  previous: DriftStatus | null,
+  checks: readonly ClaimCheck[],
+  validTo: number | null,
+): Record<string, unknown> {
+  const drifted = checks.filter((c) => c.verdict === 'stale' || c.verdict === 'moved');
+  const commits = [...new Set(drifted.map((c) => c.evidence.commit?.hash).filter((h) => h !== undefined))];
+  return { status, previous, validTo, commits, reasons: drifted.map((c) => c.evidence.reason) };
+}
+
+function suggestionFor(status: DriftStatus, checks: readonly ClaimCheck[]): Repair | null {
+  if (status === 'dead') return 'invalidate';
+  if (status === 'moved') return 'rewrite';
+  if (status === 'stale') return checks.some((c) => c.verdict === 'moved') ? 'rewrite' : 'review';
+  return null;
+}
+
+function countOf<T extends string>(keys: readonly T[], values: readonly T[]): Record<T, number> {
+  const counts = Object.fromEntries(keys.map((k) => [k, 0])) as Record<T, number>;
+  for (const value of values) counts[value]++;
+  return counts;
+}
+
+export type { Verdict };

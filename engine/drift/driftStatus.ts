@@ -1,0 +1,32 @@
+import type { ClaimCheck, DriftStatus } from './claimTypes';
+
+/** A memory's drift from its claims' verdicts (see DriftStatus). */
+export function driftStatusOf(checks: readonly ClaimCheck[]): DriftStatus {
+  if (checks.length === 0) return 'none';
+  const count = (verdict: ClaimCheck['verdict']) => checks.filter((c) => c.verdict === verdict).length;
+  const [good, stale, moved] = [count('ok'), count('stale'), count('moved')];
+  if (good + stale + moved === 0) return 'unverifiable';
+  if (stale === 0) return moved === 0 ? 'ok' : 'moved';
+  return good + moved === 0 ? 'dead' : 'stale';
+}
+
+export const DRIFTED: ReadonlySet<DriftStatus> = new Set(['moved', 'stale', 'dead']);
+
+/**
+ * 0 (nothing drifted) to 100 (every memory that could be checked drifted): the share of memories
+ * with at least one checkable claim whose status is moved, stale or dead.
+ */
+export function driftScore(statuses: readonly DriftStatus[]): number {
+  const checkable = statuses.filter((s) => s !== 'none' && s !== 'unverifiable');
+  if (checkable.length === 0) return 0;
+  return Math.round((100 * checkable.filter((s) => DRIFTED.has(s)).length) / checkable.length);
+}
+
+/** When a memory stopped being true: the earliest commit that made one of its claims false. */
+export function falseSince(checks: readonly ClaimCheck[]): number | undefined {
+  const times = checks
+    .filter((c) => c.verdict === 'stale')
+    .map((c) => c.evidence.commit?.time)
+    .filter((t): t is number => t !== undefined && Number.isFinite(t));
+  return times.length > 0 ? Math.min(...times) : undefined;
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readManifest } from '../code/manifests/readManifest';
+import type { ManifestData, ManifestKind } from '../code/types';
+import type { SqlReader } from '../store/sqlAccess';
+import { pathState } from './workspacePaths';
+
+/** What the workspace's manifests declare, merged over every manifest the code index holds. */
+export interface ManifestFacts {
+  /** Script or Makefile target -> the manifests declaring it. */
+  scripts: Map<string, string[]>;
+  /** Dependency (lower-cased) -> version requirement and manifest. */
+  dependencies: Map<string, { version: string; file: string }>;
+  /** The workspace's own package names: a doc importing its own package is not a dependency. */
+  ownNames: Set<string>;
+  /** The project's programs (package.json `bin`). */
+  programs: Set<string>;
+  /** Manifest files read, for attribution by pickaxe. */
+  files: string[];
+}
+
+const ROOT_MANIFESTS: ReadonlyArray<[string, ManifestKind]> = [
+  ['package.json', 'package.json'],
+  ['Makefile', 'makefile'],
+  ['pyproject.toml', 'pyproject'],
+  ['Cargo.toml', 'cargo'],
+  ['go.mod', 'go.mod'],
+];
+
+export function readManifestFacts(reader: SqlReader, root: string, realRoot: string): ManifestFacts {
+  const facts: ManifestFacts = {
+    scripts: new Map(),
+    dependencies: new Map(),
+    ownNames: new Set(),
+    programs: new Set(),
+    files: [],
+  };
+  const indexed = reader.all<{ path: string; name: string | null; data: string }>(
+    'SELECT f.path, m.name, m.data FROM code_manifests m JOIN code_files f ON f.id = m.file_id ORDER BY f.path',
+  );
+  for (const row of indexed) add(facts, row.path, row.name, JSON.parse(row.data) as ManifestData);
+  // Without a scan, the root manifests are read directly (inside the root, never through a link out).
+  for (const [file, kind] of ROOT_MANIFESTS) {
+    if (facts.files.includes(file) || pathState(root, realRoot, file) !== 'file') continue;
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const record = readManifest(kind, text);
+    add(facts, file, record.name, record.data);
+  }
+  if (pathState(root, realRoot, 'package.json') === 'file') addPrograms(facts, root);
+  return facts;
+}
+
+function add(facts: ManifestFacts, file: string, name: string | null, data: ManifestData): void {
+  facts.files.push(file);
+  if (name) facts.ownNames.add(name.toLowerCase());
+  for (const script of Object.keys(data.scripts ?? {})) {
+    const files = facts.scripts.get(script) ?? [];
+    files.push(file);
+    facts.scripts.set(script, files);
+  }
+  for (const [dep, version] of [
+    ...Object.entries(data.dependencies ?? {}),
+    ...Object.entries(data.devDependencies ?? {}),
+  ]) {
+    facts.dependencies.set(dep.toLowerCase(), { version, file });
+  }
+}
+
+function addPrograms(facts: ManifestFacts, root: string): void {
+  try {
+    const json = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      name?: unknown;
+      bin?: unknown;
+      peerDependencies?: Record<string, string>;
+    };
+    if (typeof json.bin === 'string' && typeof json.name === 'string')
+      facts.programs.add(json.name.replace(/^@[^/]+\//, ''));
+    if (typeof json.bin === 'object' && json.bin !== null)
+      for (const name of Object.keys(json.bin)) facts.programs.add(name);
+    for (const [dep, version] of Object.entries(json.peerDependencies ?? {}))
+      facts.dependencies.set(dep.toLowerCase(), { version, file: 'package.json' });
+  } catch {
+    // A malformed package.json declares nothing; the manifest reader already said what was wrong.
+  }
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { addedBy } from './gitHistory';
+import type { PathEvent } from './gitHistory';
+import type { ClaimCheck } from './claimTypes';
+import { ok, unverifiable, withCommit } from './attribution';
+import type { ClaimUnderCheck } from './attribution';
+import type { VerificationContext } from './verificationContext';
+import { pathState, resolveClaimPath } from './workspacePaths';
+
+const MAX_RENAME_HOPS = 20;
+
+/**
+ * A path claim: present (ok), gone (stale, with the deleting commit), renamed to a path that
+ * exists (moved, with the target and the renaming commit). Paths outside the workspace are
+ * refused before anything touches the disk.
+ */
+export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
+  const resolved = resolveClaimPath(ctx.root, claim.subject);
+  if (!resolved.inside) return unverifiable(`refused: ${resolved.reason}, never read`);
+  const where = locate(ctx, claim, resolved.relative);
+  if (where === 'outside') return unverifiable('refused: a link out of the workspace, never read');
+  if (where !== undefined) {
+    if (!claim.negated) return ok('exists', where === resolved.relative ? {} : { foundIn: [where] });
+    const commit = ctx.git ? await addedBy(ctx.git, where) : undefined;
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'exists although denied', foundIn: [where] } },
+      commit,
+    );
+  }
+  if (claim.negated) return ok('absent, as the memory says');
+  const event = await historyOf(ctx, resolved.relative);
+  if (event) return fromEvent(ctx, event);
+  if (!ctx.git) return { verdict: 'stale', evidence: { reason: 'missing (filesystem only: no git)' } };
+  if (ctx.git.shallow)
+    return {
+      verdict: 'stale',
+      evidence: { reason: 'missing (shallow clone: the removing commit is not in it)' },
+    };
+  return unverifiable('not in the workspace and never in its git history (an example or a path elsewhere)');
+}
+
+/**
+ * Where the path is now: as written, relative to the memory's source file, or a bare file name
+ * anywhere; the string 'outside' for a link out of the workspace.
+ */
+function locate(ctx: VerificationContext, claim: ClaimUnderCheck, relative: string): string | undefined {
+  const state = pathState(ctx.root, ctx.realRoot, relative);
+  if (state === 'outside') return 'outside';
+  if (state !== 'missing') return relative;
+  if (claim.sourceFile && !claim.subject.startsWith('/')) {
+    const besideSource = resolveClaimPath(
+      ctx.root,
+      path.posix.join(path.posix.dirname(claim.sourceFile), claim.subject),
+    );
+    if (besideSource.inside && pathState(ctx.root, ctx.realRoot, besideSource.relative) !== 'missing')
+      return besideSource.relative;
+  }
+  if (!relative.includes('/')) {
+    for (const file of ctx.symbols.indexedFiles) if (file.endsWith(`/${relative}`)) return file;
+  }
+  return undefined;
+}
+
+/** The latest deletion or rename of the path, or of the files under it for a folder. */
+async function historyOf(ctx: VerificationContext, relative: string): Promise<PathEvent | undefined> {
+  const events = await ctx.pathEvents;
+  const own = events.get(relative);
+  if (own) return own;
+  const prefix = `${relative}/`;
+  let latest: PathEvent | undefined;
+  let target: string | undefined;
+  let consistent = true;
+  for (const [from, event] of events) {
+    if (!from.startsWith(prefix)) continue;
+    if (!latest || event.commit.time > latest.commit.time) latest = event;
+    if (event.status === 'R' && event.target?.endsWith(from.slice(relative.length))) {
+      const movedTo = event.target.slice(0, event.target.length - (from.length - relative.length));
+      if (target === undefined) target = movedTo;
+      else if (target !== movedTo) consistent = false;
+    } else consistent = false;
+  }
+  if (!latest) return undefined;
+  return consistent && target !== undefined ? { ...latest, status: 'R', target } : { ...latest, status: 'D' };
+}
+
+/** Follows renames to where the path is now; a chain that ends deleted is stale. */
+async function fromEvent(ctx: VerificationContext, event: PathEvent): Promise<ClaimCheck> {
+  if (event.status === 'D' || event.target === undefined)
+    return { verdict: 'stale', evidence: { reason: 'deleted', commit: event.commit } };
+  let target = event.target;
+  for (let hop = 0; hop < MAX_RENAME_HOPS; hop++) {
+    if (pathState(ctx.root, ctx.realRoot, target) !== 'missing')
+      return { verdict: 'moved', evidence: { reason: 'renamed', target, commit: event.commit } };
+    const next = await historyOf(ctx, target);
+    if (!next) break;
+    if (next.status === 'D' || next.target === undefined)
+      return {
+        verdict: 'stale',
+        evidence: { reason: `renamed to ${target}, then deleted`, commit: next.commit },
+      };
+    target = next.target;
+  }
+  return {
+    verdict: 'stale',
+    evidence: { reason: `renamed to ${target}, which is gone`, commit: event.commit },
+  };
+}

@@ -1,0 +1,48 @@
+import type { SqlReader } from '../store/sqlAccess';
+
+export interface SymbolDefinition {
+  name: string;
+  container: string | null;
+  signature: string;
+  file: string;
+}
+
+/** The code index's definitions by name, and the files it indexed (empty before any scan). */
+export interface SymbolIndex {
+  definitions: Map<string, SymbolDefinition[]>;
+  indexedFiles: Set<string>;
+}
+
+export function readSymbolIndex(reader: SqlReader): SymbolIndex {
+  const definitions = new Map<string, SymbolDefinition[]>();
+  for (const row of reader.all<SymbolDefinition>(
+    'SELECT s.name, s.container, s.signature, f.path AS file FROM code_symbols s JOIN code_files f ON f.id = s.file_id',
+  )) {
+    const list = definitions.get(row.name);
+    if (list) list.push(row);
+    else definitions.set(row.name, [row]);
+  }
+  const indexedFiles = new Set(
+    reader.all<{ path: string }>('SELECT path FROM code_files').map((r) => r.path),
+  );
+  return { definitions, indexedFiles };
+}
+
+/** How many parameters a declaration header has: `function login(user, password): T` -> 2. */
+export function signatureParameters(signature: string): number | undefined {
+  const open = signature.indexOf('(');
+  if (open === -1) return undefined;
+  let depth = 0;
+  let count = 0;
+  let sawContent = false;
+  for (let i = open + 1; i < signature.length; i++) {
+    const c = signature[i] as string;
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c)) {
+      if (depth === 0) return sawContent ? count + 1 : 0;
+      depth--;
+    } else if (c === ',' && depth === 0) count++;
+    else if (!/\s/.test(c)) sawContent = true;
+  }
+  return undefined;
+}

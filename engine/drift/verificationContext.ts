@@ -1,0 +1,77 @@
+import { realpathSync } from 'node:fs';
+import type { SqlReader } from '../store/sqlAccess';
+import { BatchLoader } from './batchLoader';
+import type { CommitEvidence } from './claimTypes';
+import { commitAt, grepNeedles, openGit, pathEvents, pickaxe } from './gitHistory';
+import type { GitContext, PathEvent } from './gitHistory';
+import { readManifestFacts } from './manifestFacts';
+import type { ManifestFacts } from './manifestFacts';
+import { readSymbolIndex } from './symbolIndex';
+import type { SymbolIndex } from './symbolIndex';
+import { WorkspaceSearch } from './workspaceSearch';
+
+/** Everything a check knows about the workspace now, read once per check. */
+export interface VerificationContext {
+  root: string;
+  realRoot: string;
+  git: GitContext | undefined;
+  manifests: ManifestFacts;
+  symbols: SymbolIndex;
+  search: WorkspaceSearch;
+  /** Files holding each identifier now (whole word), batched across claims. */
+  words: BatchLoader<Set<string>>;
+  /** Files holding each literal string now, batched across claims. */
+  literals: BatchLoader<Set<string>>;
+  /** The routes the code defines (asked only when a claim names a route). */
+  routes(): Promise<Set<string>>;
+  pathEvents: Promise<Map<string, PathEvent>>;
+  /** Files holding an identifier at the commit a memory became valid. */
+  wordsAt(commit: string, word: string): Promise<Set<string>>;
+  commitAt(time: number): Promise<string | undefined>;
+  pickaxe(needle: string, files: readonly string[], since?: string): Promise<CommitEvidence | undefined>;
+}
+
+export async function createVerificationContext(
+  reader: SqlReader,
+  root: string,
+): Promise<VerificationContext> {
+  const realRoot = realpathSync(root);
+  // The database is read before the first await: a reader is only valid inside its read.
+  const manifests = readManifestFacts(reader, root, realRoot);
+  const symbols = readSymbolIndex(reader);
+  const git = await openGit(root);
+  const search = new WorkspaceSearch(root, git);
+  let routes: Promise<Set<string>> | undefined;
+  const loaders = new Map<string, BatchLoader<Set<string>>>();
+  const wordsAtLoader = (commit: string) => {
+    let loader = loaders.get(commit);
+    if (!loader && git) {
+      loader = new BatchLoader((keys) => grepNeedles(git, keys, { commit, wholeWord: true }), new Set());
+      loaders.set(commit, loader);
+    }
+    return loader;
+  };
+  return {
+    root,
+    realRoot,
+    git,
+    manifests,
+    symbols,
+    search,
+    words: new BatchLoader((keys) => search.find(keys, true), new Set()),
+    literals: new BatchLoader((keys) => search.find(keys, false), new Set()),
+    routes: () => (routes ??= search.routes()),
+    pathEvents: git ? pathEvents(git) : Promise.resolve(new Map<string, PathEvent>()),
+    wordsAt: (commit, word) => wordsAtLoader(commit)?.get(word) ?? Promise.resolve(new Set()),
+    commitAt: (time) => (git ? commitAt(git, time) : Promise.resolve(undefined)),
+    pickaxe: (needle, files, since) =>
+      git ? pickaxe(git, needle, files, since) : Promise.resolve(undefined),
+  };
+}
+
+/** Why a check could not use history, for the report. */
+export function historyNote(ctx: VerificationContext): string {
+  if (!ctx.git) return 'no git repository: filesystem and code index only, no commits attributed';
+  if (ctx.git.shallow) return 'shallow clone: changes before its oldest commit are not attributed';
+  return 'git history available';
+}

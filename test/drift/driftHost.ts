@@ -1,0 +1,27 @@
+import { after } from 'node:test';
+import { grammarsDirectory } from '../code/codeWorkspace';
+import { openTestHost } from '../support/host';
+import type { TestHost } from '../support/host';
+
+/** An engine host whose workspace is `root` (no embedding model: drift needs none). */
+export async function driftHost(root: string): Promise<TestHost> {
+  const test = await openTestHost({
+    code: { root, grammarsDirectory: grammarsDirectory(), runner: 'inline' },
+  });
+  after(() => test.host.close());
+  return test;
+}
+
+/** Remembers `content` as true from `validFrom` (between the commits of a test's history). */
+export async function rememberAt(test: TestHost, content: string, validFrom: string): Promise<string> {
+  const result = await test.call('remember', { content, validFrom, dedupe: false });
+  return result.memory.id;
+}
+
+export function driftEvents(test: TestHost, memoryId: string): Array<{ data: string }> {
+  return test.host.store.read((r) =>
+    r.all<{ data: string }>("SELECT data FROM events WHERE type = 'drift' AND memory_id = ? ORDER BY seq", [
+      memoryId,
+    ]),
+  );
+}
