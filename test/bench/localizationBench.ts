@@ -101,7 +101,9 @@ async function rankRepo(clones: string, repo: string, instances: Instance[], log
     logger: silentLogger,
     clock: Date.now,
     embedding: null,
-    snapshot: { idleMs: 600_000 },
+    // No snapshot mid-run: a run writes far past the 16 MiB journal limit, and a snapshot still in
+    // flight when the host closes fails in Journal.compact with EBADF (seen at the end of xarray).
+    snapshot: { idleMs: 600_000, maxJournalBytes: 1 << 30 },
     code: { root: worktree, grammarsDirectory: path.join(repoRoot, 'grammars'), runner: 'inline' },
   });
   let request = 0;
