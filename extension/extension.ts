@@ -1,6 +1,123 @@
-import type * as vscode from 'vscode';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { EngineConnection } from './engineConnection';
+import { engineOptions } from './engineOptions';
+import { outputLogger } from './outputLogger';
+import { ENGINE_SETTINGS, readSettings } from './settings';
+import { workspaceRoot } from './workspaceRoot';
+import { DriftState } from './driftState';
+import { ScanRunner } from './live/scanRunner';
+import { watchWorkspace } from './live/workspaceWatchers';
+import { MemoryTreeProvider } from './views/memoryTree';
+import { DriftTreeProvider } from './views/driftTree';
+import { EngramStatusBar } from './statusBar';
+import { GeneratedDocumentProvider, MEMORY_SCHEME, MemoryFileSystem, VIEW_SCHEME } from './memoryDocuments';
+import { registerCommands } from './commands/registerCommands';
+import { engramChatHandler, registerChatParticipant } from './chat/chatParticipant';
+import { registerLanguageModelTools } from './chat/languageModelTools';
+import { registerMcpServerProvider } from './mcpServerProvider';
+import { MemoryCodeLensProvider } from './editor/memoryCodeLens';
+import { followScansWithDrift } from './live/driftAfterScan';
 
-/** Activation stays thin: the engine starts lazily in the background (issue: VS Code surface). */
-export function activate(_context: vscode.ExtensionContext): void {}
+/** What activate returns: the in-host tests drive the extension through it. */
+export interface EngramExtensionApi {
+  engine: EngineConnection;
+  drift: DriftState;
+  memories: MemoryTreeProvider;
+  scans: ScanRunner;
+  statusBar: EngramStatusBar;
+  chatHandler: vscode.ChatRequestHandler;
+  /** Main-thread milliseconds activate() took. */
+  activationMs: number;
+}
 
-export function deactivate(): void {}
+let active: EngramExtensionApi | undefined;
+
+/**
+ * Thin and synchronous: creates the views, commands and providers and returns. The engine opens on
+ * a later tick (EngineConnection.start); anything that needs it waits for it with progress.
+ */
+export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Engram', { log: true });
+  const root = workspaceRoot();
+  const hooks = {
+    logger: outputLogger(log),
+    onScanProgress: (p: Parameters<ScanRunner['reportProgress']>[0]) => scans.reportProgress(p),
+    onEmbeddingProgress: (p: { model: string; done: number; total: number }) =>
+      log.debug(`embedding ${p.model}: ${p.done}/${p.total}`),
+  };
+  const engine = new EngineConnection(
+    () => engineOptions(context.extensionPath, readSettings(), root, hooks),
+    log,
+  );
+  const scans = new ScanRunner(engine, log);
+  const drift = new DriftState(engine);
+  const memories = new MemoryTreeProvider(engine, drift);
+  const statusBar = new EngramStatusBar(engine, drift);
+  const documents = new GeneratedDocumentProvider();
+  const services = { engine, drift, memories, scans, documents, log, extensionPath: context.extensionPath };
+  const chatHandler = engramChatHandler({ engine, drift }, log);
+
+  context.subscriptions.push(
+    log,
+    engine,
+    scans,
+    drift,
+    memories,
+    statusBar,
+    vscode.window.createTreeView('engram.memories', { treeDataProvider: memories, showCollapseAll: true }),
+    vscode.window.createTreeView('engram.drift', { treeDataProvider: new DriftTreeProvider(drift) }),
+    vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, new MemoryFileSystem(engine), {
+      isReadonly: true,
+      isCaseSensitive: true,
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, documents),
+    vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new MemoryCodeLensProvider(engine, drift)),
+    scans.onDidProgress((p) => statusBar.showScanProgress(p)),
+    ...registerCommands(services),
+    registerChatParticipant({ engine, drift }, log, context.extensionUri),
+    ...registerLanguageModelTools(engine, drift, log),
+    registerMcpServerProvider(context.extensionPath),
+    ...followScansWithDrift(scans, drift, log),
+    ...(root ? watchWorkspace(root, scans) : []),
+    // Trust granted later: reopen so the engine gets the workspace to scan, then scan it.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void engine.restart().then(() => autoScan(scans))),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s))) void engine.restart();
+    }),
+    // Other processes (the MCP bridge, the CLI) write too: re-read when the user comes back.
+    vscode.window.onDidChangeWindowState(
+      (s) => s.focused && engine.state === 'ready' && engine.notifyChanged(),
+    ),
+  );
+  engine.start();
+  const firstReady = engine.onDidChangeState((state) => {
+    if (state !== 'ready') return;
+    firstReady.dispose();
+    void statusBar.refresh();
+    autoScan(scans);
+  });
+  active = {
+    engine,
+    drift,
+    memories,
+    scans,
+    statusBar,
+    chatHandler,
+    activationMs: performance.now() - started,
+  };
+  log.info(`activated in ${active.activationMs.toFixed(1)} ms (main thread)`);
+  return active;
+}
+
+function autoScan(scans: ScanRunner): void {
+  if (readSettings().autoScan && vscode.workspace.isTrusted && workspaceRoot()) scans.schedule('open');
+}
+
+/** Flushes the journal and releases the database lock, so a bridge or CLI can take over at once. */
+export async function deactivate(): Promise<void> {
+  const closing = active?.engine.close();
+  active = undefined;
+  await closing;
+}

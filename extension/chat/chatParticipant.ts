@@ -1,0 +1,222 @@
+import * as vscode from 'vscode';
+import type { EngineConnection } from '../engineConnection';
+import type { DriftState } from '../driftState';
+import { DRIFT_UNAVAILABLE } from '../driftState';
+import { describeEvidence } from '../driftReport';
+import type { RecallHit } from '../../engine/retrieval/recall';
+import { escapedText, memoryListItem, sourceReference } from './chatMarkdown';
+import { memoryUri } from '../memoryDocuments';
+import { readSettings } from '../settings';
+import { summarizeWithModel } from './modelSummary';
+
+export const CHAT_PARTICIPANT_ID = 'engram.chat';
+/** Who chat writes are recorded as (agent trust, not human). */
+const CHAT_ACTOR = { agent: 'vscode-chat' };
+
+export interface ChatDependencies {
+  engine: EngineConnection;
+  drift: DriftState;
+}
+
+function streamHits(stream: vscode.ChatResponseStream, hits: RecallHit[]): void {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+  for (const hit of hits) {
+    stream.markdown(memoryListItem(hit.memory, hit.score));
+    stream.reference(memoryUri(hit.memory.id));
+    const source = sourceReference(hit.memory, root);
+    if (source) stream.reference(source);
+  }
+}
+
+/** The file (and selection) `/why` and `/context` talk about: the active editor's, if any. */
+function editorFocus(): { file?: string; selection?: string } {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== 'file') return {};
+  const selection = editor.selection.isEmpty
+    ? undefined
+    : editor.document.getText(editor.selection).slice(0, 500);
+  return {
+    file: vscode.workspace.asRelativePath(editor.document.uri, false),
+    ...(selection ? { selection } : {}),
+  };
+}
+
+async function recallCommand(
+  deps: ChatDependencies,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+) {
+  const query = request.prompt.trim();
+  if (!query) {
+    stream.markdown('Ask me something, e.g. `@engram /recall how do we release?`');
+    return { metadata: { command: 'recall', hits: 0 } };
+  }
+  stream.progress('Recalling…');
+  const { hits } = await deps.engine.call('recall', { query, k: 8 }, CHAT_ACTOR);
+  if (hits.length === 0) {
+    stream.markdown(`No memory matches ${escapedText(`"${query}"`)}. Teach me with \`/remember\`.`);
+    return { metadata: { command: 'recall', hits: 0 } };
+  }
+  // Without a command, a language model (when the user has one) may answer from the memories.
+  if (!request.command && (await summarizeWithModel(request, hits, stream, token))) {
+    stream.markdown('\n\n**Memories used:**\n\n');
+  }
+  streamHits(stream, hits);
+  return { metadata: { command: 'recall', hits: hits.length } };
+}
+
+async function rememberCommand(
+  deps: ChatDependencies,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+) {
+  const content = request.prompt.trim();
+  if (!content) {
+    stream.markdown(
+      'Tell me what to remember, e.g. `@engram /remember we deploy from the release branch only`',
+    );
+    return { metadata: { command: 'remember' } };
+  }
+  const result = await deps.engine.call('remember', { content, kind: 'note' }, CHAT_ACTOR);
+  const verb = {
+    added: 'Remembered',
+    updated: 'Updated a similar memory',
+    unchanged: 'I already knew that',
+    superseded: 'Remembered (replacing an older one)',
+  }[result.outcome];
+  stream.markdown(`${verb}:\n\n`);
+  stream.markdown(memoryListItem(result.memory));
+  if (result.redacted.length > 0)
+    stream.markdown(`\nRedacted before storing: ${result.redacted.join(', ')}.`);
+  stream.button({ command: 'engram.forgetMemory', title: 'Forget it', arguments: [result.memory.id] });
+  return { metadata: { command: 'remember', id: result.memory.id, outcome: result.outcome } };
+}
+
+async function contextCommand(
+  deps: ChatDependencies,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+) {
+  const focus = editorFocus();
+  const query = [request.prompt.trim(), focus.file, focus.selection].filter(Boolean).join(' ');
+  if (!query) {
+    stream.markdown('Open a file or ask about something: `@engram /context authentication`');
+    return { metadata: { command: 'context' } };
+  }
+  const block = await deps.engine.call(
+    'context',
+    { query, budget: readSettings().contextBudget, conversation: `vscode-chat-${Date.now()}` },
+    CHAT_ACTOR,
+  );
+  stream.markdown(
+    `Context for ${escapedText(query.slice(0, 80))} (${block.tokens}/${block.budget} tokens, ${block.included.length} memories):\n\n`,
+  );
+  stream.markdown(`\`\`\`text\n${block.text.replace(/```/g, '`\u200b``')}\n\`\`\`\n`);
+  for (const item of block.included) stream.reference(memoryUri(item.id));
+  return { metadata: { command: 'context', included: block.included.length, tokens: block.tokens } };
+}
+
+async function driftCommand(deps: ChatDependencies, stream: vscode.ChatResponseStream) {
+  if (!deps.drift.available) {
+    stream.markdown(DRIFT_UNAVAILABLE);
+    return { metadata: { command: 'drift', available: false } };
+  }
+  if (!vscode.workspace.isTrusted) {
+    stream.markdown('Drift reads the workspace files: trust this workspace to check it.');
+    return { metadata: { command: 'drift', available: false } };
+  }
+  stream.progress('Checking memories against the code and git history…');
+  const report = await deps.drift.check();
+  const findings = report?.findings ?? [];
+  if (findings.length === 0) {
+    stream.markdown('Every checked memory still matches the code.');
+  } else {
+    stream.markdown(
+      `${findings.length} stale ${findings.length === 1 ? 'memory' : 'memories'}${report?.score === undefined ? '' : ` (drift score ${Math.round(report.score)})`}:\n\n`,
+    );
+    for (const f of findings) {
+      stream.markdown(
+        `- \`${f.memoryId.slice(0, 8)}\` ${escapedText(f.content.slice(0, 200))}: ${escapedText(`${f.reason} ${describeEvidence(f.evidence)}`)}\n`,
+      );
+      stream.reference(memoryUri(f.memoryId));
+    }
+    stream.button({ command: 'engram.fixDrift', title: 'Fix drift…' });
+  }
+  return { metadata: { command: 'drift', stale: findings.length } };
+}
+
+async function whyCommand(
+  deps: ChatDependencies,
+  request: vscode.ChatRequest,
+  stream: vscode.ChatResponseStream,
+) {
+  const focus = editorFocus();
+  const query = [request.prompt.trim(), focus.file, focus.selection].filter(Boolean).join(' ');
+  if (!query) {
+    stream.markdown('Open a file (or select code) and ask `@engram /why`.');
+    return { metadata: { command: 'why', hits: 0 } };
+  }
+  const { hits } = await deps.engine.call('recall', { query: `why ${query}`, k: 20 }, CHAT_ACTOR);
+  const decisions = hits
+    .filter((h) => ['decision', 'preference', 'error-pattern', 'negative', 'fact'].includes(h.memory.kind))
+    .slice(0, 8);
+  if (decisions.length === 0) {
+    stream.markdown(`No recorded decision about ${escapedText(focus.file ?? query.slice(0, 80))} yet.`);
+    return { metadata: { command: 'why', hits: 0 } };
+  }
+  stream.markdown(`Decisions and facts about ${escapedText(focus.file ?? query.slice(0, 80))}:\n\n`);
+  streamHits(stream, decisions);
+  return { metadata: { command: 'why', hits: decisions.length } };
+}
+
+/**
+ * `@engram`: pure retrieval, so it works with no language model at all. Every failure becomes a
+ * short message in the chat (a memory failure never breaks the turn).
+ */
+export function engramChatHandler(
+  deps: ChatDependencies,
+  log: vscode.LogOutputChannel,
+): vscode.ChatRequestHandler {
+  return async (request, _context, stream, token) => {
+    try {
+      switch (request.command) {
+        case 'remember':
+          return await rememberCommand(deps, request, stream);
+        case 'context':
+          return await contextCommand(deps, request, stream);
+        case 'drift':
+          return await driftCommand(deps, stream);
+        case 'why':
+          return await whyCommand(deps, request, stream);
+        default:
+          return await recallCommand(deps, request, stream, token);
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`@engram /${request.command ?? 'recall'}: ${message}`);
+      stream.markdown(`Engram could not answer: ${escapedText(message)}`);
+      return { errorDetails: { message }, metadata: { command: request.command ?? 'recall' } };
+    }
+  };
+}
+
+export function registerChatParticipant(
+  deps: ChatDependencies,
+  log: vscode.LogOutputChannel,
+  extensionUri: vscode.Uri,
+): vscode.Disposable {
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, engramChatHandler(deps, log));
+  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'engram.svg');
+  participant.followupProvider = {
+    provideFollowups(result) {
+      const command = (result.metadata as { command?: string } | undefined)?.command;
+      if (command === 'recall')
+        return [{ prompt: '', command: 'why', label: 'Why is the current file the way it is?' }];
+      if (command === 'remember')
+        return [{ prompt: '', command: 'context', label: 'Show the context for this file' }];
+      return [];
+    },
+  };
+  return participant;
+}

@@ -1,0 +1,36 @@
+import * as vscode from 'vscode';
+import type { EngineConnection } from '../engineConnection';
+import type { Status } from '../../engine/memory/types';
+import { memoryDescription, memoryTitle } from '../memoryPresentation';
+
+/**
+ * The memory a command acts on: a tree row, a Drift view row, an id (from tests, chat buttons,
+ * other commands), or, from the palette, one the user picks among memories of the given statuses.
+ */
+export async function memoryIdFrom(
+  arg: unknown,
+  engine: EngineConnection,
+  prompt: string,
+  statuses: readonly Status[] = ['active'],
+): Promise<string | undefined> {
+  if (typeof arg === 'string' && arg.trim() !== '') return arg.trim();
+  if (typeof arg === 'object' && arg !== null) {
+    const node = arg as { memory?: { id?: unknown }; finding?: { memoryId?: unknown } };
+    if (typeof node.memory?.id === 'string') return node.memory.id;
+    if (typeof node.finding?.memoryId === 'string') return node.finding.memoryId;
+  }
+  const pages = await Promise.all(statuses.map((status) => engine.call('list', { status, limit: 200 })));
+  const items = pages
+    .flatMap((p) => p.items)
+    .map((m) => ({ label: memoryTitle(m), description: memoryDescription(m), detail: m.content, id: m.id }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage(`Engram: no ${statuses.join(' or ')} memories.`);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title: prompt,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  return picked?.id;
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { Kind, Layer, RememberResult } from '../../engine/memory/types';
+import { guardedCommand } from './guardedCommand';
+import type { EngramServices } from './services';
+import { memoryTitle } from '../memoryPresentation';
+
+const NOTE_KINDS: Array<{ kind: Kind; layer: Layer; detail: string }> = [
+  { kind: 'note', layer: 'semantic', detail: 'anything worth keeping' },
+  { kind: 'fact', layer: 'semantic', detail: 'how something is' },
+  { kind: 'decision', layer: 'semantic', detail: 'what was chosen, and why' },
+  { kind: 'preference', layer: 'semantic', detail: 'how the team likes things done' },
+  { kind: 'error-pattern', layer: 'semantic', detail: 'a mistake and its fix' },
+  { kind: 'negative', layer: 'semantic', detail: 'something that is not so, or was removed' },
+  { kind: 'procedure', layer: 'procedural', detail: 'steps to do something' },
+];
+
+function outcomeMessage(result: RememberResult): string {
+  const title = memoryTitle(result.memory, 60);
+  const redacted = result.redacted.length > 0 ? ` (redacted: ${result.redacted.join(', ')})` : '';
+  switch (result.outcome) {
+    case 'unchanged':
+      return `Already remembered: ${title}`;
+    case 'updated':
+      return `Updated a similar memory: ${title}${redacted}`;
+    case 'superseded':
+      return `Remembered, replacing ${result.superseded.length} older: ${title}${redacted}`;
+    case 'added':
+      return `Remembered: ${title}${redacted}`;
+  }
+}
+
+async function announce(services: EngramServices, result: RememberResult): Promise<void> {
+  const choice = await vscode.window.showInformationMessage(`Engram: ${outcomeMessage(result)}`, 'Open');
+  if (choice === 'Open') await vscode.commands.executeCommand('engram.openMemory', result.memory.id);
+  services.log.info(`remember ${result.outcome} ${result.memory.id}`);
+}
+
+export function registerRememberCommands(services: EngramServices): vscode.Disposable[] {
+  const { engine, log } = services;
+  return [
+    /** Remembers the selection (or the current line) with its file and span as the source. */
+    guardedCommand('engram.rememberSelection', log, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) throw new Error('open a file and select the text to remember');
+      const selection = editor.selection.isEmpty
+        ? editor.document.lineAt(editor.selection.active.line).range
+        : editor.selection;
+      const content = editor.document.getText(selection).trim();
+      if (content === '') throw new Error('the selection is empty');
+      const file = vscode.workspace.asRelativePath(editor.document.uri, false);
+      const result = await engine.call('remember', {
+        content,
+        kind: 'note',
+        context: `${file}:${selection.start.line + 1}-${selection.end.line + 1}`,
+        source: {
+          file,
+          start: editor.document.offsetAt(selection.start),
+          end: editor.document.offsetAt(selection.end),
+        },
+        tags: [path.extname(file).replace('.', '') || 'text'],
+      });
+      void announce(services, result);
+      return result;
+    }),
+    /** A typed note; `text` and `kind` may be passed by callers (tests, chat buttons). */
+    guardedCommand('engram.rememberNote', log, async (text?: unknown, kind?: unknown) => {
+      const content =
+        typeof text === 'string'
+          ? text
+          : await vscode.window.showInputBox({
+              title: 'Engram: Remember Note',
+              prompt: 'What should Engram remember?',
+              placeHolder: 'e.g. We use pnpm, never npm, in this repository',
+              validateInput: (v) => (v.trim() === '' ? 'Type something to remember' : undefined),
+            });
+      if (!content) return undefined;
+      const choice =
+        NOTE_KINDS.find((k) => k.kind === kind) ??
+        (typeof text === 'string'
+          ? NOTE_KINDS[0]
+          : await vscode.window
+              .showQuickPick(
+                NOTE_KINDS.map((k) => ({ label: k.kind, detail: k.detail, choice: k })),
+                { title: 'Engram: kind of memory' },
+              )
+              .then((p) => p?.choice));
+      if (!choice) return undefined;
+      const result = await engine.call('remember', { content, kind: choice.kind, layer: choice.layer });
+      void announce(services, result);
+      return result;
+    }),
+  ];
+}

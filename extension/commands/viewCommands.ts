@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { guardedCommand } from './guardedCommand';
+import type { EngramServices } from './services';
+
+/** The Memories view's filter and refresh, and the status bar's click target. */
+export function registerViewCommands(services: EngramServices): vscode.Disposable[] {
+  const { memories, engine, log } = services;
+  return [
+    guardedCommand('engram.filterMemories', log, async (textArg?: unknown) => {
+      const text =
+        typeof textArg === 'string'
+          ? textArg
+          : await vscode.window.showInputBox({
+              title: 'Engram: Filter Memories',
+              prompt: 'Show the memories that recall finds for this text',
+              value: memories.filter ?? '',
+            });
+      if (text === undefined) return undefined;
+      memories.setFilter(text);
+      return memories.filter;
+    }),
+    guardedCommand('engram.clearMemoryFilter', log, () => memories.setFilter(undefined)),
+    guardedCommand('engram.refreshMemories', log, () => engine.notifyChanged()),
+    guardedCommand('engram.showViews', log, () => vscode.commands.executeCommand('engram.memories.focus')),
+    guardedCommand('engram.showLog', log, () => log.show()),
+  ];
+}

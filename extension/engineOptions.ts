@@ -1,0 +1,72 @@
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { OpenEngramOptions } from '../engine/engram';
+import type { Logger } from '../engine/host';
+import { parseEmbeddingSetting } from '../engine/embedding/embeddingSetting';
+import { useLiteAssetsInDirectory } from '../engine/embedding/useLiteAssets';
+import { userDatabasePath, userDataDirectory, workspaceDatabasePath } from '../engine/paths';
+import type { EngramSettings } from './settings';
+import { embeddingSettingText } from './settings';
+import type { ScanProgress } from '../engine/code/scanProtocol';
+import type { EmbeddingProgress } from '../engine/memory/memoryVectors';
+
+export interface EngineHooks {
+  logger: Logger;
+  onScanProgress(progress: ScanProgress): void;
+  onEmbeddingProgress(progress: EmbeddingProgress): void;
+}
+
+/**
+ * Where the database is, from the setting: empty means the workspace's `.engram/memory.db` (what
+ * the CLI and the MCP bridge find too), `user` the user database, anything else a file path.
+ */
+export function databasePath(settings: EngramSettings, root: string | undefined): string {
+  const location = settings.databaseLocation;
+  const env = process.env;
+  if (location === 'user' || (location === '' && root === undefined))
+    return userDatabasePath(env, os.homedir(), process.platform);
+  if (location === '') return workspaceDatabasePath(root as string);
+  const expanded = location.replace(/^~(?=$|[\\/])/, os.homedir());
+  return path.resolve(root ?? os.homedir(), expanded);
+}
+
+/**
+ * Everything `Engram.open` needs, located beside the bundle (dist/): the packaged extension ships
+ * no node_modules. The workspace is handed to the engine for scanning only when it is trusted:
+ * scanning reads every file, which an untrusted workspace has not agreed to.
+ */
+export function engineOptions(
+  extensionPath: string,
+  settings: EngramSettings,
+  root: string | undefined,
+  hooks: EngineHooks,
+): OpenEngramOptions {
+  const dist = path.join(extensionPath, 'dist');
+  const scanAllowed = root !== undefined && vscode.workspace.isTrusted;
+  return {
+    dbPath: databasePath(settings, root),
+    sqlWasmPath: path.join(dist, 'sql-wasm.wasm'),
+    clientName: 'vscode',
+    logger: hooks.logger,
+    embedding: parseEmbeddingSetting(embeddingSettingText(settings), {
+      useLiteAssets: () => useLiteAssetsInDirectory(path.join(dist, 'use-lite')),
+      modelDir: path.join(userDataDirectory(process.env, os.homedir(), process.platform), 'models'),
+      env: process.env,
+    }),
+    // VS Code is long-lived: load the model now (in its worker) so the first recall is fast.
+    warmEmbedding: true,
+    onEmbeddingProgress: (p) => hooks.onEmbeddingProgress(p),
+    ...(scanAllowed
+      ? {
+          code: {
+            root,
+            grammarsDirectory: path.join(dist, 'grammars'),
+            excludes: settings.scanExclude,
+            maxFileBytes: settings.scanMaxFileBytes,
+            onProgress: (p: ScanProgress) => hooks.onScanProgress(p),
+          },
+        }
+      : {}),
+  };
+}

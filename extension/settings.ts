@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+
+/** The MCP bridge's tool profiles (engine/mcp/profiles.ts). */
+export const MCP_PROFILES = ['full', 'core', 'compat'] as const;
+export type McpProfile = (typeof MCP_PROFILES)[number];
+
+export const EMBEDDING_PROVIDERS = ['use-lite', 'off', 'onnx', 'openai', 'ollama'] as const;
+export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+/** Every `engram.*` setting, typed, with the defaults package.json declares. */
+export interface EngramSettings {
+  /** '' = `<workspace>/.engram/memory.db`; 'user' = the user database; else a file path. */
+  databaseLocation: string;
+  embeddingProvider: EmbeddingProviderName;
+  embeddingModel: string;
+  embeddingEndpoint: string;
+  scanExclude: string[];
+  scanMaxFileBytes: number;
+  autoScan: boolean;
+  driftAutoFix: boolean;
+  mcpToolProfile: McpProfile;
+  contextBudget: number;
+  editorHints: boolean;
+}
+
+export function readSettings(): EngramSettings {
+  const c = vscode.workspace.getConfiguration('engram');
+  const oneOf = <T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T =>
+    allowed.includes(value as T) ? (value as T) : fallback;
+  return {
+    databaseLocation: c.get<string>('database.location', '').trim(),
+    embeddingProvider: oneOf(c.get<string>('embedding.provider'), EMBEDDING_PROVIDERS, 'use-lite'),
+    embeddingModel: c.get<string>('embedding.model', '').trim(),
+    embeddingEndpoint: c.get<string>('embedding.endpoint', '').trim(),
+    scanExclude: c.get<string[]>('scan.exclude', []),
+    scanMaxFileBytes: c.get<number>('scan.maxFileSize', 1024 * 1024),
+    autoScan: c.get<boolean>('scan.auto', true),
+    driftAutoFix: c.get<boolean>('drift.autoFix', false),
+    mcpToolProfile: oneOf(c.get<string>('mcp.toolProfile'), MCP_PROFILES, 'full'),
+    contextBudget: c.get<number>('context.budget', 1500),
+    editorHints: c.get<boolean>('editor.memoryHints', true),
+  };
+}
+
+/**
+ * The engine's one-line embedding choice (engine/embedding/embeddingSetting.ts) from the three
+ * settings a user edits: provider, model and endpoint.
+ */
+export function embeddingSettingText(s: EngramSettings): string {
+  if (s.embeddingProvider === 'use-lite' || s.embeddingProvider === 'off') return s.embeddingProvider;
+  const model = s.embeddingModel || (s.embeddingProvider === 'openai' ? 'text-embedding-3-small' : '');
+  const endpoint = s.embeddingEndpoint && s.embeddingProvider !== 'onnx' ? `@${s.embeddingEndpoint}` : '';
+  return `${s.embeddingProvider}:${model}${endpoint}`;
+}
+
+/** Settings whose change needs the engine reopened (they are fixed when it opens). */
+export const ENGINE_SETTINGS = [
+  'engram.database.location',
+  'engram.embedding',
+  'engram.scan.exclude',
+  'engram.scan.maxFileSize',
+];

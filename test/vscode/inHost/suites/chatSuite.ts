@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { engramApi } from '../extensionApi';
+import { test } from '../harness';
+import { RecordingChatStream } from '../recordingChatStream';
+
+const TOOLS = ['engram_recall', 'engram_remember', 'engram_context', 'engram_drift_check'];
+
+function toolText(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+/** A chat request as VS Code builds it, for a participant command; no language model attached. */
+function chatRequest(command: string | undefined, prompt: string): vscode.ChatRequest {
+  return {
+    prompt,
+    command,
+    references: [],
+    toolReferences: [],
+    toolInvocationToken: undefined as unknown as vscode.ChatParticipantToolToken,
+  } as unknown as vscode.ChatRequest;
+}
+
+async function ask(
+  command: string | undefined,
+  prompt: string,
+): Promise<{ stream: RecordingChatStream; result: vscode.ChatResult }> {
+  const api = await engramApi();
+  const stream = new RecordingChatStream();
+  const source = new vscode.CancellationTokenSource();
+  const result =
+    (await api.chatHandler(chatRequest(command, prompt), { history: [] }, stream, source.token)) ?? {};
+  return { stream, result };
+}
+
+test('the language-model tools are registered and answer through vscode.lm.invokeTool', async () => {
+  await engramApi();
+  const names = vscode.lm.tools.map((t) => t.name);
+  for (const name of TOOLS) assert.ok(names.includes(name), `${name} is registered`);
+  const remembered = toolText(
+    await vscode.lm.invokeTool('engram_remember', {
+      input: {
+        content: 'The payments webhook must be idempotent: Stripe retries for three days',
+        kind: 'decision',
+      },
+      toolInvocationToken: undefined,
+    }),
+  );
+  assert.match(remembered, /^added: \[m_\w{6}\]/);
+  const recalled = toolText(
+    await vscode.lm.invokeTool('engram_recall', {
+      input: { query: 'payments webhook retries' },
+      toolInvocationToken: undefined,
+    }),
+  );
+  assert.match(recalled, /Stripe retries for three days/);
+  const context = toolText(
+    await vscode.lm.invokeTool('engram_context', {
+      input: { query: 'payments webhook', budget: 300 },
+      toolInvocationToken: undefined,
+    }),
+  );
+  assert.match(context, /idempotent/);
+  const drift = toolText(
+    await vscode.lm.invokeTool('engram_drift_check', { input: {}, toolInvocationToken: undefined }),
+  );
+  assert.ok(drift.length > 0);
+});
+
+test('@engram /remember and /recall stream Markdown with references, without a language model', async () => {
+  const remembered = await ask('remember', 'Integration tests need the local Postgres on port 5433');
+  assert.match(remembered.stream.text, /Remembered/);
+  assert.match(remembered.stream.text, /Postgres on port 5433/);
+  assert.equal(remembered.stream.buttons[0]?.command, 'engram.forgetMemory');
+
+  const recalled = await ask('recall', 'which port does postgres use for tests');
+  assert.match(recalled.stream.text, /5433/);
+  assert.ok(recalled.stream.references.some((r) => r instanceof vscode.Uri && r.scheme === 'engram-memory'));
+  assert.deepEqual((recalled.result.metadata as { command: string }).command, 'recall');
+});
+
+test('@engram /why lists the decisions about the current file; /context gives its block', async () => {
+  const why = await ask('why', 'password hashing');
+  assert.match(why.stream.text, /sha256/);
+  const context = await ask('context', 'password hashing');
+  assert.match(context.stream.text, /tokens/);
+  assert.match(context.stream.text, /sha256/);
+});
+
+test('@engram /drift answers whether or not the drift checker is there', async () => {
+  const { stream, result } = await ask('drift', '');
+  assert.ok(stream.text.length > 0);
+  assert.equal(result.errorDetails, undefined);
+});
+
+test('a chat failure becomes a short message in the chat, not an exception', async () => {
+  const { stream, result } = await ask('remember', 'x'.repeat(300_000));
+  assert.match(stream.text, /Engram could not answer/);
+  assert.ok(result.errorDetails?.message);
+});

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { engramApi, workspacePath } from '../extensionApi';
+import { test } from '../harness';
+
+const MCP_MEMORY = [
+  {
+    type: 'entity',
+    name: 'Release',
+    entityType: 'process',
+    observations: ['Releases are cut from the release branch every Tuesday'],
+  },
+  { type: 'relation', from: 'Release', to: 'CI', relationType: 'requires' },
+  { type: 'entity', name: 'CI', entityType: 'tool', observations: ['CI runs on every pull request'] },
+]
+  .map((r) => JSON.stringify(r))
+  .join('\n');
+
+test('Export writes Engram JSONL and Import reads it back; MCP memory files are recognised', async () => {
+  const api = await engramApi();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-exchange-'));
+  const exported = vscode.Uri.file(path.join(dir, 'export.jsonl'));
+  await vscode.commands.executeCommand('engram.exportMemories', exported);
+  const firstLine = readFileSync(exported.fsPath, 'utf8').split('\n')[0] ?? '';
+  assert.match(firstLine, /"_format"/);
+  const before = (await api.engine.call('stats')).memories;
+  // Importing our own export again changes nothing (the import is idempotent).
+  await vscode.commands.executeCommand('engram.importMemories', exported);
+  assert.equal((await api.engine.call('stats')).memories, before);
+  const mcpFile = path.join(dir, 'memory.jsonl');
+  writeFileSync(mcpFile, MCP_MEMORY);
+  const result = await vscode.commands.executeCommand<{ from: string }>(
+    'engram.importMemories',
+    vscode.Uri.file(mcpFile),
+  );
+  assert.equal(result.from, 'mcp-memory');
+  const hits = (await api.engine.call('recall', { query: 'when are releases cut' })).hits;
+  assert.match(hits[0]?.memory.content ?? '', /Tuesday/);
+});
+
+test('Configure MCP for Claude Code writes the bridge into .mcp.json', async () => {
+  await engramApi();
+  await vscode.commands.executeCommand('engram.configureMcp', 'claude-code');
+  const config = JSON.parse(readFileSync(path.join(workspacePath(), '.mcp.json'), 'utf8')) as {
+    mcpServers: { engram: { command: string; args: string[] } };
+  };
+  assert.ok(config.mcpServers.engram.args.some((a) => a.endsWith(path.join('dist', 'mcp.js'))));
+  assert.ok(config.mcpServers.engram.args.includes(workspacePath()));
+});

@@ -1,0 +1,66 @@
+// `npm run test:vscode`: builds, installs the test host on first use (cached), packages the .vsix,
+// bundles the in-host runner, then runs test/vscode/*.test.ts with node's test runner.
+// Usage: npm run test:vscode [-- filter...]   e.g. `-- packageContent` runs only that file
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { ARTIFACTS, IN_HOST_RUNNER, REPO_ROOT, VSIX_PATH } from './support/artifacts';
+import { ensureTestHost } from './host/testHost';
+
+const started = Date.now();
+const step = (name: string) =>
+  console.log(`[test:vscode] ${name} (${Math.round((Date.now() - started) / 1000)} s)`);
+const run = (command: string, args: string[]) => {
+  const result = spawnSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+};
+
+mkdirSync(ARTIFACTS, { recursive: true });
+step('build');
+run(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')]);
+step('test host');
+ensureTestHost();
+step('package');
+run(process.execPath, [
+  path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'),
+  'package',
+  '--no-dependencies',
+  '--allow-missing-repository',
+  '--skip-license',
+  '--out',
+  VSIX_PATH,
+]);
+async function main(): Promise<void> {
+  step('bundle the in-host runner');
+  await esbuild.build({
+    entryPoints: [path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'runner.ts')],
+    outfile: IN_HOST_RUNNER,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  const filters = process.argv.slice(2);
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+    .sort()
+    .map((f) => path.join(__dirname, f));
+  step(`run ${files.map((f) => path.basename(f)).join(', ')}`);
+  const tests = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+    {
+      cwd: REPO_ROOT,
+      stdio: 'inherit',
+    },
+  );
+  step(`done, exit ${tests.status}`);
+  process.exit(tests.status ?? 1);
+}
+
+void main();
