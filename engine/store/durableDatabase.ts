@@ -71,6 +71,9 @@ export class DurableDatabase {
   private closed = false;
   private broken: Error | undefined;
   private snapshotting: Promise<void> | undefined;
+  /** Set when close() starts: background snapshots are no longer started (close takes the last one). */
+  private closing = false;
+  private closingDone: Promise<void> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -232,12 +235,20 @@ export class DurableDatabase {
     };
   }
 
-  /** Flushes (snapshots if the journal is large), then releases the database. */
-  async close(): Promise<void> {
+  /** Flushes (snapshots if the journal is large), then releases the database. Safe to call twice. */
+  close(): Promise<void> {
+    this.closingDone ??= this.closeOnce();
+    return this.closingDone;
+  }
+
+  private async closeOnce(): Promise<void> {
     if (this.closed) return;
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.closing = true;
     try {
-      if (this.snapshotting) await this.snapshotting;
+      // A write while we wait may start another background snapshot: wait until none runs, or the
+      // journal would be closed under its compaction.
+      while (this.snapshotting) await this.snapshotting.catch(() => undefined);
       if (
         !this.broken &&
         this.seq !== this.snapshotSeq &&
@@ -289,6 +300,7 @@ export class DurableDatabase {
   }
 
   private afterWrite(): void {
+    if (this.closing) return;
     if (this.journal.byteSize >= this.policy.maxJournalBytes) {
       void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
       return;
@@ -296,7 +308,8 @@ export class DurableDatabase {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (!this.closed) void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
+      if (!this.closed && !this.closing)
+        void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
     }, this.policy.idleMs);
     this.idleTimer.unref();
   }

@@ -202,4 +202,26 @@ describe('DurableDatabase', () => {
     reopened.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['b']));
     assert.equal(count(await open(file)), 2);
   });
+
+  it('closes cleanly while background snapshots are running and writes keep arriving', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, {
+      snapshot: { maxJournalBytes: 1024, idleMs: 60_000, closeJournalBytes: 0 },
+    });
+    let written = 0;
+    const write = () => {
+      db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['y'.repeat(300)]));
+      written++;
+    };
+    for (let i = 0; i < 10; i++) write(); // each past the limit starts a snapshot in the background
+    const closing = db.close();
+    // Writes acknowledged while close waits for the snapshot are kept too, and a second close
+    // (two owners shutting down) waits for the first instead of closing the journal under it.
+    write();
+    const again = db.close();
+    write();
+    await Promise.all([closing, again]);
+    assert.throws(write, (error: unknown) => EngramError.is(error, 'CLOSED'));
+    assert.equal(count(await open(file)), written);
+  });
 });
