@@ -159,6 +159,7 @@ function recordResults(store: MemoryStore, byMemory: Map<string, MemoryChecks>, 
             ...(claim.file === undefined ? {} : { file: claim.file }),
             ...(claim.fileSpan === undefined ? {} : { fileSpan: claim.fileSpan }),
             ...(claim.line === undefined ? {} : { line: claim.line }),
+            ...(claim.version === undefined ? {} : { version: claim.version }),
             verdict: check.verdict,
             evidence: check.evidence,
           };

@@ -9,6 +9,7 @@ export interface ClaimReport {
   /** Where the text names the file a symbol is said to be in. */
   fileSpan?: [number, number];
   line?: number;
+  version?: string;
   verdict: Verdict;
   evidence: ClaimEvidence;
 }
