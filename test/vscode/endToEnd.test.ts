@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { VSIX_PATH, artifactDirectory } from './support/artifacts';
+import { launchChromium } from './support/browser';
+import { freePort, waitForHttp } from './support/freePort';
+import { ProcessGroup } from './support/processGroup';
+import { installedTestHost } from './support/testHost';
+import { createWorkspaceFixture } from './support/workspaceFixture';
+import { Workbench } from './support/workbench';
+
+/**
+ * The packaged extension in code-server (the real VS Code workbench in Chromium), driven from the
+ * keyboard like a user. Screenshots land in .vscode-test/screenshots/.
+ */
+describe('end to end: the .vsix installed in code-server, driven in Chromium', () => {
+  const host = installedTestHost();
+  const dir = artifactDirectory('e2e');
+  const shots = artifactDirectory('screenshots');
+  const shot = (name: string) => path.join(shots, `${name}.png`);
+  let server: ProcessGroup | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let workbench: Workbench;
+
+  before(async () => {
+    for (const sub of ['user', 'extensions']) rmSync(path.join(dir, sub), { recursive: true, force: true });
+    const common = [
+      '--user-data-dir',
+      path.join(dir, 'user'),
+      '--extensions-dir',
+      path.join(dir, 'extensions'),
+    ];
+    execFileSync(host.node, [host.codeServerBin, ...common, '--install-extension', VSIX_PATH], {
+      stdio: 'ignore',
+    });
+    const workspace = createWorkspaceFixture('e2e');
+    const port = await freePort();
+    server = ProcessGroup.start(
+      host.node,
+      [
+        host.codeServerBin,
+        '--bind-addr',
+        `127.0.0.1:${port}`,
+        '--auth',
+        'none',
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        ...common,
+        workspace,
+      ],
+      {
+        cwd: workspace,
+        env: { ...process.env, ENGRAM_USER_DB: path.join(dir, 'user.db') },
+        logFile: path.join(dir, 'code-server.log'),
+      },
+    );
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/healthz`, 60_000);
+    browser = await launchChromium(host.chromium);
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    workbench = new Workbench(page);
+    await workbench.ready();
+    // The extension is ready when its status-bar item shows the memory count.
+    await page
+      .locator('.statusbar-item', { hasText: /^\s*\d+\s*$/ })
+      .or(page.locator('[id="engram.engram.engram.status"]'))
+      .first()
+      .waitFor({ timeout: 60_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('Remember Selection from the command palette stores the selected line', async () => {
+    await workbench.openFile('src/auth/login.ts');
+    await workbench.selectLine(3);
+    await workbench.runCommand('Engram: Remember Selection');
+    const message = await workbench.notification('Engram: Remembered');
+    await workbench.screenshot(shot('1-remember-selection'));
+    assert.match(message, /sessions last 12 hours/);
+  });
+
+  it('Recall from the command palette finds it and opens it read-only', async () => {
+    await workbench.runCommand('Engram: Recall');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill('how long do sessions last');
+    const hit = page.locator('.quick-input-list .monaco-list-row', { hasText: '12 hours' }).first();
+    await hit.waitFor({ timeout: 60_000 });
+    await workbench.screenshot(shot('2-recall-results'));
+    await page.keyboard.press('Enter');
+    const tab = page.locator('.tabs-container .tab', { hasText: /\.md/ }).first();
+    await tab.waitFor();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'sessions last 12 hours' }).first().waitFor();
+    await workbench.screenshot(shot('3-memory-document'));
+    assert.match((await tab.getAttribute('aria-label')) ?? '', /m_/);
+  });
+
+  it('the Memories view shows the layers and the memory under semantic', async () => {
+    await workbench.runCommand('Engram: Show Memories');
+    const view = page.locator('.pane', { hasText: 'Memories' }).first();
+    const semantic = view.locator('.monaco-list-row', { hasText: 'semantic' }).first();
+    await semantic.waitFor({ timeout: 60_000 });
+    await semantic.click();
+    const row = view.locator('.monaco-list-row', { hasText: 'sessions last 12 hours' }).first();
+    await row.waitFor({ timeout: 60_000 });
+    await workbench.screenshot(shot('4-memories-view'));
+    for (const layer of ['working', 'episodic', 'semantic', 'procedural', 'codebase'])
+      assert.equal(
+        (await view.locator('.monaco-list-row', { hasText: layer }).count()) > 0,
+        true,
+        `${layer} is a root`,
+      );
+  });
+
+  it("VS Code's Running Extensions view reports Engram's activation time", async () => {
+    await workbench.runCommand('Developer: Show Running Extensions');
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Engram' }).first();
+    await row.waitFor({ timeout: 60_000 });
+    await workbench.screenshot(shot('5-running-extensions'));
+    const text = await row.innerText();
+    const activation = /(\d+)\s*ms/.exec(text);
+    assert.ok(activation, `an activation time is shown: ${text}`);
+    console.log(`VS Code reports Engram's activation: ${activation[0]} (${text.replace(/\s+/g, ' ')})`);
+    writeFileSync(path.join(dir, 'activation.txt'), text);
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO_ROOT, VSIX_PATH } from './support/artifacts';
+import { zipEntryNames } from './support/zipListing';
+
+const DIST = path.join(REPO_ROOT, 'dist');
+/** Built for the boundary test only; the extension never loads it. */
+const NOT_SHIPPED = new Set(['engine.js']);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(REPO_ROOT, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+}
+
+describe('the packaged .vsix', () => {
+  const shipped = new Set(
+    zipEntryNames(VSIX_PATH)
+      .filter((n) => n.startsWith('extension/'))
+      .map((n) => n.slice('extension/'.length)),
+  );
+
+  it('ships every bundle the build makes (entries and worker threads)', () => {
+    const bundles = readdirSync(DIST).filter((n) => n.endsWith('.js') && !NOT_SHIPPED.has(n));
+    assert.ok(
+      bundles.includes('extension.js') && bundles.includes('mcp.js') && bundles.includes('scanWorker.js'),
+    );
+    for (const bundle of bundles)
+      assert.ok(shipped.has(`dist/${bundle}`), `dist/${bundle} is missing from the .vsix`);
+  });
+
+  it('ships every .wasm, the default embedding model and the grammars with their queries', () => {
+    const assets = [
+      ...readdirSync(DIST)
+        .filter((n) => n.endsWith('.wasm'))
+        .map((n) => `dist/${n}`),
+      ...filesUnder(path.join(DIST, 'use-lite')),
+      ...filesUnder(path.join(DIST, 'grammars')),
+    ];
+    assert.ok(assets.includes('dist/sql-wasm.wasm'));
+    assert.ok(assets.some((a) => a.endsWith('tfjs-backend-wasm.wasm')));
+    assert.ok(assets.some((a) => a.endsWith('tree-sitter-typescript.wasm')));
+    assert.ok(assets.some((a) => a.endsWith('typescript.scm')));
+    for (const asset of assets) assert.ok(shipped.has(asset), `${asset} is missing from the .vsix`);
+  });
+
+  it('ships the manifest and the icons the manifest names', () => {
+    assert.ok(shipped.has('package.json'));
+    assert.ok(shipped.has('extension/media/engram.svg'));
+  });
+
+  it('ships no sources, tests, source maps or node_modules', () => {
+    const leaked = [...shipped].filter(
+      (n) => /\.(ts|map)$/.test(n) || /^(node_modules|test|engine|scripts|\.engram)\//.test(n),
+    );
+    assert.deepEqual(leaked, []);
+  });
+});

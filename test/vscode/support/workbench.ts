@@ -1,0 +1,72 @@
+import type { Page } from 'playwright-core';
+
+/**
+ * Drives the VS Code workbench in the page the way a user does: keyboard and visible UI only.
+ * Waits are for things to appear; nothing asserts on timing.
+ */
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  async ready(): Promise<void> {
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.locator('.statusbar').waitFor({ timeout: 60_000 });
+  }
+
+  /** F1, the command's title, Enter: as from the command palette. */
+  async runCommand(title: string): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Opens a workspace file through Quick Open. */
+  async openFile(relativePath: string): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(relativePath);
+    await this.page
+      .locator('.quick-input-list .monaco-list-row', {
+        hasText: relativePath.split('/').pop() ?? relativePath,
+      })
+      .first()
+      .waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.monaco-editor .view-lines').first().waitFor();
+  }
+
+  /**
+   * Selects one whole line of the active editor (Go to Line, then Home, Shift+End), after putting
+   * the focus in the editor (panels such as Chat take it when they open), and waits until the
+   * status bar shows the selection.
+   */
+  async selectLine(line: number): Promise<void> {
+    await this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`:${line}`);
+    await this.page.keyboard.press('Enter');
+    await this.page.keyboard.press('Home');
+    await this.page.keyboard.press('Shift+End');
+    await this.page
+      .locator('.statusbar-item', { hasText: `Ln ${line},` })
+      .filter({ hasText: 'selected' })
+      .first()
+      .waitFor();
+  }
+
+  async notification(text: string | RegExp): Promise<string> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    return (await toast.innerText()).trim();
+  }
+
+  async screenshot(file: string): Promise<void> {
+    await this.page.screenshot({ path: file });
+  }
+}
