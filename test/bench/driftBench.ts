@@ -137,7 +137,9 @@ function printTable(document: {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`driftBench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `driftBench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

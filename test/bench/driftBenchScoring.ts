@@ -311,7 +311,10 @@ export async function benchScale(spec: RepoSpec, dir: string, count: number) {
         history: first.history.note,
       };
     } finally {
-      await host.close();
+      // A failure closing the store (a journal compaction, outside drift) must not lose the timings.
+      await host.close().catch((error: unknown) => {
+        result[`${label}CloseError`] = error instanceof Error ? error.message : String(error);
+      });
     }
   }
   return result;
