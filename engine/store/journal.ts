@@ -165,7 +165,8 @@ export class Journal {
     const tail = Buffer.allocUnsafe(this.size - from);
     readExactly(this.fd, tail, from);
     const temp = `${this.filePath}.tmp`;
-    const tempFd = openSync(temp, 'w', 0o600);
+    // Read-write: this descriptor becomes the journal, and the next compaction reads from it.
+    const tempFd = openSync(temp, 'w+', 0o600);
     try {
       const header = Journal.header(this.dbId);
       writeAll(tempFd, header, 0);
