@@ -29,6 +29,7 @@ import type { Params } from './params';
 import { collectStats } from './stats';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
+import { BRIDGE_METHODS } from '../mcp/methods/bridgeMethods';
 
 /**
  * The engine's whole callable surface, as one table: the host executes these for local callers and
@@ -282,6 +283,8 @@ export const METHODS = {
   stats: method(false, (store) => store.read((r) => collectStats(r, store))),
   ...CODE_METHODS,
   ...DRIFT_METHODS,
+  // The event ledger (timeline) and the entity-graph operations of the MCP memory server's tools.
+  ...BRIDGE_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -12,6 +12,7 @@ import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
+import { registerDriftCommands } from './driftCommands';
 import { renderFiles, renderMap, renderScan, renderSymbols } from './codeOutput';
 import type { RepoMap } from '../code/repoMap';
 import type { FileHit, SymbolHit } from '../code/codeQueries';
@@ -458,6 +459,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
         renderMap(r as RepoMap),
       ),
     );
+
+  registerDriftCommands(program, invoke);
 
   program
     .command('recover')
