@@ -47,10 +47,17 @@ function repoMap(store: MemoryStore, p: Params): RepoMap {
  * one transaction, so it commits per batch of files.
  */
 export const CODE_METHODS = {
+  /**
+   * `{tokens?: boolean, paths?: string[]}` -> ScanResult. `paths` (workspace-relative, or absolute
+   * inside the root) rescans just those files, for a file watcher; omitted, the whole workspace.
+   */
   scan: {
     write: false,
     run: (store: MemoryStore, p: Params) =>
-      requireCodeWorkspace(store).scan(store, { tokens: optionalBoolean(p, 'tokens') }),
+      requireCodeWorkspace(store).scan(store, {
+        tokens: optionalBoolean(p, 'tokens'),
+        ...(p['paths'] === undefined || p['paths'] === null ? {} : { paths: stringList(p, 'paths') }),
+      }),
   },
   symbols: {
     write: false,

@@ -111,6 +111,7 @@ export class EngineHost {
   }
 
   async close(): Promise<void> {
+    await this.store.code?.close();
     await this.store.closeVectors();
     try {
       this.store.flushReads();

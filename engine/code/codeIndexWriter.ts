@@ -3,7 +3,7 @@ import { resolveImport } from './importResolver';
 import { grammarFor } from './languages';
 import type { ResolveContext } from './resolveContext';
 import type { KnownFile } from './scanProtocol';
-import type { ChangeSet, FileScanResult, RenamedFile } from './types';
+import type { ChangeSet, FileScanResult, ManifestKind, RenamedFile } from './types';
 
 /** What the code index needs from the engine's database: DurableDatabase satisfies it. */
 export interface CodeIndexStore {
@@ -15,6 +15,39 @@ export function readKnownFiles(reader: SqlReader): KnownFile[] {
   return reader.all<KnownFile>(
     'SELECT path, content_hash AS contentHash, size, mtime_ms AS mtimeMs FROM code_files ORDER BY path',
   );
+}
+
+/** Well under SQLite's limit on bound parameters, whatever a file watcher sends at once. */
+const PATHS_PER_QUERY = 500;
+
+/** The indexed files at the given scopes (see scanScopes): what a targeted scan compares with. */
+export function readKnownFilesUnder(reader: SqlReader, scopes: readonly string[]): KnownFile[] {
+  if (scopes.includes('')) return readKnownFiles(reader);
+  // Lookups on the path index (an OR of the two forms would scan the whole table once per
+  // scope). A scope indexed as a file has no indexed files below it; for the others, the range
+  // [scope/, scope0) is the subtree ('0' is the character after '/').
+  const columns = 'path, content_hash AS contentHash, size, mtime_ms AS mtimeMs';
+  const files: KnownFile[] = [];
+  for (let start = 0; start < scopes.length; start += PATHS_PER_QUERY) {
+    const chunk = scopes.slice(start, start + PATHS_PER_QUERY);
+    files.push(
+      ...reader.all<KnownFile>(
+        `SELECT ${columns} FROM code_files WHERE path IN (${chunk.map(() => '?').join(', ')})`,
+        chunk,
+      ),
+    );
+  }
+  const asFiles = new Set(files.map((f) => f.path));
+  for (const scope of scopes) {
+    if (asFiles.has(scope)) continue;
+    files.push(
+      ...reader.all<KnownFile>(`SELECT ${columns} FROM code_files WHERE path >= ? AND path < ?`, [
+        `${scope}/`,
+        `${scope}0`,
+      ]),
+    );
+  }
+  return files;
 }
 
 /**
@@ -168,13 +201,15 @@ export function deleteFiles(writer: SqlWriter, paths: readonly string[]): void {
 
 /**
  * Resolves again the imports that may now point elsewhere: unresolved ones (their target may
- * have appeared) and those of the given files (renamed files' relative imports moved with them).
- * Only rows whose answer changed are written.
+ * have appeared) and those of the given files (renamed files' relative imports moved with them),
+ * or, with `all` (a tsconfig, go.mod or Cargo.toml changed), every import. Only rows whose
+ * answer changed are written.
  */
 export function reresolveImports(
   writer: SqlWriter,
   context: ResolveContext,
   movedFiles: readonly string[],
+  all = false,
 ): number {
   const moved = new Set(movedFiles);
   const rows = writer.all<{ id: number; specifier: string; resolved: string | null; path: string }>(
@@ -183,7 +218,7 @@ export function reresolveImports(
   );
   let updated = 0;
   for (const row of rows) {
-    if (row.resolved !== null && !moved.has(row.path)) continue;
+    if (!all && row.resolved !== null && !moved.has(row.path)) continue;
     const grammar = grammarFor(row.path);
     if (!grammar) continue;
     const resolved = resolveImport(context, grammar, row.path, row.specifier);
@@ -192,6 +227,17 @@ export function reresolveImports(
     updated++;
   }
   return updated;
+}
+
+/** The indexed files whose manifest is of one of the kinds. */
+export function indexedConfigPaths(reader: SqlReader, kinds: readonly ManifestKind[]): string[] {
+  return reader
+    .all<{ path: string }>(
+      `SELECT f.path FROM code_manifests m JOIN code_files f ON f.id = m.file_id
+        WHERE m.kind IN (${kinds.map(() => '?').join(', ')})`,
+      [...kinds],
+    )
+    .map((row) => row.path);
 }
 
 export function indexedPaths(reader: SqlReader): string[] {

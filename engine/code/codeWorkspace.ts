@@ -3,7 +3,12 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { tokenCount } from '../retrieval/tokenCount';
 import { syncCodebaseMemories } from './codebaseMemories';
 import type { CodebaseMemorySync } from './codebaseMemories';
+import { defaultScanWorkerScript } from './scanInWorker';
+import type { ScanWorkerScript } from './scanInWorker';
+import { ScanSession } from './scanSession';
+import { ScanWorkerHost } from './scanWorkerHost';
 import { scanWorkspace } from './scanWorkspace';
+import { workspaceRelativePaths } from './workspacePaths';
 import type { ScanReport } from './scanWorkspace';
 import type { ScanProgress } from './scanProtocol';
 import { sourceTokens } from './tokenCost';
@@ -19,6 +24,10 @@ export interface CodeWorkspaceOptions {
   maxFileBytes?: number;
   /** 'inline' parses on this thread (tests). @default 'worker' */
   runner?: 'worker' | 'inline';
+  /** @default defaultScanWorkerScript() */
+  workerScript?: ScanWorkerScript;
+  /** An idle scan worker is terminated after this long. @default DEFAULT_SCAN_WORKER_IDLE_MS (60 s) */
+  workerIdleMs?: number;
   onProgress?: (progress: ScanProgress) => void;
 }
 
@@ -34,26 +43,65 @@ export interface ScanResult extends Omit<ScanReport, 'skipped'> {
   tokenRatio?: { memoryTokens: number; sourceTokens: number; ratio: number };
 }
 
+export interface ScanRequest {
+  /** Also count memory and source tokens (a full report; slower). */
+  tokens?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Rescan just these files or directories (relative to the root, or absolute inside it), as
+   * found on disk now: added, changed or deleted, renames within the batch detected by hash. The
+   * ignore rules apply as in a full scan. A path outside the root is refused. Omitted: the whole
+   * workspace is walked.
+   */
+  paths?: readonly string[];
+}
+
 /**
  * The codebase layer of one workspace: scans into the code index, then brings the codebase
- * memories up to date. One scan at a time: a scan asked for while one runs waits for it.
+ * memories up to date. One scan at a time: a scan asked for while one runs waits for it. The
+ * scanner (its worker thread, grammars and import-resolution configs) is kept between scans so a
+ * file watcher's one-file rescan pays only for that file; `close` lets it go.
  */
 export class CodeWorkspace {
   private running: Promise<unknown> = Promise.resolve();
+  private readonly worker: ScanWorkerHost;
+  private readonly session = new ScanSession();
+  private closed = false;
 
-  constructor(readonly options: CodeWorkspaceOptions) {}
+  constructor(readonly options: CodeWorkspaceOptions) {
+    this.worker = new ScanWorkerHost(options.workerScript ?? defaultScanWorkerScript(), options.workerIdleMs);
+  }
 
-  scan(store: MemoryStore, request: { tokens?: boolean; signal?: AbortSignal } = {}): Promise<ScanResult> {
-    const next = this.running.catch(() => undefined).then(() => this.scanNow(store, request));
+  scan(store: MemoryStore, request: ScanRequest = {}): Promise<ScanResult> {
+    if (this.closed) return Promise.reject(new EngramError('CLOSED', 'the workspace scanner is closed'));
+    let paths: string[] | undefined;
+    try {
+      paths = request.paths && workspaceRelativePaths(this.options.root, request.paths);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const next = this.running.catch(() => undefined).then(() => this.scanNow(store, request, paths));
     this.running = next;
     return next;
   }
 
+  /** Waits for the running scan, then stops the worker and frees the grammars. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running.catch(() => undefined);
+    await this.worker.close();
+    await this.session.dispose();
+  }
+
   private async scanNow(
     store: MemoryStore,
-    request: { tokens?: boolean; signal?: AbortSignal },
+    request: ScanRequest,
+    paths: string[] | undefined,
   ): Promise<ScanResult> {
     const report = await scanWorkspace({
+      ...(paths ? { paths } : {}),
+      worker: this.worker,
+      session: this.session,
       store: store.db,
       root: this.options.root,
       grammarsDirectory: this.options.grammarsDirectory,
@@ -64,16 +112,17 @@ export class CodeWorkspace {
       signal: request.signal,
       clock: store.clock,
     });
+    // A targeted rescan finds orphans through the sync table; a full one also reads every memory.
     const memories = syncCodebaseMemories(
       store,
       report.changes.renamed,
       request.tokens ? tokenCount : undefined,
+      paths ? 'synced' : 'memories',
     );
     const counts = store.read((r) => ({
       files: r.value<number>('SELECT count(*) FROM code_files') ?? 0,
       symbols: r.value<number>('SELECT count(*) FROM code_symbols') ?? 0,
       imports: r.value<number>('SELECT count(*) FROM code_imports') ?? 0,
-      parsed: r.all<{ path: string }>('SELECT path FROM code_files WHERE parsed = 1').map((f) => f.path),
     }));
     const skippedByReason: Record<string, number> = {};
     for (const s of report.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
@@ -92,7 +141,10 @@ export class CodeWorkspace {
       memories,
     };
     if (request.tokens) {
-      const source = await sourceTokens(this.options.root, counts.parsed);
+      const parsed = store.read((r) =>
+        r.all<{ path: string }>('SELECT path FROM code_files WHERE parsed = 1').map((f) => f.path),
+      );
+      const source = await sourceTokens(this.options.root, parsed);
       result.tokenRatio = {
         memoryTokens: memories.memoryTokens,
         sourceTokens: source,

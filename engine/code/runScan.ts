@@ -1,51 +1,49 @@
 import { promises as fsp } from 'node:fs';
 import { contentHash } from './fileContent';
 import { scanFileContent } from './fileScanner';
-import { GrammarLoader } from './grammarLoader';
-import { manifestKindOf, readManifest } from './manifests/readManifest';
-import { createResolveContext } from './resolveContext';
-import type { ConfigFile, ResolveContext } from './resolveContext';
+import type { GrammarLoader } from './grammarLoader';
+import { walkPaths } from './pathWalk';
+import type { ResolutionCache } from './resolutionCache';
+import type { ResolveContext } from './resolveContext';
 import type { KnownFile, ScanEvent, ScanJob } from './scanProtocol';
+import { scanScopes, scopeTest } from './scanScopes';
+import { ScanSession } from './scanSession';
 import type { FileScanResult, RenamedFile, WalkedFile } from './types';
 import { walkWorkspace } from './walker';
-import type { SkippedFile } from './walker';
+import type { SkippedFile, WalkResult } from './walker';
 
 /** Files per `files` event: few enough to write in one short transaction, many enough to be cheap to post. */
 const BATCH_SIZE = 32;
 const PROGRESS_EVERY = 25;
 
-/** Config files that change how imports resolve. */
-const RESOLUTION_CONFIGS = new Set(['tsconfig', 'go.mod', 'cargo']);
-
 /**
- * One scan, in the calling thread (the worker runs exactly this): walk, compare with the known
- * index, read and parse what is new or changed, and report through `emit`. It never writes the
- * index itself. Renames (a new path with the hash of a vanished one) are settled after the walk,
- * so a moved file is never parsed again. Aborting stops between files; everything emitted before
- * is complete and safe to record.
+ * One scan, in the calling thread (the worker runs exactly this): walk (the whole workspace, or
+ * only `job.paths`), compare with the known index, read and parse what is new or changed, and
+ * report through `emit`. It never writes the index itself. Renames (a new path with the hash of a
+ * vanished one) are settled after the walk, so a moved file is never parsed again. Aborting stops
+ * between files; everything emitted before is complete and safe to record. A `session` kept by
+ * the caller carries grammars and configs over to the next scan; without one, all is freed here.
  */
 export async function runScan(
   job: ScanJob,
   emit: (event: ScanEvent) => void,
   signal?: AbortSignal,
+  session?: ScanSession,
 ): Promise<void> {
   const started = Date.now();
-  const walk = await walkWorkspace({
-    root: job.root,
-    excludes: job.excludes ?? [],
-    ...(job.maxFileBytes !== undefined ? { maxFileBytes: job.maxFileBytes } : {}),
-    ...(job.skipDirectories !== undefined ? { skipDirectories: job.skipDirectories } : {}),
-    ...(signal ? { signal } : {}),
-  });
-  emit({ type: 'progress', progress: { phase: 'walk', done: walk.files.length, total: walk.files.length } });
-  const configs = await readConfigs(walk.files);
-  const context = createResolveContext(
-    walk.files.map((f) => f.path),
-    configs,
-  );
-  const grammars = new GrammarLoader(job.grammarsDirectory);
+  const active = session ?? new ScanSession();
+  const scopes = job.paths === undefined ? undefined : scanScopes(job.paths);
   try {
-    const state = new ScanState(job, emit, walk.skipped);
+    const walk = await walkJob(job, scopes, active.resolutionFor(job), signal);
+    emit({
+      type: 'progress',
+      progress: { phase: 'walk', done: walk.files.length, total: walk.files.length },
+    });
+    const { context, configs } = active.resolutionFor(job).current();
+    const grammars = await active.grammars(job.grammarsDirectory);
+    const inScopes = scopes && scopeTest(scopes);
+    const known = inScopes ? job.known.filter((f) => inScopes(f.path)) : job.known;
+    const state = new ScanState(job, known, emit, walk.skipped);
     for (const [index, file] of walk.files.entries()) {
       signal?.throwIfAborted();
       await state.visit(file, grammars, context);
@@ -62,19 +60,36 @@ export async function runScan(
     });
     emit({ type: 'done', summary: { ...state.summary(), configs, millis: Date.now() - started } });
   } finally {
-    await grammars.dispose();
+    if (!session) await active.dispose();
   }
 }
 
-async function readConfigs(files: WalkedFile[]): Promise<ConfigFile[]> {
-  const configs: ConfigFile[] = [];
-  for (const file of files) {
-    const kind = manifestKindOf(file.path);
-    if (!kind || !RESOLUTION_CONFIGS.has(kind)) continue;
-    const text = await fsp.readFile(file.absolutePath, 'utf8').catch(() => undefined);
-    if (text !== undefined) configs.push({ path: file.path, manifest: readManifest(kind, text) });
+/**
+ * The files to compare with the index, keeping the resolution cache equal to the disk. A targeted
+ * job walks only its scopes, once the cache knows the whole file list (a full walk the first
+ * time, since imports resolve against every file, not just the ones named).
+ */
+async function walkJob(
+  job: ScanJob,
+  scopes: string[] | undefined,
+  cache: ResolutionCache,
+  signal?: AbortSignal,
+): Promise<WalkResult> {
+  const options = {
+    root: job.root,
+    excludes: job.excludes ?? [],
+    ...(job.maxFileBytes !== undefined ? { maxFileBytes: job.maxFileBytes } : {}),
+    ...(job.skipDirectories !== undefined ? { skipDirectories: job.skipDirectories } : {}),
+    ...(signal ? { signal } : {}),
+  };
+  if (scopes === undefined || scopes.includes('') || !cache.isPrimed) {
+    const walk = await walkWorkspace(options);
+    await cache.replaceAll(walk.files);
+    if (scopes === undefined || scopes.includes('')) return walk;
   }
-  return configs;
+  const walk = await walkPaths(options, scopes);
+  await cache.replaceScopes(scopes, walk.files);
+  return walk;
 }
 
 /** The comparison of one walk with the known index, and the batching of what it emits. */
@@ -91,10 +106,11 @@ class ScanState {
 
   constructor(
     private readonly job: ScanJob,
+    known: readonly KnownFile[],
     private readonly emit: (event: ScanEvent) => void,
     private readonly skipped: SkippedFile[],
   ) {
-    for (const file of job.known) {
+    for (const file of known) {
       this.known.set(file.path, file);
       const paths = this.knownByHash.get(file.contentHash);
       if (paths) paths.push(file.path);

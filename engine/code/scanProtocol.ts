@@ -19,6 +19,13 @@ export interface ScanJob {
   /** @default 1 MiB */
   maxFileBytes?: number;
   skipDirectories?: string[];
+  /**
+   * A targeted scan: only these root-relative paths (files or directories, present or gone; see
+   * scanScopes) are walked and compared, and only indexed files under them can be deleted or be
+   * the source of a rename. Omitted: the whole workspace.
+   */
+  paths?: string[];
+  /** The indexed files (under `paths` when given: others are ignored). */
   known: KnownFile[];
   /**
    * Treat a file whose size and mtime match the index as unchanged without reading it, as git
@@ -55,6 +62,16 @@ export type ScanEvent =
   | { type: 'files'; files: { change: 'added' | 'changed'; result: FileScanResult }[] }
   | { type: 'touched'; files: KnownFile[] }
   | { type: 'done'; summary: ScanSummary };
+
+/** What the caller posts to the long-lived scan worker: one scan at a time. */
+export interface ScanRequest {
+  type: 'scan';
+  job: ScanJob;
+}
+
+export function isScanRequest(value: unknown): value is ScanRequest {
+  return (value as { type?: unknown } | null)?.type === 'scan';
+}
 
 /** Messages from the worker thread: scan events, or the failure that ended the scan. */
 export type WorkerMessage = ScanEvent | { type: 'failed'; message: string };

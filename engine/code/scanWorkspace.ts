@@ -3,19 +3,25 @@ import {
   beginScan,
   deleteFiles,
   finishScan,
+  indexedConfigPaths,
   indexedPaths,
   readKnownFiles,
+  readKnownFilesUnder,
   renameFiles,
   reresolveImports,
   touchFiles,
   writeFiles,
 } from './codeIndexWriter';
 import type { CodeIndexStore } from './codeIndexWriter';
+import { isResolutionConfig, RESOLUTION_CONFIG_KINDS } from './resolutionCache';
 import { createResolveContext } from './resolveContext';
 import { runScan } from './runScan';
 import { defaultScanWorkerScript, scanInWorker } from './scanInWorker';
 import type { ScanWorkerScript } from './scanInWorker';
 import type { ScanEvent, ScanJob, ScanProgress, ScanSummary } from './scanProtocol';
+import { scanScopes } from './scanScopes';
+import type { ScanSession } from './scanSession';
+import type { ScanWorkerHost } from './scanWorkerHost';
 import type { ChangeSet } from './types';
 import type { SkippedFile } from './walker';
 
@@ -40,6 +46,18 @@ export interface ScanWorkspaceOptions {
   runner?: 'worker' | 'inline';
   /** @default defaultScanWorkerScript() */
   workerScript?: ScanWorkerScript;
+  /**
+   * A long-lived worker to run the scan in (runner 'worker'), so the next scan reuses its thread,
+   * grammars and resolution cache. Omitted: a worker of this scan's own.
+   */
+  worker?: ScanWorkerHost;
+  /** The same for runner 'inline': grammars and caches kept by the caller between scans. */
+  session?: ScanSession;
+  /**
+   * A targeted rescan of just these root-relative paths (see ScanJob.paths): what the editor's
+   * file watcher reports. Omitted: the whole workspace.
+   */
+  paths?: string[];
   clock?: Clock;
 }
 
@@ -55,8 +73,8 @@ export interface ScanReport {
 }
 
 /**
- * Scans a workspace into the code index, incrementally: only added and changed files are parsed,
- * renames move rows, deletions remove them. Parsing runs in a worker; every write happens here,
+ * Scans a workspace (or, with `paths`, just those parts of it) into the code index,
+ * incrementally: only added and changed files are parsed, renames move rows, deletions remove them. Parsing runs in a worker; every write happens here,
  * one transaction per batch of files, each file recorded together with its symbols. Deletions
  * are applied only when the walk completed, so an aborted or killed scan never removes anything,
  * and the next scan takes up where it stopped.
@@ -65,7 +83,13 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
   const clock = options.clock ?? Date.now;
   const started = clock();
   const { store } = options;
-  const known = store.read(readKnownFiles);
+  // A targeted scan also looks at the indexed import-resolution configs (a stat each): an edit to
+  // one the watcher did not report still changes how the named files' imports resolve.
+  const scopes =
+    options.paths === undefined
+      ? undefined
+      : scanScopes([...options.paths, ...store.read((r) => indexedConfigPaths(r, RESOLUTION_CONFIG_KINDS))]);
+  const known = store.read((r) => (scopes ? readKnownFilesUnder(r, scopes) : readKnownFiles(r)));
   const { generation, interrupted } = store.write((tx) => beginScan(tx, options.root, clock()));
   const changes: ChangeSet = { added: [], changed: [], deleted: [], renamed: [], unchanged: 0 };
   let summary: ScanSummary | undefined;
@@ -88,13 +112,15 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     root: options.root,
     grammarsDirectory: options.grammarsDirectory,
     known,
+    ...(scopes ? { paths: scopes } : {}),
     ...(options.excludes ? { excludes: options.excludes } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.skipDirectories ? { skipDirectories: options.skipDirectories } : {}),
     ...(options.trustMtime !== undefined ? { trustMtime: options.trustMtime } : {}),
   };
   try {
-    if (options.runner === 'inline') await runScan(job, onEvent, options.signal);
+    if (options.runner === 'inline') await runScan(job, onEvent, options.signal, options.session);
+    else if (options.worker) await options.worker.run(job, onEvent, options.signal);
     else await scanInWorker(options.workerScript ?? defaultScanWorkerScript(), job, onEvent, options.signal);
   } catch (error) {
     store.write((tx) => finishScan(tx, generation, 'aborted', clock(), changes));
@@ -108,12 +134,14 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     renameFiles(tx, generation, done.renamed);
     deleteFiles(tx, done.deleted);
     let updated = 0;
-    if (changes.added.length + done.deleted.length + done.renamed.length > 0) {
+    const configChanged = changedPaths(changes, done).some(isResolutionConfig);
+    if (configChanged || changes.added.length + done.deleted.length + done.renamed.length > 0) {
       const context = createResolveContext(indexedPaths(tx), done.configs);
       updated = reresolveImports(
         tx,
         context,
         done.renamed.map((r) => r.to),
+        configChanged,
       );
     }
     finishScan(tx, generation, 'complete', clock(), changes);
@@ -127,6 +155,15 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     importsReresolved,
     millis: clock() - started,
   };
+}
+
+function changedPaths(changes: ChangeSet, done: ScanSummary): string[] {
+  return [
+    ...changes.added,
+    ...changes.changed,
+    ...done.deleted,
+    ...done.renamed.flatMap((r) => [r.from, r.to]),
+  ];
 }
 
 function emptySummary(): ScanSummary {

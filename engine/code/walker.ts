@@ -28,7 +28,8 @@ export interface SkippedFile {
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
-interface WalkState {
+/** One walk's settings and findings; shared with the walk of given paths (pathWalk.ts). */
+export interface WalkState {
   realRoot: string;
   options: WalkOptions;
   excluded: (relativePath: string) => boolean;
@@ -46,8 +47,14 @@ interface WalkState {
  * the scanner's business.
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
+  const state = await openWalk(options);
+  await walkDirectory(state, '', IgnoreStack.empty());
+  return sortedResult(state);
+}
+
+export async function openWalk(options: WalkOptions): Promise<WalkState> {
   const realRoot = await fsp.realpath(options.root);
-  const state: WalkState = {
+  return {
     realRoot,
     options,
     excluded: excludeMatcher(options.excludes ?? []),
@@ -56,7 +63,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     visited: new Set([realRoot]),
     result: { files: [], skipped: [] },
   };
-  await walkDirectory(state, '', IgnoreStack.empty());
+}
+
+export function sortedResult(state: WalkState): WalkResult {
   const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   state.result.files.sort(byPath);
   state.result.skipped.sort(byPath);
@@ -68,7 +77,11 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
  * blocking is harmless, and a rescan of a large tree is almost all stat calls, which cost about a
  * quarter as much without a promise each (7,500 files: ~40 ms against ~150-250 ms).
  */
-async function walkDirectory(state: WalkState, directory: string, parentRules: IgnoreStack): Promise<void> {
+export async function walkDirectory(
+  state: WalkState,
+  directory: string,
+  parentRules: IgnoreStack,
+): Promise<void> {
   state.options.signal?.throwIfAborted();
   let entries: Dirent[];
   try {
@@ -120,7 +133,7 @@ async function visitEntry(
   }
 }
 
-function addFile(
+export function addFile(
   state: WalkState,
   relative: string,
   absolute: string,
@@ -150,7 +163,7 @@ function addFile(
 }
 
 /** Where a symlink leads, if it leads somewhere inside the root; dangling links lead nowhere. */
-async function insideRoot(
+export async function insideRoot(
   realRoot: string,
   link: string,
 ): Promise<{ realPath: string; isDirectory: boolean; isFile: boolean } | undefined> {

@@ -2,7 +2,10 @@
  * Scanner benchmark on real repositories: a cold scan and a rescan after one file changes, each
  * run as the CLI in a child process (`engram --db <tmp> --workspace <repo> scan --json`, no
  * embeddings), so start-up, the worker thread and the memory derivation are all counted and the
- * peak RSS is the whole process's. A benchmark, not a test: it prints figures.
+ * peak RSS is the whole process's. Then the editor's path in a warm host (a child holding
+ * dist/engine.js's EngineHost open, as the extension's engine does): a full rescan, and one-file
+ * changes through the method with `paths: [file]` (what the file watcher sends), timed around
+ * the call, p50 over the repetitions. A benchmark, not a test: it prints figures.
  *
  * Usage: npm run bench:scan -- [--json] [REPO_DIR...]
  *   REPO_DIR  work trees to scan (default: the ones in /tmp/bench-repos, e.g. ky, hono and
@@ -41,6 +44,102 @@ const COMMENT: Record<string, string> = {
   '.rs': '//',
 };
 
+/**
+ * The warm host, run by node in a child: opens the benchmark's database with the workspace, does
+ * a full rescan (which also warms the worker, grammars and config cache), then REPS times appends
+ * a comment to FILE and rescans `paths: [FILE]`, timing each call; it puts the original back.
+ * Prints one JSON line: {fullMs, targetedMs[], changed[], memories[]}.
+ */
+const WARM_HOST_SCRIPT = `
+const fs = require('node:fs');
+const path = require('node:path');
+const [dist, db, repo, file, comment, reps] = process.argv.slice(2);
+const { EngineHost, silentLogger } = require(path.join(dist, 'engine.js'));
+(async () => {
+  const host = await EngineHost.open({
+    dbPath: db, sqlWasmPath: path.join(dist, 'sql-wasm.wasm'), logger: silentLogger, clock: Date.now,
+    embedding: null, code: { root: repo, grammarsDirectory: path.join(dist, 'grammars') },
+  });
+  let n = 0;
+  const call = async (params) => {
+    const started = performance.now();
+    const result = await host.dispatch('scan', params, { requestId: 'bench-' + ++n, client: 'bench' });
+    return { result, ms: performance.now() - started };
+  };
+  const absolute = path.join(repo, file);
+  const original = fs.readFileSync(absolute);
+  const out = { fullMs: 0, targetedMs: [], changed: [], memories: [] };
+  try {
+    out.fullMs = (await call({ tokens: false })).ms;
+    for (let i = 0; i < Number(reps); i++) {
+      fs.writeFileSync(absolute, Buffer.concat([original, Buffer.from('\\n' + comment + ' engram scan bench ' + i + '\\n')]));
+      const { result, ms } = await call({ tokens: false, paths: [file] });
+      out.targetedMs.push(ms);
+      out.changed.push(...result.changes.changed);
+      out.memories.push(result.memories.added);
+    }
+  } finally {
+    fs.writeFileSync(absolute, original);
+    await call({ tokens: false, paths: [file] });
+    await host.close();
+  }
+  process.stdout.write(JSON.stringify(out));
+})().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+/** One-file rescans in the warm host: enough for a stable median on a busy machine. */
+const WARM_REPETITIONS = 9;
+
+interface WarmFigures {
+  fullRescanMs: number;
+  targeted: {
+    p50Ms: number;
+    minMs: number;
+    maxMs: number;
+    runs: number;
+    changed: string[];
+    memoriesAdded: number[];
+  };
+}
+
+function warmHost(work: string, db: string, repo: string, file: string): WarmFigures {
+  const script = path.join(work, 'warmHost.cjs');
+  writeFileSync(script, WARM_HOST_SCRIPT);
+  const child = spawnSync(
+    process.execPath,
+    [
+      script,
+      path.join(repoRoot, 'dist'),
+      db,
+      repo,
+      file,
+      COMMENT[path.extname(file)] ?? '//',
+      String(WARM_REPETITIONS),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, ENGRAM_EMBEDDING: 'off' } },
+  );
+  if (child.status !== 0)
+    throw new Error(`warm host on ${repo} failed (${child.status}): ${child.stderr.trim()}`);
+  const out = JSON.parse(child.stdout) as {
+    fullMs: number;
+    targetedMs: number[];
+    changed: string[];
+    memories: number[];
+  };
+  const sorted = [...out.targetedMs].sort((a, b) => a - b);
+  return {
+    fullRescanMs: Math.round(out.fullMs),
+    targeted: {
+      p50Ms: Math.round(sorted[Math.floor(sorted.length / 2)] ?? 0),
+      minMs: Math.round(sorted[0] ?? 0),
+      maxMs: Math.round(sorted[sorted.length - 1] ?? 0),
+      runs: sorted.length,
+      changed: [...new Set(out.changed)],
+      memoriesAdded: out.memories,
+    },
+  };
+}
+
 interface ScanRun {
   result: ScanResult;
   wallMs: number;
@@ -59,6 +158,7 @@ interface RepoFigures {
   symbols: number;
   tokenRatio: number | null;
   rescan: { file: string; scanMs: number; wallMs: number; changed: string[]; peakRssMb: number };
+  warm: WarmFigures;
 }
 
 function runScan(work: string, db: string, repo: string, extra: string[]): ScanRun {
@@ -119,6 +219,7 @@ function benchRepo(repo: string): RepoFigures {
     } finally {
       writeFileSync(absolute, original);
     }
+    const warm = warmHost(work, db, repo, touched);
     const seconds = cold.wallMs / 1000;
     return {
       repo,
@@ -138,6 +239,7 @@ function benchRepo(repo: string): RepoFigures {
         changed: again.result.changes.changed,
         peakRssMb: Math.round(again.peakRssMb),
       },
+      warm,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -156,6 +258,7 @@ function render(r: RepoFigures): string {
     `${path.basename(r.repo)}: ${r.files} files, ${r.mb} MB, ${r.symbols} symbols, token ratio ${r.tokenRatio ?? '-'}`,
     `  cold scan: ${r.coldWallS} s wall (index ${r.coldScanS} s), ${r.filesPerS} files/s, ${r.mbPerS} MB/s, peak RSS ${r.peakRssMb} MB`,
     `  one file changed (${r.rescan.file}): scan ${r.rescan.scanMs} ms, wall ${r.rescan.wallMs} ms (process start and database load included), peak RSS ${r.rescan.peakRssMb} MB`,
+    `  warm host: full rescan ${r.warm.fullRescanMs} ms; one file changed, scan {paths: [file]}: p50 ${r.warm.targeted.p50Ms} ms (min ${r.warm.targeted.minMs}, max ${r.warm.targeted.maxMs}, ${r.warm.targeted.runs} runs)`,
   ].join('\n');
 }
 

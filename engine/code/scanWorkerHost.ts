@@ -1,0 +1,128 @@
+import { Worker } from 'node:worker_threads';
+import { EngramError } from '../errors';
+import type { ScanWorkerScript } from './scanInWorker';
+import { isWorkerMessage } from './scanProtocol';
+import type { ScanEvent, ScanJob, ScanRequest } from './scanProtocol';
+
+/** @default 60 s: long enough for a burst of saves, short enough to hand the memory back. */
+export const DEFAULT_SCAN_WORKER_IDLE_MS = 60_000;
+
+/**
+ * One long-lived scan worker: started on the first scan, kept with its loaded grammars and
+ * resolution cache for the next (a fresh thread and grammar load cost ~170 ms of a one-file
+ * rescan), terminated after `idleMs` without a scan and by `close`. Between scans the thread is
+ * unref'd, so an idle worker never keeps a CLI process alive. One scan at a time: the caller
+ * (CodeWorkspace) serialises them.
+ */
+export class ScanWorkerHost {
+  private worker: Worker | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private busy = false;
+
+  constructor(
+    private readonly script: ScanWorkerScript,
+    private readonly idleMs: number = DEFAULT_SCAN_WORKER_IDLE_MS,
+  ) {}
+
+  /** Whether a worker thread is running now (started and not yet idle-terminated or closed). */
+  get isRunning(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /**
+   * Runs a scan and hands each event to `onEvent` on this thread, in order. Aborting terminates
+   * the worker at once; events already delivered stay delivered (each is complete), later ones
+   * are dropped. Rejects with the signal's reason on abort and with UNAVAILABLE when the worker
+   * fails; either way the next scan gets a fresh worker.
+   */
+  run(job: ScanJob, onEvent: (event: ScanEvent) => void, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.busy)
+      return Promise.reject(new EngramError('UNAVAILABLE', 'a scan is already running in this worker'));
+    this.busy = true;
+    clearTimeout(this.idleTimer);
+    const worker = (this.worker ??= this.start());
+    worker.ref();
+    return new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const settle = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        this.busy = false;
+        if (error === undefined) this.idle(worker);
+        else this.discard(worker);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      const onAbort = () =>
+        settle(signal?.reason instanceof Error ? signal.reason : new Error('scan aborted'));
+      const onError = (error: Error) =>
+        settle(new EngramError('UNAVAILABLE', `scan worker: ${error.message}`));
+      const onExit = (code: number) =>
+        settle(new EngramError('UNAVAILABLE', `scan worker exited with code ${code}`));
+      const onMessage = (message: unknown) => {
+        if (!isWorkerMessage(message))
+          return settle(new EngramError('UNAVAILABLE', 'scan worker: unexpected message'));
+        if (message.type === 'failed')
+          return settle(new EngramError('UNAVAILABLE', `scan failed: ${message.message}`));
+        try {
+          onEvent(message);
+        } catch (error) {
+          return settle(error instanceof Error ? error : new Error('the scan event handler failed'));
+        }
+        if (message.type === 'done') settle();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      const request: ScanRequest = { type: 'scan', job };
+      worker.postMessage(request);
+    });
+  }
+
+  /** Terminates the worker; a later scan starts a new one. */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(this.script.file, {
+      execArgv: this.script.execArgv ?? [],
+      // The engine never writes to stdout (the MCP channel): keep the worker's console away from it.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    // A worker that dies between scans must not be posted to (no answer would come), and its
+    // error must not go unheard (an 'error' without a listener throws on this thread).
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+    });
+    return worker;
+  }
+
+  private idle(worker: Worker): void {
+    worker.unref();
+    this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /**
+   * After an abort or a failure the worker may be mid-scan or hold a broken grammar: it is
+   * terminated, never reused.
+   */
+  private discard(worker: Worker): void {
+    if (this.worker === worker) this.worker = undefined;
+    void worker.terminate();
+  }
+}
