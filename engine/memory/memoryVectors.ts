@@ -79,6 +79,15 @@ export class MemoryVectors implements DenseSearcher {
     return this.provider.id;
   }
 
+  /**
+   * USE-lite alone is far below BM25 on every benchmark we run (LoCoMo recall@10 0.44 vs 0.64,
+   * LongMemEval recall_any@5 0.64 vs 0.83, CoSQA MRR 0.06 vs 0.31), and fused as an equal it lowered
+   * hybrid recall: it supports. Other models (ONNX, HTTP) fuse fully.
+   */
+  get supportOnly(): boolean {
+    return this.provider.id.startsWith('use-lite');
+  }
+
   get dimension(): number {
     return this.provider.dimension;
   }

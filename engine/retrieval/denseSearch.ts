@@ -5,5 +5,11 @@
 export interface DenseSearcher {
   /** The embedding model: vectors of different models are never compared. */
   readonly modelId: string;
+  /**
+   * True for a model measured to be much weaker than BM25 (USE-lite): its hits then re-rank text
+   * matches and only fill the list when the lexical channel found too few, instead of pushing
+   * lexical hits out.
+   */
+  readonly supportOnly?: boolean;
   search(query: string, limit: number): Promise<Array<{ memoryId: string; score: number }>>;
 }

@@ -120,7 +120,9 @@ export async function recall(
     run('ppr', () => pagerankCandidates(store, seeds, options, now, depth), confidence);
   }
 
-  const fused = reciprocalRankFusion(supportOnly(results));
+  const support = new Set(SUPPORT_CHANNELS);
+  if (dense?.supportOnly) support.add('dense');
+  const fused = reciprocalRankFusion(supportOnly(results, support, k));
   const pool = fused.slice(0, Math.max(k * 3, 30));
   const memories = hydrate(
     store,
@@ -175,16 +177,27 @@ const SUPPORT_CHANNELS = new Set(['graph', 'ppr']);
 /**
  * Entity links say a memory is about something the query names, not that it answers the query:
  * measured on LoCoMo, LongMemEval and CoSQA, candidates found only through the graph pushed better
- * text matches out of the top ten. So graph and PageRank rank only memories that a text channel
- * (lexical or dense) found too, unless there is no text channel at all.
+ * text matches out of the top ten. So graph and PageRank (and a weak dense model, see
+ * MemoryVectors.supportOnly) rank only memories that a text channel found too, unless there is no
+ * text channel at all.
  */
-function supportOnly(results: ChannelResult[]): ChannelResult[] {
-  const textual = results.filter((r) => !SUPPORT_CHANNELS.has(r.name));
+function supportOnly(results: ChannelResult[], support: ReadonlySet<string>, k: number): ChannelResult[] {
+  const textual = results.filter((r) => !support.has(r.name));
   if (textual.length === 0) return results;
   const found = new Set(textual.flatMap((r) => r.ranked.map((hit) => hit.memoryId)));
-  return results.map((r) =>
-    SUPPORT_CHANNELS.has(r.name) ? { ...r, ranked: r.ranked.filter((hit) => found.has(hit.memoryId)) } : r,
-  );
+  // A supporting dense channel still fills the list when the text channels found fewer than k
+  // (a paraphrase with no shared word is what embeddings are for).
+  let room = Math.max(0, k - found.size);
+  return results.map((r) => {
+    if (!support.has(r.name)) return r;
+    const ranked = r.ranked.filter((hit) => {
+      if (found.has(hit.memoryId)) return true;
+      if (r.name !== 'dense' || room === 0) return false;
+      room--;
+      return true;
+    });
+    return { ...r, ranked };
+  });
 }
 
 /**
