@@ -59,6 +59,7 @@ export async function runScan(
       progress: { phase: 'scan', done: walk.files.length, total: walk.files.length },
     });
     emit({ type: 'done', summary: { ...state.summary(), configs, millis: Date.now() - started } });
+    if (session && (scopes === undefined || scopes.includes(''))) session.preload(grammars, walk.files);
   } finally {
     if (!session) await active.dispose();
   }

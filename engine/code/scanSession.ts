@@ -1,4 +1,5 @@
 import { GrammarLoader } from './grammarLoader';
+import { grammarFor } from './languages';
 import { ResolutionCache } from './resolutionCache';
 import type { ScanJob } from './scanProtocol';
 
@@ -17,6 +18,16 @@ export class ScanSession {
       this.loader = { directory, grammars: new GrammarLoader(directory) };
     }
     return this.loader.grammars;
+  }
+
+  /**
+   * Starts loading, in the background, the grammars of the languages among `files`: after a full
+   * scan that parsed nothing (an unchanged workspace), the first file the editor saves would
+   * otherwise wait for its grammar (~100-300 ms). Failures surface when a scan needs the grammar.
+   */
+  preload(grammars: GrammarLoader, files: readonly { path: string }[]): void {
+    const languages = new Set(files.map((f) => grammarFor(f.path)));
+    for (const language of languages) if (language) void grammars.load(language).catch(() => undefined);
   }
 
   /** The cache for the job's workspace and walk rules; a different root or rule set starts afresh. */
