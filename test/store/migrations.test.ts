@@ -35,7 +35,9 @@ const SEED: Record<number, (tx: SqlWriter) => void> = {
     );
   },
   6: (tx) => {
-    tx.run("INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES ('m_old1', 'h1', ?)", [T]);
+    tx.run("INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES ('m_old1', 'h1', ?)", [
+      T,
+    ]);
     tx.run(
       "INSERT INTO drift_claims (memory_id, kind, subject, negated, span_start, span_end) VALUES ('m_old1', 'dependency', 'stripe', 0, 13, 19)",
     );
