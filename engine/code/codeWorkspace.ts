@@ -66,6 +66,8 @@ export class CodeWorkspace {
   private running: Promise<unknown> = Promise.resolve();
   private readonly worker: ScanWorkerHost;
   private readonly session = new ScanSession();
+  /** Aborted by `close`: a host going away does not wait out a cold scan (the next one resumes it). */
+  private readonly closing = new AbortController();
   private closed = false;
 
   constructor(readonly options: CodeWorkspaceOptions) {
@@ -85,9 +87,10 @@ export class CodeWorkspace {
     return next;
   }
 
-  /** Waits for the running scan, then stops the worker and frees the grammars. */
+  /** Aborts the running scan and waits for it to stop, then stops the worker and frees the grammars. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort(new EngramError('CLOSED', 'the workspace scanner was closed'));
     await this.running.catch(() => undefined);
     await this.worker.close();
     await this.session.dispose();
@@ -109,7 +112,7 @@ export class CodeWorkspace {
       maxFileBytes: this.options.maxFileBytes,
       runner: this.options.runner,
       onProgress: this.options.onProgress,
-      signal: request.signal,
+      signal: request.signal ? AbortSignal.any([request.signal, this.closing.signal]) : this.closing.signal,
       clock: store.clock,
     });
     // A targeted rescan finds orphans through the sync table; a full one also reads every memory.

@@ -311,9 +311,14 @@ describe('the long-lived scan worker', () => {
     assert.deepEqual(report.changes.added, ['b.ts']);
   });
 
-  it('is closed with the host: scans afterwards are refused', async () => {
-    const { test } = await workspaceHost({ 'a.ts': 'export const a = 1;\n' });
+  it('is closed with the host: a running scan is aborted, later ones are refused', async () => {
+    const { root, test } = await workspaceHost({ 'a.ts': 'export const a = 1;\n' });
+    writeFiles(root, { 'b.ts': 'export const b = 2;\n' });
+    const aborted = assert.rejects(test.call('scan', {}), (error: unknown) =>
+      EngramError.is(error, 'CLOSED'),
+    );
     await test.host.close();
+    await aborted;
     await assert.rejects(test.host.store.code!.scan(test.host.store), (error: unknown) =>
       EngramError.is(error, 'CLOSED'),
     );
