@@ -203,4 +203,19 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   driftMigration(6),
+  {
+    version: 7,
+    name: 'retrieval: ordered entity links and relations, FTS term statistics',
+    up(tx) {
+      tx.run(`
+        -- The graph channel reads an entity's strongest links and relations first, with a LIMIT:
+        -- ordered indexes make that read proportional to the limit, not to the entity's degree.
+        CREATE INDEX memory_entities_entity_weight ON memory_entities (entity_id, weight DESC);
+        CREATE INDEX relations_source_strength ON relations (source_id, strength DESC);
+        CREATE INDEX relations_target_strength ON relations (target_id, strength DESC);
+        -- Document frequency per term, so recall can leave out terms that match most memories.
+        CREATE VIRTUAL TABLE memory_fts_terms USING fts4aux(memory_fts);
+      `);
+    },
+  },
 ];

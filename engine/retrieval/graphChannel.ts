@@ -27,10 +27,10 @@ export function graphCandidates(
   for (const [entityId, weight] of seeds) {
     add(entityId, weight);
     for (const neighbour of reader.all<{ id: number; strength: number }>(
-      `SELECT target_id AS id, strength FROM relations WHERE source_id = ?
-       UNION ALL SELECT source_id AS id, strength FROM relations WHERE target_id = ?
+      `SELECT * FROM (SELECT target_id AS id, strength FROM relations WHERE source_id = ? ORDER BY strength DESC LIMIT ?)
+       UNION ALL SELECT * FROM (SELECT source_id AS id, strength FROM relations WHERE target_id = ? ORDER BY strength DESC LIMIT ?)
        ORDER BY strength DESC LIMIT ?`,
-      [entityId, entityId, NEIGHBOURS],
+      [entityId, NEIGHBOURS, entityId, NEIGHBOURS, NEIGHBOURS],
     )) {
       if (!seeds.has(neighbour.id)) add(neighbour.id, 0.5 * weight * neighbour.strength);
     }
@@ -39,4 +39,42 @@ export function graphCandidates(
     .map(([memoryId, score]) => ({ memoryId, score }))
     .sort((a, b) => b.score - a.score || a.memoryId.localeCompare(b.memoryId))
     .slice(0, limit);
+}
+
+/**
+ * The graph channel's scores for given candidates only: what it contributes when it only re-ranks
+ * text matches (see recall.ts). Reads the candidates' own entity links, so the cost follows the
+ * candidate count, not the degree of a common entity.
+ */
+export function graphScoresFor(
+  reader: SqlReader,
+  seeds: Map<number, number>,
+  candidates: readonly string[],
+): Array<{ memoryId: string; score: number }> {
+  if (candidates.length === 0 || seeds.size === 0) return [];
+  const factor = new Map<number, number>();
+  for (const [entityId, weight] of seeds) {
+    factor.set(entityId, (factor.get(entityId) ?? 0) + weight);
+    for (const neighbour of reader.all<{ id: number; strength: number }>(
+      `SELECT * FROM (SELECT target_id AS id, strength FROM relations WHERE source_id = ? ORDER BY strength DESC LIMIT ?)
+       UNION ALL SELECT * FROM (SELECT source_id AS id, strength FROM relations WHERE target_id = ? ORDER BY strength DESC LIMIT ?)
+       ORDER BY strength DESC LIMIT ?`,
+      [entityId, NEIGHBOURS, entityId, NEIGHBOURS, NEIGHBOURS],
+    )) {
+      if (!seeds.has(neighbour.id))
+        factor.set(neighbour.id, (factor.get(neighbour.id) ?? 0) + 0.5 * weight * neighbour.strength);
+    }
+  }
+  const scores = new Map<string, number>();
+  for (const link of reader.all<{ memoryId: string; entityId: number; weight: number }>(
+    `SELECT memory_id AS memoryId, entity_id AS entityId, weight FROM memory_entities
+     WHERE memory_id IN (${candidates.map(() => '?').join(', ')})`,
+    [...candidates],
+  )) {
+    const f = factor.get(link.entityId);
+    if (f !== undefined) scores.set(link.memoryId, (scores.get(link.memoryId) ?? 0) + f * link.weight);
+  }
+  return [...scores]
+    .map(([memoryId, score]) => ({ memoryId, score }))
+    .sort((a, b) => b.score - a.score || a.memoryId.localeCompare(b.memoryId));
 }

@@ -72,12 +72,6 @@ export interface LexicalHit {
   score: number;
 }
 
-/** An FTS4 MATCH expression: any of the query's terms. Terms are letters and digits only. */
-export function matchExpression(query: string): string | undefined {
-  const terms = queryTerms(query).slice(0, 32);
-  return terms.length === 0 ? undefined : terms.join(' OR ');
-}
-
 /**
  * BM25 top `limit` over current memories with one of `statuses`, best first. The statuses and any
  * extra SQL filter are applied inside the query so the limit counts only eligible memories.
@@ -88,8 +82,9 @@ export function searchLexical(
   limit: number,
   statuses: readonly string[] = ['active'],
 ): LexicalHit[] {
-  const match = matchExpression(query);
-  if (match === undefined) return [];
+  const terms = affordableTerms(reader, queryTerms(query).slice(0, 32));
+  if (terms.length === 0) return [];
+  const match = terms.join(' OR ');
   const weights = LEXICAL_WEIGHTS.join(', ');
   return reader.all<LexicalHit>(
     `SELECT d.memory_id AS memoryId, d.doc AS doc, bm25(matchinfo(memory_fts, 'pcnalx'), ${weights}) AS score
@@ -99,4 +94,34 @@ export function searchLexical(
      ORDER BY score DESC LIMIT ?`,
     [match, ...statuses, limit],
   );
+}
+
+/**
+ * BM25 is computed for every memory that matches any term, so a term found in most of a large
+ * store (think "use" in 100k memories) costs the most and, with an idf near zero, ranks the least.
+ * Above this many matching documents the most frequent terms are left out, rarest kept first; at
+ * least one term always stays. Small stores never reach it.
+ */
+export const MATCH_BUDGET = 3000;
+
+export function affordableTerms(reader: SqlReader, terms: string[]): string[] {
+  if (terms.length <= 1) return terms;
+  const df = new Map<string, number>();
+  for (const term of terms)
+    df.set(
+      term,
+      reader.value<number>("SELECT documents FROM memory_fts_terms WHERE term = ? AND col = '*'", [term]) ??
+        0,
+    );
+  const total = [...df.values()].reduce((sum, n) => sum + n, 0);
+  if (total <= MATCH_BUDGET) return terms;
+  const byRarity = [...terms].sort((a, b) => df.get(a)! - df.get(b)!);
+  const kept: string[] = [];
+  let spent = 0;
+  for (const term of byRarity) {
+    if (kept.length > 0 && spent + df.get(term)! > MATCH_BUDGET) break;
+    kept.push(term);
+    spent += df.get(term)!;
+  }
+  return kept;
 }

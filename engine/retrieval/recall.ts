@@ -11,7 +11,7 @@ import type { DenseSearcher } from './denseSearch';
 import { scopesFor } from './entityWeights';
 import { reciprocalRankFusion, RRF_K } from './fusion';
 import type { ChannelResult } from './fusion';
-import { graphCandidates } from './graphChannel';
+import { graphCandidates, graphScoresFor } from './graphChannel';
 import { sessionNeighbours } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
 import { searchLexical } from './lexicalIndex';
@@ -116,7 +116,16 @@ export async function recall(
     // The graph channels are as trustworthy as the query's most selective entity: a file path
     // named in one memory counts fully, a name found in a third of all memories barely.
     const confidence = Math.max(...seeds.values()) / Math.max(...[...analysis.entities.values(), 1e-9]);
-    run('graph', () => store.read((r) => graphCandidates(r, seeds, depth)), confidence);
+    // With a text channel, graph scores matter only for the memories it found (support-only).
+    const textFound = [...new Set(results.flatMap((r) => r.ranked.map((hit) => hit.memoryId)))];
+    run(
+      'graph',
+      () =>
+        store.read((r) =>
+          results.length > 0 ? graphScoresFor(r, seeds, textFound) : graphCandidates(r, seeds, depth),
+        ),
+      confidence,
+    );
     run('ppr', () => pagerankCandidates(store, seeds, options, now, depth), confidence);
   }
 
