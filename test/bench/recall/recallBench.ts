@@ -29,7 +29,7 @@ const flag = (name: string, count = 1) => {
   return i === -1 ? undefined : args.slice(i + 1, i + 1 + count);
 };
 const shared = path.resolve(__dirname, '../../../../shared/bench');
-const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa'].includes(a));
+const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa', '--latency'].includes(a));
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-recall-'));
 let requestSeq = 0;
 
