@@ -37,6 +37,7 @@ async function main(): Promise<number> {
     home: os.homedir(),
     platform: process.platform,
     sqlWasmPath: path.join(__dirname, 'sql-wasm.wasm'),
+    grammarsDirectory: path.join(__dirname, 'grammars'),
     useLiteAssets,
   });
   return 0;

@@ -35,6 +35,7 @@ export async function openBridgeEngine(options: OpenEngramOptions): Promise<Engi
         clock: options.clock ?? systemClock,
         limits: options.limits,
         snapshot: options.snapshot,
+        code: options.code,
         embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
         warmEmbedding: options.warmEmbedding,
         onEmbeddingProgress: options.onEmbeddingProgress,

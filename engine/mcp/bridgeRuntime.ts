@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenEngramOptions } from '../engram';
 import type { Logger } from '../host';
-import { resolveDatabasePath } from '../paths';
+import { resolveDatabasePath, resolveWorkspaceRoot } from '../paths';
 import type { DatabaseChoice } from '../paths';
 import { openBridgeEngine } from './bridgeEngine';
 import type { EngineLink } from './bridgeEngine';
@@ -13,7 +13,9 @@ export interface BridgeSettings {
   /** How to find the database: `--db`, `ENGRAM_DB`, `--user`, `--workspace`, else the client's roots, else the cwd. */
   choice: DatabaseChoice;
   /** Everything Engram.open needs but the database path. */
-  engine: Omit<OpenEngramOptions, 'dbPath'>;
+  engine: Omit<OpenEngramOptions, 'dbPath' | 'code'>;
+  /** The tree-sitter grammars and queries (dist/grammars beside the bundle), for the code tools when this process hosts. */
+  grammarsDirectory: string;
   logger: Logger;
 }
 
@@ -64,7 +66,13 @@ export class BridgeRuntime {
     }
     this.dbPath = path.resolve(resolveDatabasePath(choice));
     this.settings.logger.info(`engram-mcp: database ${this.dbPath}`);
-    return openBridgeEngine({ ...this.settings.engine, dbPath: this.dbPath });
+    // The workspace the code and drift tools work on when this process hosts, as the CLI chooses it.
+    const root = resolveWorkspaceRoot(choice);
+    return openBridgeEngine({
+      ...this.settings.engine,
+      dbPath: this.dbPath,
+      ...(root ? { code: { root, grammarsDirectory: this.settings.grammarsDirectory } } : {}),
+    });
   }
 
   async close(): Promise<void> {

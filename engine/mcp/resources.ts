@@ -5,14 +5,32 @@ import type { Annotation, Memory } from '../memory/types';
 import { DEFAULT_BUDGET, fitToBudget } from './budget';
 import { memoryView, shrinkMemoryView } from './memoryView';
 import type { ToolContext } from './toolDefinition';
+import { repoMapWithin } from './tools/codeTools';
+import { driftCheckPage } from './tools/driftTools';
 
-/** Resources: one memory by id, and the newest memories. code://map and drift://report join with their issues. */
+/** Resources: one memory by id, the newest memories, the repo map and the drift report. */
 export const RESOURCES: Resource[] = [
   {
     uri: 'memory://recent',
     name: 'recent',
     title: 'Recent memories',
     description: 'The newest active memories, within a token budget',
+    mimeType: 'application/json',
+  },
+  {
+    uri: 'code://map',
+    name: 'code-map',
+    title: 'Repository map',
+    description:
+      'The ranked map of the code index (most important files and their main signatures), within a token budget; empty until the workspace is scanned (code_scan)',
+    mimeType: 'application/json',
+  },
+  {
+    uri: 'drift://report',
+    name: 'drift-report',
+    title: 'Drift report',
+    description:
+      'A drift check of every memory against the workspace and its git history: the score and the drifted memories. Reading it runs the check, which records its verdicts as drift_check does',
     mimeType: 'application/json',
   },
 ];
@@ -37,6 +55,11 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     const page = (await context.call('list', { limit: RECENT_COUNT })) as Page<Memory>;
     const fitted = fitToBudget(page.items.map(memoryView), DEFAULT_BUDGET, shrinkMemoryView);
     return json({ memories: fitted.items, total: page.total });
+  }
+  if (uri === 'code://map') return json(await repoMapWithin({}, DEFAULT_BUDGET, context));
+  if (uri === 'drift://report') {
+    const { summary, memories, next } = await driftCheckPage({}, 0, DEFAULT_BUDGET, context);
+    return json({ ...summary, memories, more: next !== null });
   }
   const match = /^memory:\/\/([^/?#]{1,200})$/.exec(uri);
   if (!match?.[1]) throw invalidParams(`uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);

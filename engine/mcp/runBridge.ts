@@ -28,6 +28,8 @@ export interface BridgeEnvironment {
   home: string;
   platform: NodeJS.Platform;
   sqlWasmPath: string;
+  /** The tree-sitter grammars and queries (dist/grammars beside the bundle). */
+  grammarsDirectory: string;
   useLiteAssets: () => UseLiteAssets;
 }
 
@@ -56,6 +58,7 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     profile,
     choice,
     logger,
+    grammarsDirectory: io.grammarsDirectory,
     engine: { sqlWasmPath: io.sqlWasmPath, clientName: 'mcp', logger, embedding, warmEmbedding: true },
   });
   try {

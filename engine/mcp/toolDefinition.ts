@@ -24,8 +24,8 @@ export interface ToolHints {
   idempotentHint: boolean;
 }
 
-/** The tool families; code/scan/map/drift tools join later as entries with their own group. */
-export type ToolGroup = 'memory' | 'compat';
+/** The tool families: memory, the codebase layer (scan, search, repo map), drift, and the official memory server's. */
+export type ToolGroup = 'memory' | 'code' | 'drift' | 'compat';
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -1,21 +1,24 @@
 import type { Profile } from './profiles';
 import type { ToolDefinition } from './toolDefinition';
+import { CODE_TOOLS } from './tools/codeTools';
 import { COMPAT_TOOLS } from './tools/compatTools';
+import { DRIFT_TOOLS } from './tools/driftTools';
 import { MEMORY_ADMIN_TOOLS } from './tools/memoryAdminTools';
 import { MEMORY_GRAPH_TOOLS } from './tools/memoryGraphTools';
 import { MEMORY_READ_TOOLS } from './tools/memoryReadTools';
 import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
 
 /**
- * Every tool the bridge can serve, in the order clients list them. A new tool (code search, repo
- * map, scan, drift check and fix) is one entry here: its definition carries its schemas, hints
- * and the profiles it belongs to.
+ * Every tool the bridge can serve, in the order clients list them. A new tool is one entry here:
+ * its definition carries its schemas, hints and the profiles it belongs to.
  */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...MEMORY_WRITE_TOOLS,
   ...MEMORY_READ_TOOLS,
   ...MEMORY_GRAPH_TOOLS,
   ...MEMORY_ADMIN_TOOLS,
+  ...CODE_TOOLS,
+  ...DRIFT_TOOLS,
   ...COMPAT_TOOLS,
 ];
 
