@@ -116,7 +116,7 @@ export class CodeWorkspace {
       clock: store.clock,
     });
     // A targeted rescan finds orphans through the sync table; a full one also reads every memory.
-    const memories = syncCodebaseMemories(
+    const memories = await syncCodebaseMemories(
       store,
       report.changes.renamed,
       request.tokens ? tokenCount : undefined,

@@ -18,7 +18,7 @@ export interface CodebaseMemorySync {
 }
 
 /** Files derived per write transaction: small enough to keep the host responsive between them. */
-const FILES_PER_WRITE = 50;
+const FILES_PER_WRITE = 10;
 const SCANNER = { agent: 'engram-scanner', trust: 'ingest' as const };
 
 /**
@@ -29,7 +29,7 @@ const SCANNER = { agent: 'engram-scanner', trust: 'ingest' as const };
  * Driven by the index rather than by one scan's change list, so a scan killed between indexing
  * and deriving is caught up by the next one.
  */
-export function syncCodebaseMemories(
+export async function syncCodebaseMemories(
   store: MemoryStore,
   renamed: ReadonlyArray<{ from: string; to: string }>,
   /** Counts the tokens of all current codebase memories when given (a full report; skipped on live rescans). */
@@ -43,11 +43,13 @@ export function syncCodebaseMemories(
    * @default 'memories'
    */
   orphans: 'memories' | 'synced' = 'memories',
-): CodebaseMemorySync {
+): Promise<CodebaseMemorySync> {
   const result: CodebaseMemorySync = { files: 0, added: 0, unchanged: 0, invalidated: 0, memoryTokens: 0 };
   const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
   const stale = store.read(staleFiles);
   for (let start = 0; start < stale.length; start += FILES_PER_WRITE) {
+    // Yield between transactions: in the extension host a long run of writes would block the editor.
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     store.write((tx) => {
       for (const file of stale.slice(start, start + FILES_PER_WRITE)) deriveFile(store, tx, file, result);
     });
