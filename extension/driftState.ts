@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
 import { DRIFT_METHOD, describeEvidence, readDriftReport } from './driftReport';
 import type { DriftFinding, DriftReport } from './driftReport';
-import { isMethodName } from '../engine/api/methods';
 
 export const DRIFT_UNAVAILABLE = 'Drift checking is not available in this version of the Engram engine yet.';
 
@@ -19,7 +18,7 @@ export class DriftState implements vscode.Disposable {
   constructor(private readonly engine: EngineConnection) {}
 
   get available(): boolean {
-    return isMethodName(DRIFT_METHOD);
+    return this.engine.hasMethod(DRIFT_METHOD);
   }
 
   get last(): DriftReport | undefined {

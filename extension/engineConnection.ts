@@ -1,12 +1,30 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
-import { Engram } from '../engine/engram';
-import type { OpenEngramOptions } from '../engine/engram';
-import { METHODS, isMethodName } from '../engine/api/methods';
+import type { Engram, OpenEngramOptions } from '../engine/engram';
 import type { MethodName, MethodResult } from '../engine/api/methods';
+import type * as EngineBundle from './engineBundle';
 import type { Params } from '../engine/api/params';
 import type { Actor } from '../engine/memory/types';
 
 export type EngineState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed';
+
+/** What dist/extensionEngine.js (extension/engineBundle.ts) exports. */
+export type EngineModule = typeof EngineBundle;
+
+let engineModule: EngineModule | undefined;
+
+/**
+ * Loads the engine: the bundle beside this one (dist/extensionEngine.js), so that activation only
+ * loads the small dist/extension.js; run from sources (tsx), the module itself. The specifier is
+ * computed so that esbuild leaves the require alone rather than bundling the engine in here.
+ */
+export function loadEngineModule(): EngineModule {
+  if (engineModule) return engineModule;
+  const load = require as (id: string) => unknown;
+  const bundled = path.basename(__filename) === 'extension.js';
+  engineModule = load(path.join(__dirname, bundled ? 'extensionEngine.js' : 'engineBundle')) as EngineModule;
+  return engineModule;
+}
 
 /**
  * The window's one handle on the engine. Activation only creates it; `start` opens the database in
@@ -21,12 +39,14 @@ export class EngineConnection implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly stateChanged = new vscode.EventEmitter<EngineState>();
   private currentState: EngineState = 'idle';
+  /** Bumped by every close: an open that a close overtook hands its engine to that close only. */
+  private generation = 0;
   /** Fires after a write by this window (remember, pin, import, scan...): views refresh on it. */
   readonly onDidChangeMemories = this.changed.event;
   readonly onDidChangeState = this.stateChanged.event;
 
   constructor(
-    private readonly options: () => OpenEngramOptions,
+    private readonly options: (engine: EngineModule) => OpenEngramOptions,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -42,21 +62,31 @@ export class EngineConnection implements vscode.Disposable {
     return this.engram?.role;
   }
 
-  /** Starts opening the engine on a later tick, so activation itself returns at once. */
-  start(): void {
+  /**
+   * Starts opening the engine on a later tick, so activation itself returns at once; `after` (a
+   * closing engine) is waited for first, so that callers arriving meanwhile wait for the new one.
+   */
+  start(after: Promise<unknown> = Promise.resolve()): void {
     if (this.opening) return;
     this.setState('starting');
-    this.opening = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => this.open());
+    this.opening = after
+      .catch(() => undefined)
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+      .then(() => this.open());
     // A failed open is reported through state and through every later call; nothing unhandled.
     this.opening.catch(() => undefined);
   }
 
   private async open(): Promise<Engram> {
     const started = Date.now();
+    const generation = this.generation;
     try {
-      const options = this.options();
-      this.log.info(`opening ${options.dbPath}`);
-      const engram = await Engram.open(options);
+      const engine = loadEngineModule();
+      const options = this.options(engine);
+      this.log.info(`opening ${options.dbPath} (engine loaded in ${Date.now() - started} ms)`);
+      const engram = await engine.Engram.open(options);
+      // Closed (or restarted) while opening: closeEngine, which awaits this, closes it.
+      if (generation !== this.generation) return engram;
       this.engram = engram;
       engram.onRoleChange((role) => this.log.info(`this window is now the database ${role}`));
       this.log.info(`engine ready as ${engram.role} in ${Date.now() - started} ms`);
@@ -65,6 +95,7 @@ export class EngineConnection implements vscode.Disposable {
       this.changed.fire();
       return engram;
     } catch (error) {
+      if (generation !== this.generation) throw error;
       this.failure = error instanceof Error ? error.message : String(error);
       this.log.error(`the engine could not start: ${this.failure}`);
       this.setState('failed');
@@ -93,7 +124,7 @@ export class EngineConnection implements vscode.Disposable {
       ...params,
       actor: { session: vscode.env.sessionId, ...actor },
     });
-    if (METHODS[method].write || method === 'scan') this.changed.fire();
+    if (loadEngineModule().METHODS[method].write || method === 'scan') this.changed.fire();
     return result;
   }
 
@@ -102,8 +133,17 @@ export class EngineConnection implements vscode.Disposable {
    * resolves to `undefined` when the engine does not know the method, so callers can say so.
    */
   async callIfAvailable(method: string, params: Params = {}, actor?: Actor): Promise<unknown> {
-    if (!isMethodName(method)) return undefined;
+    await this.ready();
+    if (!loadEngineModule().isMethodName(method)) return undefined;
     return this.call(method, params, actor);
+  }
+
+  /**
+   * Whether the engine has this method; before the engine has loaded (just after activation)
+   * assumed so: `callIfAvailable` checks again once it has.
+   */
+  hasMethod(method: string): boolean {
+    return engineModule ? engineModule.isMethodName(method) : true;
   }
 
   /** After a change elsewhere (another process wrote): views re-read. */
@@ -111,21 +151,28 @@ export class EngineConnection implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** Closes (flushing the journal and releasing the lock) and opens again with current settings. */
+  /**
+   * Closes (flushing the journal and releasing the lock) and opens again with current settings.
+   * A call made meanwhile waits for the new engine rather than opening one of its own.
+   */
   async restart(): Promise<void> {
-    await this.closeEngine();
-    this.opening = undefined;
-    this.start();
+    const closing = this.closeEngine();
+    this.start(closing);
+    await closing;
   }
 
-  /** Flushes and releases the database: the journal is synced and the lock file removed. */
+  /**
+   * Flushes and releases the database: the journal is synced and the lock file removed. Calls
+   * made meanwhile are refused rather than opening the engine again.
+   */
   async close(): Promise<void> {
-    await this.closeEngine();
     this.setState('closed');
+    await this.closeEngine();
   }
 
   private async closeEngine(): Promise<void> {
     const opening = this.opening;
+    this.generation++;
     this.opening = undefined;
     this.engram = undefined;
     const engram = await opening?.catch(() => undefined);

@@ -5,8 +5,9 @@ import type { OpenEngramOptions } from '../engine/engram';
 import type { Logger } from '../engine/host';
 import { parseEmbeddingSetting } from '../engine/embedding/embeddingSetting';
 import { useLiteAssetsInDirectory } from '../engine/embedding/useLiteAssets';
-import { userDatabasePath, userDataDirectory, workspaceDatabasePath } from '../engine/paths';
+import { userDataDirectory } from '../engine/paths';
 import type { EngramSettings } from './settings';
+import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
 import type { ScanProgress } from '../engine/code/scanProtocol';
 import type { EmbeddingProgress } from '../engine/memory/memoryVectors';
@@ -15,20 +16,6 @@ export interface EngineHooks {
   logger: Logger;
   onScanProgress(progress: ScanProgress): void;
   onEmbeddingProgress(progress: EmbeddingProgress): void;
-}
-
-/**
- * Where the database is, from the setting: empty means the workspace's `.engram/memory.db` (what
- * the CLI and the MCP bridge find too), `user` the user database, anything else a file path.
- */
-export function databasePath(settings: EngramSettings, root: string | undefined): string {
-  const location = settings.databaseLocation;
-  const env = process.env;
-  if (location === 'user' || (location === '' && root === undefined))
-    return userDatabasePath(env, os.homedir(), process.platform);
-  if (location === '') return workspaceDatabasePath(root as string);
-  const expanded = location.replace(/^~(?=$|[\\/])/, os.homedir());
-  return path.resolve(root ?? os.homedir(), expanded);
 }
 
 /**

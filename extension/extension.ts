@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { EngineConnection } from './engineConnection';
-import { engineOptions } from './engineOptions';
 import { outputLogger } from './outputLogger';
 import { ENGINE_SETTINGS, readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
@@ -47,8 +46,9 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     onEmbeddingProgress: (p: { model: string; done: number; total: number }) =>
       log.debug(`embedding ${p.model}: ${p.done}/${p.total}`),
   };
+  // The engine's own code loads with it, after activation (EngineConnection.start).
   const engine = new EngineConnection(
-    () => engineOptions(context.extensionPath, readSettings(), root, hooks),
+    (e) => e.engineOptions(context.extensionPath, readSettings(), root, hooks),
     log,
   );
   const scans = new ScanRunner(engine, log);

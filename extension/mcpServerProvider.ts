@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
-import { databasePath } from './engineOptions';
+import { databasePath } from './databasePath';
 
 export const MCP_PROVIDER_ID = 'engram.mcpServers';
 

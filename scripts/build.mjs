@@ -14,6 +14,8 @@ mkdirSync(dist, { recursive: true });
 /** Node bundles: CommonJS, since VS Code loads extensions with require(). */
 const nodeEntries = [
   { in: 'extension/extension.ts', out: 'extension' },
+  // The engine half of the extension, which dist/extension.js requires after activation.
+  { in: 'extension/engineBundle.ts', out: 'extensionEngine' },
   { in: 'engine/bin/cli.ts', out: 'cli' },
   { in: 'engine/bin/mcp.ts', out: 'mcp' },
   // The engine alone: not shipped, built so a test can prove that no `vscode` import leaked in.

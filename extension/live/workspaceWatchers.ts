@@ -7,15 +7,40 @@ import { readSettings } from '../settings';
 const IGNORED = /(^|[\\/])(\.engram|\.git|node_modules)([\\/]|$)/;
 
 /**
+ * The path of `uri` relative to `root` with `/` separators; undefined when it is not a file inside
+ * the workspace (then the whole workspace is rescanned).
+ */
+export function relativeToRoot(root: string, uri: vscode.Uri): string | undefined {
+  const relative = path.relative(path.resolve(root), uri.fsPath);
+  if (
+    relative === '' ||
+    relative === '..' ||
+    relative.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(relative)
+  )
+    return undefined;
+  return relative.split(path.sep).join('/');
+}
+
+/**
  * Feeds the incremental scan from the editor: saves, creates, deletes and renames (in VS Code or on
- * disk), and a branch switch or pull (git rewrites .git/HEAD or the ref it points to). Each event
- * only schedules a debounced scan, so typing and saving never wait for Engram.
+ * disk) rescan the paths they name; a branch switch or pull (git rewrites .git/HEAD or the ref it
+ * points to) rescans the workspace. Each event only schedules a debounced scan, so typing and
+ * saving never wait for Engram.
  */
 export function watchWorkspace(root: string, scans: ScanRunner): vscode.Disposable[] {
-  const schedule = (reason: string, uri?: vscode.Uri) => {
+  /** Without `uris`, or with one outside the workspace, the whole workspace is rescanned. */
+  const schedule = (reason: string, uris?: readonly vscode.Uri[]) => {
     if (!readSettings().autoScan) return;
-    if (uri && IGNORED.test(path.relative(root, uri.fsPath))) return;
-    scans.schedule(reason);
+    if (!uris) return scans.schedule(reason);
+    const paths: string[] = [];
+    // Documents that are not files (settings, untitled, output) never change the code index.
+    for (const uri of uris.filter((u) => u.scheme === 'file')) {
+      const relative = relativeToRoot(root, uri);
+      if (relative === undefined) return scans.schedule(reason);
+      if (!IGNORED.test(relative)) paths.push(relative);
+    }
+    if (paths.length > 0) scans.schedule(reason, paths);
   };
   const files = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '**/*'));
   const git = vscode.workspace.createFileSystemWatcher(
@@ -24,11 +49,16 @@ export function watchWorkspace(root: string, scans: ScanRunner): vscode.Disposab
   return [
     files,
     git,
-    files.onDidCreate((uri) => schedule('create', uri)),
-    files.onDidDelete((uri) => schedule('delete', uri)),
-    files.onDidChange((uri) => schedule('change', uri)),
-    vscode.workspace.onDidSaveTextDocument((doc) => schedule('save', doc.uri)),
-    vscode.workspace.onDidRenameFiles(() => schedule('rename')),
+    files.onDidCreate((uri) => schedule('create', [uri])),
+    files.onDidDelete((uri) => schedule('delete', [uri])),
+    files.onDidChange((uri) => schedule('change', [uri])),
+    vscode.workspace.onDidSaveTextDocument((doc) => schedule('save', [doc.uri])),
+    vscode.workspace.onDidRenameFiles((e) =>
+      schedule(
+        'rename',
+        e.files.flatMap((f) => [f.oldUri, f.newUri]),
+      ),
+    ),
     git.onDidChange(() => schedule('git')),
     git.onDidCreate(() => schedule('git')),
   ];

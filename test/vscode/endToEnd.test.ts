@@ -122,8 +122,17 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
 
   it("VS Code's Running Extensions view reports Engram's activation time", async () => {
     await workbench.runCommand('Developer: Show Running Extensions');
+    const list = page.locator('.runtime-extensions-editor .monaco-list').first();
+    await list.waitFor({ timeout: 60_000 });
     const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Engram' }).first();
-    await row.waitFor({ timeout: 60_000 });
+    // The list is sorted by activation time and renders only the rows in view: a quickly activated
+    // extension can sit below the fold, so scroll down until its row is rendered.
+    for (let i = 0; i < 40 && !(await row.isVisible()); i++) {
+      await list.hover();
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(250);
+    }
+    await row.waitFor({ timeout: 30_000 });
     await workbench.screenshot(shot('5-running-extensions'));
     const text = await row.innerText();
     const activation = /(\d+)\s*ms/.exec(text);

@@ -25,7 +25,10 @@ describe('the packaged .vsix', () => {
   it('ships every bundle the build makes (entries and worker threads)', () => {
     const bundles = readdirSync(DIST).filter((n) => n.endsWith('.js') && !NOT_SHIPPED.has(n));
     assert.ok(
-      bundles.includes('extension.js') && bundles.includes('mcp.js') && bundles.includes('scanWorker.js'),
+      bundles.includes('extension.js') &&
+        bundles.includes('extensionEngine.js') &&
+        bundles.includes('mcp.js') &&
+        bundles.includes('scanWorker.js'),
     );
     for (const bundle of bundles)
       assert.ok(shipped.has(`dist/${bundle}`), `dist/${bundle} is missing from the .vsix`);

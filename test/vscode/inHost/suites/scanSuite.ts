@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ScanResult } from '../../../../engine/code/codeWorkspace';
 import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { figures, test } from '../harness';
+import { MAX_TARGETED_PATHS, ScanRunner } from '../../../../extension/live/scanRunner';
 
 test('Scan Workspace indexes the workspace, and the main thread keeps running meanwhile', async () => {
   const api = await engramApi();
@@ -56,10 +57,74 @@ test('saving, creating and deleting files feeds the incremental scan', async () 
   await editor.edit((e) => e.insert(new vscode.Position(3, 0), 'export const CURRENCY = "EUR";\n'));
   await doc.save();
   await changed;
+  // A live scan names the changed paths: no walk of the whole workspace.
+  const targeted = api.scans.lastScanned;
+  assert.ok(
+    Array.isArray(targeted) && targeted.includes('src/billing/invoice.ts'),
+    `targeted: ${String(targeted)}`,
+  );
   assert.equal((await api.engine.call('symbols', { query: 'CURRENCY' }))[0]?.path, 'src/billing/invoice.ts');
 
   const deleted = scanned((r) => r.changes.deleted.includes('src/billing/invoice.ts'));
   await vscode.workspace.fs.delete(file);
   await deleted;
   assert.equal((await api.engine.call('symbols', { query: 'issueInvoice' })).length, 0);
+});
+
+test('live scans rescan just the changed paths, deduplicated, one scan at a time', async () => {
+  const calls: Array<string[] | 'all'> = [];
+  let release: (() => void) | undefined;
+  let blocked = false;
+  const engine = {
+    call: async (_method: 'scan', params: { paths?: string[] } = {}) => {
+      calls.push(params.paths ? [...params.paths].sort() : 'all');
+      if (blocked) await new Promise<void>((resolve) => (release = resolve));
+      return { files: 1, millis: 1, changes: { added: [], changed: [], deleted: [], renamed: [] } };
+    },
+  } as unknown as ConstructorParameters<typeof ScanRunner>[0];
+  const log = vscode.window.createOutputChannel('Engram scan runner test', { log: true });
+  const scans = new ScanRunner(engine, log, 20);
+  const finished = () => new Promise<void>((resolve) => void scans.onDidFinish(() => resolve()));
+  try {
+    // A save storm: one targeted scan of the distinct paths.
+    let done = finished();
+    scans.schedule('save', ['src/a.ts']);
+    scans.schedule('save', ['src/b.ts', 'src/a.ts']);
+    scans.schedule('rename', ['src/old.ts', 'src/new.ts']);
+    await done;
+    assert.deepEqual(calls, [['src/a.ts', 'src/b.ts', 'src/new.ts', 'src/old.ts']]);
+
+    // A branch switch in the same window makes it a full scan; so do too many paths.
+    calls.length = 0;
+    done = finished();
+    scans.schedule('save', ['src/a.ts']);
+    scans.schedule('git');
+    await done;
+    done = finished();
+    scans.schedule(
+      'create',
+      Array.from({ length: MAX_TARGETED_PATHS + 1 }, (_, i) => `gen/${i}.ts`),
+    );
+    await done;
+    assert.deepEqual(calls, ['all', 'all']);
+
+    // Changes during a scan: no second scan at once, then exactly one more with their paths.
+    calls.length = 0;
+    blocked = true;
+    const running = scans.scan();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(calls, ['all']);
+    assert.ok(scans.busy);
+    scans.schedule('save', ['src/c.ts']);
+    scans.schedule('save', ['src/d.ts']);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    assert.equal(calls.length, 1, 'no second scan while one runs');
+    blocked = false;
+    release?.();
+    await running;
+    assert.deepEqual(calls, ['all', ['src/c.ts', 'src/d.ts']]);
+  } finally {
+    scans.dispose();
+    log.dispose();
+  }
 });
