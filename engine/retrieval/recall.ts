@@ -102,7 +102,10 @@ export async function recall(
   run('lexical', () => store.read((r) => searchLexical(r, query, depth, statuses)));
   if (wanted.has('dense') && dense) {
     const t = performance.now();
-    const ranked = await dense.search(query, depth);
+    const found = await dense.search(query, depth);
+    // A natural-language sentence encoder does not read code (USE-lite: CoSQA MRR 0.04 against
+    // BM25's 0.31): a supporting model leaves codebase memories to the text channels.
+    const ranked = dense.supportOnly ? store.read((r) => withoutCodebase(r, found)) : found;
     // A supporting model re-ranks text matches at a fraction of its weight: at full weight, its
     // order of the lexical candidates displaced better ones (LoCoMo recall@10 0.667 -> 0.606).
     const weight = weights.dense * (dense.supportOnly ? SUPPORTING_DENSE_SHARE : 1);
@@ -363,4 +366,17 @@ function recordAccess(
 
 function round(ms: number): number {
   return Math.round(ms * 100) / 100;
+}
+
+function withoutCodebase<T extends { memoryId: string }>(reader: SqlReader, hits: T[]): T[] {
+  if (hits.length === 0) return hits;
+  const code = new Set(
+    reader
+      .all<{ id: string }>(
+        `SELECT id FROM memories WHERE superseded_at IS NULL AND layer = 'codebase' AND id IN (${hits.map(() => '?').join(', ')})`,
+        hits.map((h) => h.memoryId),
+      )
+      .map((row) => row.id),
+  );
+  return hits.filter((h) => !code.has(h.memoryId));
 }

@@ -53,6 +53,18 @@ describe('memories with the default embedding model', () => {
       channels: ['lexical'],
     });
     assert.equal(lexical.hits.length, 0);
+    // USE-lite does not read code: codebase memories are left to the text channels.
+    await test.call('remember', {
+      content: 'The staging server reboots every night at 2am',
+      layer: 'codebase',
+    });
+    const dense = await test.call('recall', {
+      query: 'when is the machine restarted',
+      channels: ['dense'],
+      k: 10,
+    });
+    assert.ok(dense.hits.every((h) => h.memory.layer !== 'codebase'));
+    assert.equal(dense.hits.length, 3);
   });
 
   it('updates a near-duplicate semantic memory, keeps exact repeats unchanged, and never merges other layers', async () => {
