@@ -79,9 +79,19 @@ describe('recall', () => {
     assert.equal(trace.intent, 'who');
     assert.ok(trace.terms.includes('bill'));
     assert.ok(trace.entities.includes('Caroline'));
-    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['graph', 'lexical', 'ppr']);
+    // "Caroline" is one of the query's words: the lexical channel already counts it, so the graph
+    // channels do not count it a second time.
+    assert.deepEqual(trace.channels.map((c) => c.name).sort(), ['lexical']);
     assert.ok(result.hits[0]!.boosts!.total > 0);
     assert.ok(trace.dropped.some((d) => d.reason === 'ranked below top 1'));
+    // Without a text channel the entity seeds the graph and PageRank channels.
+    const graphOnly = await t.call('recall', {
+      query: 'who owns billing? Caroline?',
+      channels: ['graph', 'ppr'],
+      explain: true,
+    });
+    assert.deepEqual(graphOnly.trace!.channels.map((c) => c.name).sort(), ['graph', 'ppr']);
+    assert.ok(graphOnly.hits.some((h) => /Caroline/.test(h.memory.content)));
   });
 
   it('writes accesses to the event ledger and the entity weights of the session', async () => {
