@@ -106,6 +106,8 @@ export const MATCH_BUDGET = 3000;
 
 export function affordableTerms(reader: SqlReader, terms: string[]): string[] {
   if (terms.length <= 1) return terms;
+  // Document numbers only grow: a store that never held more than the budget cannot exceed it.
+  if ((reader.value<number>('SELECT max(doc) FROM memory_docs') ?? 0) <= MATCH_BUDGET) return terms;
   const df = new Map<string, number>();
   for (const term of terms)
     df.set(
