@@ -17,6 +17,7 @@ import { registerLanguageModelTools } from './chat/languageModelTools';
 import { registerMcpServerProvider } from './mcpServerProvider';
 import { MemoryCodeLensProvider } from './editor/memoryCodeLens';
 import { followScansWithDrift } from './live/driftAfterScan';
+import { registerTimelinePanel } from './webviews/timelinePanel';
 
 /** What activate returns: the in-host tests drive the extension through it. */
 export interface EngramExtensionApi {
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new MemoryCodeLensProvider(engine, drift)),
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
+    ...registerTimelinePanel(context.extensionUri, engine, log),
     registerChatParticipant({ engine, drift }, log, context.extensionUri),
     ...registerLanguageModelTools(engine, drift, log),
     registerMcpServerProvider(context.extensionPath),

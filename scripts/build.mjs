@@ -50,6 +50,20 @@ for (const entry of nodeEntries) {
   });
 }
 
+// The timeline webview's script: a browser bundle, loaded by extension/webviews/timelinePanel.ts.
+await esbuild.build({
+  entryPoints: [{ in: 'webview/timeline/main.ts', out: 'timeline' }],
+  outdir: path.join(dist, 'webview'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  // No .map beside it: everything under dist/webview/ ships in the .vsix, and maps must not.
+  sourcemap: false,
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+
 // sql.js loads its wasm from a path the host passes in; the bundles expect it beside them.
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
 // USE-lite's weights, vocabulary and TF.js wasm files, laid out as useLiteAssetsInDirectory('dist/use-lite')

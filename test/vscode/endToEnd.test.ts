@@ -120,6 +120,30 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
       );
   });
 
+  it('Open Timeline from the command palette draws the memories on a time axis', async () => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await workbench.runCommand('Engram: Open Timeline');
+    await page.locator('.tabs-container .tab', { hasText: 'Engram Timeline' }).first().waitFor();
+    // VS Code puts a webview in an iframe that hosts the page in another (#active-frame).
+    const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    const status = view.locator('#status');
+    await status.filter({ hasText: /\d+ of \d+ memories/ }).waitFor({ timeout: 60_000 });
+    assert.match(await status.innerText(), /^[1-9]\d* of \d+ memories, \d+ events/);
+    const box = await view.locator('#timeline').boundingBox();
+    assert.ok(box && box.width > 200 && box.height > 100, 'the canvas fills the panel');
+    // The text filter: nothing matches a nonsense word; the remembered line matches its own words.
+    await view.locator('#search').fill('zzqx-matches-nothing');
+    await status.filter({ hasText: /^0 of / }).waitFor();
+    await view.locator('#search').fill('sessions last');
+    await status.filter({ hasText: /^[1-9]\d* of / }).waitFor();
+    await workbench.screenshot(shot('6-timeline'));
+    assert.deepEqual(dialogs, []);
+  });
+
   it("VS Code's Running Extensions view reports Engram's activation time", async () => {
     await workbench.runCommand('Developer: Show Running Extensions');
     const list = page.locator('.runtime-extensions-editor .monaco-list').first();

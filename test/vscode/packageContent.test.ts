@@ -34,15 +34,17 @@ describe('the packaged .vsix', () => {
       assert.ok(shipped.has(`dist/${bundle}`), `dist/${bundle} is missing from the .vsix`);
   });
 
-  it('ships every .wasm, the default embedding model and the grammars with their queries', () => {
+  it('ships every .wasm, the default embedding model, the grammars with their queries and the webview scripts', () => {
     const assets = [
       ...readdirSync(DIST)
         .filter((n) => n.endsWith('.wasm'))
         .map((n) => `dist/${n}`),
       ...filesUnder(path.join(DIST, 'use-lite')),
       ...filesUnder(path.join(DIST, 'grammars')),
+      ...filesUnder(path.join(DIST, 'webview')).filter((n) => n.endsWith('.js')),
     ];
     assert.ok(assets.includes('dist/sql-wasm.wasm'));
+    assert.ok(assets.includes('dist/webview/timeline.js'), 'the timeline webview script is built');
     assert.ok(assets.some((a) => a.endsWith('tfjs-backend-wasm.wasm')));
     assert.ok(assets.some((a) => a.endsWith('tree-sitter-typescript.wasm')));
     assert.ok(assets.some((a) => a.endsWith('typescript.scm')));

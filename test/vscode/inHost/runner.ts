@@ -10,6 +10,7 @@ import './suites/exchangeSuite';
 import './suites/scanSuite';
 import './suites/chatSuite';
 import './suites/driftSuite';
+import './suites/timelineSuite';
 import './suites/shutdownSuite';
 
 /**
