@@ -141,6 +141,21 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     await view.locator('#search').fill('sessions last');
     await status.filter({ hasText: /^[1-9]\d* of / }).waitFor();
     await workbench.screenshot(shot('6-timeline'));
+
+    // Memory content is untrusted: markup in it stays text (no element, no handler, no dialog).
+    await workbench.runCommand('Engram: Remember Note');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill('Hostile note <img src=x onerror="alert(1)"> stays text');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget', { hasText: 'kind of memory' }).waitFor();
+    await page.keyboard.press('Enter');
+    await workbench.notification(/Remembered: Hostile note/);
+    await workbench.runCommand('Engram: Open Timeline');
+    await view.locator('#search').fill('onerror');
+    await status.filter({ hasText: /^1 of / }).waitFor({ timeout: 30_000 });
+    assert.equal(await view.locator('img').count(), 0, 'no element was made from the memory');
+    await workbench.screenshot(shot('7-timeline-hostile-filtered'));
     assert.deepEqual(dialogs, []);
   });
 

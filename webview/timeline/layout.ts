@@ -60,8 +60,10 @@ export function xToTime(v: Viewport, x: number): number {
   return v.from + (x / v.width) * (v.to - v.from);
 }
 
-/** The shortest and longest spans one can zoom to: an hour and twenty years. */
-const MIN_SPAN = 60 * 60_000;
+/** The shortest and longest spans one can zoom to: a minute and twenty years. */
+const MIN_SPAN = 60_000;
+/** The shortest span Fit shows, so memories written seconds apart are still readable. */
+const MIN_FIT_SPAN = 10 * 60_000;
 const MAX_SPAN = 20 * 365 * 24 * 60 * 60_000;
 
 /** Zooms by `factor` (<1 in, >1 out) around the time under pixel `x`. */
@@ -83,7 +85,7 @@ export function fitRange(memories: readonly TimelineMemory[], now: number, width
   let from = Infinity;
   for (const m of memories) from = Math.min(from, m.validFrom, m.recordedAt);
   if (!Number.isFinite(from)) from = now - 7 * 24 * 60 * 60_000;
-  const span = Math.max(MIN_SPAN, now - from);
+  const span = Math.max(MIN_FIT_SPAN, now - from);
   const to = now + span * 0.05;
   return { from: to - span * 1.1, to, width };
 }
