@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { MethodName } from '../api/methods';
 import type { Params } from '../api/params';
 import { Engram } from '../engram';
@@ -12,11 +12,9 @@ import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
+import { absolute, parseNumber } from './cliArguments';
+import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
-import { renderFiles, renderMap, renderScan, renderSymbols } from './codeOutput';
-import type { RepoMap } from '../code/repoMap';
-import type { FileHit, SymbolHit } from '../code/codeQueries';
-import type { ScanResult } from '../code/codeWorkspace';
 import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
 import { addBridgeOptions } from '../mcp/bridgeCommand';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
@@ -383,33 +381,6 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .description('counts and database state')
     .action(() => invoke('stats', {}, (r) => JSON.stringify(r, null, 2)));
 
-  program
-    .command('scan')
-    .argument('[dir]', 'workspace to scan (default: the current one)')
-    .option('--no-tokens', 'skip counting memory and source tokens (faster)')
-    .description('scan the workspace into the code index and codebase memories')
-    .action((dir: string | undefined, o: { tokens: boolean }) =>
-      invoke('scan', { tokens: o.tokens }, (r) => renderScan(r as ScanResult), dir && absolute(io.cwd, dir)),
-    );
-
-  program
-    .command('symbols')
-    .argument('<query>', 'part of a symbol name, or Container.name')
-    .option('--limit <n>', 'at most this many', parseNumber)
-    .description('find classes, functions, methods and types in the code index')
-    .action((query: string, o: { limit?: number }) =>
-      invoke('symbols', { query, limit: o.limit }, (r) => renderSymbols(r as SymbolHit[])),
-    );
-
-  program
-    .command('files')
-    .argument('<query>', 'part of a path')
-    .option('--limit <n>', 'at most this many', parseNumber)
-    .description('find files in the code index')
-    .action((query: string, o: { limit?: number }) =>
-      invoke('files', { query, limit: o.limit }, (r) => renderFiles(r as FileHit[])),
-    );
-
   addBridgeOptions(
     program
       .command('serve')
@@ -448,18 +419,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       );
     });
 
-  program
-    .command('map')
-    .option('--focus <file...>', 'files to centre the map on (e.g. the ones being edited)')
-    .option('--query <text>', 'a question whose identifiers and paths also centre the map')
-    .option('--budget <tokens>', 'token budget of the rendered map', parseNumber)
-    .description('the most important files and signatures of the workspace, within a token budget')
-    .action((o: { focus?: string[]; query?: string; budget?: number }) =>
-      invoke('map', { focus: o.focus ?? [], query: o.query, budget: o.budget }, (r) =>
-        renderMap(r as RepoMap),
-      ),
-    );
-
+  registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
 
   program
@@ -504,18 +464,6 @@ function reportError(error: unknown, io: CliEnvironment, json: boolean): number 
   return exit;
 }
 
-function parseNumber(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n))
-    throw new InvalidArgumentError(`"${value}" is not a number.`);
-  return n;
-}
-
 function listOrNone(lines: string[]): string {
   return lines.length ? lines.join('\n') : '(none)';
-}
-
-/** The host may be another process with another working directory: send absolute paths. */
-function absolute(cwd: string, file: string): string {
-  return path.resolve(cwd, file);
 }
