@@ -30,6 +30,8 @@ export interface OpenEngramOptions {
   /** Load the model at open rather than on first use (long-lived processes). */
   warmEmbedding?: boolean;
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
+  /** Recalls and writes served while this process hosts the database (live views). */
+  onActivity?: HostOptions['onActivity'];
 }
 
 /**
@@ -61,6 +63,7 @@ export class Engram {
           warmEmbedding: options.warmEmbedding,
           code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
+          onActivity: options.onActivity,
         }),
     });
     return new Engram(shared);

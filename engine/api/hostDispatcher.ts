@@ -16,6 +16,8 @@ import { loadSqlJs } from '../store/sqlite';
 import { isMethodName, METHODS } from './methods';
 import type { MethodSpec } from './methods';
 import { asParams } from './params';
+import { activityOf, reportActivity } from './engineActivity';
+import type { EngineActivity } from './engineActivity';
 
 export interface HostOptions {
   dbPath: string;
@@ -35,6 +37,8 @@ export interface HostOptions {
   warmEmbedding?: boolean;
   /** Background embedding progress (after a model change, imports, bulk writes). */
   onEmbeddingProgress?: (progress: EmbeddingProgress) => void;
+  /** After each recall and write, from any client of this host (live views: the Graph panel). */
+  onActivity?: (activity: EngineActivity) => void;
 }
 
 /** How long results of applied requests are kept for re-sent duplicates. */
@@ -49,6 +53,7 @@ export class EngineHost {
   private constructor(
     readonly store: MemoryStore,
     private readonly logger: Logger,
+    private readonly onActivity?: (activity: EngineActivity) => void,
   ) {}
 
   static async open(options: HostOptions): Promise<EngineHost> {
@@ -72,7 +77,7 @@ export class EngineHost {
       store.setVectorLoader(() => loadVectors(store, provider, options));
       if (options.warmEmbedding) void store.ensureVectors();
     }
-    return new EngineHost(store, options.logger);
+    return new EngineHost(store, options.logger, options.onActivity);
   }
 
   async dispatch(
@@ -81,7 +86,23 @@ export class EngineHost {
     meta: { requestId: string; client: string },
   ): Promise<unknown> {
     try {
-      return await this.execute(method, rawParams, meta.requestId);
+      const result = await this.execute(method, rawParams, meta.requestId);
+      reportActivity(
+        this.onActivity,
+        () =>
+          isMethodName(method)
+            ? activityOf(
+                this.store,
+                method,
+                asParams(rawParams, method),
+                result,
+                METHODS[method].write,
+                meta.client,
+              )
+            : undefined,
+        this.logger,
+      );
+      return result;
     } catch (error) {
       if (!EngramError.is(error))
         this.logger.error(`${method} failed`, { error: String(error), client: meta.client });

@@ -29,6 +29,7 @@ import type { Params } from './params';
 import { collectStats } from './stats';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
+import { GRAPH_METHODS } from './graphMethods';
 import { BRIDGE_METHODS } from '../mcp/methods/bridgeMethods';
 
 /**
@@ -283,6 +284,7 @@ export const METHODS = {
   stats: method(false, (store) => store.read((r) => collectStats(r, store))),
   ...CODE_METHODS,
   ...DRIFT_METHODS,
+  ...GRAPH_METHODS,
   // The event ledger (timeline) and the entity-graph operations of the MCP memory server's tools.
   ...BRIDGE_METHODS,
 } as const;

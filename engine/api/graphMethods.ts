@@ -1,0 +1,425 @@
+import { invalidInput, notFound } from '../errors';
+import { findEntity, entityById } from '../memory/entityGraph';
+import type { MemoryStore } from '../memory/memoryStore';
+import { resolveId } from '../memory/memoryQueries';
+import { LAYERS } from '../memory/types';
+import type { Layer } from '../memory/types';
+import { describe, oneOf } from '../memory/validate';
+import type { SqlReader } from '../store/sqlAccess';
+import { optionalNumber } from './params';
+import type { Params } from './params';
+
+/**
+ * The entity graph as the Graph panel draws it: entities and memories as nodes, relations
+ * (entity-entity, with strength) and mentions (memory-entity, with weight) as edges. Results are
+ * bounded by a node limit so a large store stays quick to build, send and lay out.
+ *
+ * - `graphNeighbourhood` {seeds, hops?, types?, layers?, limit?}: what lies within `hops` edges of
+ *   the seeds (entities by name or id, memories by id, files by path), strongest paths first.
+ * - `graphOverview` {types?, layers?, limit?}: the most mentioned entities and the memories that
+ *   name most of them, for when there is no seed yet.
+ */
+
+export interface GraphEntityNode {
+  /** `e:<entity id>`: unique among the nodes of one payload. */
+  id: string;
+  kind: 'entity';
+  entityId: number;
+  label: string;
+  type: string;
+  memoryCount: number;
+  /** Edges from the nearest seed (0 for a seed; overview nodes count from the top entities). */
+  hops: number;
+}
+
+export interface GraphMemoryNode {
+  /** `m:<memory id>` */
+  id: string;
+  kind: 'memory';
+  memoryId: string;
+  /** The content cut to one short line. */
+  label: string;
+  /** The content cut to a few lines, for a tooltip. */
+  text: string;
+  layer: Layer;
+  memoryKind: string;
+  status: string;
+  hops: number;
+}
+
+export type GraphNode = GraphEntityNode | GraphMemoryNode;
+
+export interface GraphEdge {
+  source: string;
+  target: string;
+  /** relation: entity-entity; mention: memory-entity. */
+  kind: 'relation' | 'mention';
+  /** The relation type (co-occurs, uses...) or `mentions`. */
+  type: string;
+  /** 0..1: relation strength or mention weight. */
+  strength: number;
+}
+
+export interface GraphPayload {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Node ids of the seeds (empty for an overview). */
+  seeds: string[];
+  /** True when the limit cut nodes that would otherwise have been included. */
+  truncated: boolean;
+  limit: number;
+}
+
+export const GRAPH_DEFAULT_LIMIT = 300;
+export const GRAPH_MAX_LIMIT = 2000;
+export const GRAPH_MAX_HOPS = 3;
+export const GRAPH_MAX_SEEDS = 50;
+const LABEL_CHARS = 60;
+const TEXT_CHARS = 240;
+
+interface Filters {
+  types: string[] | undefined;
+  layers: Layer[] | undefined;
+  limit: number;
+}
+
+type Seed = { entity: string } | { entityId: number } | { memory: string } | { file: string };
+
+export const GRAPH_METHODS = {
+  graphNeighbourhood: {
+    write: false,
+    run: (store: MemoryStore, p: Params): GraphPayload => {
+      const seeds = seedsOf(p);
+      const hops = optionalNumber(p, 'hops') ?? 1;
+      if (!Number.isInteger(hops) || hops < 1 || hops > GRAPH_MAX_HOPS)
+        throw invalidInput(`hops must be a whole number from 1 to ${GRAPH_MAX_HOPS}; got ${hops}`);
+      const filters = filtersOf(p);
+      return store.read((r) => neighbourhood(r, seeds, hops, filters));
+    },
+  },
+  graphOverview: {
+    write: false,
+    run: (store: MemoryStore, p: Params): GraphPayload => {
+      const filters = filtersOf(p);
+      return store.read((r) => overview(r, filters));
+    },
+  },
+} as const;
+
+// ---- parameters ---------------------------------------------------------------------------
+
+function seedsOf(p: Params): Seed[] {
+  const raw = p['seeds'];
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > GRAPH_MAX_SEEDS)
+    throw invalidInput(
+      `seeds must be a list of 1 to ${GRAPH_MAX_SEEDS} of {entity}, {entityId}, {memory} or {file}; got ${describe(raw)}`,
+    );
+  return raw.map((s: unknown, i) => {
+    const fields = typeof s === 'object' && s !== null && !Array.isArray(s) ? (s as Params) : undefined;
+    const keys = fields ? Object.keys(fields) : [];
+    const key = keys[0];
+    const value = key === undefined ? undefined : fields?.[key];
+    if (keys.length === 1 && key === 'entityId' && Number.isSafeInteger(value) && (value as number) > 0)
+      return { entityId: value as number };
+    if (
+      keys.length === 1 &&
+      (key === 'entity' || key === 'memory' || key === 'file') &&
+      typeof value === 'string' &&
+      value.trim() !== '' &&
+      value.length <= 1000
+    )
+      return { [key]: value } as Seed;
+    throw invalidInput(
+      `seeds[${i}] must be one of {entity: name}, {entityId: number}, {memory: id}, {file: path}; got ${describe(s)}`,
+    );
+  });
+}
+
+function filtersOf(p: Params): Filters {
+  const limit = optionalNumber(p, 'limit') ?? GRAPH_DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > GRAPH_MAX_LIMIT)
+    throw invalidInput(`limit must be a whole number from 1 to ${GRAPH_MAX_LIMIT}; got ${limit}`);
+  let types: string[] | undefined;
+  if (p['types'] !== undefined && p['types'] !== null) {
+    const t = p['types'];
+    if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === '' || x.length > 64))
+      throw invalidInput(`types must be a list of entity type names; got ${describe(t)}`);
+    types = t as string[];
+  }
+  let layers: Layer[] | undefined;
+  if (p['layers'] !== undefined && p['layers'] !== null) {
+    const l = p['layers'];
+    if (!Array.isArray(l)) throw invalidInput(`layers must be a list of layer names; got ${describe(l)}`);
+    layers = l.map((x) => oneOf('layers', x, LAYERS));
+  }
+  return { types, layers, limit };
+}
+
+// ---- walking ------------------------------------------------------------------------------
+
+interface Candidate {
+  id: string;
+  score: number;
+  hops: number;
+}
+
+const entityKey = (id: number) => `e:${id}`;
+const memoryKey = (id: string) => `m:${id}`;
+
+/**
+ * Breadth-first by hops; at each hop the candidates are ranked by their strongest path (product
+ * of strengths and weights from a seed) and taken until the limit is reached. Each frontier node
+ * contributes only its strongest neighbours, so a hub with thousands of mentions costs one
+ * indexed, limited query rather than a scan.
+ */
+function neighbourhood(r: SqlReader, seeds: Seed[], hops: number, f: Filters): GraphPayload {
+  const chosen = new Map<string, Candidate>();
+  for (const seed of seeds) {
+    const id = resolveSeed(r, seed);
+    chosen.set(id, { id, score: 1, hops: 0 });
+  }
+  let frontier = [...chosen.values()];
+  let truncated = chosen.size > f.limit;
+  for (let depth = 1; depth <= hops && frontier.length > 0; depth++) {
+    const remaining = f.limit - chosen.size;
+    if (remaining <= 0) {
+      truncated = truncated || hasNeighbour(r, frontier, f, chosen);
+      break;
+    }
+    const fanOut = Math.min(f.limit, Math.max(5, Math.ceil((2 * remaining) / frontier.length)));
+    const found = new Map<string, Candidate>();
+    for (const node of frontier) {
+      for (const [id, weight] of neighboursOf(r, node.id, f, fanOut)) {
+        if (chosen.has(id)) continue;
+        const score = node.score * weight;
+        const prior = found.get(id);
+        if (!prior || prior.score < score) found.set(id, { id, score, hops: depth });
+      }
+    }
+    const ranked = [...found.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    if (ranked.length > remaining) truncated = true;
+    frontier = ranked.slice(0, remaining);
+    for (const c of frontier) chosen.set(c.id, c);
+  }
+  const kept = [...chosen.values()].slice(0, f.limit);
+  return {
+    ...payloadFor(r, kept),
+    seeds: kept.filter((c) => c.hops === 0).map((c) => c.id),
+    truncated,
+    limit: f.limit,
+  };
+}
+
+function resolveSeed(r: SqlReader, seed: Seed): string {
+  if ('memory' in seed) return memoryKey(resolveId(r, seed.memory));
+  if ('entityId' in seed) {
+    const entity = entityById(r, seed.entityId);
+    if (!entity) throw notFound(`no entity with id ${seed.entityId}`);
+    return entityKey(entity.id);
+  }
+  const name = 'file' in seed ? seed.file.replace(/\\/g, '/').replace(/^\.\//, '') : seed.entity;
+  const entity = findEntity(r, name);
+  if (!entity) throw notFound(`no ${'file' in seed ? 'file' : 'entity'} named "${name}" in the entity graph`);
+  return entityKey(entity.id);
+}
+
+/** True if any frontier node has a neighbour not yet chosen (the limit cut it off). */
+function hasNeighbour(
+  r: SqlReader,
+  frontier: Candidate[],
+  f: Filters,
+  chosen: Map<string, Candidate>,
+): boolean {
+  return frontier.some((node) =>
+    neighboursOf(r, node.id, f, chosen.size + 1).some(([id]) => !chosen.has(id)),
+  );
+}
+
+const json = (values: readonly unknown[]) => JSON.stringify(values);
+
+function typeClause(f: Filters, alias: string): { sql: string; params: string[] } {
+  return f.types
+    ? { sql: ` AND ${alias}.type IN (SELECT value FROM json_each(?))`, params: [json(f.types)] }
+    : { sql: '', params: [] };
+}
+
+function layerClause(f: Filters, alias: string): { sql: string; params: string[] } {
+  return f.layers
+    ? { sql: ` AND ${alias}.layer IN (SELECT value FROM json_each(?))`, params: [json(f.layers)] }
+    : { sql: '', params: [] };
+}
+
+/** A node's strongest neighbours as [node id, strength 0..1]. */
+function neighboursOf(r: SqlReader, nodeId: string, f: Filters, fanOut: number): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  const type = typeClause(f, 'e');
+  if (nodeId.startsWith('e:')) {
+    const entityId = Number(nodeId.slice(2));
+    for (const [near, far] of [
+      ['source_id', 'target_id'],
+      ['target_id', 'source_id'],
+    ] as const) {
+      const rows = r.all<{ id: number; s: number }>(
+        `SELECT r.${far} AS id, max(r.strength) AS s FROM relations r JOIN entities e ON e.id = r.${far}
+         WHERE r.${near} = ? AND e.merged_into IS NULL${type.sql} GROUP BY r.${far} ORDER BY s DESC LIMIT ?`,
+        [entityId, ...type.params, fanOut],
+      );
+      for (const row of rows) out.push([entityKey(row.id), row.s]);
+    }
+    if (f.layers === undefined || f.layers.length > 0) {
+      const layer = layerClause(f, 'm');
+      const rows = r.all<{ id: string; w: number }>(
+        `SELECT me.memory_id AS id, me.weight AS w FROM memory_entities me
+         JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active'${layer.sql}
+         WHERE me.entity_id = ? ORDER BY me.weight DESC LIMIT ?`,
+        [...layer.params, entityId, fanOut],
+      );
+      for (const row of rows) out.push([memoryKey(row.id), row.w]);
+    }
+  } else {
+    const rows = r.all<{ id: number; w: number }>(
+      `SELECT me.entity_id AS id, me.weight AS w FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+       WHERE me.memory_id = ? AND e.merged_into IS NULL${type.sql} ORDER BY me.weight DESC LIMIT ?`,
+      [nodeId.slice(2), ...type.params, fanOut],
+    );
+    for (const row of rows) out.push([entityKey(row.id), row.w]);
+  }
+  return out;
+}
+
+/**
+ * The overview: the entities most memories mention (a third of the limit at most, so memories
+ * have room), then the memories that mention most of them.
+ */
+function overview(r: SqlReader, f: Filters): GraphPayload {
+  const type = typeClause(f, 'e');
+  const entityBudget = Math.max(1, Math.ceil(f.limit / 3));
+  const memoryAllowed = f.layers === undefined || f.layers.length > 0;
+  const entityRows = r.all<{ id: number; n: number }>(
+    `SELECT me.entity_id AS id, count(*) AS n FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+     WHERE e.merged_into IS NULL${type.sql} GROUP BY me.entity_id ORDER BY n DESC, me.entity_id LIMIT ?`,
+    [...type.params, (memoryAllowed ? entityBudget : f.limit) + 1],
+  );
+  let truncated = entityRows.length > (memoryAllowed ? entityBudget : f.limit);
+  const entities = entityRows.slice(0, memoryAllowed ? entityBudget : f.limit);
+  const chosen: Candidate[] = entities.map((e) => ({ id: entityKey(e.id), score: e.n, hops: 0 }));
+  const remaining = f.limit - chosen.length;
+  if (memoryAllowed && remaining > 0 && entities.length > 0) {
+    const layer = layerClause(f, 'm');
+    const rows = r.all<{ id: string; c: number }>(
+      `SELECT me.memory_id AS id, count(*) AS c, sum(me.weight) AS w FROM memory_entities me
+       JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active'${layer.sql}
+       WHERE me.entity_id IN (SELECT value FROM json_each(?)) GROUP BY me.memory_id ORDER BY c DESC, w DESC, me.memory_id LIMIT ?`,
+      [...layer.params, json(entities.map((e) => e.id)), remaining + 1],
+    );
+    if (rows.length > remaining) truncated = true;
+    for (const row of rows.slice(0, remaining)) chosen.push({ id: memoryKey(row.id), score: row.c, hops: 1 });
+  }
+  return { ...payloadFor(r, chosen), seeds: [], truncated, limit: f.limit };
+}
+
+// ---- the payload --------------------------------------------------------------------------
+
+function payloadFor(r: SqlReader, chosen: Candidate[]): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const hopsOf = new Map(chosen.map((c) => [c.id, c.hops]));
+  const entityIds = chosen.filter((c) => c.id.startsWith('e:')).map((c) => Number(c.id.slice(2)));
+  const memoryIds = chosen.filter((c) => c.id.startsWith('m:')).map((c) => c.id.slice(2));
+  const nodes: GraphNode[] = [];
+  for (const row of r.all<{ id: number; name: string; type: string; n: number }>(
+    `SELECT e.id, e.name, e.type, (SELECT count(*) FROM memory_entities me WHERE me.entity_id = e.id) AS n
+     FROM entities e WHERE e.id IN (SELECT value FROM json_each(?))`,
+    [json(entityIds)],
+  )) {
+    const id = entityKey(row.id);
+    nodes.push({
+      id,
+      kind: 'entity',
+      entityId: row.id,
+      label: oneLine(row.name, LABEL_CHARS),
+      type: row.type,
+      memoryCount: row.n,
+      hops: hopsOf.get(id) ?? 0,
+    });
+  }
+  for (const row of r.all<{ id: string; layer: Layer; kind: string; status: string; content: string }>(
+    `SELECT id, layer, kind, status, substr(content, 1, ${TEXT_CHARS * 2}) AS content FROM memories
+     WHERE superseded_at IS NULL AND id IN (SELECT value FROM json_each(?))`,
+    [json(memoryIds)],
+  )) {
+    const id = memoryKey(row.id);
+    nodes.push({
+      id,
+      kind: 'memory',
+      memoryId: row.id,
+      label: oneLine(row.content, LABEL_CHARS),
+      text: oneLine(row.content, TEXT_CHARS),
+      layer: row.layer,
+      memoryKind: row.kind,
+      status: row.status,
+      hops: hopsOf.get(id) ?? 0,
+    });
+  }
+  // In the order chosen (seeds, then by hop and strength): a client may draw the first ones first.
+  const order = new Map(chosen.map((c, i) => [c.id, i]));
+  nodes.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const edges: GraphEdge[] = [];
+  const strongest = new Map<string, GraphEdge>();
+  const entityJson = json(entityIds);
+  for (const row of r.all<{ s: number; t: number; type: string; strength: number }>(
+    `SELECT source_id AS s, target_id AS t, type, strength FROM relations
+     WHERE source_id IN (SELECT value FROM json_each(?)) AND target_id IN (SELECT value FROM json_each(?))`,
+    [entityJson, entityJson],
+  )) {
+    if (row.s === row.t) continue;
+    const [a, b] = row.s < row.t ? [row.s, row.t] : [row.t, row.s];
+    const key = `${a}-${b}`;
+    const prior = strongest.get(key);
+    if (!prior || prior.strength < row.strength)
+      strongest.set(key, {
+        source: entityKey(row.s),
+        target: entityKey(row.t),
+        kind: 'relation',
+        type: row.type,
+        strength: row.strength,
+      });
+  }
+  edges.push(...strongest.values());
+  for (const row of r.all<{ m: string; e: number; w: number }>(
+    `SELECT memory_id AS m, entity_id AS e, weight AS w FROM memory_entities
+     WHERE memory_id IN (SELECT value FROM json_each(?)) AND entity_id IN (SELECT value FROM json_each(?))`,
+    [json(memoryIds), entityJson],
+  )) {
+    edges.push({
+      source: memoryKey(row.m),
+      target: entityKey(row.e),
+      kind: 'mention',
+      type: 'mentions',
+      strength: row.w,
+    });
+  }
+  return { nodes, edges };
+}
+
+/** One line of at most `max` characters (control characters and runs of whitespace collapsed). */
+function oneLine(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * What a recall touched, for live views: the memories it returned and the entities those
+ * memories mention most (a few each), bounded so a large k never floods a listener.
+ */
+export function entitiesOfMemories(r: SqlReader, memoryIds: readonly string[], perMemory = 4): number[] {
+  if (memoryIds.length === 0) return [];
+  const rows = r.all<{ e: number }>(
+    `SELECT entity_id AS e FROM (
+       SELECT me.entity_id, row_number() OVER (PARTITION BY me.memory_id ORDER BY me.weight DESC) AS rank
+       FROM memory_entities me JOIN entities e ON e.id = me.entity_id AND e.merged_into IS NULL
+       WHERE me.memory_id IN (SELECT value FROM json_each(?)))
+     WHERE rank <= ? GROUP BY entity_id`,
+    [json(memoryIds.slice(0, 200)), perMemory],
+  );
+  return rows.map((row) => row.e);
+}
