@@ -30,6 +30,7 @@ import { collectStats } from './stats';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
 import { GRAPH_METHODS } from './graphMethods';
+import { TIMELINE_METHODS } from './timelineMethods';
 import { BRIDGE_METHODS } from '../mcp/methods/bridgeMethods';
 
 /**
@@ -285,6 +286,7 @@ export const METHODS = {
   ...CODE_METHODS,
   ...DRIFT_METHODS,
   ...GRAPH_METHODS,
+  ...TIMELINE_METHODS,
   // The event ledger (timeline) and the entity-graph operations of the MCP memory server's tools.
   ...BRIDGE_METHODS,
 } as const;

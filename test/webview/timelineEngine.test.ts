@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { EngramError } from '../../engine/errors';
+import { driftHost, rememberAt } from '../drift/driftHost';
+import { GitRepository } from '../drift/gitRepository';
+import { openTestHost } from '../support/host';
+
+const T1 = '2025-01-10T12:00:00Z';
+const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
+const T2 = '2025-03-01T12:00:00Z';
+const HOUR = 3_600_000;
+
+describe('timeline engine method', () => {
+  it('returns versions, supersession and invalidation links, drift at its commit and scan runs', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'src/config.ts': 'export const port = 1;\n', 'README.md': '# app\n' },
+    });
+    const deleting = repo.commit('Drop the config module', T2, { remove: ['src/config.ts'] });
+    const test = await driftHost(repo.root);
+    await test.call('scan');
+
+    const first = await test.call('remember', {
+      content: 'Deploys go out on Tuesdays',
+      conflictKey: 'deploy-day',
+    });
+    test.clock.advance(HOUR);
+    const second = await test.call('remember', {
+      content: 'Deploys go out on Thursdays',
+      conflictKey: 'deploy-day',
+    });
+    assert.deepEqual(second.superseded, [first.memory.id]);
+    test.clock.advance(HOUR);
+    const edited = await test.call('remember', { content: 'The API answers in JSON', tags: ['api'] });
+    test.clock.advance(HOUR);
+    await test.call('edit', {
+      id: edited.memory.id,
+      changes: { content: 'The API answers in JSON and CSV' },
+    });
+    const old = await test.call('remember', { content: 'Builds use webpack', conflictKey: 'bundler' });
+    test.clock.advance(HOUR);
+    await test.call('invalidate', { id: old.memory.id, reason: 'moved to esbuild' });
+    test.clock.advance(HOUR);
+    const replacement = await test.call('remember', {
+      content: 'Builds use esbuild',
+      conflictKey: 'bundler',
+    });
+    const stale = await rememberAt(test, 'The port is set in src/config.ts', BEFORE_CHANGE);
+    await test.call('drift');
+    test.clock.advance(HOUR);
+    await test.call('scan');
+
+    const data = await test.call('timeline');
+    assert.equal(data.truncated, false);
+    assert.equal(data.total, data.memories.length);
+    assert.equal(data.now, test.clock.now);
+    const byId = new Map(data.memories.map((m) => [m.id, m]));
+    assert.equal(byId.get(first.memory.id)?.status, 'superseded', 'superseded memories are on the timeline');
+
+    const versions = data.versions.filter((v) => v.memoryId === edited.memory.id);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.change]),
+      [[2, 'edited']],
+    );
+    assert.equal(byId.get(edited.memory.id)?.createdAt, edited.memory.recordedAt, 'first known at version 1');
+    assert.ok((byId.get(edited.memory.id)?.recordedAt ?? 0) > edited.memory.recordedAt);
+
+    assert.deepEqual(
+      data.links.map((l) => [l.from, l.to, l.kind]).sort(),
+      [
+        [first.memory.id, second.memory.id, 'supersede'],
+        [old.memory.id, replacement.memory.id, 'invalidate'],
+      ].sort(),
+    );
+
+    const drift = data.drift.filter((d) => d.memoryId === stale);
+    assert.equal(drift.length, 1);
+    assert.equal(drift[0]?.commit?.hash, deleting);
+    assert.equal(drift[0]?.commit?.message, 'Drop the config module');
+    assert.equal(drift[0]?.at, Date.parse(T2), 'placed at the commit, not at the check');
+    assert.equal(byId.get(stale)?.validTo, Date.parse(T2));
+
+    assert.equal(data.scans.length, 2);
+    assert.deepEqual(
+      data.scans.map((s) => s.status),
+      ['complete', 'complete'],
+    );
+    assert.equal(data.scans[0]?.changedFiles, 1, 'the first scan added README.md');
+    assert.equal(data.scans[1]?.changedFiles, 0, 'the second found nothing changed');
+    assert.ok((data.scans[0]?.startedAt ?? 0) < (data.scans[1]?.startedAt ?? 0));
+  });
+
+  it('filters by layer, kind, agent, status, tag and text, and cuts at the limit', async () => {
+    const test = await openTestHost();
+    await test.call('remember', { content: 'Use pnpm for installs', kind: 'decision', tags: ['tooling'] });
+    await test.call('remember', {
+      content: 'Retry flaky tests once',
+      kind: 'procedure',
+      layer: 'procedural',
+      actor: { agent: 'claude' },
+    });
+    const gone = await test.call('remember', { content: 'Old staging host is stage1', kind: 'fact' });
+    await test.call('forget', { id: gone.memory.id });
+
+    const ids = async (params: Record<string, unknown>) =>
+      (await test.call('timeline', params)).memories.map((m) => m.content).sort();
+    assert.deepEqual(await ids({ kind: 'decision' }), ['Use pnpm for installs']);
+    assert.deepEqual(await ids({ layer: 'procedural' }), ['Retry flaky tests once']);
+    assert.deepEqual(await ids({ agent: 'claude' }), ['Retry flaky tests once']);
+    assert.deepEqual(await ids({ tag: 'TOOLING' }), ['Use pnpm for installs']);
+    assert.deepEqual(await ids({ text: 'FLAKY' }), ['Retry flaky tests once']);
+    assert.deepEqual(await ids({ status: 'forgotten' }), ['Old staging host is stage1']);
+    assert.equal((await ids({})).length, 3, 'all statuses by default');
+    const cut = await test.call('timeline', { limit: 2 });
+    assert.equal(cut.memories.length, 2);
+    assert.equal(cut.total, 3);
+    assert.equal(cut.truncated, true);
+    await test.host.close();
+  });
+
+  it('refuses bad input with a one-line error naming the field', async () => {
+    const test = await openTestHost();
+    for (const [params, field] of [
+      [{ layer: 'cosmic' }, 'layer'],
+      [{ kind: 42 }, 'kind'],
+      [{ status: 'gone' }, 'status'],
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 10_001 }, 'limit'],
+      [{ limit: 2.5 }, 'limit'],
+      [{ text: ['a'] }, 'text'],
+      [{ agent: 7 }, 'agent'],
+    ] as const) {
+      await assert.rejects(
+        () => test.call('timeline', params),
+        (error: unknown) => {
+          assert.ok(EngramError.is(error, 'INVALID_INPUT'), String(error));
+          const message = (error as Error).message;
+          assert.ok(message.startsWith(field), message);
+          assert.doesNotMatch(message, /\n/);
+          return true;
+        },
+        JSON.stringify(params),
+      );
+    }
+    await test.host.close();
+  });
+});
