@@ -26,6 +26,8 @@ export interface TimelineMemoryRow {
   createdAt: number;
   version: number;
   supersededBy: string | null;
+  /** The workspace file the memory was taken from, if any (codebase memories, imports). */
+  sourceFile: string | null;
 }
 
 /** A later version of a memory (version 1 is the bar's start). */
@@ -53,7 +55,10 @@ export interface TimelineDriftEvent {
   memoryId: string;
   at: number;
   reason: string;
+  /** What the memory claimed: a path, a symbol, a script...; `file` is where a symbol was said to be. */
+  claimKind: string;
   subject: string;
+  file: string | null;
   commit: { hash: string; message: string; date: string; author: string } | null;
 }
 
@@ -130,6 +135,7 @@ interface CurrentRow {
   version: number;
   superseded_by: string | null;
   conflict_key: string | null;
+  source_file: unknown;
 }
 
 function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; total: number } {
@@ -158,7 +164,8 @@ function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; to
   const total = r.value<number>(`SELECT count(*) FROM memories m WHERE ${filter}`, params) ?? 0;
   const rows = r.all<CurrentRow>(
     `SELECT m.id, m.layer, m.kind, m.status, substr(m.content, 1, ${CONTENT_CHARS + 1}) AS content, m.agent,
-       m.tags, m.valid_from, m.valid_to, m.recorded_at, m.version, m.superseded_by, m.conflict_key
+       m.tags, m.valid_from, m.valid_to, m.recorded_at, m.version, m.superseded_by, m.conflict_key,
+       json_extract(m.source, '$.file') AS source_file
      FROM memories m WHERE ${filter} ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?`,
     [...params, f.limit],
   );
@@ -189,11 +196,13 @@ function versionsOf(r: SqlReader, ids: ReadonlySet<string>) {
 function driftEvents(r: SqlReader, ids: ReadonlySet<string>): TimelineDriftEvent[] {
   const rows = r.all<{
     memory_id: string;
+    kind: string;
     subject: string;
+    file: string | null;
     evidence: string | null;
     checked_at: number | null;
   }>(
-    `SELECT memory_id, subject, evidence, checked_at FROM drift_claims
+    `SELECT memory_id, kind, subject, file, evidence, checked_at FROM drift_claims
      WHERE verdict IN ('stale', 'moved') ORDER BY checked_at DESC LIMIT ?`,
     [MAX_DRIFT],
   );
@@ -218,7 +227,9 @@ function driftEvents(r: SqlReader, ids: ReadonlySet<string>): TimelineDriftEvent
       memoryId: row.memory_id,
       at,
       reason: textOf(evidence.reason) || 'stale',
+      claimKind: row.kind,
       subject: row.subject,
+      file: row.file,
       commit,
     });
   }
@@ -317,6 +328,7 @@ export function timelineData(store: MemoryStore, p: Params): TimelinePayload {
       createdAt: createdAt.get(row.id) ?? row.recorded_at,
       version: row.version,
       supersededBy: row.superseded_by,
+      sourceFile: typeof row.source_file === 'string' ? row.source_file : null,
     }));
     const links = linksOf(rows, ids);
     return {

@@ -78,6 +78,8 @@ describe('timeline engine method', () => {
     assert.equal(drift[0]?.commit?.hash, deleting);
     assert.equal(drift[0]?.commit?.message, 'Drop the config module');
     assert.equal(drift[0]?.at, Date.parse(T2), 'placed at the commit, not at the check');
+    assert.equal(drift[0]?.claimKind, 'path');
+    assert.equal(drift[0]?.subject, 'src/config.ts');
     assert.equal(byId.get(stale)?.validTo, Date.parse(T2));
 
     assert.equal(data.scans.length, 2);
