@@ -8,7 +8,7 @@ import { mergeEntities, unlinkEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
 import { EntityWeights } from '../retrieval/entityWeights';
-import { indexMemory } from '../retrieval/lexicalIndex';
+import { indexMemory, indexNewMemory } from '../retrieval/lexicalIndex';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
@@ -309,8 +309,8 @@ export class MemoryStore {
     };
     insertVersion(tx, version);
     tx.run('INSERT INTO memory_state (id, pinned) VALUES (?, ?)', [id, input.pinned ? 1 : 0]);
-    const linked = this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now);
-    indexMemory(tx, id, {
+    const linked = this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
+    indexNewMemory(tx, id, {
       content: version.content,
       context: version.context,
       tags: version.tags,

@@ -218,4 +218,16 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 8,
+    name: 'write path: drop the entity indexes that version 7 made redundant',
+    up(tx) {
+      tx.run(`
+        -- (entity_id, weight DESC) and (target_id, strength DESC) answer every lookup the plain
+        -- indexes did; keeping both doubled the index work of each link, the write path's costliest.
+        DROP INDEX memory_entities_entity;
+        DROP INDEX relations_target;
+      `);
+    },
+  },
 ];

@@ -32,6 +32,23 @@ export function documentOf(tx: SqlWriter, memoryId: string): number {
 export function indexMemory(tx: SqlWriter, memoryId: string, text: IndexedText): number {
   const doc = documentOf(tx, memoryId);
   tx.run('DELETE FROM memory_fts WHERE docid = ?', [doc]);
+  insertDocument(tx, doc, text);
+  return doc;
+}
+
+/**
+ * Indexes a memory written just now, which has no document yet: the write path's fast case, one
+ * insert for the number and one for the text instead of looking up and deleting what cannot exist.
+ * Replaying the journal repeats the same inserts on the same state, so the number is the same.
+ */
+export function indexNewMemory(tx: SqlWriter, memoryId: string, text: IndexedText): number {
+  tx.run('INSERT INTO memory_docs (memory_id) VALUES (?)', [memoryId]);
+  const doc = tx.value<number>('SELECT last_insert_rowid()')!;
+  insertDocument(tx, doc, text);
+  return doc;
+}
+
+function insertDocument(tx: SqlWriter, doc: number, text: IndexedText): void {
   tx.run('INSERT INTO memory_fts (docid, content, context, tags, entities) VALUES (?, ?, ?, ?, ?)', [
     doc,
     tokenize(text.content).join(' '),
@@ -39,7 +56,6 @@ export function indexMemory(tx: SqlWriter, memoryId: string, text: IndexedText):
     tokenize(text.tags.join(' ')).join(' '),
     tokenize(text.entityNames.join(' ')).join(' '),
   ]);
-  return doc;
 }
 
 /** Indexes every current memory that has no FTS row yet (after imports and migrations). */

@@ -36,21 +36,43 @@ export function splitIdentifier(raw: string): string[] {
 /** Index/query terms of a text, in order, with repeats (term frequency matters to BM25). */
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const terms: string[] = [];
+  const keepStopwords = options.keepStopwords === true;
   for (const match of text.matchAll(RAW_TOKEN)) {
-    const raw = match[0].replace(/^[_.:/\\-]+|[_.:/\\-]+$/g, '');
-    if (raw === '') continue;
-    const parts = splitIdentifier(raw);
-    for (const part of parts) {
-      if (!options.keepStopwords && STOPWORDS.has(part)) continue;
-      if (part.length > MAX_TERM) continue;
-      terms.push(stem(part));
+    const raw = match[0];
+    if (keepStopwords) {
+      pushTermsOf(raw, true, terms);
+      continue;
     }
-    if (parts.length > 1) {
-      const whole = parts.join('');
-      if (whole.length <= MAX_TERM * 2) terms.push(whole);
+    // Writing a memory tokenizes it, and words repeat across memories: each raw token's terms are
+    // worked out once (splitting, folding and stemming were an eighth of a batched write).
+    let known = termsCache.get(raw);
+    if (known === undefined) {
+      known = [];
+      pushTermsOf(raw, false, known);
+      if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
+      termsCache.set(raw, known);
     }
+    for (const term of known) terms.push(term);
   }
   return terms;
+}
+
+const TERMS_CACHE_SIZE = 100_000;
+const termsCache = new Map<string, string[]>();
+
+function pushTermsOf(token: string, keepStopwords: boolean, terms: string[]): void {
+  const raw = token.replace(/^[_.:/\\-]+|[_.:/\\-]+$/g, '');
+  if (raw === '') return;
+  const parts = splitIdentifier(raw);
+  for (const part of parts) {
+    if (!keepStopwords && STOPWORDS.has(part)) continue;
+    if (part.length > MAX_TERM) continue;
+    terms.push(stem(part));
+  }
+  if (parts.length > 1) {
+    const whole = parts.join('');
+    if (whole.length <= MAX_TERM * 2) terms.push(whole);
+  }
 }
 
 /** Distinct query terms, in first-seen order. */
