@@ -11,11 +11,14 @@ import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
 import type { ScanProgress } from '../engine/code/scanProtocol';
 import type { EmbeddingProgress } from '../engine/memory/memoryVectors';
+import type { EngineActivity } from '../engine/api/engineActivity';
 
 export interface EngineHooks {
   logger: Logger;
   onScanProgress(progress: ScanProgress): void;
   onEmbeddingProgress(progress: EmbeddingProgress): void;
+  /** Recalls and writes this window's engine host served, for any client (the Graph panel's live view). */
+  onActivity(activity: EngineActivity): void;
 }
 
 /**
@@ -44,6 +47,7 @@ export function engineOptions(
     // VS Code is long-lived: load the model now (in its worker) so the first recall is fast.
     warmEmbedding: true,
     onEmbeddingProgress: (p) => hooks.onEmbeddingProgress(p),
+    onActivity: (a) => hooks.onActivity(a),
     ...(scanAllowed
       ? {
           code: {

@@ -18,6 +18,9 @@ import { registerMcpServerProvider } from './mcpServerProvider';
 import { MemoryCodeLensProvider } from './editor/memoryCodeLens';
 import { followScansWithDrift } from './live/driftAfterScan';
 import { registerTimelinePanel } from './webviews/timelinePanel';
+import { GraphPanel, registerGraphPanel } from './webviews/graphPanel';
+import type { GraphPanelStatus } from './webviews/graphPanel';
+import type { EngineActivity } from '../engine/api/engineActivity';
 
 /** What activate returns: the in-host tests drive the extension through it. */
 export interface EngramExtensionApi {
@@ -27,6 +30,8 @@ export interface EngramExtensionApi {
   scans: ScanRunner;
   statusBar: EngramStatusBar;
   chatHandler: vscode.ChatRequestHandler;
+  /** What the Graph panel last reported (open, loads, the last recall it lit). */
+  graphStatus(): GraphPanelStatus;
   /** Main-thread milliseconds activate() took. */
   activationMs: number;
 }
@@ -41,7 +46,9 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Engram', { log: true });
   const root = workspaceRoot();
+  const activity = new vscode.EventEmitter<EngineActivity>();
   const hooks = {
+    onActivity: (a: EngineActivity) => activity.fire(a),
     logger: outputLogger(log),
     onScanProgress: (p: Parameters<ScanRunner['reportProgress']>[0]) => scans.reportProgress(p),
     onEmbeddingProgress: (p: { model: string; done: number; total: number }) =>
@@ -78,6 +85,8 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
     ...registerTimelinePanel(context.extensionUri, engine, log),
+    activity,
+    ...registerGraphPanel(context.extensionUri, engine, activity.event, log),
     registerChatParticipant({ engine, drift }, log, context.extensionUri),
     ...registerLanguageModelTools(engine, drift, log),
     registerMcpServerProvider(context.extensionPath),
@@ -107,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     scans,
     statusBar,
     chatHandler,
+    graphStatus: () => GraphPanel.statusNow(),
     activationMs: performance.now() - started,
   };
   log.info(`activated in ${active.activationMs.toFixed(1)} ms (main thread)`);

@@ -64,6 +64,23 @@ await esbuild.build({
   absWorkingDir: root,
 });
 
+// The graph webview's script (extension/webviews/graphPanel.ts): sigma, graphology and
+// @vscode-elements bundled in; the codicon font its buttons use is copied beside it.
+await esbuild.build({
+  entryPoints: [{ in: 'webview/graph/main.ts', out: 'graph' }],
+  minify: true,
+  outdir: path.join(dist, 'webview'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: false,
+  logLevel: 'warning',
+  absWorkingDir: root,
+});
+for (const name of ['codicon.css', 'codicon.ttf'])
+  copyFileSync(require.resolve(`@vscode/codicons/dist/${name}`), path.join(dist, 'webview', name));
+
 // sql.js loads its wasm from a path the host passes in; the bundles expect it beside them.
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
 // USE-lite's weights, vocabulary and TF.js wasm files, laid out as useLiteAssetsInDirectory('dist/use-lite')

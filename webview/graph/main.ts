@@ -1,0 +1,494 @@
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import Sigma from 'sigma';
+import { applyData, concentricPositions, createGraph, matchingNodes, touchedNodes } from './graphModel';
+import type { EdgeAttributes, NodeAttributes, Palette } from './graphModel';
+import { runForceLayout } from './forceLayout';
+import { themedHoverLabel } from './hoverLabel';
+import type { LayoutRun } from './forceLayout';
+import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
+import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
+import { summaryLine } from './text';
+
+/** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: UiState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+interface UiState {
+  /** Where the exploration starts; null: the overview. */
+  seeds: GraphSeed[] | null;
+  /** What the start is called, for the status line. */
+  seedLabel: string;
+  hops: number;
+  limit: number;
+  layout: 'force' | 'concentric';
+  hiddenTypes: string[];
+  hiddenLayers: LayerName[];
+  find: string;
+}
+
+/** How long a recall's nodes stay lit. */
+const RECALL_LIGHT_MS = 5000;
+
+const vscode = acquireVsCodeApi();
+const ui = restoreState(vscode.getState());
+
+const graph = createGraph();
+const container = byId<HTMLDivElement>('graph');
+const status = byId<HTMLDivElement>('status');
+const detail = byId<HTMLDivElement>('detail');
+const tooltip = byId<HTMLDivElement>('tooltip');
+const results = byId<HTMLDivElement>('results');
+const recallBox = byId<HTMLDivElement>('recall');
+const recallText = byId<HTMLSpanElement>('recall-text');
+const nodeList = byId<HTMLUListElement>('node-list');
+
+let data: GraphData | undefined;
+let nextRequest = 1;
+let pendingData = 0;
+let pendingSearch = 0;
+let layoutRun: LayoutRun | undefined;
+let hovered: string | undefined;
+let found = new Set<string>();
+let lit = new Set<string>();
+let litTimer: ReturnType<typeof setTimeout> | undefined;
+let lastRecall: { memoryIds: string[] } | undefined;
+let extraTypes: string[] = [];
+
+function byId<T extends HTMLElement>(id: string): T {
+  return document.getElementById(id) as T;
+}
+
+function restoreState(saved: unknown): UiState {
+  const s = (typeof saved === 'object' && saved !== null ? saved : {}) as Partial<UiState>;
+  const seeds = Array.isArray(s.seeds) && s.seeds.length > 0 && s.seeds.every(isGraphSeed) ? s.seeds : null;
+  return {
+    seeds,
+    seedLabel: seeds && typeof s.seedLabel === 'string' ? s.seedLabel : '',
+    hops: s.hops === 2 || s.hops === 3 ? s.hops : 1,
+    limit: [150, 400, 1000, 2000].includes(s.limit as number) ? (s.limit as number) : 400,
+    layout: s.layout === 'concentric' ? 'concentric' : 'force',
+    hiddenTypes: Array.isArray(s.hiddenTypes) ? s.hiddenTypes.filter((t) => typeof t === 'string') : [],
+    hiddenLayers: Array.isArray(s.hiddenLayers) ? s.hiddenLayers.filter((l) => LAYER_NAMES.includes(l)) : [],
+    find: typeof s.find === 'string' ? s.find : '',
+  };
+}
+
+function css(name: string, fallback: string): string {
+  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+}
+
+const TYPE_COLOURS: Record<string, [string, string]> = {
+  file: ['--vscode-charts-blue', '#3794ff'],
+  directory: ['--vscode-charts-blue', '#3794ff'],
+  symbol: ['--vscode-charts-purple', '#b180d7'],
+  package: ['--vscode-charts-orange', '#d18616'],
+  tool: ['--vscode-charts-green', '#89d185'],
+  person: ['--vscode-charts-red', '#f14c4c'],
+  name: ['--vscode-charts-red', '#f14c4c'],
+};
+const LAYER_COLOURS: Record<LayerName, [string, string]> = {
+  working: ['--vscode-charts-yellow', '#cca700'],
+  episodic: ['--vscode-charts-blue', '#3794ff'],
+  semantic: ['--vscode-charts-green', '#89d185'],
+  procedural: ['--vscode-charts-purple', '#b180d7'],
+  codebase: ['--vscode-charts-orange', '#d18616'],
+};
+
+function palette(): Palette {
+  const other = css('--vscode-descriptionForeground', '#9d9d9d');
+  return {
+    entity: (type) => {
+      const c = TYPE_COLOURS[type];
+      return c ? css(c[0], c[1]) : other;
+    },
+    // Memories are drawn smaller than entities (graphModel.nodeSize), so the two kinds read apart.
+    layer: (layer) => css(LAYER_COLOURS[layer][0], LAYER_COLOURS[layer][1]),
+    edge: css('--vscode-editorIndentGuide-activeBackground1', '#707070'),
+    mention: css('--vscode-editorIndentGuide-background1', '#404040'),
+  };
+}
+
+// ---- the renderer ---------------------------------------------------------------------------
+
+let renderer: Sigma<NodeAttributes, EdgeAttributes> | undefined;
+try {
+  renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container, {
+    labelColor: { color: css('--vscode-foreground', '#cccccc') },
+    labelFont: css('--vscode-font-family', 'sans-serif'),
+    labelSize: 12,
+    // Labels on zoom: a node's label shows once it is drawn at least this big.
+    labelRenderedSizeThreshold: 7,
+    labelDensity: 0.6,
+    zIndex: true,
+    defaultEdgeType: 'line',
+    defaultDrawNodeHover: themedHoverLabel(() => ({
+      background: css('--vscode-editorHoverWidget-background', '#252526'),
+      border: css('--vscode-editorHoverWidget-border', '#454545'),
+      foreground: css('--vscode-editorHoverWidget-foreground', '#cccccc'),
+    })),
+    nodeReducer: (id, attrs) => {
+      const out: Partial<NodeAttributes> & { highlighted?: boolean; forceLabel?: boolean; zIndex?: number } =
+        {
+          ...attrs,
+        };
+      const highlight = css('--vscode-charts-yellow', '#cca700');
+      if (lit.has(id)) {
+        return {
+          ...out,
+          color: highlight,
+          size: attrs.size * 1.8,
+          forceLabel: true,
+          zIndex: 2,
+          highlighted: true,
+        };
+      }
+      if (found.size > 0 && !found.has(id)) return { ...out, color: dimmed(), label: '', zIndex: 0 };
+      if (found.has(id)) return { ...out, forceLabel: true, zIndex: 1, highlighted: true };
+      if (hovered && hovered !== id && !graph.areNeighbors(hovered, id))
+        return { ...out, color: dimmed(), label: '' };
+      if (hovered === id) return { ...out, forceLabel: true, highlighted: true, zIndex: 1 };
+      if (lit.size > 0) return { ...out, color: dimmed(), zIndex: 0 };
+      return out;
+    },
+    edgeReducer: (edge, attrs) => {
+      const [a, b] = graph.extremities(edge);
+      if (hovered && a !== hovered && b !== hovered) return { ...attrs, hidden: true };
+      if (lit.size > 0 && !(lit.has(a) && lit.has(b))) return { ...attrs, color: dimmed() };
+      return attrs;
+    },
+  });
+} catch (error) {
+  // No WebGL (a remote session, a locked-down GPU): say so instead of leaving a blank panel.
+  status.textContent = `The graph cannot be drawn here: ${summaryLine(String(error), 200)}`;
+}
+
+function dimmed(): string {
+  return css('--vscode-disabledForeground', '#555555');
+}
+
+function refresh(): void {
+  renderer?.refresh({ skipIndexation: false });
+}
+
+// ---- data -----------------------------------------------------------------------------------
+
+function query(): GraphQuery {
+  const types = [...new Set([...ENTITY_TYPES, ...extraTypes])].filter((t) => !ui.hiddenTypes.includes(t));
+  const layers = LAYER_NAMES.filter((l) => !ui.hiddenLayers.includes(l));
+  return {
+    ...(ui.seeds ? { seeds: ui.seeds } : {}),
+    hops: ui.hops,
+    limit: ui.limit,
+    ...(ui.hiddenTypes.length > 0 ? { types } : {}),
+    ...(ui.hiddenLayers.length > 0 ? { layers } : {}),
+  };
+}
+
+function requestData(): void {
+  pendingData = nextRequest++;
+  status.textContent = 'Loading…';
+  vscode.postMessage({ type: 'graph/data/get', id: pendingData, query: query() });
+}
+
+function saveState(): void {
+  vscode.setState(ui);
+}
+
+function explore(seeds: GraphSeed[] | null, label: string): void {
+  ui.seeds = seeds;
+  ui.seedLabel = seeds ? label : '';
+  saveState();
+  results.replaceChildren();
+  requestData();
+}
+
+function showData(next: GraphData): void {
+  const started = performance.now();
+  data = next;
+  extraTypes = [
+    ...new Set(
+      next.nodes.flatMap((n) =>
+        n.kind === 'entity' && !ENTITY_TYPES.includes(n.type as never) ? [n.type] : [],
+      ),
+    ),
+  ];
+  buildTypeFilters();
+  layoutRun?.cancel();
+  applyData(graph, next, palette());
+  found = matchingNodes(graph, ui.find);
+  updateStatus();
+  updateNodeList(next.nodes);
+  renderer?.refresh();
+  document.body.dataset['nodes'] = String(graph.order);
+  document.body.dataset['buildMs'] = (performance.now() - started).toFixed(1);
+  document.body.dataset['layout'] = 'running';
+  layoutRun = runForceLayout(graph, {
+    onDone: (stats) => {
+      if (ui.layout === 'concentric') {
+        for (const [id, p] of concentricPositions(graph)) graph.mergeNodeAttributes(id, p);
+      }
+      document.body.dataset['layout'] = 'done';
+      document.body.dataset['layoutMs'] = stats.ms.toFixed(0);
+      document.body.dataset['layoutIterations'] = String(stats.iterations);
+      if (ui.seeds === null || graph.order > 0) void renderer?.getCamera().animatedReset({ duration: 300 });
+    },
+  });
+}
+
+function updateStatus(): void {
+  if (!data) return;
+  const start = ui.seeds
+    ? `from ${ui.seedLabel || 'the start'}, ${ui.hops} hop${ui.hops > 1 ? 's' : ''}`
+    : 'overview';
+  const entities = data.nodes.filter((n) => n.kind === 'entity').length;
+  const cut = data.truncated ? ` (limited to ${data.limit} nodes)` : '';
+  const finding = ui.find.trim() ? `, ${found.size} match “${summaryLine(ui.find, 40)}”` : '';
+  status.textContent =
+    data.nodes.length === 0
+      ? ui.seeds
+        ? `Nothing connected ${start}.`
+        : 'No entities yet: remember something that names files, symbols, tools or people.'
+      : `${entities} entities, ${data.nodes.length - entities} memories, ${data.edges.length} links · ${start}${cut}${finding}`;
+}
+
+/** A text list of the nodes for screen readers (and proof that content stays text). */
+function updateNodeList(nodes: GraphNode[]): void {
+  const items = nodes.slice(0, 300).map((n) => {
+    const li = document.createElement('li');
+    li.textContent = n.kind === 'entity' ? `${n.type}: ${n.label}` : `${n.layer} memory: ${n.label}`;
+    return li;
+  });
+  nodeList.replaceChildren(...items);
+}
+
+function describe(node: GraphNode): string {
+  if (node.kind === 'entity')
+    return `${node.type} · ${node.label}\nmentioned by ${node.memoryCount} memor${node.memoryCount === 1 ? 'y' : 'ies'}`;
+  return `${node.layer} · ${node.memoryKind} · ${node.status}\n${node.text}`;
+}
+
+// ---- messages from the host -------------------------------------------------------------------
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parseHostMessage(event.data);
+  if (!message) return;
+  switch (message.type) {
+    case 'graph/view/DidInit':
+      if (message.reveal) return explore(message.reveal, 'the revealed memory');
+      return requestData();
+    case 'graph/seed/DidReveal':
+      return explore(message.seeds, 'the revealed memory');
+    case 'graph/data/DidChange':
+      return requestData();
+    case 'graph/data/reply':
+      if (message.id !== pendingData) return;
+      if (!message.ok) {
+        status.textContent = `Could not load the graph: ${message.error}`;
+        return;
+      }
+      return showData(message.data);
+    case 'graph/entities/reply':
+      if (message.id !== pendingSearch) return;
+      return showResults(message.ok ? message.entities : [], message.ok ? undefined : message.error);
+    case 'graph/recall/DidRun':
+      return lightUp(message.query, message.client, message.memoryIds, message.entityIds);
+  }
+});
+
+function lightUp(queryText: string, client: string, memoryIds: string[], entityIds: number[]): void {
+  const touched = memoryIds.length + entityIds.length;
+  lit = new Set(touchedNodes(graph, memoryIds, entityIds));
+  lastRecall = { memoryIds };
+  recallText.textContent = `Recall “${summaryLine(queryText, 80)}” (${client}): ${memoryIds.length} memories, ${
+    entityIds.length
+  } entities; ${lit.size} in view`;
+  recallBox.hidden = false;
+  document.body.dataset['lit'] = String(lit.size);
+  vscode.postMessage({ type: 'graph/recall/lit', query: queryText, lit: lit.size, touched });
+  refresh();
+  clearTimeout(litTimer);
+  litTimer = setTimeout(() => {
+    lit = new Set();
+    document.body.dataset['lit'] = '0';
+    refresh();
+  }, RECALL_LIGHT_MS);
+}
+
+byId('recall-show').addEventListener('click', () => {
+  if (!lastRecall || lastRecall.memoryIds.length === 0) return;
+  explore(
+    lastRecall.memoryIds.slice(0, MAX_SEEDS).map((memory) => ({ memory })),
+    'the last recall',
+  );
+});
+
+// ---- interaction ----------------------------------------------------------------------------
+
+function open(node: GraphNode): void {
+  detail.textContent = describe(node);
+  if (node.kind === 'memory') {
+    vscode.postMessage({ type: 'graph/memory/open', memoryId: node.memoryId });
+  } else if (node.type === 'file' || node.type === 'symbol') {
+    vscode.postMessage({ type: 'graph/entity/open', entityType: node.type, name: node.label });
+  } else {
+    explore([{ entityId: node.entityId }], node.label);
+  }
+}
+
+function seedOf(node: GraphNode): GraphSeed {
+  return node.kind === 'memory' ? { memory: node.memoryId } : { entityId: node.entityId };
+}
+
+renderer?.on('clickNode', ({ node }) => {
+  const attrs = graph.getNodeAttributes(node);
+  open(attrs.node);
+});
+renderer?.on('doubleClickNode', (e) => {
+  e.preventSigmaDefault();
+  const attrs = graph.getNodeAttributes(e.node);
+  explore([seedOf(attrs.node)], attrs.node.label);
+});
+renderer?.on('enterNode', ({ node, event }) => {
+  hovered = node;
+  const attrs = graph.getNodeAttributes(node);
+  tooltip.textContent = `${describe(attrs.node)}\n\nclick: ${
+    attrs.node.kind === 'memory'
+      ? 'open'
+      : attrs.node.type === 'file' || attrs.node.type === 'symbol'
+        ? 'open in the editor'
+        : 'explore'
+  } · double-click: explore from here`;
+  tooltip.hidden = false;
+  const rect = container.getBoundingClientRect();
+  tooltip.style.left = `${Math.min(rect.left + event.x + 12, window.innerWidth - 350)}px`;
+  tooltip.style.top = `${rect.top + event.y + 12}px`;
+  container.style.cursor = 'pointer';
+  refresh();
+});
+renderer?.on('leaveNode', () => {
+  hovered = undefined;
+  tooltip.hidden = true;
+  container.style.cursor = '';
+  refresh();
+});
+
+// The start: search entities by name; a click on a result explores from it.
+const start = byId<HTMLInputElement>('start');
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+start.addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => {
+    const text = start.value.trim();
+    if (text === '') return results.replaceChildren();
+    pendingSearch = nextRequest++;
+    vscode.postMessage({ type: 'graph/entities/search', id: pendingSearch, text: text.slice(0, 200) });
+  }, 200);
+});
+
+function showResults(
+  entities: Array<{ entityId: number; name: string; type: string; memoryCount: number }>,
+  error?: string,
+): void {
+  if (error) {
+    const note = document.createElement('span');
+    note.textContent = `Search failed: ${error}`;
+    return results.replaceChildren(note);
+  }
+  if (entities.length === 0) {
+    const note = document.createElement('span');
+    note.textContent = 'No entity by that name.';
+    return results.replaceChildren(note);
+  }
+  results.replaceChildren(
+    ...entities.map((e) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.setAttribute('role', 'listitem');
+      button.textContent = `${e.name} · ${e.type} · ${e.memoryCount}`;
+      button.addEventListener('click', () => explore([{ entityId: e.entityId }], e.name));
+      return button;
+    }),
+  );
+}
+
+byId('overview').addEventListener('click', () => explore(null, ''));
+
+function bindSelect(id: string, value: string, onChange: (value: string) => void): void {
+  const select = byId<HTMLSelectElement>(id);
+  select.value = value;
+  select.addEventListener('change', () => onChange(select.value));
+}
+bindSelect('hops', String(ui.hops), (v) => {
+  ui.hops = Number(v);
+  saveState();
+  if (ui.seeds) requestData();
+});
+bindSelect('limit', String(ui.limit), (v) => {
+  ui.limit = Number(v);
+  saveState();
+  requestData();
+});
+bindSelect('layout', ui.layout, (v) => {
+  ui.layout = v === 'concentric' ? 'concentric' : 'force';
+  saveState();
+  if (data) showData(data);
+});
+
+const find = byId<HTMLInputElement>('find');
+find.value = ui.find;
+find.addEventListener('input', () => {
+  ui.find = find.value;
+  saveState();
+  found = matchingNodes(graph, ui.find);
+  updateStatus();
+  refresh();
+});
+
+function checkbox(label: string, checked: boolean, onChange: (checked: boolean) => void): HTMLElement {
+  const box = document.createElement('vscode-checkbox') as HTMLElement & { checked: boolean; label: string };
+  box.label = label;
+  box.checked = checked;
+  box.dataset['filter'] = label;
+  box.addEventListener('change', () => onChange(box.checked));
+  return box;
+}
+
+function buildTypeFilters(): void {
+  const group = byId<HTMLSpanElement>('types');
+  const shown = Array.from(group.querySelectorAll<HTMLElement>('vscode-checkbox')).map(
+    (b) => b.dataset['filter'],
+  );
+  const all = [...ENTITY_TYPES, ...extraTypes];
+  if (shown.length === all.length && shown.every((t, i) => t === all[i])) return;
+  group.querySelectorAll('vscode-checkbox').forEach((b) => b.remove());
+  for (const type of all) {
+    group.append(
+      checkbox(type, !ui.hiddenTypes.includes(type), (on) => {
+        ui.hiddenTypes = on ? ui.hiddenTypes.filter((t) => t !== type) : [...ui.hiddenTypes, type];
+        saveState();
+        requestData();
+      }),
+    );
+  }
+}
+
+for (const layer of LAYER_NAMES) {
+  byId<HTMLSpanElement>('layers').append(
+    checkbox(layer, !ui.hiddenLayers.includes(layer), (on) => {
+      ui.hiddenLayers = on ? ui.hiddenLayers.filter((l) => l !== layer) : [...ui.hiddenLayers, layer];
+      saveState();
+      requestData();
+    }),
+  );
+}
+buildTypeFilters();
+
+vscode.postMessage({ type: 'graph/view/ready' });

@@ -1,0 +1,11 @@
+/**
+ * Memory content and entity names are untrusted. The graph puts them on screen only as text
+ * (sigma draws labels with canvas fillText; the panels use textContent); this trims them to size.
+ */
+
+/** One line of at most `max` characters: whitespace and control characters collapsed, an ellipsis if cut. */
+export function summaryLine(text: string, max = 120): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
