@@ -1,21 +1,40 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
-import { LAYER_NAMES, TIMELINE_VIEW_TYPE, parseWebviewMessage } from '../../webview/timeline/protocol';
-import type { DataReply, HostToWebview, TimelineData, TimelineMemory } from '../../webview/timeline/protocol';
+import { guardedCommand } from '../commands/guardedCommand';
+import { memoryIdFrom } from '../commands/memoryArgument';
+import { TIMELINE_VIEW_TYPE, parseWebviewMessage } from '../../webview/timeline/protocol';
+import type {
+  DataReply,
+  HostToWebview,
+  SelectionNotification,
+  TimelineData,
+} from '../../webview/timeline/protocol';
 import { summaryLine } from '../../webview/timeline/text';
+import { timelineHtml, webviewAssets } from './timelineHtml';
+import { openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
 
-/** One load draws at most this many memories and events (the engine's page limit). */
-const LOAD_LIMIT = 10_000;
+/** What Reveal in Timeline returns once the webview shows the memory selected. */
+export interface RevealResult {
+  memoryId: string;
+  /** How many memories the panel draws (with its current filters). */
+  shown: number;
+}
+
+/** How long Reveal in Timeline waits for the webview to confirm the selection. */
+const REVEAL_WAIT_MS = 20_000;
 
 /**
  * The Timeline panel: one at a time, revealed again when asked twice, restored after a reload by
- * its serializer. Data is requested by the webview and re-requested when memories change.
+ * its serializer. The webview asks for data and asks again when memories change; the host only
+ * validates messages, loads from the engine and opens what the user clicked.
  */
 export class TimelinePanel implements vscode.Disposable {
   private static current: TimelinePanel | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
+  private ready = false;
+  private pendingReveal: string | undefined;
+  private readonly selectionWaiters: Array<(s: SelectionNotification) => void> = [];
 
   static show(
     extensionUri: vscode.Uri,
@@ -35,7 +54,18 @@ export class TimelinePanel implements vscode.Disposable {
     return new TimelinePanel(panel, extensionUri, engine, log);
   }
 
-  constructor(
+  /** Takes over a panel VS Code restored after a reload (or one just created). */
+  static restore(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    engine: EngineConnection,
+    log: vscode.LogOutputChannel,
+  ): TimelinePanel {
+    TimelinePanel.current?.dispose();
+    return new TimelinePanel(panel, extensionUri, engine, log);
+  }
+
+  private constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly engine: EngineConnection,
@@ -52,62 +82,86 @@ export class TimelinePanel implements vscode.Disposable {
     );
   }
 
+  /**
+   * Centres and selects a memory; resolves when the webview reports it selected (undefined if it
+   * does not within REVEAL_WAIT_MS, e.g. the memory is filtered out).
+   */
+  reveal(memoryId: string): Promise<RevealResult | undefined> {
+    this.panel.reveal();
+    this.pendingReveal = memoryId;
+    const confirmed = this.waitForSelection(memoryId);
+    if (this.ready) void this.post({ type: 'timeline/memory/DidReveal', memoryId });
+    return confirmed;
+  }
+
+  private waitForSelection(memoryId: string): Promise<RevealResult | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const i = this.selectionWaiters.indexOf(waiter);
+        if (i >= 0) this.selectionWaiters.splice(i, 1);
+        resolve(undefined);
+      }, REVEAL_WAIT_MS);
+      const waiter = (s: SelectionNotification) => {
+        if (s.memoryId !== memoryId) return;
+        clearTimeout(timer);
+        this.selectionWaiters.splice(this.selectionWaiters.indexOf(waiter), 1);
+        resolve({ memoryId, shown: s.shown });
+      };
+      this.selectionWaiters.push(waiter);
+    });
+  }
+
   private async receive(raw: unknown): Promise<void> {
     const message = parseWebviewMessage(raw);
     if (!message) {
       this.log.warn(`timeline: ignored an unexpected message ${summaryLine(JSON.stringify(raw) ?? '', 200)}`);
       return;
     }
-    switch (message.type) {
-      case 'timeline/view/ready':
-        return;
-      case 'timeline/memory/open':
-        await vscode.commands.executeCommand('engram.openMemory', message.memoryId);
-        return;
-      case 'timeline/data/get': {
-        let reply: DataReply;
-        try {
-          reply = { type: 'timeline/data/reply', id: message.id, ok: true, data: await this.load() };
-        } catch (error) {
-          const text = error instanceof Error ? error.message : String(error);
-          this.log.error(`timeline: loading failed: ${text}`);
-          reply = { type: 'timeline/data/reply', id: message.id, ok: false, error: summaryLine(text, 300) };
-        }
-        await this.post(reply);
-        return;
+    try {
+      switch (message.type) {
+        case 'timeline/view/ready':
+          this.ready = true;
+          if (this.pendingReveal)
+            await this.post({ type: 'timeline/memory/DidReveal', memoryId: this.pendingReveal });
+          return;
+        case 'timeline/selection/changed':
+          if (message.memoryId === this.pendingReveal) this.pendingReveal = undefined;
+          for (const waiter of [...this.selectionWaiters]) waiter(message);
+          return;
+        case 'timeline/memory/open':
+          await vscode.commands.executeCommand('engram.openMemory', message.memoryId);
+          return;
+        case 'timeline/file/open':
+          await openWorkspaceFile(message.path, message.line);
+          return;
+        case 'timeline/symbol/open':
+          await openWorkspaceSymbol(message.name);
+          return;
+        case 'timeline/data/get':
+          await this.post(await this.dataReply(message.id));
+          return;
       }
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log.error(`timeline: ${message.type}: ${text}`);
+      void vscode.window.showErrorMessage(`Engram: ${summaryLine(text, 200)}`);
     }
   }
 
-  private async load(): Promise<TimelineData> {
-    const [page, ledger] = await Promise.all([
-      this.engine.call('list', { status: 'all', limit: LOAD_LIMIT }),
-      this.engine.call('events', { limit: LOAD_LIMIT }),
-    ]);
-    const memories: TimelineMemory[] = page.items
-      .filter((m) => (LAYER_NAMES as readonly string[]).includes(m.layer))
-      .map((m) => ({
-        id: m.id,
-        layer: m.layer,
-        kind: m.kind,
-        status: m.status,
-        content: summaryLine(m.content, 400),
-        validFrom: m.validFrom,
-        validTo: m.validTo,
-        recordedAt: m.recordedAt,
-        version: m.version,
-      }));
-    const events = ledger.events.map((e) => ({
-      seq: e.seq,
-      at: e.at,
-      type: e.type,
-      memoryId: e.memoryId,
-      agent: e.agent,
-    }));
-    return { memories, events, truncated: page.next !== null || ledger.next !== null, now: Date.now() };
+  /** Every data request gets exactly one reply: the data, or a one-line error. */
+  private async dataReply(id: number): Promise<DataReply> {
+    try {
+      const data: TimelineData = await this.engine.call('timeline', {});
+      return { type: 'timeline/data/reply', id, ok: true, data };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log.error(`timeline: loading failed: ${text}`);
+      return { type: 'timeline/data/reply', id, ok: false, error: summaryLine(text, 300) };
+    }
   }
 
   private async post(message: HostToWebview): Promise<void> {
+    if (this.disposed) return;
     try {
       await this.panel.webview.postMessage(message);
     } catch (error) {
@@ -131,88 +185,50 @@ export class TimelinePanel implements vscode.Disposable {
 function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
   return {
     enableScripts: true,
+    // Hidden panels keep only their UI state (vscode.setState) and ask for the data again.
     retainContextWhenHidden: false,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview')],
+    localResourceRoots: [webviewAssets(extensionUri)],
   };
 }
 
-/** The page: a strict CSP (nothing remote, only our nonce'd script and style), theme colours only. */
-export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'timeline.js'));
-  const csp = [
-    "default-src 'none'",
-    `img-src ${webview.cspSource}`,
-    `style-src 'nonce-${nonce}'`,
-    `script-src 'nonce-${nonce}'`,
-    `font-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Engram Timeline</title>
-<style nonce="${nonce}">
-  html, body { height: 100%; margin: 0; padding: 0; overflow: hidden; }
-  body { display: flex; flex-direction: column; color: var(--vscode-foreground);
-    background: var(--vscode-editor-background); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
-  #toolbar { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 6px 8px;
-    border-bottom: 1px solid var(--vscode-panel-border); }
-  #toolbar label { display: inline-flex; gap: 3px; align-items: center; }
-  input[type=search] { background: var(--vscode-input-background); color: var(--vscode-input-foreground);
-    border: 1px solid var(--vscode-input-border, transparent); padding: 3px 6px; min-width: 180px; }
-  button { background: var(--vscode-button-background); color: var(--vscode-button-foreground); border: none; padding: 3px 10px; cursor: pointer; }
-  button:hover { background: var(--vscode-button-hoverBackground); }
-  #status { color: var(--vscode-descriptionForeground); }
-  #timeline { flex: 1; width: 100%; min-height: 0; cursor: grab; display: block; }
-  #detail { white-space: pre-wrap; padding: 6px 8px; border-top: 1px solid var(--vscode-panel-border);
-    max-height: 25%; overflow: auto; min-height: 1.5em; }
-  #tooltip { position: fixed; max-width: 300px; white-space: pre-wrap; pointer-events: none; padding: 4px 6px;
-    background: var(--vscode-editorHoverWidget-background); color: var(--vscode-editorHoverWidget-foreground);
-    border: 1px solid var(--vscode-editorHoverWidget-border); }
-</style>
-</head>
-<body>
-<div id="toolbar">
-  <span id="layers" aria-label="Layers"></span>
-  <input id="search" type="search" placeholder="Filter by text" aria-label="Filter by text">
-  <button id="fit" type="button">Fit</button>
-  <span id="status">Loading…</span>
-</div>
-<canvas id="timeline" aria-label="Memories on a time axis: wheel to zoom, drag to pan, click to open"></canvas>
-<div id="detail" aria-live="polite"></div>
-<div id="tooltip" hidden></div>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+/** The serializer that brings the panel back after a window reload. */
+export function timelineSerializer(
+  extensionUri: vscode.Uri,
+  engine: EngineConnection,
+  log: vscode.LogOutputChannel,
+): vscode.WebviewPanelSerializer {
+  return {
+    deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
+      TimelinePanel.restore(panel, extensionUri, engine, log);
+      return Promise.resolve();
+    },
+  };
 }
 
-/** The command and the serializer that brings the panel back after a window reload. */
+/** Open Timeline, Reveal in Timeline and the serializer. */
 export function registerTimelinePanel(
   extensionUri: vscode.Uri,
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand('engram.openTimeline', () => {
-      try {
-        return TimelinePanel.show(extensionUri, engine, log).panel.viewType;
-      } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
-        log.error(`engram.openTimeline: ${text}`);
-        void vscode.window.showErrorMessage(`Engram: ${text}`);
-        return undefined;
-      }
+    guardedCommand(
+      'engram.openTimeline',
+      log,
+      () => TimelinePanel.show(extensionUri, engine, log).panel.viewType,
+    ),
+    guardedCommand('engram.revealInTimeline', log, async (arg) => {
+      const id = await memoryIdFrom(arg, engine, 'Engram: memory to reveal in the timeline', [
+        'active',
+        'invalidated',
+        'superseded',
+      ]);
+      return id && TimelinePanel.show(extensionUri, engine, log).reveal(id);
     }),
-    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-        TimelinePanel.disposeCurrent();
-        new TimelinePanel(panel, extensionUri, engine, log);
-        return Promise.resolve();
-      },
-    }),
+    vscode.window.registerWebviewPanelSerializer(
+      TIMELINE_VIEW_TYPE,
+      timelineSerializer(extensionUri, engine, log),
+    ),
     { dispose: () => TimelinePanel.disposeCurrent() },
   ];
 }

@@ -80,10 +80,16 @@ export function pan(v: Viewport, dx: number): Viewport {
   return { from: v.from - dt, to: v.to - dt, width: v.width };
 }
 
-/** A range that shows every bar with a margin, or the last week when there is nothing. */
-export function fitRange(memories: readonly TimelineMemory[], now: number, width: number): Viewport {
+/** A range that shows every bar (and the `extra` moments: scans, drift) with a margin, or the last week when there is nothing. */
+export function fitRange(
+  memories: readonly TimelineMemory[],
+  now: number,
+  width: number,
+  extra: readonly number[] = [],
+): Viewport {
   let from = Infinity;
-  for (const m of memories) from = Math.min(from, m.validFrom, m.recordedAt);
+  for (const m of memories) from = Math.min(from, m.validFrom, m.createdAt);
+  for (const t of extra) from = Math.min(from, t);
   if (!Number.isFinite(from)) from = now - 7 * 24 * 60 * 60_000;
   const span = Math.max(MIN_FIT_SPAN, now - from);
   const to = now + span * 0.05;
@@ -123,4 +129,137 @@ export function visibleBars(lane: Lane, from: number, to: number): PlacedBar[] {
     if (bar.end >= from) out.push(bar);
   }
   return out;
+}
+
+/**
+ * Whether a lane is drawn as density buckets instead of bars: when the bars visible in it would
+ * start less than 2 px apart on average, separate bars are no longer readable and drawing them
+ * all only costs time.
+ */
+export const MIN_PX_PER_BAR = 2;
+
+export function shouldAggregate(visibleCount: number, width: number): boolean {
+  return visibleCount > 0 && width / visibleCount < MIN_PX_PER_BAR;
+}
+
+/** A lane's density: how many bars are valid at each bucket of `bucketPx` pixels, and how many start in it. */
+export interface Density {
+  bucketPx: number;
+  valid: Int32Array;
+  starts: Int32Array;
+  max: number;
+}
+
+/**
+ * Counts bars per pixel bucket in O(bars + buckets): +1 where a bar's span enters the view,
+ * -1 after it leaves, then a running sum (a difference array).
+ */
+export function densityBuckets(bars: readonly PlacedBar[], v: Viewport, bucketPx = 2): Density {
+  const n = Math.max(1, Math.ceil(v.width / bucketPx));
+  const diff = new Int32Array(n + 1);
+  const starts = new Int32Array(n);
+  const bucketOf = (t: number) => Math.floor(timeToX(v, t) / bucketPx);
+  for (const bar of bars) {
+    if (bar.end < v.from || bar.start > v.to) continue;
+    const a = Math.max(0, Math.min(n - 1, bucketOf(bar.start)));
+    const b = Math.max(0, Math.min(n - 1, bucketOf(bar.end)));
+    diff[a] = (diff[a] as number) + 1;
+    diff[b + 1] = (diff[b + 1] as number) - 1;
+    if (bar.start >= v.from) starts[a] = (starts[a] as number) + 1;
+  }
+  const valid = new Int32Array(n);
+  let running = 0;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    running += diff[i] as number;
+    valid[i] = running;
+    if (running > max) max = running;
+  }
+  return { bucketPx, valid, starts, max };
+}
+
+/**
+ * The two readings of "as of" time `t`:
+ * - `transaction`: what Engram knew then. A memory first recorded after `t` was not yet known.
+ * - `valid`: what was true then, by what Engram knows now. A memory valid only from after `t`
+ *   was not yet true; one whose validity ended at or before `t` was no longer true.
+ */
+export type TimeAxis = 'transaction' | 'valid';
+
+/** Whether the as-of view greys a memory out (not yet known, or not true at `t`). */
+export function greyedAsOf(memory: TimelineMemory, t: number, axis: TimeAxis): boolean {
+  if (axis === 'transaction') return memory.createdAt > t;
+  return memory.validFrom > t || (memory.validTo !== null && memory.validTo <= t);
+}
+
+/** What a brushed range holds: the memories whose validity began inside it, oldest first. */
+export function brushSelection(lanes: readonly Lane[], from: number, to: number): TimelineMemory[] {
+  const lo = Math.min(from, to);
+  const hi = Math.max(from, to);
+  const out: PlacedBar[] = [];
+  for (const lane of lanes) {
+    // Bars are sorted by start: find the first start >= lo, take until a start passes hi.
+    let a = 0;
+    let b = lane.bars.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if ((lane.bars[mid] as PlacedBar).start < lo) a = mid + 1;
+      else b = mid;
+    }
+    for (let i = a; i < lane.bars.length; i++) {
+      const bar = lane.bars[i] as PlacedBar;
+      if (bar.start > hi) break;
+      out.push(bar);
+    }
+  }
+  return out.sort((x, y) => x.start - y.start).map((bar) => bar.memory);
+}
+
+/** A view of the same span centred on `t` (Reveal in Timeline). */
+export function centreOn(v: Viewport, t: number): Viewport {
+  const span = v.to - v.from;
+  return { from: t - span / 2, to: t + span / 2, width: v.width };
+}
+
+/** Pixel sizes of the lanes' frame. */
+export const LANE_HEADER = 14;
+export const LANE_GAP = 6;
+const MIN_ROW_H = 2;
+const MAX_ROW_H = 10;
+
+/** One lane as one frame draws it: its bars in view, or its density when they would be too dense. */
+export interface LaneFrame {
+  lane: Lane;
+  /** Top of the lane's rows (below its header). */
+  top: number;
+  rowH: number;
+  height: number;
+  bars: PlacedBar[] | null;
+  density: Density | null;
+}
+
+/**
+ * What one frame draws, lane by lane, between pixel rows `top` and `bottom`: rows share the
+ * height (2 to 10 px each); only bars that intersect the view are returned, and a lane whose
+ * visible bars would start less than 2 px apart gets density buckets instead.
+ */
+export function frameLayout(lanes: readonly Lane[], v: Viewport, top: number, bottom: number): LaneFrame[] {
+  const totalRows = lanes.reduce((sum, lane) => sum + lane.rows, 0);
+  const free = bottom - top - lanes.length * (LANE_HEADER + LANE_GAP);
+  const rowH = Math.max(MIN_ROW_H, Math.min(MAX_ROW_H, Math.floor(free / Math.max(1, totalRows))));
+  let y = top;
+  return lanes.map((lane) => {
+    const visible = visibleBars(lane, v.from, v.to);
+    const aggregate = shouldAggregate(visible.length, v.width);
+    const frame: LaneFrame = {
+      lane,
+      top: y + LANE_HEADER,
+      rowH,
+      height: lane.rows * rowH,
+      bars: aggregate ? null : visible,
+      density: aggregate ? densityBuckets(visible, v) : null,
+    };
+    y = frame.top + frame.height + LANE_GAP;
+    return frame;
+  });
 }

@@ -1,10 +1,23 @@
-import { layoutLanes, fitRange, pan, tickStep, timeToX, visibleBars, zoom } from './layout';
+import { renderBrush, renderDetail, describeMemory } from './detail';
+import { drawFrame } from './draw';
+import type { Hit } from './draw';
+import { filterChoices, memoryFilter } from './filters';
+import type { TimelineFilter } from './filters';
+import { brushSelection, centreOn, fitRange, layoutLanes, pan, xToTime, zoom } from './layout';
 import type { Lane, Viewport } from './layout';
-import { LAYER_NAMES, parseHostMessage } from './protocol';
-import type { LayerName, TimelineData, TimelineMemory, WebviewToHost } from './protocol';
-import { summaryLine } from './text';
+import { parseHostMessage } from './protocol';
+import type {
+  TimelineData,
+  TimelineDriftEvent,
+  TimelineMemory,
+  TimelineVersionMark,
+  WebviewToHost,
+} from './protocol';
+import { createToolbar } from './toolbar';
+import { restoreUiState } from './uiState';
+import type { UiState } from './uiState';
 
-/** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
+/** What VS Code gives a webview script (acquireVsCodeApi); its state holds UI state only. */
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
   getState(): unknown;
@@ -12,105 +25,144 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-interface UiState {
-  from?: number;
-  to?: number;
-  hidden: LayerName[];
-  text: string;
-}
-
-const AXIS_H = 22;
-const EVENT_H = 18;
-const LANE_HEADER = 16;
-const ROW_H = 8;
-const LANE_GAP = 6;
-
 const vscode = acquireVsCodeApi();
-const saved = vscode.getState() as Partial<UiState> | undefined;
-const ui: UiState = {
-  from: typeof saved?.from === 'number' ? saved.from : undefined,
-  to: typeof saved?.to === 'number' ? saved.to : undefined,
-  hidden: Array.isArray(saved?.hidden) ? saved.hidden.filter((l) => LAYER_NAMES.includes(l)) : [],
-  text: typeof saved?.text === 'string' ? saved.text : '',
-};
+const ui: UiState = restoreUiState(vscode.getState());
+const post = (message: WebviewToHost) => vscode.postMessage(message);
 
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const canvas = byId<HTMLCanvasElement>('timeline');
 const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
 const tooltip = byId<HTMLDivElement>('tooltip');
-const status = byId<HTMLSpanElement>('status');
 const detail = byId<HTMLDivElement>('detail');
-const search = byId<HTMLInputElement>('search');
+const brushPane = byId<HTMLDivElement>('brush');
+
+const styles = getComputedStyle(document.documentElement);
+const cssCache = new Map<string, string>();
+function css(name: string, fallback: string): string {
+  let value = cssCache.get(name);
+  if (value === undefined) cssCache.set(name, (value = styles.getPropertyValue(name).trim() || fallback));
+  return value;
+}
+// A theme change restyles the page: read the colours again.
+new MutationObserver(() => {
+  cssCache.clear();
+  redraw();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 let data: TimelineData | undefined;
 let lanes: Lane[] = [];
+let shown: TimelineMemory[] = [];
+let versions = new Map<string, TimelineVersionMark[]>();
+let driftByMemory = new Map<string, TimelineDriftEvent[]>();
 let view: Viewport | undefined;
+let hits: Hit[] = [];
 let nextRequest = 1;
 let pending = 0;
-/** What the last frame drew, for hit testing: only visible bars and marks are in it. */
-let hits: Array<{ x1: number; x2: number; y1: number; y2: number; memory?: TimelineMemory; label: string }> =
-  [];
+let pendingReveal: string | undefined;
 
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
-
-function css(name: string, fallback: string): string {
-  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
-}
-
-const LAYER_COLOURS: Record<LayerName, string> = {
-  working: '--vscode-charts-yellow',
-  episodic: '--vscode-charts-blue',
-  semantic: '--vscode-charts-green',
-  procedural: '--vscode-charts-purple',
-  codebase: '--vscode-charts-orange',
-};
+const toolbar = createToolbar(ui.filter, ui.asOf, css, {
+  onFilter(change: Partial<TimelineFilter>) {
+    ui.filter = { ...ui.filter, ...change };
+    changed();
+  },
+  onFit() {
+    if (!data) return;
+    view = fitRange(shown, data.now, canvas.clientWidth, extraMoments(data));
+    changed();
+  },
+  onAsOf(on, axis) {
+    ui.asOf = { on, axis, t: ui.asOf.t ?? (view ? (view.from + view.to) / 2 : Date.now()) };
+    changed();
+  },
+});
 
 function requestData(): void {
   pending = nextRequest++;
-  status.textContent = 'Loading…';
-  vscode.postMessage({ type: 'timeline/data/get', id: pending });
+  toolbar.setStatus('Loading…');
+  post({ type: 'timeline/data/get', id: pending });
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = parseHostMessage(event.data);
   if (!message) return;
   if (message.type === 'timeline/data/DidChange') return requestData();
-  if (message.id !== pending) return;
-  if (!message.ok) {
-    status.textContent = `Could not load the timeline: ${message.error}`;
-    return;
+  if (message.type === 'timeline/memory/DidReveal') {
+    pendingReveal = message.memoryId;
+    return applyReveal();
   }
+  if (message.id !== pending) return;
+  if (!message.ok) return toolbar.setStatus(`Could not load the timeline: ${message.error}`);
   data = message.data;
+  versions = groupBy(data.versions, (v) => v.memoryId);
+  driftByMemory = groupBy(data.drift, (d) => d.memoryId);
+  toolbar.setChoices(filterChoices(data));
   relayout();
   if (!view) {
     const width = canvas.clientWidth || 800;
     view =
-      ui.from !== undefined && ui.to !== undefined && ui.to > ui.from
+      ui.from !== undefined && ui.to !== undefined
         ? { from: ui.from, to: ui.to, width }
-        : fitRange(
-            lanes.flatMap((l) => l.bars.map((b) => b.memory)),
-            data.now,
-            width,
-          );
+        : fitRange(shown, data.now, width, extraMoments(data));
+  }
+  if (!applyReveal()) {
+    showSelection();
+    reportSelection();
   }
   draw();
 });
 
-function filtered(): TimelineMemory[] {
-  if (!data) return [];
-  const needle = ui.text.trim().toLowerCase();
-  return data.memories.filter(
-    (m) => !ui.hidden.includes(m.layer) && (needle === '' || m.content.toLowerCase().includes(needle)),
-  );
+/** Scans and drift commits belong in view too when fitting. */
+function extraMoments(d: TimelineData): number[] {
+  return [...d.scans.map((s) => s.startedAt), ...d.drift.map((e) => e.at)];
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Reveal in Timeline: centre on the memory and select it, once the data is here. */
+function applyReveal(): boolean {
+  if (!data || !view || !pendingReveal) return false;
+  const id = pendingReveal;
+  const memory = data.memories.find((m) => m.id === id);
+  if (!memory) {
+    toolbar.setStatus(`That memory is not among the ${data.memories.length} loaded`);
+    pendingReveal = undefined;
+    return false;
+  }
+  if (!memoryFilter(ui.filter)(memory))
+    toolbar.setStatus('The revealed memory is hidden by the current filters');
+  pendingReveal = undefined;
+  view = centreOn(view, memory.validFrom + ((memory.validTo ?? data.now) - memory.validFrom) / 2);
+  ui.selectedId = id;
+  showSelection();
+  reportSelection();
+  changed();
+  return true;
 }
 
 function relayout(): void {
   if (!data) return;
-  const shown = filtered();
-  lanes = layoutLanes(shown, data.now).filter((l) => !ui.hidden.includes(l.layer));
-  const cut = data.truncated ? ' (more exist than one load shows)' : '';
-  status.textContent = `${shown.length} of ${data.memories.length} memories, ${data.events.length} events${cut}`;
+  shown = data.memories.filter(memoryFilter(ui.filter));
+  lanes = layoutLanes(shown, data.now).filter((l) => !ui.filter.hiddenLayers.includes(l.layer));
+  const cut = data.truncated ? ` (the newest ${data.memories.length} of ${data.total} are loaded)` : '';
+  toolbar.setStatus(
+    `${shown.length} of ${data.memories.length} memories, ${data.drift.length} drift events, ${data.scans.length} scans${cut}`,
+  );
+  showBrush();
+}
+
+function changed(): void {
+  relayout();
+  saveState();
+  redraw();
 }
 
 function saveState(): void {
@@ -119,6 +171,43 @@ function saveState(): void {
     ui.to = view.to;
   }
   vscode.setState(ui);
+}
+
+function selected(): TimelineMemory | undefined {
+  return ui.selectedId ? data?.memories.find((m) => m.id === ui.selectedId) : undefined;
+}
+
+function showSelection(): void {
+  const m = selected();
+  renderDetail(
+    detail,
+    m,
+    m ? (versions.get(m.id) ?? []) : [],
+    m ? (driftByMemory.get(m.id) ?? []) : [],
+    post,
+  );
+}
+
+function reportSelection(): void {
+  post({ type: 'timeline/selection/changed', memoryId: selected()?.id ?? null, shown: shown.length });
+}
+
+function select(m: TimelineMemory | undefined): void {
+  ui.selectedId = m?.id ?? null;
+  showSelection();
+  reportSelection();
+  saveState();
+  redraw();
+}
+
+function showBrush(): void {
+  brushPane.hidden = !ui.brush;
+  if (!ui.brush) return;
+  const inRange = brushSelection(lanes, ui.brush.from, ui.brush.to);
+  renderBrush(byId('brush-title'), byId('brush-list'), ui.brush.from, ui.brush.to, inRange, (m) => {
+    if (view) view = centreOn(view, m.validFrom);
+    select(m);
+  });
 }
 
 function draw(): void {
@@ -130,126 +219,53 @@ function draw(): void {
     canvas.height = Math.round(height * dpr);
   }
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
-  hits = [];
-  if (!data || !view) return;
+  if (!data || !view) {
+    ctx.clearRect(0, 0, width, height);
+    hits = [];
+    return;
+  }
   view = { ...view, width };
-  const v = view;
-  const fg = css('--vscode-foreground', '#ccc');
-  const muted = css('--vscode-descriptionForeground', '#999');
-  const border = css('--vscode-panel-border', '#444');
-  ctx.font = `11px ${css('--vscode-font-family', 'sans-serif')}`;
-  ctx.textBaseline = 'middle';
-
-  // The axis: grid lines and dates.
-  const step = tickStep(v);
-  ctx.strokeStyle = border;
-  ctx.fillStyle = muted;
-  ctx.lineWidth = 1;
-  for (let t = Math.ceil(v.from / step) * step; t <= v.to; t += step) {
-    const x = Math.round(timeToX(v, t)) + 0.5;
-    ctx.beginPath();
-    ctx.moveTo(x, AXIS_H);
-    ctx.lineTo(x, height);
-    ctx.stroke();
-    const d = new Date(t);
-    const label = step < 24 * 3600_000 ? d.toLocaleTimeString() : d.toLocaleDateString();
-    ctx.fillText(label, x + 3, AXIS_H / 2);
-  }
-
-  // "Now".
-  const nowX = Math.round(timeToX(v, data.now)) + 0.5;
-  ctx.strokeStyle = css('--vscode-charts-red', '#f44');
-  ctx.beginPath();
-  ctx.moveTo(nowX, AXIS_H);
-  ctx.lineTo(nowX, height);
-  ctx.stroke();
-
-  // The event lane: one mark per ledger event in view.
-  const evY = AXIS_H;
-  ctx.fillStyle = fg;
-  ctx.fillText('events', 4, evY + EVENT_H / 2);
-  for (const e of data.events) {
-    if (e.at < v.from || e.at > v.to) continue;
-    const x = timeToX(v, e.at);
-    ctx.fillStyle = eventColour(e.type);
-    ctx.fillRect(x - 1, evY + 3, 2, EVENT_H - 6);
-    const memory = e.memoryId ? data.memories.find((m) => m.id === e.memoryId) : undefined;
-    hits.push({
-      x1: x - 3,
-      x2: x + 3,
-      y1: evY,
-      y2: evY + EVENT_H,
-      memory,
-      label: `${e.type} · ${new Date(e.at).toLocaleString()}${e.agent ? ` · ${e.agent}` : ''}`,
-    });
-  }
-
-  // The lanes: a bar per memory from valid_from to valid_to (or now), only those in view.
-  let y = AXIS_H + EVENT_H + LANE_GAP;
-  for (const lane of lanes) {
-    if (y > height) break;
-    ctx.fillStyle = fg;
-    ctx.fillText(`${lane.layer} (${lane.bars.length})`, 4, y + LANE_HEADER / 2);
-    const top = y + LANE_HEADER;
-    const colour = css(LAYER_COLOURS[lane.layer], '#88f');
-    for (const bar of visibleBars(lane, v.from, v.to)) {
-      const x1 = Math.max(-2, timeToX(v, bar.start));
-      const x2 = Math.min(width + 2, Math.max(x1 + 2, timeToX(v, bar.end)));
-      const by = top + bar.row * ROW_H;
-      ctx.globalAlpha = bar.memory.status === 'active' ? 0.9 : 0.35;
-      ctx.fillStyle = colour;
-      ctx.fillRect(x1, by + 1, x2 - x1, ROW_H - 2);
-      ctx.globalAlpha = 1;
-      if (bar.memory.validTo !== null) {
-        ctx.fillStyle = fg;
-        ctx.fillRect(x2 - 1, by, 2, ROW_H);
-      }
-      hits.push({ x1, x2, y1: by, y2: by + ROW_H, memory: bar.memory, label: '' });
-    }
-    y = top + lane.rows * ROW_H + LANE_GAP;
-    ctx.strokeStyle = border;
-    ctx.beginPath();
-    ctx.moveTo(0, y - LANE_GAP / 2 + 0.5);
-    ctx.lineTo(width, y - LANE_GAP / 2 + 0.5);
-    ctx.stroke();
-  }
+  const asOf = ui.asOf.on && ui.asOf.t !== null ? { t: ui.asOf.t, axis: ui.asOf.axis } : undefined;
+  toolbar.setAsOfLabel(asOf ? new Date(asOf.t).toLocaleString() : '');
+  const frame = drawFrame({
+    ctx,
+    width,
+    height,
+    view,
+    data,
+    lanes,
+    versions,
+    driftByMemory,
+    selectedId: ui.selectedId ?? undefined,
+    asOf,
+    brush: ui.brush ?? undefined,
+    css,
+  });
+  hits = frame.hits;
+  canvas.dataset['bars'] = String(frame.bars);
+  canvas.dataset['aggregated'] = String(frame.aggregatedLanes);
 }
 
-function eventColour(type: string): string {
-  if (type.includes('invalid') || type.includes('forget')) return css('--vscode-charts-red', '#f44');
-  if (type.includes('supersede') || type.includes('edit')) return css('--vscode-charts-orange', '#fa4');
-  if (type.includes('drift')) return css('--vscode-charts-yellow', '#ff4');
-  return css('--vscode-charts-blue', '#48f');
+let frameRequest = 0;
+function redraw(): void {
+  if (frameRequest) return;
+  frameRequest = requestAnimationFrame(() => {
+    frameRequest = 0;
+    draw();
+  });
 }
 
-function hitAt(x: number, y: number): (typeof hits)[number] | undefined {
+function hitAt(x: number, y: number): Hit | undefined {
   for (let i = hits.length - 1; i >= 0; i--) {
-    const h = hits[i] as (typeof hits)[number];
+    const h = hits[i] as Hit;
     if (x >= h.x1 - 2 && x <= h.x2 + 2 && y >= h.y1 && y <= h.y2) return h;
   }
   return undefined;
 }
 
-function describe(memory: TimelineMemory): string {
-  const until = memory.validTo === null ? 'now' : new Date(memory.validTo).toLocaleString();
-  return `${memory.layer} · ${memory.kind} · ${memory.status} · v${memory.version}\n${new Date(
-    memory.validFrom,
-  ).toLocaleString()} → ${until}\n${summaryLine(memory.content, 300)}`;
-}
-
-/** Shows a memory's text below the chart: as text, never as markup. */
-function showDetail(memory: TimelineMemory): void {
-  detail.textContent = describe(memory);
-}
-
-let frame = 0;
-function redraw(): void {
-  if (frame) return;
-  frame = requestAnimationFrame(() => {
-    frame = 0;
-    draw();
-  });
+function local(e: MouseEvent): { x: number; y: number } {
+  const rect = canvas.getBoundingClientRect();
+  return { x: e.clientX - rect.left, y: e.clientY - rect.top };
 }
 
 canvas.addEventListener(
@@ -257,88 +273,96 @@ canvas.addEventListener(
   (e) => {
     if (!view) return;
     e.preventDefault();
-    const rect = canvas.getBoundingClientRect();
-    view = e.shiftKey ? pan(view, -e.deltaY) : zoom(view, Math.exp(e.deltaY * 0.002), e.clientX - rect.left);
+    const horizontal = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
+    view = horizontal
+      ? pan(view, -(e.deltaX || e.deltaY))
+      : zoom(view, Math.exp(e.deltaY * 0.002), local(e).x);
     saveState();
     redraw();
   },
   { passive: false },
 );
 
-let drag: { x: number; moved: boolean } | undefined;
+/** A press: a plain drag pans, a shift-drag brushes a range, a click on the axis sets the as-of moment. */
+let drag: { x: number; brush: boolean; moved: boolean } | undefined;
 canvas.addEventListener('mousedown', (e) => {
-  drag = { x: e.clientX, moved: false };
+  const { x, y } = local(e);
+  if (view && ui.asOf.on && y < 22) {
+    ui.asOf = { ...ui.asOf, t: xToTime(view, x) };
+    changed();
+    return;
+  }
+  drag = { x: e.clientX, brush: e.shiftKey, moved: false };
+  if (e.shiftKey && view) ui.brush = { from: xToTime(view, x), to: xToTime(view, x) };
 });
 window.addEventListener('mousemove', (e) => {
-  const rect = canvas.getBoundingClientRect();
   if (drag && view) {
     const dx = e.clientX - drag.x;
     if (Math.abs(dx) > 2 || drag.moved) {
-      drag = { x: e.clientX, moved: true };
-      view = pan(view, dx);
+      drag.moved = true;
       tooltip.hidden = true;
+      if (drag.brush && ui.brush) {
+        ui.brush = { from: ui.brush.from, to: xToTime(view, local(e).x) };
+        showBrush();
+      } else {
+        drag.x = e.clientX;
+        view = pan(view, dx);
+      }
       redraw();
       return;
     }
   }
-  const hit = hitAt(e.clientX - rect.left, e.clientY - rect.top);
-  if (!hit || e.target !== canvas) {
+  const { x, y } = local(e);
+  const hit = e.target === canvas ? hitAt(x, y) : undefined;
+  if (!hit) {
     tooltip.hidden = true;
     canvas.style.cursor = drag ? 'grabbing' : 'grab';
     return;
   }
-  canvas.style.cursor = hit.memory ? 'pointer' : 'default';
-  tooltip.textContent = hit.label
-    ? `${hit.label}${hit.memory ? `\n${describe(hit.memory)}` : ''}`
-    : describe(hit.memory as TimelineMemory);
+  canvas.style.cursor = hit.memory || hit.zoomTo !== undefined ? 'pointer' : 'default';
+  tooltip.textContent = [hit.label, hit.memory ? describeMemory(hit.memory) : ''].filter(Boolean).join('\n');
   tooltip.hidden = false;
-  tooltip.style.left = `${Math.min(e.clientX + 12, window.innerWidth - 320)}px`;
-  tooltip.style.top = `${e.clientY + 12}px`;
+  tooltip.style.left = `${Math.min(e.clientX + 12, window.innerWidth - 370)}px`;
+  tooltip.style.top = `${Math.min(e.clientY + 12, window.innerHeight - 80)}px`;
 });
 window.addEventListener('mouseup', (e) => {
-  const wasDrag = drag?.moved ?? false;
+  const was = drag;
   drag = undefined;
-  if (wasDrag) return saveState();
-  if (e.target !== canvas) return;
-  const rect = canvas.getBoundingClientRect();
-  const hit = hitAt(e.clientX - rect.left, e.clientY - rect.top);
-  if (hit?.memory) {
-    showDetail(hit.memory);
-    vscode.postMessage({ type: 'timeline/memory/open', memoryId: hit.memory.id });
+  if (!was) return;
+  if (was.moved) return changed();
+  if (was.brush) ui.brush = null;
+  if (e.target !== canvas) return changed();
+  const { x, y } = local(e);
+  const hit = hitAt(x, y);
+  if (hit?.zoomTo !== undefined && view) {
+    view = zoom(centreOn(view, hit.zoomTo), 0.25, view.width / 2);
+    return changed();
   }
+  select(hit?.memory);
 });
-
-// Filters: one checkbox per layer and a text search, kept in the UI state.
-const layerBox = byId<HTMLSpanElement>('layers');
-for (const layer of LAYER_NAMES) {
-  const label = document.createElement('label');
-  const box = document.createElement('input');
-  box.type = 'checkbox';
-  box.checked = !ui.hidden.includes(layer);
-  box.dataset['layer'] = layer;
-  box.addEventListener('change', () => {
-    ui.hidden = box.checked ? ui.hidden.filter((l) => l !== layer) : [...ui.hidden, layer];
-    saveState();
-    relayout();
-    redraw();
-  });
-  label.append(box, document.createTextNode(layer));
-  layerBox.append(label);
-}
-search.value = ui.text;
-search.addEventListener('input', () => {
-  ui.text = search.value;
-  saveState();
-  relayout();
-  redraw();
+canvas.addEventListener('dblclick', (e) => {
+  const hit = hitAt(local(e).x, local(e).y);
+  if (hit?.memory) post({ type: 'timeline/memory/open', memoryId: hit.memory.id });
 });
-byId<HTMLButtonElement>('fit').addEventListener('click', () => {
-  if (!data) return;
-  view = fitRange(filtered(), data.now, canvas.clientWidth);
-  saveState();
-  redraw();
+canvas.addEventListener('keydown', (e) => {
+  if (!view) return;
+  const step = { ArrowLeft: 60, ArrowRight: -60 }[e.key];
+  if (step !== undefined) view = pan(view, step);
+  else if (e.key === '+' || e.key === '=') view = zoom(view, 0.8, view.width / 2);
+  else if (e.key === '-') view = zoom(view, 1.25, view.width / 2);
+  else if (e.key === 'Enter' && ui.selectedId)
+    post({ type: 'timeline/memory/open', memoryId: ui.selectedId });
+  else if (e.key === 'Escape') ui.brush = null;
+  else return;
+  e.preventDefault();
+  changed();
+});
+byId('brush-clear').addEventListener('click', () => {
+  ui.brush = null;
+  changed();
 });
 new ResizeObserver(() => redraw()).observe(canvas);
 
-vscode.postMessage({ type: 'timeline/view/ready' });
+showSelection();
+post({ type: 'timeline/view/ready' });
 requestData();

@@ -1,8 +1,14 @@
 /**
  * The messages between the timeline webview and the extension host. Shared as types and guards
- * only: neither side imports the other's runtime code. Every request carries an `id` and gets
- * exactly one reply with that id, also on error. Names follow `scope/noun/verb`; host-to-webview
- * notifications are named `Did...`.
+ * only: neither side imports the other's runtime code. Three sorts of message:
+ *
+ * - requests carry an `id` and get exactly one reply with that id, also on error;
+ * - commands ask the other side to do something and get no reply;
+ * - notifications tell the other side what happened (host-to-webview ones are named `Did...`).
+ *
+ * Names follow `scope/noun/verb`. Each message has an `is()` guard; the host checks every message
+ * from the webview with `parseWebviewMessage` before acting, the webview every message from the
+ * host with `parseHostMessage`.
  */
 
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
@@ -16,28 +22,66 @@ export interface TimelineMemory {
   layer: LayerName;
   kind: string;
   status: string;
+  /** Untrusted text: rendered only as text, never as markup. */
   content: string;
+  agent: string | null;
+  tags: string[];
   /** Valid time (ms since epoch); `validTo` null means still true. */
   validFrom: number;
   validTo: number | null;
-  /** Transaction time: when Engram recorded the current version. */
+  /** Transaction time of the current version. */
   recordedAt: number;
+  /** Transaction time of the first version: when Engram first knew of the memory. */
+  createdAt: number;
   version: number;
+  supersededBy: string | null;
+  sourceFile: string | null;
 }
 
-/** One entry of the event ledger, a mark on the event lane. */
-export interface TimelineEventMark {
-  seq: number;
+/** A later version of a memory: a mark on its bar. */
+export interface TimelineVersionMark {
+  memoryId: string;
+  version: number;
+  recordedAt: number;
+  change: string;
+}
+
+/** A superseded (or invalidated) memory and the memory that replaced it: a drawn link. */
+export interface TimelineLink {
+  from: string;
+  to: string;
   at: number;
-  type: string;
-  memoryId: string | null;
-  agent: string | null;
+  kind: 'supersede' | 'invalidate';
+}
+
+/** A stale drift finding at the commit that caused it (`commit` null: at the check). */
+export interface TimelineDriftEvent {
+  memoryId: string;
+  at: number;
+  reason: string;
+  claimKind: string;
+  subject: string;
+  file: string | null;
+  commit: { hash: string; message: string; date: string; author: string } | null;
+}
+
+/** One run of the codebase scanner: a marker on the scan lane. */
+export interface TimelineScan {
+  generation: number;
+  status: string;
+  startedAt: number;
+  finishedAt: number | null;
+  changedFiles: number | null;
 }
 
 export interface TimelineData {
   memories: TimelineMemory[];
-  events: TimelineEventMark[];
-  /** True when there were more memories or events than one load returns. */
+  versions: TimelineVersionMark[];
+  links: TimelineLink[];
+  drift: TimelineDriftEvent[];
+  scans: TimelineScan[];
+  /** How many memories exist; more than `memories.length` when one load could not hold them all. */
+  total: number;
   truncated: boolean;
   /** When the host read the data (ms since epoch): "now" for bars without an end. */
   now: number;
@@ -45,7 +89,7 @@ export interface TimelineData {
 
 // ---- webview -> host ------------------------------------------------------------------------
 
-/** Request, webview -> host: load the memories and events to draw. Replied by DataReply. */
+/** Request, webview -> host: load the data to draw. Replied by DataReply with the same id. */
 export interface GetDataRequest {
   type: 'timeline/data/get';
   id: number;
@@ -57,12 +101,41 @@ export interface OpenMemoryCommand {
   memoryId: string;
 }
 
+/** Command, webview -> host: open a workspace file (relative path) in the editor. No reply. */
+export interface OpenFileCommand {
+  type: 'timeline/file/open';
+  path: string;
+  line?: number;
+}
+
+/** Command, webview -> host: find a symbol in the workspace and open it. No reply. */
+export interface OpenSymbolCommand {
+  type: 'timeline/symbol/open';
+  name: string;
+}
+
 /** Notification, webview -> host: the script has loaded and listens. No reply. */
 export interface ReadyNotification {
   type: 'timeline/view/ready';
 }
 
-export type WebviewToHost = GetDataRequest | OpenMemoryCommand | ReadyNotification;
+/**
+ * Notification, webview -> host: what the panel now shows after data arrived or the selection
+ * changed (the selected memory, if any, and how many memories are drawn). No reply.
+ */
+export interface SelectionNotification {
+  type: 'timeline/selection/changed';
+  memoryId: string | null;
+  shown: number;
+}
+
+export type WebviewToHost =
+  | GetDataRequest
+  | OpenMemoryCommand
+  | OpenFileCommand
+  | OpenSymbolCommand
+  | ReadyNotification
+  | SelectionNotification;
 
 // ---- host -> webview ------------------------------------------------------------------------
 
@@ -71,12 +144,18 @@ export type DataReply =
   | { type: 'timeline/data/reply'; id: number; ok: true; data: TimelineData }
   | { type: 'timeline/data/reply'; id: number; ok: false; error: string };
 
-/** Notification, host -> webview: memories changed; the webview should request the data again. */
+/** Notification, host -> webview: memories changed; the webview requests the data again. */
 export interface DidChangeDataNotification {
   type: 'timeline/data/DidChange';
 }
 
-export type HostToWebview = DataReply | DidChangeDataNotification;
+/** Notification, host -> webview: centre on this memory and select it (Reveal in Timeline). */
+export interface DidRevealMemoryNotification {
+  type: 'timeline/memory/DidReveal';
+  memoryId: string;
+}
+
+export type HostToWebview = DataReply | DidChangeDataNotification | DidRevealMemoryNotification;
 
 // ---- guards ---------------------------------------------------------------------------------
 
@@ -91,6 +170,24 @@ function isRequestId(value: unknown): value is number {
 /** Memory ids are short opaque tokens; anything else is refused before it reaches a command. */
 const MEMORY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+export function isMemoryId(value: unknown): value is string {
+  return typeof value === 'string' && MEMORY_ID.test(value);
+}
+
+/**
+ * A workspace-relative path: no absolute path, no drive letter, no `..` segment, no control
+ * characters. The host still resolves it against the workspace and checks it stays inside.
+ */
+export function isRelativePath(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1024) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(value) || /^([/\\]|[A-Za-z]:)/.test(value)) return false;
+  return !value.split(/[/\\]/).some((segment) => segment === '..');
+}
+
+/** A symbol as drift claims name them: `name` or `Container.name`. */
+const SYMBOL = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
+
 export const GetDataRequest = {
   is: (m: unknown): m is GetDataRequest =>
     isRecord(m) && m['type'] === 'timeline/data/get' && isRequestId(m['id']),
@@ -98,14 +195,39 @@ export const GetDataRequest = {
 
 export const OpenMemoryCommand = {
   is: (m: unknown): m is OpenMemoryCommand =>
+    isRecord(m) && m['type'] === 'timeline/memory/open' && isMemoryId(m['memoryId']),
+};
+
+export const OpenFileCommand = {
+  is: (m: unknown): m is OpenFileCommand =>
     isRecord(m) &&
-    m['type'] === 'timeline/memory/open' &&
-    typeof m['memoryId'] === 'string' &&
-    MEMORY_ID.test(m['memoryId']),
+    m['type'] === 'timeline/file/open' &&
+    isRelativePath(m['path']) &&
+    (m['line'] === undefined ||
+      (typeof m['line'] === 'number' && Number.isSafeInteger(m['line']) && m['line'] >= 1)),
+};
+
+export const OpenSymbolCommand = {
+  is: (m: unknown): m is OpenSymbolCommand =>
+    isRecord(m) &&
+    m['type'] === 'timeline/symbol/open' &&
+    typeof m['name'] === 'string' &&
+    m['name'].length <= 200 &&
+    SYMBOL.test(m['name']),
 };
 
 export const ReadyNotification = {
   is: (m: unknown): m is ReadyNotification => isRecord(m) && m['type'] === 'timeline/view/ready',
+};
+
+export const SelectionNotification = {
+  is: (m: unknown): m is SelectionNotification =>
+    isRecord(m) &&
+    m['type'] === 'timeline/selection/changed' &&
+    (m['memoryId'] === null || isMemoryId(m['memoryId'])) &&
+    typeof m['shown'] === 'number' &&
+    Number.isSafeInteger(m['shown']) &&
+    m['shown'] >= 0,
 };
 
 export const DataReply = {
@@ -121,12 +243,17 @@ export const DidChangeDataNotification = {
   is: (m: unknown): m is DidChangeDataNotification => isRecord(m) && m['type'] === 'timeline/data/DidChange',
 };
 
-/** Shape check of the data a reply carries (the arrays' items are checked by the host that built them). */
+export const DidRevealMemoryNotification = {
+  is: (m: unknown): m is DidRevealMemoryNotification =>
+    isRecord(m) && m['type'] === 'timeline/memory/DidReveal' && isMemoryId(m['memoryId']),
+};
+
+/** Shape check of the data a reply carries (the arrays' items are built by the engine). */
 function isTimelineData(d: unknown): d is TimelineData {
   return (
     isRecord(d) &&
-    Array.isArray(d['memories']) &&
-    Array.isArray(d['events']) &&
+    ['memories', 'versions', 'links', 'drift', 'scans'].every((key) => Array.isArray(d[key])) &&
+    typeof d['total'] === 'number' &&
     typeof d['truncated'] === 'boolean' &&
     typeof d['now'] === 'number'
   );
@@ -134,12 +261,21 @@ function isTimelineData(d: unknown): d is TimelineData {
 
 /** The host's inbound check: a message from the webview it understands, or undefined. */
 export function parseWebviewMessage(m: unknown): WebviewToHost | undefined {
-  if (GetDataRequest.is(m) || OpenMemoryCommand.is(m) || ReadyNotification.is(m)) return m;
+  for (const guard of [
+    GetDataRequest,
+    OpenMemoryCommand,
+    OpenFileCommand,
+    OpenSymbolCommand,
+    ReadyNotification,
+    SelectionNotification,
+  ]) {
+    if (guard.is(m)) return m;
+  }
   return undefined;
 }
 
 /** The webview's inbound check: a message from the host it understands, or undefined. */
 export function parseHostMessage(m: unknown): HostToWebview | undefined {
-  if (DataReply.is(m) || DidChangeDataNotification.is(m)) return m;
+  if (DataReply.is(m) || DidChangeDataNotification.is(m) || DidRevealMemoryNotification.is(m)) return m;
   return undefined;
 }
