@@ -169,6 +169,11 @@ export class TimelinePanel implements vscode.Disposable {
     }
   }
 
+  /** The open panel, if any (tests reach a restored panel through it). */
+  static get active(): TimelinePanel | undefined {
+    return TimelinePanel.current;
+  }
+
   static disposeCurrent(): void {
     TimelinePanel.current?.dispose();
   }

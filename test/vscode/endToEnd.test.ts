@@ -132,13 +132,13 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     const view = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     const status = view.locator('#status');
     await status.filter({ hasText: /\d+ of \d+ memories/ }).waitFor({ timeout: 60_000 });
-    assert.match(await status.innerText(), /^[1-9]\d* of \d+ memories, \d+ events/);
+    assert.match(await status.innerText(), /^[1-9]\d* of \d+ memories, \d+ drift events, \d+ scans/);
     const box = await view.locator('#timeline').boundingBox();
     assert.ok(box && box.width > 200 && box.height > 100, 'the canvas fills the panel');
     // The text filter: nothing matches a nonsense word; the remembered line matches its own words.
-    await view.locator('#search').fill('zzqx-matches-nothing');
+    await view.locator('#search input').fill('zzqx-matches-nothing');
     await status.filter({ hasText: /^0 of / }).waitFor();
-    await view.locator('#search').fill('sessions last');
+    await view.locator('#search input').fill('sessions last');
     await status.filter({ hasText: /^[1-9]\d* of / }).waitFor();
     await workbench.screenshot(shot('6-timeline'));
 
@@ -152,11 +152,19 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     await page.keyboard.press('Enter');
     await workbench.notification(/Remembered: Hostile note/);
     await workbench.runCommand('Engram: Open Timeline');
-    await view.locator('#search').fill('onerror');
+    await view.locator('#search input').fill('onerror');
     await status.filter({ hasText: /^1 of / }).waitFor({ timeout: 30_000 });
     assert.equal(await view.locator('img').count(), 0, 'no element was made from the memory');
     await workbench.screenshot(shot('7-timeline-hostile-filtered'));
     assert.deepEqual(dialogs, []);
+
+    // A window reload restores the panel (its serializer) and its UI state (the text filter).
+    await page.reload();
+    await workbench.ready();
+    const restored = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    await restored.locator('#status').filter({ hasText: /^1 of \d+ memories/ }).waitFor({ timeout: 60_000 });
+    assert.equal(await restored.locator('#search input').inputValue(), 'onerror');
+    await workbench.screenshot(shot('8-timeline-restored'));
   });
 
   it("VS Code's Running Extensions view reports Engram's activation time", async () => {
