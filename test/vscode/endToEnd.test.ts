@@ -162,7 +162,10 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     await page.reload();
     await workbench.ready();
     const restored = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-    await restored.locator('#status').filter({ hasText: /^1 of \d+ memories/ }).waitFor({ timeout: 60_000 });
+    await restored
+      .locator('#status')
+      .filter({ hasText: /^1 of \d+ memories/ })
+      .waitFor({ timeout: 60_000 });
     assert.equal(await restored.locator('#search input').inputValue(), 'onerror');
     await workbench.screenshot(shot('8-timeline-restored'));
   });
