@@ -1,14 +1,14 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createBridgeServer } from './bridgeServer';
 import type { BridgeRuntime } from './bridgeRuntime';
+import { LineDelimitedTransport } from './stdioTransport';
 
 /** Serves one client over stdin/stdout; resolves when the client closes stdin (or the process is told to stop). */
 export async function serveStdio(runtime: BridgeRuntime): Promise<void> {
   const server = createBridgeServer(runtime);
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  const transport = new LineDelimitedTransport(process.stdin, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
-    // StdioServerTransport does not notice the end of stdin by itself.
+    // The transport does not notice the end of stdin by itself.
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);

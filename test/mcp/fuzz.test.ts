@@ -81,9 +81,9 @@ async function fuzz(bridge: ConnectedBridge): Promise<void> {
   const schemaViolations: string[] = [];
   const one = async () => {
     const name = pick(names);
-    // Params that are not an object at all are left out: the SDK's stdio transport drops such a
-    // frame without an answer (a known gap, see the bridge README notes).
-    const params = { name, arguments: args() };
+    // One call in ten sends params that need not be an object at all (a string, a number, an array):
+    // the bridge's transport must answer those too.
+    const params = next() < 0.1 ? value() : { name, arguments: args() };
     try {
       await bridge.client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema);
     } catch (error) {
