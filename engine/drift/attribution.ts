@@ -39,12 +39,12 @@ export async function wordRemoval(
   knownFiles: readonly string[] = [],
 ): Promise<{ lived: boolean; commit?: CommitEvidence; truncated: boolean }> {
   if (!ctx.git) return { lived: true, truncated: false };
-  const asOf = await ctx.commitAt(claim.memoryValidFrom);
-  if (!asOf) return { lived: true, truncated: ctx.git.shallow };
+  const asOf = await ctx.commitsAt(claim.memoryValidFrom);
+  if (asOf.length === 0) return { lived: true, truncated: ctx.git.shallow };
   const then = [...(await ctx.wordsAt(asOf, needle))];
   const files = [...new Set([...knownFiles, ...then])];
   if (then.length === 0 && knownFiles.length === 0) return { lived: false, truncated: false };
-  const commit = await ctx.pickaxe(needle, files, asOf);
+  const commit = await ctx.firstChange(needle, files, claim.memoryValidFrom, 'absent');
   return commit ? { lived: true, commit, truncated: false } : { lived: then.length > 0, truncated: false };
 }
 
@@ -70,8 +70,7 @@ export async function presentAgain(
   needle: string,
   foundIn: readonly string[],
 ): Promise<ClaimCheck> {
-  const asOf = ctx.git ? await ctx.commitAt(claim.memoryValidFrom) : undefined;
-  const commit = await ctx.pickaxe(needle, foundIn.slice(0, 20), asOf);
+  const commit = await ctx.firstChange(needle, foundIn.slice(0, 20), claim.memoryValidFrom, 'present');
   return withCommit(
     { verdict: 'stale', evidence: { reason: 'present although denied', foundIn: [...foundIn] } },
     commit,

@@ -27,28 +27,65 @@ export function pendingExtraction(reader: SqlReader): PendingMemory[] {
   );
 }
 
-/** Replaces a memory's claims with those of its current content; its drift state starts over. */
+/** Rows per multi-row statement: 8 values a claim row, far below SQLite's 999 parameters. */
+const ROWS_PER_STATEMENT = 100;
+
+/**
+ * Replaces the claims of memories with those of their current content; their drift state starts
+ * over. Multi-row statements: a first check of 10,000 memories is a few hundred statements, not
+ * tens of thousands.
+ */
 export function storeClaims(
   tx: SqlWriter,
-  memory: PendingMemory,
-  claims: readonly ExtractedClaim[],
+  extracted: ReadonlyArray<{ memory: PendingMemory; claims: readonly ExtractedClaim[] }>,
   now: number,
 ): void {
-  tx.run('DELETE FROM drift_claims WHERE memory_id = ?', [memory.id]);
-  for (const claim of claims) {
-    const { kind, subject, file, negated, span, fileSpan, line, version, parameters, method } = claim;
-    const detail = { fileSpan, line, version, parameters, method };
-    tx.run(
-      'INSERT INTO drift_claims (memory_id, kind, subject, file, negated, span_start, span_end, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [memory.id, kind, subject, file ?? null, negated ? 1 : 0, span[0], span[1], JSON.stringify(detail)],
-    );
+  const rows: Array<Array<string | number | null>> = [];
+  for (const { memory, claims } of extracted) {
+    for (const claim of claims) {
+      const { kind, subject, file, negated, span, fileSpan, line, version, parameters, method, signature } =
+        claim;
+      const detail = { fileSpan, line, version, parameters, method, signature };
+      rows.push([
+        memory.id,
+        kind,
+        subject,
+        file ?? null,
+        negated ? 1 : 0,
+        span[0],
+        span[1],
+        JSON.stringify(detail),
+      ]);
+    }
   }
-  tx.run(
-    `INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES (?, ?, ?)
-     ON CONFLICT (memory_id) DO UPDATE SET content_hash = excluded.content_hash, extracted_at = excluded.extracted_at,
-       status = NULL, checked_at = NULL, flagged_hash = NULL`,
-    [memory.id, memory.contentHash, now],
+  const ids = extracted.map(({ memory }) => memory.id);
+  inChunks(ids, (chunk) =>
+    tx.run(`DELETE FROM drift_claims WHERE memory_id IN (${marks(chunk.length)})`, chunk),
   );
+  inChunks(rows, (chunk) =>
+    tx.run(
+      `INSERT INTO drift_claims (memory_id, kind, subject, file, negated, span_start, span_end, detail) VALUES ${chunk
+        .map(() => '(?, ?, ?, ?, ?, ?, ?, ?)')
+        .join(', ')}`,
+      chunk.flat(),
+    ),
+  );
+  inChunks(extracted, (chunk) =>
+    tx.run(
+      `INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}
+       ON CONFLICT (memory_id) DO UPDATE SET content_hash = excluded.content_hash, extracted_at = excluded.extracted_at,
+         status = NULL, checked_at = NULL, flagged_hash = NULL`,
+      chunk.flatMap(({ memory }) => [memory.id, memory.contentHash, now]),
+    ),
+  );
+}
+
+function inChunks<T>(items: readonly T[], apply: (chunk: T[]) => void): void {
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) apply(items.slice(i, i + ROWS_PER_STATEMENT));
+}
+
+function marks(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
 }
 
 interface ClaimRow {
@@ -133,6 +170,29 @@ export function driftStateOf(reader: SqlReader, memoryId: string): MemoryDriftSt
     'SELECT status, applied_valid_to AS appliedValidTo, flagged_hash AS flaggedHash FROM drift_memories WHERE memory_id = ?',
     [memoryId],
   );
+}
+
+/** What recording a check needs of a current memory, read for many memories in a few queries. */
+export interface CheckedMemory extends MemoryDriftState {
+  id: string;
+  content: string;
+  validFrom: number;
+  validTo: number | null;
+}
+
+export function checkedMemories(reader: SqlReader, ids: readonly string[]): Map<string, CheckedMemory> {
+  const found = new Map<string, CheckedMemory>();
+  inChunks(ids, (chunk) => {
+    for (const row of reader.all<CheckedMemory>(
+      `SELECT m.id, m.content, m.valid_from AS validFrom, m.valid_to AS validTo, d.status,
+              d.applied_valid_to AS appliedValidTo, d.flagged_hash AS flaggedHash
+         FROM memories m LEFT JOIN drift_memories d ON d.memory_id = m.id
+        WHERE m.superseded_at IS NULL AND m.id IN (${marks(chunk.length)})`,
+      chunk,
+    ))
+      found.set(row.id, row);
+  });
+  return found;
 }
 
 export function saveMemoryStatus(tx: SqlWriter, memoryId: string, status: DriftStatus, now: number): void {

@@ -35,6 +35,8 @@ export interface ExtractedClaim {
   parameters?: number;
   /** The HTTP method written with a route. */
   method?: string;
+  /** The parameter list the text gives a declared function (`parse(input: string, opts)`), as written. */
+  signature?: string;
 }
 
 export const VERDICTS = ['ok', 'stale', 'moved', 'unverifiable'] as const;

@@ -4,8 +4,8 @@ import type { MemoryStore } from '../memory/memoryStore';
 import type { Actor } from '../memory/types';
 import { extractClaims } from './claimExtractor';
 import {
+  checkedMemories,
   claimsForCheck,
-  driftStateOf,
   markValidToApplied,
   pendingExtraction,
   saveMemoryStatus,
@@ -89,9 +89,7 @@ function extractPending(store: MemoryStore, ctx: VerificationContext): string[] 
   if (pending.length === 0) return [];
   const options = { projectPrograms: ctx.manifests.programs };
   const extracted = pending.map((memory) => ({ memory, claims: extractClaims(memory.content, options) }));
-  store.write((tx, now) => {
-    for (const { memory, claims } of extracted) storeClaims(tx, memory, claims, now);
-  });
+  store.write((tx, now) => storeClaims(tx, extracted, now));
   return pending.map((m) => m.id);
 }
 
@@ -119,27 +117,33 @@ function groupByMemory(
 function recordResults(store: MemoryStore, byMemory: Map<string, MemoryChecks>, actor: Actor): MemoryDrift[] {
   return store.write((tx, now) => {
     const results: MemoryDrift[] = [];
+    const current = checkedMemories(tx, [...byMemory.keys()]);
     for (const [id, { claims, checks }] of byMemory) {
-      claims.forEach((claim, i) => saveVerdict(tx, claim.id, checks[i] as ClaimCheck, now));
+      claims.forEach((claim, i) => {
+        const check = checks[i] as ClaimCheck;
+        // checked_at is when the verdict was last set: an unchanged verdict is not written again.
+        if (claim.verdict !== check.verdict || !sameEvidence(claim.evidence, check.evidence))
+          saveVerdict(tx, claim.id, check, now);
+      });
       const status = driftStatusOf(checks);
-      const state = driftStateOf(tx, id);
-      let memory = currentMemory(tx, id);
+      let memory = current.get(id) ?? { ...currentMemory(tx, id), status: null, appliedValidTo: null };
+      const state = memory;
       const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;
-      if (since !== undefined && state?.appliedValidTo !== since) {
+      if (since !== undefined && state.appliedValidTo !== since) {
         const validTo = Math.max(since, memory.validFrom);
-        store.revise(tx, memory, { validTo }, 'edited', now);
+        store.revise(tx, currentMemory(tx, id), { validTo }, 'edited', now);
         markValidToApplied(tx, id, since);
-        memory = currentMemory(tx, id);
+        memory = { ...memory, validTo: currentMemory(tx, id).validTo };
       }
-      if (state?.status !== status) {
+      if (state.status !== status) {
         saveMemoryStatus(tx, id, status, now);
-        if (state?.status != null || DRIFTED.has(status)) {
+        if (state.status != null || DRIFTED.has(status)) {
           store.ledger.append(tx, now, {
             type: 'drift',
             memoryId: id,
             agent: actor.agent ?? null,
             session: actor.session ?? null,
-            data: driftEventData(status, state?.status ?? null, checks, memory.validTo),
+            data: driftEventData(status, state.status ?? null, checks, memory.validTo),
           });
         }
       }
@@ -168,6 +172,10 @@ function recordResults(store: MemoryStore, byMemory: Map<string, MemoryChecks>, 
     }
     return results;
   });
+}
+
+function sameEvidence(stored: ClaimCheck['evidence'] | null, found: ClaimCheck['evidence']): boolean {
+  return stored !== null && JSON.stringify(stored) === JSON.stringify(found);
 }
 
 function driftEventData(

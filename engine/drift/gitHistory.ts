@@ -5,33 +5,40 @@ import type { CommitEvidence } from './claimTypes';
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
   git: SimpleGit;
+  /** The workspace root git runs in (for the one call simple-git cannot make: a batch on stdin). */
+  root: string;
   head: string;
   /** A shallow clone: history before its oldest commit is unknown. */
   shallow: boolean;
   cache: HistoryCache;
 }
 
-/** The latest deletion or rename of a path, newest history first. */
+/** A deletion or rename of a path. */
 export interface PathEvent {
   status: 'D' | 'R';
   /** Where a renamed path went (workspace-relative). */
   target?: string;
   commit: CommitEvidence;
+  /** Committer time (ms): the order the history was written in, which memory times compare with. */
+  committed: number;
 }
 
 /** Answers for one HEAD: a new HEAD starts a new cache, so nothing is answered from stale history. */
 interface HistoryCache {
   head: string;
-  pathEvents?: Promise<Map<string, PathEvent>>;
-  timeline?: Promise<Array<{ hash: string; time: number }>>;
+  /** Every deletion and rename per path, newest first. */
+  pathEvents?: Promise<Map<string, PathEvent[]>>;
+  /** HEAD's first-parent line and its whole history, newest first by committer time. */
+  timeline?: Promise<Timeline>;
+  /** Answers of historyWalk and manifestHistory, by question. */
+  walks: Map<string, Promise<unknown>>;
   grep: Map<string, Promise<Map<string, Set<string>>>>;
-  pickaxe: Map<string, Promise<CommitEvidence | undefined>>;
 }
 
 const caches = new Map<string, HistoryCache>();
 /** Paths from memories are names, never pathspec magic (`*`, `:(glob)`). */
-const LITERAL = '--literal-pathspecs';
-const COMMIT_FORMAT = '--format=%x1e%H%x1f%aI%x1f%an%x1f%s';
+export const LITERAL = '--literal-pathspecs';
+export const COMMIT_FORMAT = '--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%ct';
 /** Arguments per git grep call: far below any platform's command-line limit. */
 const GREP_BATCH = 400;
 
@@ -45,12 +52,12 @@ export async function openGit(root: string): Promise<GitContext | undefined> {
     const key = `${root}\u0000${head}`;
     let cache = caches.get(key);
     if (!cache) {
-      cache = { head, grep: new Map(), pickaxe: new Map() };
+      cache = { head, grep: new Map(), walks: new Map() };
       // One HEAD per workspace is kept: an older one is never asked again.
       for (const old of caches.keys()) if (old.startsWith(`${root}\u0000`)) caches.delete(old);
       caches.set(key, cache);
     }
-    return { git, head, shallow, cache };
+    return { git, root, head, shallow, cache };
   } catch {
     return undefined;
   }
@@ -60,7 +67,7 @@ export async function openGit(root: string): Promise<GitContext | undefined> {
  * Only what git needs to find itself and its config: simple-git refuses an environment carrying
  * variables that can redirect git (and nothing here needs them).
  */
-function gitEnvironment(): Record<string, string> {
+export function gitEnvironment(): Record<string, string> {
   const env: Record<string, string> = { LC_ALL: 'C.UTF-8' };
   for (const name of ['PATH', 'HOME', 'SystemRoot', 'USERPROFILE', 'XDG_CONFIG_HOME']) {
     const value = process.env[name];
@@ -70,35 +77,51 @@ function gitEnvironment(): Record<string, string> {
 }
 
 /** Our log format starts each commit with a record separator (U+001E). */
-function withoutRecordStart(out: string): string {
+export function withoutRecordStart(out: string): string {
   return out.startsWith('\u001e') ? out.slice(1) : out;
 }
 
-function parseCommit(header: string): CommitEvidence | undefined {
-  const [hash, date, author, message] = header.split('\x1f');
+export function parseCommit(header: string): CommitEvidence | undefined {
+  return parseDatedCommit(header)?.commit;
+}
+
+/** A commit of COMMIT_FORMAT with its committer time (ms). */
+export function parseDatedCommit(header: string): { commit: CommitEvidence; committed: number } | undefined {
+  const [hash, date, author, message, committed] = header.split('\x1f');
   if (!hash || !date) return undefined;
-  return { hash, date, time: Date.parse(date), author: author ?? '', message: message ?? '' };
+  const time = Date.parse(date);
+  return {
+    commit: { hash, date, time, author: author ?? '', message: message ?? '' },
+    committed: committed ? Number(committed) * 1000 : time,
+  };
 }
 
 /**
  * Every deletion and rename in the history, in one `git log` (rename detection on, paths relative
- * to the workspace): the latest event per path wins. Cheaper than one `--follow` per path once
- * more than a handful of paths are missing, and asked once per HEAD.
+ * to the workspace), all events per path, newest first: a path deleted, restored and deleted again
+ * has two, and which one made a memory false depends on the memory's time. Cheaper than one
+ * `--follow` per path once more than a handful of paths are missing, and asked once per HEAD.
  */
-export function pathEvents(ctx: GitContext): Promise<Map<string, PathEvent>> {
+export function pathEvents(ctx: GitContext): Promise<Map<string, PathEvent[]>> {
   ctx.cache.pathEvents ??= ctx.git
     .raw(['log', '-z', '-M', '--relative', '--name-status', '--diff-filter=DR', COMMIT_FORMAT, 'HEAD'])
     .then(parsePathEvents);
   return ctx.cache.pathEvents;
 }
 
-function parsePathEvents(output: string): Map<string, PathEvent> {
-  const events = new Map<string, PathEvent>();
+function parsePathEvents(output: string): Map<string, PathEvent[]> {
+  const events = new Map<string, PathEvent[]>();
+  const add = (path: string, event: PathEvent) => {
+    const list = events.get(path);
+    if (list) list.push(event);
+    else events.set(path, [event]);
+  };
   for (const chunk of output.split('\x1e')) {
     const headerEnd = chunk.indexOf('\0');
     if (headerEnd === -1) continue;
-    const commit = parseCommit(chunk.slice(0, headerEnd));
-    if (!commit) continue;
+    const dated = parseDatedCommit(chunk.slice(0, headerEnd));
+    if (!dated) continue;
+    const { commit, committed } = dated;
     const fields = chunk
       .slice(headerEnd + 1)
       .split('\0')
@@ -109,32 +132,65 @@ function parsePathEvents(output: string): Map<string, PathEvent> {
       if (status.startsWith('R')) {
         const from = fields[i + 1];
         const to = fields[i + 2];
-        if (from !== undefined && to !== undefined && !events.has(from))
-          events.set(from, { status: 'R', target: to, commit });
+        if (from !== undefined && to !== undefined) add(from, { status: 'R', target: to, commit, committed });
         i += 3;
       } else {
         const path = fields[i + 1];
-        if (path !== undefined && !events.has(path)) events.set(path, { status: 'D', commit });
+        if (path !== undefined) add(path, { status: 'D', commit, committed });
         i += 2;
       }
     }
   }
+  for (const list of events.values()) list.sort((a, b) => b.committed - a.committed);
   return events;
 }
 
-/** The commit HEAD was at when a memory became valid: the newest first-parent commit not after it. */
-export async function commitAt(ctx: GitContext, time: number): Promise<string | undefined> {
-  ctx.cache.timeline ??= ctx.git.raw(['log', '--first-parent', '--format=%H %ct', 'HEAD']).then((out) =>
-    out
-      .split('\n')
-      .filter((line) => line.length > 0)
-      .map((line) => {
-        const [hash, seconds] = line.split(' ');
-        return { hash: hash ?? '', time: Number(seconds) * 1000 };
-      }),
-  );
+/**
+ * Of a path's events (newest first), the one that made a memory of `time` false: the earliest
+ * after that time, or the latest when none came after (the path was already gone).
+ */
+export function eventAfter(events: readonly PathEvent[], time: number): PathEvent | undefined {
+  let chosen: PathEvent | undefined;
+  for (const event of events) {
+    if (event.committed > time) chosen = event;
+    else break;
+  }
+  return chosen ?? events[0];
+}
+
+interface Timeline {
+  firstParent: Array<{ hash: string; time: number }>;
+  all: Array<{ hash: string; time: number }>;
+}
+
+/**
+ * The commits HEAD could have been at when a memory became valid: the newest commit of the whole
+ * history not after it (the likeliest), and the newest first-parent commit not after it (work on a
+ * branch merged later is only on the first). A word was in the code then if either held it.
+ */
+export async function commitsAt(ctx: GitContext, time: number): Promise<string[]> {
+  ctx.cache.timeline ??= Promise.all([
+    ctx.git.raw(['log', '--first-parent', '--format=%H %ct', 'HEAD']),
+    ctx.git.raw(['log', '--format=%H %ct', 'HEAD']),
+  ]).then(([firstParent, all]) => ({
+    firstParent: parseTimeline(firstParent),
+    all: parseTimeline(all).sort((a, b) => b.time - a.time),
+  }));
   const timeline = await ctx.cache.timeline;
-  return timeline.find((c) => c.time <= time)?.hash;
+  const hashes = [timeline.all, timeline.firstParent]
+    .map((line) => line.find((c) => c.time <= time)?.hash)
+    .filter((h): h is string => h !== undefined);
+  return [...new Set(hashes)];
+}
+
+function parseTimeline(out: string): Array<{ hash: string; time: number }> {
+  return out
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => {
+      const [hash, seconds] = line.split(' ');
+      return { hash: hash ?? '', time: Number(seconds) * 1000 };
+    });
 }
 
 /**
@@ -196,43 +252,19 @@ async function runGrep(
   return found;
 }
 
-/**
- * The newest commit (after `since`, when given) that changed how often `needle` occurs in `files`:
- * for something gone now, the commit that removed it; for something present that should not be,
- * the commit that added it. Pickaxe limited to the files where it lived keeps it cheap.
- */
-export function pickaxe(
+/** The commit that added a path (for a negated path that exists again): the first after `time`. */
+export async function addedBy(
   ctx: GitContext,
-  needle: string,
-  files: readonly string[],
-  since?: string,
+  path: string,
+  time: number,
 ): Promise<CommitEvidence | undefined> {
-  const key = `${needle}\u0000${since ?? ''}\u0000${[...files].sort().join('\u0000')}`;
-  let answer = ctx.cache.pickaxe.get(key);
-  if (!answer) {
-    const range = since && since !== ctx.head ? `${since}..HEAD` : 'HEAD';
-    answer = ctx.git
-      .raw([
-        LITERAL,
-        'log',
-        '-1',
-        `-S${needle}`,
-        COMMIT_FORMAT,
-        range,
-        '--',
-        ...(files.length > 0 ? files : ['.']),
-      ])
-      .then((out) => parseCommit(withoutRecordStart(out).trim()))
-      .catch(() => undefined);
-    ctx.cache.pickaxe.set(key, answer);
-  }
-  return answer;
-}
-
-/** The commit that added a path (for a negated path that exists again). */
-export async function addedBy(ctx: GitContext, path: string): Promise<CommitEvidence | undefined> {
   const out = await ctx.git
-    .raw([LITERAL, 'log', '-1', '--diff-filter=A', COMMIT_FORMAT, 'HEAD', '--', path])
+    .raw([LITERAL, 'log', '--diff-filter=A', COMMIT_FORMAT, 'HEAD', '--', path])
     .catch(() => '');
-  return parseCommit(withoutRecordStart(out).trim());
+  const adds = out
+    .split('\x1e')
+    .map((chunk) => parseDatedCommit(chunk.trim()))
+    .filter((c) => c !== undefined);
+  const after = adds.filter((c) => c.committed > time);
+  return (after[after.length - 1] ?? adds[0])?.commit;
 }

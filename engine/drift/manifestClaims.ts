@@ -1,3 +1,4 @@
+import type { ManifestData } from '../code/types';
 import type { ClaimCheck } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
@@ -11,12 +12,26 @@ export async function verifyScriptClaim(
   const { manifests } = ctx;
   if (manifests.files.length === 0) return unverifiable('no manifest declares scripts here');
   const declaredIn = manifests.scripts.get(claim.subject);
-  if (claim.negated)
-    return declaredIn
-      ? manifestChange(ctx, claim, `"${claim.subject}"`, declaredIn, 'script present although denied')
-      : ok('absent');
+  const declares = (data: ManifestData | undefined) => data?.scripts?.[claim.subject] !== undefined;
+  if (claim.negated) {
+    if (!declaredIn) return ok('absent');
+    const commit = await ctx.manifestBreak(declaredIn, claim.memoryValidFrom, declares, 'any');
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'script present although denied', foundIn: declaredIn } },
+      commit,
+    );
+  }
   if (declaredIn) return ok('declared', { foundIn: declaredIn });
-  return manifestChange(ctx, claim, `"${claim.subject}"`, manifests.files, 'script no longer declared');
+  const commit = await ctx.manifestBreak(
+    manifests.files,
+    claim.memoryValidFrom,
+    (data) => !declares(data),
+    'every',
+  );
+  return withCommit(
+    { verdict: 'stale', evidence: { reason: 'script no longer declared', foundIn: [...manifests.files] } },
+    commit,
+  );
 }
 
 /** A dependency, with the major version the memory gives, if any. */
@@ -29,53 +44,62 @@ export async function verifyDependencyClaim(
   const name = claim.subject.toLowerCase();
   const declared = manifests.dependencies.get(name);
   const own = manifests.ownNames.has(name);
-  if (claim.negated)
-    return declared
-      ? manifestChange(
-          ctx,
-          claim,
-          `"${claim.subject}"`,
-          [declared.file],
-          'dependency present although denied',
-        )
-      : ok('absent');
+  if (claim.negated) {
+    if (!declared) return ok('absent');
+    const commit = await ctx.manifestBreak(
+      [declared.file],
+      claim.memoryValidFrom,
+      (data) => versionIn(data, name) !== undefined,
+      'any',
+    );
+    return withCommit(
+      {
+        verdict: 'stale',
+        evidence: { reason: 'dependency present although denied', foundIn: [declared.file] },
+      },
+      commit,
+    );
+  }
   if (own) return ok('the project itself');
-  if (!declared)
-    return manifestChange(ctx, claim, `"${claim.subject}"`, manifests.files, 'dependency dropped');
-  if (claim.version !== undefined && majorOf(claim.version) !== majorOf(declared.version)) {
-    const check: ClaimCheck = {
-      verdict: 'stale',
-      evidence: { reason: 'version changed', now: declared.version },
-    };
-    return withCommit(check, await since(ctx, claim, declared.version, [declared.file]));
+  // As the memory states it: declared, and on the major version it gives (if it gives one).
+  const holds = (version: string | undefined) =>
+    version !== undefined && (claim.version === undefined || majorOf(claim.version) === majorOf(version));
+  if (!declared) {
+    const commit = await ctx.manifestBreak(
+      manifests.files,
+      claim.memoryValidFrom,
+      (data) => !holds(versionIn(data, name)),
+      'every',
+    );
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'dependency dropped', foundIn: [...manifests.files] } },
+      commit,
+    );
+  }
+  if (!holds(declared.version)) {
+    const commit = await ctx.manifestBreak(
+      [declared.file],
+      claim.memoryValidFrom,
+      (data) => !holds(versionIn(data, name)),
+      'every',
+    );
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'version changed', now: declared.version } },
+      commit,
+    );
   }
   return ok('declared', { foundIn: [declared.file], now: declared.version });
 }
 
+/** The version requirement a manifest version gives a dependency (names compared lower-cased). */
+function versionIn(data: ManifestData | undefined, name: string): string | undefined {
+  if (!data) return undefined;
+  for (const group of [data.dependencies, data.devDependencies]) {
+    for (const [dep, version] of Object.entries(group ?? {})) if (dep.toLowerCase() === name) return version;
+  }
+  return undefined;
+}
+
 function majorOf(version: string): string {
   return /(\d+)/.exec(version)?.[1] ?? version;
-}
-
-async function manifestChange(
-  ctx: VerificationContext,
-  claim: ClaimUnderCheck,
-  needle: string,
-  files: readonly string[],
-  reason: string,
-): Promise<ClaimCheck> {
-  return withCommit(
-    { verdict: 'stale', evidence: { reason, foundIn: [...files] } },
-    await since(ctx, claim, needle, files),
-  );
-}
-
-/** The manifest commit after the memory's time that changed how often `needle` occurs. */
-async function since(
-  ctx: VerificationContext,
-  claim: ClaimUnderCheck,
-  needle: string,
-  files: readonly string[],
-) {
-  const asOf = ctx.git ? await ctx.commitAt(claim.memoryValidFrom) : undefined;
-  return ctx.pickaxe(needle, files, asOf);
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { addedBy } from './gitHistory';
+import { addedBy, eventAfter } from './gitHistory';
 import type { PathEvent } from './gitHistory';
 import type { ClaimCheck } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
@@ -21,14 +21,14 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
   if (where === 'outside') return unverifiable('refused: a link out of the workspace, never read');
   if (where !== undefined) {
     if (!claim.negated) return ok('exists', where === resolved.relative ? {} : { foundIn: [where] });
-    const commit = ctx.git ? await addedBy(ctx.git, where) : undefined;
+    const commit = ctx.git ? await addedBy(ctx.git, where, claim.memoryValidFrom) : undefined;
     return withCommit(
       { verdict: 'stale', evidence: { reason: 'exists although denied', foundIn: [where] } },
       commit,
     );
   }
   if (claim.negated) return ok('absent, as the memory says');
-  const event = await historyOf(ctx, resolved.relative);
+  const event = await historyOf(ctx, resolved.relative, claim.memoryValidFrom);
   if (event) return fromEvent(ctx, event);
   if (!ctx.git) return { verdict: 'stale', evidence: { reason: 'missing (filesystem only: no git)' } };
   if (ctx.git.shallow)
@@ -61,18 +61,27 @@ function locate(ctx: VerificationContext, claim: ClaimUnderCheck, relative: stri
   return undefined;
 }
 
-/** The latest deletion or rename of the path, or of the files under it for a folder. */
-async function historyOf(ctx: VerificationContext, relative: string): Promise<PathEvent | undefined> {
+/**
+ * The deletion or rename that made a memory of `time` false (the first after it), of the path
+ * itself or, for a folder, of the files under it: the folder went with the last of them.
+ */
+async function historyOf(
+  ctx: VerificationContext,
+  relative: string,
+  time: number,
+): Promise<PathEvent | undefined> {
   const events = await ctx.pathEvents;
   const own = events.get(relative);
-  if (own) return own;
+  if (own) return eventAfter(own, time);
   const prefix = `${relative}/`;
   let latest: PathEvent | undefined;
   let target: string | undefined;
   let consistent = true;
-  for (const [from, event] of events) {
+  for (const [from, list] of events) {
     if (!from.startsWith(prefix)) continue;
-    if (!latest || event.commit.time > latest.commit.time) latest = event;
+    const event = eventAfter(list, time);
+    if (!event) continue;
+    if (!latest || event.committed > latest.committed) latest = event;
     if (event.status === 'R' && event.target?.endsWith(from.slice(relative.length))) {
       const movedTo = event.target.slice(0, event.target.length - (from.length - relative.length));
       if (target === undefined) target = movedTo;
@@ -83,7 +92,10 @@ async function historyOf(ctx: VerificationContext, relative: string): Promise<Pa
   return consistent && target !== undefined ? { ...latest, status: 'R', target } : { ...latest, status: 'D' };
 }
 
-/** Follows renames to where the path is now; a chain that ends deleted is stale. */
+/**
+ * Follows renames to where the path is now; a chain that ends deleted is stale. Either way the
+ * first rename is the commit that made the memory's path false.
+ */
 async function fromEvent(ctx: VerificationContext, event: PathEvent): Promise<ClaimCheck> {
   if (event.status === 'D' || event.target === undefined)
     return { verdict: 'stale', evidence: { reason: 'deleted', commit: event.commit } };
@@ -91,12 +103,15 @@ async function fromEvent(ctx: VerificationContext, event: PathEvent): Promise<Cl
   for (let hop = 0; hop < MAX_RENAME_HOPS; hop++) {
     if (pathState(ctx.root, ctx.realRoot, target) !== 'missing')
       return { verdict: 'moved', evidence: { reason: 'renamed', target, commit: event.commit } };
-    const next = await historyOf(ctx, target);
+    const next = await historyOf(ctx, target, event.committed);
     if (!next) break;
     if (next.status === 'D' || next.target === undefined)
       return {
         verdict: 'stale',
-        evidence: { reason: `renamed to ${target}, then deleted`, commit: next.commit },
+        evidence: {
+          reason: `renamed to ${target}, then deleted in ${next.commit.hash.slice(0, 12)}`,
+          commit: event.commit,
+        },
       };
     target = next.target;
   }

@@ -31,11 +31,9 @@ export async function verifySymbolClaim(
   if (foundIn.length === 0) return goneWord(ctx, claim, name, 'missing from the code', file ? [file] : []);
   if (file !== undefined && !foundIn.includes(file)) {
     const target = [...new Set(foundIn)].sort()[0] as string;
-    const removal = await wordRemoval(ctx, claim, name, [file]);
-    return withCommit(
-      { verdict: 'moved', evidence: { reason: 'in another file', target, foundIn } },
-      removal.commit,
-    );
+    // Moved: the commit that took it out of the file the memory names (it lives on elsewhere).
+    const commit = await ctx.firstChange(name, [file], claim.memoryValidFrom, 'absent');
+    return withCommit({ verdict: 'moved', evidence: { reason: 'in another file', target, foundIn } }, commit);
   }
   return signatureCheck(
     ctx,

@@ -2,7 +2,10 @@ import { realpathSync } from 'node:fs';
 import type { SqlReader } from '../store/sqlAccess';
 import { BatchLoader } from './batchLoader';
 import type { CommitEvidence } from './claimTypes';
-import { commitAt, grepNeedles, openGit, pathEvents, pickaxe } from './gitHistory';
+import { commitsAt, grepNeedles, openGit, pathEvents } from './gitHistory';
+import { firstChange } from './historyWalk';
+import { firstManifestBreak } from './manifestHistory';
+import type { ManifestData } from '../code/types';
 import type { GitContext, PathEvent } from './gitHistory';
 import { readManifestFacts } from './manifestFacts';
 import type { ManifestFacts } from './manifestFacts';
@@ -24,11 +27,26 @@ export interface VerificationContext {
   literals: BatchLoader<Set<string>>;
   /** The routes the code defines (asked only when a claim names a route). */
   routes(): Promise<Set<string>>;
-  pathEvents: Promise<Map<string, PathEvent>>;
-  /** Files holding an identifier at the commit a memory became valid. */
-  wordsAt(commit: string, word: string): Promise<Set<string>>;
-  commitAt(time: number): Promise<string | undefined>;
-  pickaxe(needle: string, files: readonly string[], since?: string): Promise<CommitEvidence | undefined>;
+  /** Every deletion and rename per path, newest first. */
+  pathEvents: Promise<Map<string, PathEvent[]>>;
+  /** Files holding an identifier at any of the commits a memory may have described. */
+  wordsAt(commits: readonly string[], word: string): Promise<Set<string>>;
+  /** The commits HEAD may have been at when a memory became valid (see commitsAt). */
+  commitsAt(time: number): Promise<string[]>;
+  /** The first commit after a memory's time after which `needle` is gone from (or in) `files`. */
+  firstChange(
+    needle: string,
+    files: readonly string[],
+    time: number,
+    becomes: 'absent' | 'present',
+  ): Promise<CommitEvidence | undefined>;
+  /** The first manifest version after a memory's time that makes a manifest claim false. */
+  manifestBreak(
+    files: readonly string[],
+    time: number,
+    isFalse: (data: ManifestData | undefined) => boolean,
+    mode: 'every' | 'any',
+  ): Promise<CommitEvidence | undefined>;
 }
 
 export async function createVerificationContext(
@@ -61,11 +79,18 @@ export async function createVerificationContext(
     words: new BatchLoader((keys) => search.find(keys, true), new Set()),
     literals: new BatchLoader((keys) => search.find(keys, false), new Set()),
     routes: () => (routes ??= search.routes()),
-    pathEvents: git ? pathEvents(git) : Promise.resolve(new Map<string, PathEvent>()),
-    wordsAt: (commit, word) => wordsAtLoader(commit)?.get(word) ?? Promise.resolve(new Set()),
-    commitAt: (time) => (git ? commitAt(git, time) : Promise.resolve(undefined)),
-    pickaxe: (needle, files, since) =>
-      git ? pickaxe(git, needle, files, since) : Promise.resolve(undefined),
+    pathEvents: git ? pathEvents(git) : Promise.resolve(new Map<string, PathEvent[]>()),
+    wordsAt: async (commits, word) => {
+      const found = await Promise.all(
+        commits.map((c) => wordsAtLoader(c)?.get(word) ?? Promise.resolve(new Set<string>())),
+      );
+      return new Set(found.flatMap((files) => [...files]));
+    },
+    commitsAt: (time) => (git ? commitsAt(git, time) : Promise.resolve([])),
+    firstChange: async (needle, files, time, becomes) =>
+      git ? firstChange(git, needle, files, await commitsAt(git, time), becomes) : undefined,
+    manifestBreak: async (files, time, isFalse, mode) =>
+      git ? firstManifestBreak(git, files, (await commitsAt(git, time))[0], isFalse, mode) : undefined,
   };
 }
 

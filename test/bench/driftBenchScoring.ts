@@ -22,29 +22,43 @@ function snapshot(root: string, commit: string): Snapshot {
     const parts = file.split('/');
     for (let i = 1; i <= parts.length; i++) paths.add(parts.slice(0, i).join('/'));
   }
-  const pkg = (() => {
+  return {
+    commit,
+    paths,
+    basenames: new Set(files.map((f) => path.posix.basename(f))),
+    ...(packageAt(root, commit) ?? { scripts: new Set(), dependencies: new Map() }),
+  };
+}
+
+/**
+ * The root package.json's scripts and dependencies at a commit (empty when it is absent), or
+ * undefined when it is there but not JSON (a merge that committed conflict markers).
+ */
+function packageAt(root: string, commit: string): Pick<Snapshot, 'scripts' | 'dependencies'> | undefined {
+  const key = `${root}\u0000${commit}`;
+  if (!packages.has(key)) packages.set(key, readPackageAt(root, commit));
+  return packages.get(key);
+}
+
+const packages = new Map<string, Pick<Snapshot, 'scripts' | 'dependencies'> | undefined>();
+
+function readPackageAt(root: string, commit: string): Pick<Snapshot, 'scripts' | 'dependencies'> | undefined {
+  const run = spawnSync('git', ['show', `${commit}:package.json`], { cwd: root, encoding: 'utf8' });
+  let pkg: Record<string, Record<string, string> | string> = {};
+  if (run.status === 0) {
     try {
-      return JSON.parse(git(root, ['show', `${commit}:package.json`])) as Record<
-        string,
-        Record<string, string> | string
-      >;
+      pkg = JSON.parse(run.stdout) as Record<string, Record<string, string> | string>;
     } catch {
-      return {};
+      return undefined;
     }
-  })();
+  }
   const keys = (field: string) => Object.keys((pkg[field] as Record<string, string> | undefined) ?? {});
   const dependencies = new Map<string, string>();
   for (const field of ['dependencies', 'devDependencies', 'peerDependencies'])
     for (const [name, version] of Object.entries((pkg[field] as Record<string, string> | undefined) ?? {}))
       dependencies.set(name.toLowerCase(), version);
   if (typeof pkg['name'] === 'string') dependencies.set(pkg['name'].toLowerCase(), '');
-  return {
-    commit,
-    paths,
-    basenames: new Set(files.map((f) => path.posix.basename(f))),
-    scripts: new Set(keys('scripts')),
-    dependencies,
-  };
+  return { scripts: new Set(keys('scripts')), dependencies };
 }
 
 function wordsAt(root: string, commit: string, words: string[]): Set<string> {
@@ -142,6 +156,10 @@ function score(
       if (expected) {
         attributed++;
         if (claim.evidence.commit?.hash === expected) attributedRight++;
+        else if (process.env['DRIFT_BENCH_DEBUG'])
+          process.stderr.write(
+            `MISS ${claim.kind} ${claim.subject}${claim.version ? `@${claim.version}` : ''} expected ${expected.slice(0, 8)} got ${claim.evidence.commit?.hash.slice(0, 8) ?? '-'} ${claim.evidence.reason}\n`,
+          );
       }
     } else if (drifted) {
       fp++;
@@ -207,24 +225,27 @@ function truthOf(
         spawnSync('git', ['grep', '-q', '-w', '-F', '-e', name, now.commit, '--', claim.file], { cwd: ws })
           .status === 0;
     }
-  } else if (claim.kind === 'script') {
-    [before, after] = [old.scripts.has(claim.subject), now.scripts.has(claim.subject)];
-  } else if (claim.kind === 'dependency') {
-    // As stated: present, and with the major version the text gives, if it gives one.
-    const name = claim.subject.toLowerCase();
-    const major = (v: string) => /(\d+)/.exec(v)?.[1];
-    const holds = (s: Snapshot) => {
-      const declared = s.dependencies.get(name);
-      if (declared === undefined) return false;
-      return claim.version === undefined || declared === '' || major(declared) === major(claim.version);
-    };
-    [before, after] = [holds(old), holds(now)];
+  } else if (claim.kind === 'script' || claim.kind === 'dependency') {
+    [before, after] = [manifestHolds(claim, old), manifestHolds(claim, now)];
   } else return 'unscored';
   if (after) return 'ok';
   return before ? 'stale' : 'never';
 }
 
-/** The commit that made a claim false, by the plainest git question for its kind. */
+/** A script claim: declared. A dependency: present, and on the major version the text gives, if any. */
+function manifestHolds(claim: ClaimReport, s: Pick<Snapshot, 'scripts' | 'dependencies'>): boolean {
+  if (claim.kind === 'script') return s.scripts.has(claim.subject);
+  const declared = s.dependencies.get(claim.subject.toLowerCase());
+  if (declared === undefined) return false;
+  const major = (v: string) => /(\d+)/.exec(v)?.[1];
+  return claim.version === undefined || declared === '' || major(declared) === major(claim.version);
+}
+
+/**
+ * The commit that made a claim false: the earliest commit on the way from OLD to NEW
+ * (`--ancestry-path`: descendants of OLD, so a branch forked earlier counts from its merge) after
+ * which the claim no longer holds, by the plainest git question for its kind.
+ */
 function oracleCommit(
   ws: string,
   claim: ClaimReport,
@@ -235,23 +256,57 @@ function oracleCommit(
   const range = `${from}..${to}`;
   const first = (out: string) => out.split('\n')[0]?.trim() || undefined;
   if (claim.kind === 'path') {
+    // The first deletion or rename of the path.
     const list = candidates(claim.subject, source) ?? [];
     for (const p of list) {
-      const hash = first(git(ws, ['log', '-1', '--format=%H', '--diff-filter=DR', range, '--', p]));
+      const hash = first(
+        git(ws, ['log', '--reverse', '--ancestry-path', '--format=%H', '--diff-filter=DR', range, '--', p]),
+      );
       if (hash) return hash;
     }
     return undefined;
   }
   if (claim.kind === 'symbol') {
+    // The first commit changing the word's count in the files that held it, after which none does.
     const name = lastPart(claim.subject);
     const files = git(ws, ['grep', '-l', '-w', '-F', '-e', name, from])
       .split('\n')
       .filter(Boolean)
-      .map((f) => f.slice(from.length + 1));
+      .map((f) => f.slice(from.length + 1))
+      .slice(0, 200);
     if (files.length === 0) return undefined;
-    return first(git(ws, ['log', '-1', '--format=%H', `-S${name}`, range, '--', ...files.slice(0, 200)]));
+    const changes = git(ws, [
+      'log',
+      '--reverse',
+      '--ancestry-path',
+      '--format=%H',
+      `-S${name}`,
+      range,
+      '--',
+      ...files,
+    ])
+      .split('\n')
+      .filter(Boolean);
+    const gone = (c: string) =>
+      spawnSync('git', ['grep', '-q', '-w', '-F', '-e', name, c, '--', ...files], { cwd: ws }).status === 1;
+    return changes.find(gone) ?? changes[changes.length - 1];
   }
-  return first(git(ws, ['log', '-1', '--format=%H', `-S"${claim.subject}"`, range, '--', 'package.json']));
+  // Scripts and dependencies: the first version of package.json in the range where it no longer holds.
+  const versions = git(ws, [
+    'log',
+    '--reverse',
+    '--ancestry-path',
+    '--format=%H',
+    range,
+    '--',
+    'package.json',
+  ])
+    .split('\n')
+    .filter(Boolean);
+  return versions.find((c) => {
+    const manifest = packageAt(ws, c);
+    return manifest !== undefined && !manifestHolds(claim, manifest);
+  });
 }
 
 function renameMap(ws: string, from: string, to: string): Map<string, string> {

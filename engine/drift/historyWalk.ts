@@ -1,0 +1,77 @@
+import type { CommitEvidence } from './claimTypes';
+import { COMMIT_FORMAT, LITERAL, parseDatedCommit } from './gitHistory';
+import type { GitContext } from './gitHistory';
+
+/** Commits checked one by one for the word before settling for the newest change. */
+const MAX_STEPS = 8;
+const IDENTIFIER_RE = /^[\w$]+$/;
+
+/**
+ * The commit that made a word claim false: the earliest commit after the memory's commits after
+ * which `needle` is gone from `files` (or, `becomes: 'present'`, after which it is there). Pickaxe
+ * (`-S`) lists the commits that changed how often it occurs, oldest first; a change that only
+ * lowered the count is not the one, so each is checked with `git grep` at that commit until the
+ * word's state flips. Identifiers match as whole words, other needles as literal text.
+ */
+export function firstChange(
+  ctx: GitContext,
+  needle: string,
+  files: readonly string[],
+  since: readonly string[],
+  becomes: 'absent' | 'present',
+): Promise<CommitEvidence | undefined> {
+  const sorted = [...new Set(files)].filter((f) => f !== '').sort();
+  const key = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
+  let answer = ctx.cache.walks.get(key) as Promise<CommitEvidence | undefined> | undefined;
+  if (!answer) {
+    answer = walk(ctx, needle, sorted, since, becomes).catch(() => undefined);
+    ctx.cache.walks.set(key, answer);
+  }
+  return answer;
+}
+
+async function walk(
+  ctx: GitContext,
+  needle: string,
+  files: readonly string[],
+  since: readonly string[],
+  becomes: 'absent' | 'present',
+): Promise<CommitEvidence | undefined> {
+  const range = ['HEAD', ...since.filter((c) => c !== ctx.head).map((c) => `^${c}`)];
+  if (since.includes(ctx.head)) return undefined;
+  const pathspec = files.length > 0 ? files : ['.'];
+  const out = await ctx.git.raw([
+    LITERAL,
+    'log',
+    '--reverse',
+    `-S${needle}`,
+    COMMIT_FORMAT,
+    ...range,
+    '--',
+    ...pathspec,
+  ]);
+  const changes = out
+    .split('\x1e')
+    .map((chunk) => parseDatedCommit(chunk.trim())?.commit)
+    .filter((c) => c !== undefined);
+  if (changes.length <= 1) return changes[0];
+  for (const change of changes.slice(0, MAX_STEPS)) {
+    const present = await occursAt(ctx, needle, change.hash, pathspec);
+    if (present === (becomes === 'present')) return change;
+  }
+  return changes[changes.length - 1];
+}
+
+/** Whether `needle` occurs in `files` at `commit` (simple-git resolves grep's exit 1 as empty output). */
+async function occursAt(
+  ctx: GitContext,
+  needle: string,
+  commit: string,
+  files: readonly string[],
+): Promise<boolean> {
+  const args = [LITERAL, 'grep', '-l', '-I', '-F'];
+  if (IDENTIFIER_RE.test(needle)) args.push('-w');
+  args.push('-e', needle, commit, '--', ...files);
+  const out = await ctx.git.raw(args).catch(() => '');
+  return out.trim().length > 0;
+}
