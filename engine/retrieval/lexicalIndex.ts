@@ -1,4 +1,5 @@
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { noteLexicalChange } from './lexicalChanges';
 import { queryTerms, tokenize } from './tokenizer';
 
 /**
@@ -56,6 +57,7 @@ function insertDocument(tx: SqlWriter, doc: number, text: IndexedText): void {
     tokenize(text.tags.join(' ')).join(' '),
     tokenize(text.entityNames.join(' ')).join(' '),
   ]);
+  noteLexicalChange(doc);
 }
 
 /** Indexes every current memory that has no FTS row yet (after imports and migrations). */
@@ -82,6 +84,9 @@ export function indexMissing(tx: SqlWriter): number {
   return missing.length;
 }
 
+/** Query terms beyond this many are ignored (a pasted page is not a better query). */
+export const MAX_QUERY_TERMS = 32;
+
 export interface LexicalHit {
   memoryId: string;
   doc: number;
@@ -98,7 +103,7 @@ export function searchLexical(
   limit: number,
   statuses: readonly string[] = ['active'],
 ): LexicalHit[] {
-  const terms = affordableTerms(reader, queryTerms(query).slice(0, 32));
+  const terms = affordableTerms(reader, queryTerms(query).slice(0, MAX_QUERY_TERMS));
   if (terms.length === 0) return [];
   const match = terms.join(' OR ');
   const weights = LEXICAL_WEIGHTS.join(', ');

@@ -38,52 +38,79 @@ export function personalizedPageRank(
   const memories = new Map<number, number>();
   if (total <= 0) return { entities, memories, pushes: 0 };
 
-  // Node keys: entities as e >= 0, memories as -(m + 1).
-  const residual = new Map<number, number>();
+  // Node keys: entities as e >= 0, memories as -(m + 1). Residuals and scores live in arrays
+  // reused across calls (slot e for entities, entityCount + m for memories): Maps cost ~10x per
+  // update, and a seed like a speaker's name reaches thousands of memories.
+  const slots = scratchFor(graph);
+  const { residual, score } = slots;
+  const memoryBase = graph.entityCount;
+  const slotOf = (key: number) => (key >= 0 ? key : memoryBase - key - 1);
+  const touched: number[] = [];
   const queue: number[] = [];
   for (const [entity, weight] of seeds) {
-    residual.set(entity, weight / total);
+    if (residual[entity] === 0 && score[entity] === 0) touched.push(entity);
+    residual[entity] = weight / total;
     queue.push(entity);
   }
   let pushes = 0;
-  while (queue.length > 0 && pushes < maxPushes) {
-    const node = queue.pop()!;
-    const r = residual.get(node) ?? 0;
-    const isEntity = node >= 0;
-    const index = isEntity ? node : -node - 1;
-    const start = isEntity ? graph.entityStart : graph.memoryStart;
-    const targets = isEntity ? graph.entityMemories : graph.memoryEntities;
-    const weights = isEntity ? graph.entityWeights : graph.memoryWeights;
-    const from = start[index]!;
-    const to = start[index + 1]!;
-    const degree = to - from;
-    if (degree === 0 || r < epsilon * degree) continue;
-    pushes++;
-    residual.set(node, 0);
-    const scores = isEntity ? entities : memories;
-    scores.set(index, (scores.get(index) ?? 0) + alpha * r);
-    let weightSum = 0;
-    for (let i = from; i < to; i++) weightSum += weights[i]!;
-    const spread = ((1 - alpha) * r) / (weightSum || degree);
-    const neighbourStart = isEntity ? graph.memoryStart : graph.entityStart;
-    for (let i = from; i < to; i++) {
-      const neighbour = targets[i]!;
-      const key = isEntity ? -neighbour - 1 : neighbour;
-      const before = residual.get(key) ?? 0;
-      const after = before + spread * (weightSum ? weights[i]! : 1);
-      residual.set(key, after);
-      // Queue a node when its residual first crosses its push threshold.
-      const threshold = epsilon * Math.max(1, neighbourStart[neighbour + 1]! - neighbourStart[neighbour]!);
-      if (after >= threshold && before < threshold) queue.push(key);
+  try {
+    while (queue.length > 0 && pushes < maxPushes) {
+      const node = queue.pop()!;
+      const slot = slotOf(node);
+      const r = residual[slot]!;
+      const isEntity = node >= 0;
+      const index = isEntity ? node : -node - 1;
+      const start = isEntity ? graph.entityStart : graph.memoryStart;
+      const targets = isEntity ? graph.entityMemories : graph.memoryEntities;
+      const weights = isEntity ? graph.entityWeights : graph.memoryWeights;
+      const from = start[index]!;
+      const to = start[index + 1]!;
+      const degree = to - from;
+      if (degree === 0 || r < epsilon * degree) continue;
+      pushes++;
+      residual[slot] = 0;
+      score[slot]! += alpha * r;
+      let weightSum = 0;
+      for (let i = from; i < to; i++) weightSum += weights[i]!;
+      const spread = ((1 - alpha) * r) / (weightSum || degree);
+      const neighbourStart = isEntity ? graph.memoryStart : graph.entityStart;
+      for (let i = from; i < to; i++) {
+        const neighbour = targets[i]!;
+        const key = isEntity ? -neighbour - 1 : neighbour;
+        const target = isEntity ? memoryBase + neighbour : neighbour;
+        const before = residual[target]!;
+        if (before === 0 && score[target] === 0) touched.push(target);
+        const after = before + spread * (weightSum ? weights[i]! : 1);
+        residual[target] = after;
+        // Queue a node when its residual first crosses its push threshold.
+        const threshold = epsilon * Math.max(1, neighbourStart[neighbour + 1]! - neighbourStart[neighbour]!);
+        if (after >= threshold && before < threshold) queue.push(key);
+      }
     }
-  }
-  // Residual mass not yet pushed still indicates closeness: add it, as the standard estimate does.
-  for (const [node, r] of residual) {
-    if (r <= 0) continue;
-    if (node >= 0) entities.set(node, (entities.get(node) ?? 0) + alpha * r);
-    else memories.set(-node - 1, (memories.get(-node - 1) ?? 0) + alpha * r);
+    // Residual mass not yet pushed still indicates closeness: add it, as the standard estimate does.
+    for (const slot of touched) {
+      const r = residual[slot]!;
+      const value = r > 0 ? score[slot]! + alpha * r : score[slot]!;
+      if (r <= 0 && value === 0) continue;
+      if (slot < memoryBase) entities.set(slot, value);
+      else memories.set(slot - memoryBase, value);
+    }
+  } finally {
+    for (const slot of touched) residual[slot] = score[slot] = 0;
   }
   return { entities, memories, pushes };
+}
+
+const scratch = new WeakMap<MemoryGraph, { residual: Float64Array; score: Float64Array }>();
+
+function scratchFor(graph: MemoryGraph): { residual: Float64Array; score: Float64Array } {
+  let slots = scratch.get(graph);
+  if (!slots) {
+    const size = graph.entityCount + graph.memoryCount;
+    slots = { residual: new Float64Array(size), score: new Float64Array(size) };
+    scratch.set(graph, slots);
+  }
+  return slots;
 }
 
 /** Scales scores so the largest is 1 (empty stays empty). */

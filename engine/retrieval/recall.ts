@@ -3,6 +3,8 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
+import { activeMemoryCount, entityLinkCount } from './storeCounts';
+import type { CountedDatabase } from './storeCounts';
 import { boostsFor } from './boosts';
 import type { Boosts } from './boosts';
 import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
@@ -15,7 +17,7 @@ import { graphCandidates, graphScoresFor } from './graphChannel';
 import { queryTerms } from './tokenizer';
 import { sessionNeighbours } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
-import { searchLexical } from './lexicalIndex';
+import { searchLexicalInMemory } from './liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
 import type { Intent } from './queryAnalysis';
@@ -100,7 +102,7 @@ export async function recall(
     });
   };
 
-  run('lexical', () => store.read((r) => searchLexical(r, query, depth, statuses)));
+  run('lexical', () => store.read((r) => searchLexicalInMemory(store.db, r, query, depth, statuses)));
   if (wanted.has('dense') && dense) {
     const t = performance.now();
     const found = await dense.search(query, depth);
@@ -117,7 +119,10 @@ export async function recall(
       ms: round(performance.now() - t),
     });
   }
-  const selective = store.read((r) => selectiveSeeds(r, analysis.entities));
+  const selective =
+    analysis.entities.size === 0
+      ? new Map<number, number>()
+      : store.read((r) => selectiveSeeds(store.db, r, analysis.entities));
   // With a text channel, an entity the query's own words match adds no evidence of its own.
   const matched =
     results.length > 0 ? store.read((r) => lexicallyMatched(r, selective, analysis.terms)) : new Set();
@@ -231,14 +236,16 @@ function supportOnly(results: ChannelResult[], support: ReadonlySet<string>, k: 
  * a large share of all memories (a speaker's name in every turn) says little about which memory
  * is meant, and as a seed it would flood the graph channels; below 0.15 it is dropped.
  */
-function selectiveSeeds(reader: SqlReader, entities: Map<number, number>): Map<number, number> {
-  const total =
-    reader.value<number>("SELECT count(*) FROM memories WHERE superseded_at IS NULL AND status = 'active'") ??
-    0;
+function selectiveSeeds(
+  db: CountedDatabase,
+  reader: SqlReader,
+  entities: Map<number, number>,
+): Map<number, number> {
+  const total = activeMemoryCount(db, reader);
   const seeds = new Map<number, number>();
   if (total < 2) return new Map(entities);
   for (const [id, weight] of entities) {
-    const df = reader.value<number>('SELECT count(*) FROM memory_entities WHERE entity_id = ?', [id]) ?? 0;
+    const df = entityLinkCount(db, reader, id);
     if (df === 0) continue;
     const selectivity = Math.log(total / Math.min(df, total)) / Math.log(total);
     if (selectivity >= 0.15) seeds.set(id, weight * selectivity);
@@ -319,6 +326,8 @@ function expandWithNeighbours(
   const present = new Set(hits.map((h) => h.memory.id));
   const added: RecallHit[] = [];
   hits.slice(0, k).forEach((parent, index) => {
+    // A memory outside any session has no neighbours (the current row decides; asOf may differ).
+    if (parent.memory.session === null && options.asOf === undefined) return;
     const ids = store.read((r) => sessionNeighbours(r, parent.memory.id)).filter((id) => !present.has(id));
     if (ids.length === 0) return;
     const rank = index + 1;

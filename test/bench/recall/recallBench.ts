@@ -12,6 +12,7 @@ import path from 'node:path';
 import { EngineHost } from '../../../engine/api/hostDispatcher';
 import { silentLogger } from '../../../engine/host';
 import type { RememberResult } from '../../../engine/memory/types';
+import { lexicalBuildMs } from '../../../engine/retrieval/liveLexicalIndex';
 import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
 import { syntheticMemories } from '../syntheticMemories';
@@ -24,12 +25,21 @@ import { useLiteProvider } from '../../support/host';
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
 const json = args.includes('--json');
+/** A flag's values; [] when it is given bare (no value, or another flag follows it). */
 const flag = (name: string, count = 1) => {
   const i = args.indexOf(name);
-  return i === -1 ? undefined : args.slice(i + 1, i + 1 + count);
+  if (i === -1) return undefined;
+  const values = args.slice(i + 1, i + 1 + count);
+  return values.length === count && values.every((v) => !v.startsWith('--')) ? values : [];
 };
 const shared = path.resolve(__dirname, '../../../../shared/bench');
 const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa', '--latency'].includes(a));
+/** A dataset's files: the flag's values, the shared copy when the flag is bare or nothing was asked. */
+const dataset = (name: string, defaults: string[], count = 1): string[] | undefined => {
+  const given = flag(name, count);
+  if (given === undefined) return explicit ? undefined : defaults;
+  return given.length === count ? given : defaults;
+};
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-recall-'));
 let requestSeq = 0;
 
@@ -201,6 +211,7 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
     const loaded = await load(corpus, 'semantic', 'fact', dense);
     await loaded.host.store.vectors?.whenIndexed(); // a background HNSW build is not what is timed
     const times: Record<string, number[]> = { hybrid: [], noDense: [] };
+    const firstMs: Record<string, number> = {};
     for (const [i, query] of queries.entries()) {
       for (const [name, channels] of dense
         ? ([
@@ -214,12 +225,17 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
           { query, k: 10, channels },
           { requestId: `lat-${size}-${i}-${name}`, client: 'bench' },
         );
-        if (i >= 20) times[name]!.push(Number(process.hrtime.bigint() - t) / 1e6); // the first 20 warm caches
+        const ms = Number(process.hrtime.bigint() - t) / 1e6;
+        if (i === 0) firstMs[name] = ms; // builds the in-memory indexes (lexical, graph)
+        if (i >= 20) times[name]!.push(ms); // the first 20 warm caches
       }
     }
     const row: Record<string, number> = {
       loadPerSecond: round(size / loaded.loadSeconds, 0),
       embedded: dense ? 1 : 0,
+      lexicalBuildMs: round(lexicalBuildMs(loaded.host.store.db)),
+      ...Object.fromEntries(Object.entries(firstMs).map(([name, ms]) => [`${name}FirstMs`, round(ms)])),
+      heapUsedMB: round(heapUsedMB()),
     };
     for (const [name, values] of Object.entries(times)) {
       if (values.length === 0) continue;
@@ -233,13 +249,18 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
   return out;
 }
 
+/** Heap in use, after a full collection when node runs with --expose-gc. */
+function heapUsedMB(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
 async function main(): Promise<void> {
   const results: Record<string, unknown> = {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
   };
-  const locomo =
-    flag('--locomo')?.[0] ?? (explicit ? undefined : path.join(shared, 'locomo/locomo-dev5.json'));
+  const locomo = dataset('--locomo', [path.join(shared, 'locomo/locomo-dev5.json')])?.[0];
   if (locomo) {
     results['locomo'] = await evaluate(loadLocomo(locomo), 'episodic', 'interaction', {
       'recall@5': (r, g) => recallAt(r, g, 5),
@@ -247,9 +268,7 @@ async function main(): Promise<void> {
       'hit@10': (r, g) => hitAt(r, g, 10),
     });
   }
-  const lme =
-    flag('--longmemeval')?.[0] ??
-    (explicit ? undefined : path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'));
+  const lme = dataset('--longmemeval', [path.join(shared, 'longmemeval/longmemeval_oracle.json.gz')])?.[0];
   if (lme) {
     results['longmemeval'] = await evaluate([loadLongMemEval(lme)], 'episodic', 'interaction', {
       'recall_any@5': (r, g) => hitAt(r, g, 5),
@@ -257,14 +276,11 @@ async function main(): Promise<void> {
       'ndcg@10': (r, g) => ndcgAt(r, g, 10),
     });
   }
-  const cosqa =
-    flag('--cosqa', 2) ??
-    (explicit
-      ? undefined
-      : [
-          path.join(shared, 'cosqa/cosqa-retrieval-dev-500.json'),
-          path.join(shared, 'cosqa/code_idx_map.txt'),
-        ]);
+  const cosqa = dataset(
+    '--cosqa',
+    [path.join(shared, 'cosqa/cosqa-retrieval-dev-500.json'), path.join(shared, 'cosqa/code_idx_map.txt')],
+    2,
+  );
   if (cosqa && cosqa.length === 2) {
     results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!)], 'codebase', 'code-symbol', {
       mrr: (r, g) => reciprocalRank(r, g),

@@ -1,0 +1,170 @@
+import type { SqlReader } from '../store/sqlAccess';
+import { InvertedIndex } from './invertedIndex';
+import type { Ranking } from './invertedIndex';
+import { listenForLexicalChanges } from './lexicalChanges';
+import type { LexicalListener } from './lexicalChanges';
+import { LEXICAL_WEIGHTS, MAX_QUERY_TERMS, searchLexical } from './lexicalIndex';
+import type { LexicalHit } from './lexicalIndex';
+import { queryTerms } from './tokenizer';
+
+/** The store's database, as far as the copy needs it: whether a write transaction is open. */
+export interface IndexedDatabase {
+  readonly inWrite: boolean;
+}
+
+/** Rows read per statement while building, so the whole table is never held as objects at once. */
+const BUILD_PAGE = 5000;
+/** Statuses and ids bound per eligibility query (under SQLite's variable limit). */
+const ID_CHUNK = 500;
+
+const ROW_COLUMNS = `f.docid AS doc, d.memory_id AS memoryId, f.content AS content, f.context AS context,
+  f.tags AS tags, f.entities AS entities FROM memory_fts f LEFT JOIN memory_docs d ON d.doc = f.docid`;
+
+interface FtsRow {
+  doc: number;
+  memoryId: string | null;
+  content: string | null;
+  context: string | null;
+  tags: string | null;
+  entities: string | null;
+}
+
+/**
+ * The in-memory copy of one database's lexical index. Built on the first recall (opening a store
+ * never pays for it), then kept current: every document the write path indexes is re-read from
+ * SQLite before the next search. Statuses (invalidated, forgotten, superseded) are not copied:
+ * they are checked in SQL for the few best-scored candidates.
+ */
+class LiveLexicalIndex implements LexicalListener {
+  private index: InvertedIndex | undefined;
+  private readonly dirty = new Set<number>();
+  private stale = false;
+  /** Milliseconds the last full build took (the first recall's extra cost). */
+  buildMs = 0;
+
+  constructor() {
+    listenForLexicalChanges(this);
+  }
+
+  changed(doc: number): void {
+    if (!this.index || this.stale) return;
+    this.dirty.add(doc);
+    // A bulk load after the build: reading the table once is cheaper than row by row.
+    if (this.dirty.size > Math.max(10_000, this.index.size)) {
+      this.stale = true;
+      this.dirty.clear();
+    }
+  }
+
+  current(reader: SqlReader): InvertedIndex {
+    if (!this.index || this.stale) {
+      this.index = undefined; // let the old copy go before the new one is built
+      this.dirty.clear();
+      this.stale = false;
+      const started = performance.now();
+      this.index = build(reader);
+      this.buildMs = performance.now() - started;
+    } else if (this.dirty.size > 0) {
+      const index = this.index;
+      for (const doc of this.dirty) {
+        const row = reader.get<FtsRow>(`SELECT ${ROW_COLUMNS} WHERE f.docid = ?`, [doc]);
+        if (row) setRow(index, row);
+        else index.delete(doc);
+      }
+      this.dirty.clear();
+    }
+    return this.index;
+  }
+}
+
+function build(reader: SqlReader): InvertedIndex {
+  const index = new InvertedIndex();
+  for (let after = -1; ;) {
+    const rows = reader.all<FtsRow>(
+      `SELECT ${ROW_COLUMNS} WHERE f.docid > ? ORDER BY f.docid LIMIT ${BUILD_PAGE}`,
+      [after],
+    );
+    for (const row of rows) setRow(index, row);
+    if (rows.length < BUILD_PAGE) return index;
+    after = rows[rows.length - 1]!.doc;
+  }
+}
+
+function setRow(index: InvertedIndex, row: FtsRow): void {
+  index.set(row.doc, row.memoryId ?? undefined, [row.content, row.context, row.tags, row.entities]);
+}
+
+const copies = new WeakMap<IndexedDatabase, LiveLexicalIndex>();
+
+function copyOf(db: IndexedDatabase): LiveLexicalIndex {
+  let copy = copies.get(db);
+  if (!copy) copies.set(db, (copy = new LiveLexicalIndex()));
+  return copy;
+}
+
+/** How long the database's in-memory lexical index took to build (0 before the first recall). */
+export function lexicalBuildMs(db: IndexedDatabase): number {
+  return copies.get(db)?.buildMs ?? 0;
+}
+
+/**
+ * BM25 top `limit` over current memories with one of `statuses`, best first: the same ranking as
+ * searchLexical (the SQL one), scored in memory. Inside a write transaction it falls back to SQL,
+ * since rows the transaction wrote may still be rolled back.
+ */
+export function searchLexicalInMemory(
+  db: IndexedDatabase,
+  reader: SqlReader,
+  query: string,
+  limit: number,
+  statuses: readonly string[] = ['active'],
+): LexicalHit[] {
+  if (db.inWrite) return searchLexical(reader, query, limit, statuses);
+  const terms = queryTerms(query).slice(0, MAX_QUERY_TERMS);
+  if (terms.length === 0 || limit <= 0) return [];
+  const index = copyOf(db).current(reader);
+  const ranking = index.score(terms, LEXICAL_WEIGHTS);
+  try {
+    return eligibleTop(reader, index, ranking, limit, statuses);
+  } finally {
+    ranking.release();
+  }
+}
+
+function eligibleTop(
+  reader: SqlReader,
+  index: InvertedIndex,
+  ranking: Ranking,
+  limit: number,
+  statuses: readonly string[],
+): LexicalHit[] {
+  // Usually every top candidate is eligible; when some are not, look further down.
+  for (let want = limit; ; want = Math.min(ranking.matches, want * 4)) {
+    const top = ranking.top(want);
+    const ids = top.map((hit) => index.memoryIdOf(hit.doc)).filter((id): id is string => id !== undefined);
+    const ok = eligible(reader, ids, statuses);
+    const hits: LexicalHit[] = [];
+    for (const { doc, score } of top) {
+      const memoryId = index.memoryIdOf(doc);
+      if (memoryId !== undefined && ok.has(memoryId)) hits.push({ memoryId, doc, score });
+      if (hits.length === limit) return hits;
+    }
+    if (top.length < want || want >= ranking.matches) return hits;
+  }
+}
+
+/** The ids that are current memories with one of `statuses`. */
+function eligible(reader: SqlReader, ids: string[], statuses: readonly string[]): Set<string> {
+  const ok = new Set<string>();
+  const marks = statuses.map(() => '?').join(', ');
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const chunk = ids.slice(i, i + ID_CHUNK);
+    for (const row of reader.all<{ id: string }>(
+      `SELECT id FROM memories WHERE superseded_at IS NULL AND status IN (${marks})
+       AND id IN (${chunk.map(() => '?').join(', ')})`,
+      [...statuses, ...chunk],
+    ))
+      ok.add(row.id);
+  }
+  return ok;
+}
