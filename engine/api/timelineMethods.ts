@@ -136,6 +136,7 @@ interface CurrentRow {
   superseded_by: string | null;
   conflict_key: string | null;
   source_file: unknown;
+  created_at: number | null;
 }
 
 function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; total: number } {
@@ -165,7 +166,8 @@ function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; to
   const rows = r.all<CurrentRow>(
     `SELECT m.id, m.layer, m.kind, m.status, substr(m.content, 1, ${CONTENT_CHARS + 1}) AS content, m.agent,
        m.tags, m.valid_from, m.valid_to, m.recorded_at, m.version, m.superseded_by, m.conflict_key,
-       json_extract(m.source, '$.file') AS source_file
+       json_extract(m.source, '$.file') AS source_file,
+       (SELECT v.recorded_at FROM memories v WHERE v.id = m.id AND v.version = 1) AS created_at
      FROM memories m WHERE ${filter} ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?`,
     [...params, f.limit],
   );
@@ -176,20 +178,19 @@ function cut(text: string): string {
   return text.length <= CONTENT_CHARS ? text : `${text.slice(0, CONTENT_CHARS - 1)}…`;
 }
 
-/** Versions of the shown memories: when each was first recorded, and the later versions as marks. */
-function versionsOf(r: SqlReader, ids: ReadonlySet<string>) {
-  const createdAt = new Map<string, number>();
-  const marks: TimelineVersionMark[] = [];
+/** The later versions of the shown memories, as marks (version 1 is where the bar starts). */
+function versionMarks(r: SqlReader, ids: ReadonlySet<string>): TimelineVersionMark[] {
   const rows = r.all<{ id: string; version: number; recorded_at: number; change: ChangeKind }>(
-    'SELECT id, version, recorded_at, change FROM memories ORDER BY id, version',
+    'SELECT id, version, recorded_at, change FROM memories WHERE version > 1 ORDER BY id, version',
   );
-  for (const row of rows) {
-    if (!ids.has(row.id)) continue;
-    if (row.version === 1 || !createdAt.has(row.id)) createdAt.set(row.id, row.recorded_at);
-    if (row.version > 1)
-      marks.push({ memoryId: row.id, version: row.version, recordedAt: row.recorded_at, change: row.change });
-  }
-  return { createdAt, marks };
+  return rows
+    .filter((row) => ids.has(row.id))
+    .map((row) => ({
+      memoryId: row.id,
+      version: row.version,
+      recordedAt: row.recorded_at,
+      change: row.change,
+    }));
 }
 
 /** Claims found stale or moved, one event per memory and commit (several claims may share one). */
@@ -313,7 +314,6 @@ export function timelineData(store: MemoryStore, p: Params): TimelinePayload {
   return store.read((r) => {
     const { rows, total } = currentRows(r, filters);
     const ids = new Set(rows.map((row) => row.id));
-    const { createdAt, marks } = versionsOf(r, ids);
     const memories = rows.map((row): TimelineMemoryRow => ({
       id: row.id,
       layer: row.layer,
@@ -325,7 +325,7 @@ export function timelineData(store: MemoryStore, p: Params): TimelinePayload {
       validFrom: row.valid_from,
       validTo: row.valid_to,
       recordedAt: row.recorded_at,
-      createdAt: createdAt.get(row.id) ?? row.recorded_at,
+      createdAt: row.created_at ?? row.recorded_at,
       version: row.version,
       supersededBy: row.superseded_by,
       sourceFile: typeof row.source_file === 'string' ? row.source_file : null,
@@ -333,7 +333,7 @@ export function timelineData(store: MemoryStore, p: Params): TimelinePayload {
     const links = linksOf(rows, ids);
     return {
       memories,
-      versions: marks,
+      versions: versionMarks(r, ids),
       links,
       drift: driftEvents(r, ids),
       scans: scansOf(r),

@@ -159,7 +159,10 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     assert.deepEqual(dialogs, []);
 
     // A window reload restores the panel (its serializer) and its UI state (the text filter).
-    await page.reload();
+    // Reload Window shuts the workbench down properly, so the webview state is stored first.
+    const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+    await workbench.runCommand('Developer: Reload Window');
+    await reloaded;
     await workbench.ready();
     const restored = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
     await restored

@@ -189,3 +189,24 @@ describe('timeline filters', () => {
     });
   });
 });
+
+describe('timeline layout with many memories that stay valid', () => {
+  it('zoomed in, draws the bars running through and those starting in view; zoomed out, aggregates', () => {
+    // 3,000 open memories, one every 20 minutes: at any moment all earlier ones are still valid.
+    const many = Array.from({ length: 3000 }, (_, i) => memory(`m${i}`, i * 20 * 60_000, null));
+    const now = 3000 * 20 * 60_000;
+    const lanes = layoutLanes(many, now).filter((l) => l.layer === 'semantic');
+    const lane = lanes[0];
+    assert.ok(lane);
+    assert.equal(lane.rows, 24);
+    const rowsUsed = new Set(lane.bars.slice(100).map((b) => b.row));
+    assert.equal(rowsUsed.size, 24, 'bars past the row limit spread over every row, not only the last');
+    const from = 1000 * 20 * 60_000;
+    const hour = { from, to: from + HOUR, width: 1000 };
+    const [zoomed] = frameLayout(lanes, hour, 0, 600);
+    assert.equal(zoomed?.density, null, 'three bars start in this hour: drawn as bars');
+    assert.equal(zoomed?.bars?.length, 1004, 'the 1,001 still running and the 3 starting in view');
+    const [whole] = frameLayout(lanes, { from: 0, to: now, width: 1000 }, 0, 600);
+    assert.equal(whole?.bars, null, '3,000 starts on 1,000 px: density');
+  });
+});

@@ -211,6 +211,12 @@ function drawBars(
     ctx.globalAlpha = greyed ? 0.18 : m.status === 'active' ? 0.9 : 0.45;
     ctx.fillStyle = greyed ? grey : colour;
     ctx.fillRect(x1, y, x2 - x1, h);
+    // Where it began: bars that share a row stay distinguishable by their starts.
+    if (bar.start >= v.from) {
+      ctx.globalAlpha = greyed ? 0.3 : 1;
+      ctx.fillStyle = fg;
+      ctx.fillRect(x1, y, 1.5, h);
+    }
     ctx.globalAlpha = 1;
     // Invalidated or ended: a hard stop at the end of validity.
     if (m.validTo !== null && h >= 3) {

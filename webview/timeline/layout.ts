@@ -16,7 +16,7 @@ export interface Lane {
   bars: PlacedBar[];
 }
 
-/** Lanes hold at most this many rows; bars past it share the last row (drawn over each other). */
+/** Lanes hold at most this many rows; past it, bars share the row that frees first (drawn over each other). */
 export const MAX_ROWS = 24;
 
 /**
@@ -35,14 +35,29 @@ export function layoutLanes(memories: readonly TimelineMemory[], now: number): L
       }))
       .sort((a, b) => a.start - b.start);
     const rowEnds: number[] = [];
+    const rowCounts: number[] = [];
     for (const bar of bars) {
       let row = rowEnds.findIndex((end) => end < bar.start);
-      if (row < 0) row = rowEnds.length < MAX_ROWS ? rowEnds.length : MAX_ROWS - 1;
+      // All rows busy: share the one that frees first, so overlaps spread instead of piling up.
+      if (row < 0) row = rowEnds.length < MAX_ROWS ? rowEnds.length : earliestEnd(rowEnds, rowCounts);
       rowEnds[row] = Math.max(rowEnds[row] ?? 0, bar.end);
+      rowCounts[row] = (rowCounts[row] ?? 0) + 1;
       bar.row = row;
     }
     return { layer, rows: Math.max(1, rowEnds.length), bars };
   });
+}
+
+/** The row that frees first; among rows that free at once (open bars run to now), the least used. */
+function earliestEnd(rowEnds: readonly number[], rowCounts: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < rowEnds.length; i++) {
+    const end = rowEnds[i] as number;
+    const bestEnd = rowEnds[best] as number;
+    if (end < bestEnd || (end === bestEnd && (rowCounts[i] as number) < (rowCounts[best] as number)))
+      best = i;
+  }
+  return best;
 }
 
 /** The visible time range and the pixels it spans. */
@@ -132,14 +147,31 @@ export function visibleBars(lane: Lane, from: number, to: number): PlacedBar[] {
 }
 
 /**
- * Whether a lane is drawn as density buckets instead of bars: when the bars visible in it would
- * start less than 2 px apart on average, separate bars are no longer readable and drawing them
- * all only costs time.
+ * Whether a lane is drawn as density buckets instead of bars: when the bars that start in view
+ * would start less than 2 px apart on average, separate bars are no longer readable (nor
+ * clickable) and drawing them all only costs time. Bars that began earlier and run through the
+ * view do not count: each is one long line however far one zooms in.
  */
 export const MIN_PX_PER_BAR = 2;
 
-export function shouldAggregate(visibleCount: number, width: number): boolean {
-  return visibleCount > 0 && width / visibleCount < MIN_PX_PER_BAR;
+export function shouldAggregate(startsInView: number, width: number): boolean {
+  return startsInView > 0 && width / startsInView < MIN_PX_PER_BAR;
+}
+
+/** How many bars of a lane start within [from, to]: two binary searches over the sorted starts. */
+export function startsBetween(lane: Lane, from: number, to: number): number {
+  const firstAtOrAfter = (t: number, strict: boolean) => {
+    let lo = 0;
+    let hi = lane.bars.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const start = (lane.bars[mid] as PlacedBar).start;
+      if (strict ? start <= t : start < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return Math.max(0, firstAtOrAfter(to, true) - firstAtOrAfter(from, false));
 }
 
 /** A lane's density: how many bars are valid at each bucket of `bucketPx` pixels, and how many start in it. */
@@ -241,7 +273,7 @@ export interface LaneFrame {
 /**
  * What one frame draws, lane by lane, between pixel rows `top` and `bottom`: rows share the
  * height (2 to 10 px each); only bars that intersect the view are returned, and a lane whose
- * visible bars would start less than 2 px apart gets density buckets instead.
+ * bars starting in view would start less than 2 px apart gets density buckets instead.
  */
 export function frameLayout(lanes: readonly Lane[], v: Viewport, top: number, bottom: number): LaneFrame[] {
   const totalRows = lanes.reduce((sum, lane) => sum + lane.rows, 0);
@@ -249,15 +281,15 @@ export function frameLayout(lanes: readonly Lane[], v: Viewport, top: number, bo
   const rowH = Math.max(MIN_ROW_H, Math.min(MAX_ROW_H, Math.floor(free / Math.max(1, totalRows))));
   let y = top;
   return lanes.map((lane) => {
-    const visible = visibleBars(lane, v.from, v.to);
-    const aggregate = shouldAggregate(visible.length, v.width);
+    const aggregate = shouldAggregate(startsBetween(lane, v.from, v.to), v.width);
     const frame: LaneFrame = {
       lane,
       top: y + LANE_HEADER,
       rowH,
       height: lane.rows * rowH,
-      bars: aggregate ? null : visible,
-      density: aggregate ? densityBuckets(visible, v) : null,
+      bars: aggregate ? null : visibleBars(lane, v.from, v.to),
+      // densityBuckets skips what is out of view itself: no list of visible bars is built.
+      density: aggregate ? densityBuckets(lane.bars, v) : null,
     };
     y = frame.top + frame.height + LANE_GAP;
     return frame;

@@ -63,7 +63,7 @@ let pendingReveal: string | undefined;
 const toolbar = createToolbar(ui.filter, ui.asOf, css, {
   onFilter(change: Partial<TimelineFilter>) {
     ui.filter = { ...ui.filter, ...change };
-    changed();
+    refiltered();
   },
   onFit() {
     if (!data) return;
@@ -159,10 +159,16 @@ function relayout(): void {
   showBrush();
 }
 
+/** After a change of view or selection: save the UI state and draw. */
 function changed(): void {
-  relayout();
   saveState();
   redraw();
+}
+
+/** After a change of filters: lay the lanes out again (costly at 10k memories), then as changed(). */
+function refiltered(): void {
+  relayout();
+  changed();
 }
 
 function saveState(): void {
@@ -211,6 +217,7 @@ function showBrush(): void {
 }
 
 function draw(): void {
+  const started = performance.now();
   const dpr = window.devicePixelRatio || 1;
   const width = canvas.clientWidth;
   const height = canvas.clientHeight;
@@ -244,6 +251,8 @@ function draw(): void {
   hits = frame.hits;
   canvas.dataset['bars'] = String(frame.bars);
   canvas.dataset['aggregated'] = String(frame.aggregatedLanes);
+  // What the last frame cost and drew: read by the browser tests and bench:timeline.
+  canvas.dataset['drawMs'] = (performance.now() - started).toFixed(3);
 }
 
 let frameRequest = 0;
@@ -329,9 +338,11 @@ window.addEventListener('mouseup', (e) => {
   const was = drag;
   drag = undefined;
   if (!was) return;
-  if (was.moved) return changed();
-  if (was.brush) ui.brush = null;
-  if (e.target !== canvas) return changed();
+  if (was.brush) {
+    if (!was.moved) ui.brush = null;
+    showBrush();
+  }
+  if (was.moved || e.target !== canvas) return changed();
   const { x, y } = local(e);
   const hit = hitAt(x, y);
   if (hit?.zoomTo !== undefined && view) {
@@ -352,13 +363,16 @@ canvas.addEventListener('keydown', (e) => {
   else if (e.key === '-') view = zoom(view, 1.25, view.width / 2);
   else if (e.key === 'Enter' && ui.selectedId)
     post({ type: 'timeline/memory/open', memoryId: ui.selectedId });
-  else if (e.key === 'Escape') ui.brush = null;
-  else return;
+  else if (e.key === 'Escape') {
+    ui.brush = null;
+    showBrush();
+  } else return;
   e.preventDefault();
   changed();
 });
 byId('brush-clear').addEventListener('click', () => {
   ui.brush = null;
+  showBrush();
   changed();
 });
 new ResizeObserver(() => redraw()).observe(canvas);
