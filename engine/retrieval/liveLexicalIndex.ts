@@ -65,12 +65,7 @@ class LiveLexicalIndex implements LexicalListener {
       this.index = build(reader);
       this.buildMs = performance.now() - started;
     } else if (this.dirty.size > 0) {
-      const index = this.index;
-      for (const doc of this.dirty) {
-        const row = reader.get<FtsRow>(`SELECT ${ROW_COLUMNS} WHERE f.docid = ?`, [doc]);
-        if (row) setRow(index, row);
-        else index.delete(doc);
-      }
+      refresh(reader, this.index, [...this.dirty]);
       this.dirty.clear();
     }
     return this.index;
@@ -87,6 +82,32 @@ function build(reader: SqlReader): InvertedIndex {
     for (const row of rows) setRow(index, row);
     if (rows.length < BUILD_PAGE) return index;
     after = rows[rows.length - 1]!.doc;
+  }
+}
+
+/**
+ * Re-reads changed rows. New memories get consecutive document numbers, so the changed documents
+ * are read as runs of consecutive numbers, one range query each; a document with no row left is
+ * taken out.
+ */
+function refresh(reader: SqlReader, index: InvertedIndex, docs: number[]): void {
+  docs.sort((a, b) => a - b);
+  for (let i = 0; i < docs.length;) {
+    let j = i;
+    while (j + 1 < docs.length && docs[j + 1] === docs[j]! + 1) j++;
+    const from = docs[i]!;
+    const to = docs[j]!;
+    let expected = from;
+    for (const row of reader.all<FtsRow>(
+      `SELECT ${ROW_COLUMNS} WHERE f.docid >= ? AND f.docid <= ? ORDER BY f.docid`,
+      [from, to],
+    )) {
+      while (expected < row.doc) index.delete(expected++);
+      setRow(index, row);
+      expected = row.doc + 1;
+    }
+    while (expected <= to) index.delete(expected++);
+    i = j + 1;
   }
 }
 
