@@ -33,6 +33,9 @@ export interface FrameInput {
   versions: ReadonlyMap<string, TimelineVersionMark[]>;
   /** Drift findings per memory, to mark them on its bar. */
   driftByMemory: ReadonlyMap<string, TimelineDriftEvent[]>;
+  /** Built once per load, not per frame: memories by id and the start of each laid-out bar. */
+  memoryById: ReadonlyMap<string, TimelineMemory>;
+  barStarts: ReadonlyMap<string, number>;
   selectedId: string | undefined;
   asOf: { t: number; axis: TimeAxis } | undefined;
   brush: { from: number; to: number } | undefined;
@@ -111,7 +114,6 @@ export function drawFrame(input: FrameInput): FrameResult {
   ctx.fillStyle = muted;
   ctx.fillText('drift', 4, driftY + DRIFT_H / 2);
   const driftColour = css('--vscode-charts-yellow', '#ec4');
-  const memories = new Map(data.memories.map((m) => [m.id, m]));
   for (const drift of data.drift) {
     if (drift.at < v.from || drift.at > v.to) continue;
     const x = timeToX(v, drift.at);
@@ -122,7 +124,7 @@ export function drawFrame(input: FrameInput): FrameResult {
       y1: driftY,
       y2: driftY + DRIFT_H,
       drift,
-      memory: memories.get(drift.memoryId),
+      memory: input.memoryById.get(drift.memoryId),
       label: driftLabel(drift),
     });
   }
@@ -299,8 +301,7 @@ function drawLinks(
   supersede: string,
   invalidate: string,
 ): void {
-  const starts = new Map<string, number>();
-  for (const lane of input.lanes) for (const bar of lane.bars) starts.set(bar.memory.id, bar.start);
+  const starts = input.barStarts;
   ctx.lineWidth = 1.25;
   for (const link of input.data.links) {
     const a = rows.get(link.from);

@@ -54,6 +54,8 @@ let lanes: Lane[] = [];
 let shown: TimelineMemory[] = [];
 let versions = new Map<string, TimelineVersionMark[]>();
 let driftByMemory = new Map<string, TimelineDriftEvent[]>();
+let memoryById = new Map<string, TimelineMemory>();
+let barStarts = new Map<string, number>();
 let view: Viewport | undefined;
 let hits: Hit[] = [];
 let nextRequest = 1;
@@ -95,6 +97,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   data = message.data;
   versions = groupBy(data.versions, (v) => v.memoryId);
   driftByMemory = groupBy(data.drift, (d) => d.memoryId);
+  memoryById = new Map(data.memories.map((m) => [m.id, m]));
   toolbar.setChoices(filterChoices(data));
   relayout();
   if (!view) {
@@ -152,6 +155,7 @@ function relayout(): void {
   if (!data) return;
   shown = data.memories.filter(memoryFilter(ui.filter));
   lanes = layoutLanes(shown, data.now).filter((l) => !ui.filter.hiddenLayers.includes(l.layer));
+  barStarts = new Map(lanes.flatMap((l) => l.bars.map((b) => [b.memory.id, b.start] as const)));
   const cut = data.truncated ? ` (the newest ${data.memories.length} of ${data.total} are loaded)` : '';
   toolbar.setStatus(
     `${shown.length} of ${data.memories.length} memories, ${data.drift.length} drift events, ${data.scans.length} scans${cut}`,
@@ -180,7 +184,7 @@ function saveState(): void {
 }
 
 function selected(): TimelineMemory | undefined {
-  return ui.selectedId ? data?.memories.find((m) => m.id === ui.selectedId) : undefined;
+  return ui.selectedId ? memoryById.get(ui.selectedId) : undefined;
 }
 
 function showSelection(): void {
@@ -243,6 +247,8 @@ function draw(): void {
     lanes,
     versions,
     driftByMemory,
+    memoryById,
+    barStarts,
     selectedId: ui.selectedId ?? undefined,
     asOf,
     brush: ui.brush ?? undefined,
