@@ -1,6 +1,18 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { memoryUri } from '../memoryDocuments';
 import { workspaceRoot } from '../workspaceRoot';
+
+/**
+ * Everything opens beside the panel, keeping the focus on it: one click shows a memory or a file
+ * and the user goes on exploring the timeline.
+ */
+const BESIDE = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true } as const;
+
+/** Opens a memory read-only, as Open Memory does, beside the panel. */
+export async function openMemoryBeside(id: string): Promise<void> {
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(memoryUri(id)), BESIDE);
+}
 
 /**
  * Opening what a memory names, from the timeline: a workspace file (a relative path, checked to
@@ -15,7 +27,7 @@ export async function openWorkspaceFile(relative: string, line?: number): Promis
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   const at = line === undefined ? undefined : new vscode.Position(Math.max(0, line - 1), 0);
   await vscode.window.showTextDocument(document, {
-    preview: true,
+    ...BESIDE,
     ...(at ? { selection: new vscode.Range(at, at) } : {}),
   });
 }
@@ -34,5 +46,5 @@ export async function openWorkspaceSymbol(name: string): Promise<void> {
   const best =
     exact.find((s) => container === undefined || s.containerName === container) ?? exact[0] ?? found[0];
   if (!best) throw new Error(`no symbol named ${name} was found in the workspace`);
-  await vscode.window.showTextDocument(best.location.uri, { preview: true, selection: best.location.range });
+  await vscode.window.showTextDocument(best.location.uri, { ...BESIDE, selection: best.location.range });
 }

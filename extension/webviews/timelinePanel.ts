@@ -11,7 +11,7 @@ import type {
 } from '../../webview/timeline/protocol';
 import { summaryLine } from '../../webview/timeline/text';
 import { timelineHtml, webviewAssets } from './timelineHtml';
-import { openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
+import { openMemoryBeside, openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
 
 /** What Reveal in Timeline returns once the webview shows the memory selected. */
 export interface RevealResult {
@@ -129,7 +129,7 @@ export class TimelinePanel implements vscode.Disposable {
           for (const waiter of [...this.selectionWaiters]) waiter(message);
           return;
         case 'timeline/memory/open':
-          await vscode.commands.executeCommand('engram.openMemory', message.memoryId);
+          await openMemoryBeside(message.memoryId);
           return;
         case 'timeline/file/open':
           await openWorkspaceFile(message.path, message.line);

@@ -44,7 +44,10 @@ export function renderDetail(
   pane.replaceChildren();
   if (!m) {
     pane.append(
-      line('Click a bar to select a memory; double-click opens it. Shift-drag selects a range.', 'muted'),
+      line(
+        'Click a bar to select a memory and open it beside. Wheel zooms, drag pans, shift-drag selects a range.',
+        'muted',
+      ),
     );
     return;
   }

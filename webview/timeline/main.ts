@@ -356,9 +356,7 @@ window.addEventListener('mouseup', (e) => {
     return changed();
   }
   select(hit?.memory);
-});
-canvas.addEventListener('dblclick', (e) => {
-  const hit = hitAt(local(e).x, local(e).y);
+  // A click opens the memory too, beside the panel and without taking the focus from it.
   if (hit?.memory) post({ type: 'timeline/memory/open', memoryId: hit.memory.id });
 });
 canvas.addEventListener('keydown', (e) => {

@@ -24,7 +24,7 @@ export const TIMELINE_BODY = `<div id="toolbar" role="toolbar" aria-label="Timel
   </span>
   <span id="status" class="muted" role="status">Loading…</span>
 </div>
-<canvas id="timeline" tabindex="0" aria-label="Memories on a time axis: wheel to zoom, drag to pan, shift-drag to select a range, click to select, double-click to open"></canvas>
+<canvas id="timeline" tabindex="0" aria-label="Memories on a time axis: wheel to zoom, drag to pan, shift-drag to select a range, click to select and open a memory"></canvas>
 <div id="bottom">
   <div id="detail" aria-live="polite"></div>
   <div id="brush" hidden>
