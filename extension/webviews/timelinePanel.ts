@@ -20,6 +20,9 @@ export interface RevealResult {
   shown: number;
 }
 
+/** Writes closer together than this reload the timeline once. */
+const CHANGE_SETTLE_MS = 400;
+
 /** How long Reveal in Timeline waits for the webview to confirm the selection. */
 const REVEAL_WAIT_MS = 20_000;
 
@@ -35,6 +38,7 @@ export class TimelinePanel implements vscode.Disposable {
   private ready = false;
   private pendingReveal: string | undefined;
   private readonly selectionWaiters: Array<(s: SelectionNotification) => void> = [];
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   static show(
     extensionUri: vscode.Uri,
@@ -78,7 +82,20 @@ export class TimelinePanel implements vscode.Disposable {
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      engine.onDidChangeMemories(() => void this.post({ type: 'timeline/data/DidChange' })),
+      engine.onDidChangeMemories(() => this.dataChanged()),
+      { dispose: () => clearTimeout(this.changeTimer) },
+    );
+  }
+
+  /**
+   * Memories changed: tell the webview once a burst of writes (a scan, an import) has settled, so
+   * it reloads the data once rather than per write.
+   */
+  private dataChanged(): void {
+    clearTimeout(this.changeTimer);
+    this.changeTimer = setTimeout(
+      () => void this.post({ type: 'timeline/data/DidChange' }),
+      CHANGE_SETTLE_MS,
     );
   }
 
