@@ -10,6 +10,11 @@ export interface ClaimUnderCheck {
   line?: number;
   version?: string;
   parameters?: number;
+  signature?: string;
+  signatureSpan?: [number, number];
+  value?: string;
+  valueSpan?: [number, number];
+  method?: string;
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

@@ -1,6 +1,8 @@
 import { extractEntities } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
 import { claimsFromEntities } from './entityClaims';
+import { matchConfigValues } from './configValueMatcher';
+import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import {
   matchConfigKeys,
@@ -20,7 +22,7 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
 
 /** "`parse()` in src/a.ts", "`parse` is defined in `src/a.ts`", "src/a.ts exports `parse`". */
 const SYMBOL_THEN_FILE_RE =
-  /^[`'"]?\s*(?:\(\)\s*)?(?:(?:is|are|lives?|sits?|was|were)\s+)?(?:(?:defined|declared|exported|implemented|located|found)\s+)?(?:in|from|inside|at)\s+(?:the\s+file\s+)?[`'"]?$/i;
+  /^[`'"]?\s*(?:\(\)\s*)?(?:(?:is|are|lives?|sits?|was|were)\s+)?(?:(?:defined|declared|exported|implemented|located|found|handled|served|registered|mounted)\s+)?(?:in|from|inside|at|by)\s+(?:the\s+file\s+)?[`'"]?$/i;
 const FILE_THEN_SYMBOL_RE =
   /^[`'"]?\s*(?:exports?|defines?|declares?|contains?|has|holds?|:)\s+(?:the\s+)?[`'"]?$/i;
 const MAX_ASSOCIATION_GAP = 40;
@@ -37,6 +39,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
   matchRoutes(text, special);
+  matchConfigValues(text, special);
   matchConfigKeys(text, special);
   matchVersionedPackages(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
@@ -61,12 +64,16 @@ function dedupe(claims: Partial[]): Partial[] {
   });
 }
 
-/** Gives each symbol the file the same sentence places it in, when the words between say so. */
+/**
+ * Gives each symbol and route the file the same sentence places it in, when the words between say
+ * so ("`parse(input)` is in src/parse.ts", "GET /users/:id is handled in routes/users.ts").
+ */
 function associateSymbolsWithFiles(text: string, claims: Partial[]): void {
   claims.forEach((claim, index) => {
-    if (claim.kind !== 'symbol') return;
+    if ((claim.kind !== 'symbol' && claim.kind !== 'route') || claim.file !== undefined) return;
+    const end = claim.signatureSpan?.[1] ?? afterArguments(text, claim.span[1]);
     const after = claims.slice(index + 1).find((c) => c.kind === 'path');
-    if (after && isFileAssociation(text, claim.span[1], after.span[0], SYMBOL_THEN_FILE_RE)) {
+    if (after && isFileAssociation(text, end, after.span[0], SYMBOL_THEN_FILE_RE)) {
       claim.file = after.subject;
       claim.fileSpan = after.span;
       return;
@@ -80,6 +87,13 @@ function associateSymbolsWithFiles(text: string, claims: Partial[]): void {
       claim.fileSpan = before.span;
     }
   });
+}
+
+/** Past a call's argument list written right after a name (`login(user, password)`), if any. */
+function afterArguments(text: string, end: number): number {
+  if (text[end] !== '(') return end;
+  const list = parameterListAt(text, end);
+  return list && list.open === end ? list.close + 1 : end;
 }
 
 function isFileAssociation(text: string, from: number, to: number, words: RegExp): boolean {

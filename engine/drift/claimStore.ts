@@ -43,9 +43,20 @@ export function storeClaims(
   const rows: Array<Array<string | number | null>> = [];
   for (const { memory, claims } of extracted) {
     for (const claim of claims) {
-      const { kind, subject, file, negated, span, fileSpan, line, version, parameters, method, signature } =
+      const { kind, subject, file, negated, span } = claim;
+      const { fileSpan, line, version, parameters, method, signature, signatureSpan, value, valueSpan } =
         claim;
-      const detail = { fileSpan, line, version, parameters, method, signature };
+      const detail = {
+        fileSpan,
+        line,
+        version,
+        parameters,
+        method,
+        signature,
+        signatureSpan,
+        value,
+        valueSpan,
+      };
       rows.push([
         memory.id,
         kind,
@@ -145,6 +156,10 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.version !== undefined) claim.version = detail.version;
   if (detail.parameters !== undefined) claim.parameters = detail.parameters;
   if (detail.method !== undefined) claim.method = detail.method;
+  if (detail.signature !== undefined) claim.signature = detail.signature;
+  if (detail.signatureSpan) claim.signatureSpan = detail.signatureSpan;
+  if (detail.value !== undefined) claim.value = detail.value;
+  if (detail.valueSpan) claim.valueSpan = detail.valueSpan;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

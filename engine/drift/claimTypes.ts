@@ -35,8 +35,12 @@ export interface ExtractedClaim {
   parameters?: number;
   /** The HTTP method written with a route. */
   method?: string;
-  /** The parameter list the text gives a declared function (`parse(input: string, opts)`), as written. */
+  /** The parameter list the text gives a declared function (`(input: string, opts)`), as written. */
   signature?: string;
+  signatureSpan?: [number, number];
+  /** The value a config claim gives its key (`strict: true` -> `true`), unquoted, and where. */
+  value?: string;
+  valueSpan?: [number, number];
 }
 
 export const VERDICTS = ['ok', 'stale', 'moved', 'unverifiable'] as const;
@@ -63,6 +67,8 @@ export interface ClaimEvidence {
   commit?: CommitEvidence;
   /** What the code says now (a signature, a dependency version). */
   now?: string;
+  /** A stale claim that a rewrite repairs: the memory's text at `span` becomes `text`. */
+  repair?: { span: [number, number]; text: string };
 }
 
 export interface ClaimCheck {

@@ -1,6 +1,8 @@
 import type { ClaimCheck } from './claimTypes';
 import type { ClaimUnderCheck } from './attribution';
-import { verifyCommandClaim, verifyConfigClaim, verifyEnvClaim, verifyRouteClaim } from './codeClaims';
+import { verifyCommandClaim, verifyEnvClaim } from './codeClaims';
+import { verifyConfigClaim } from './configClaims';
+import { verifyRouteClaim } from './routeClaims';
 import { verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
 import { verifyPathClaim } from './pathClaims';
 import { verifySymbolClaim } from './symbolClaims';

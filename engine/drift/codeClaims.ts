@@ -1,8 +1,7 @@
 import type { ClaimCheck } from './claimTypes';
-import { goneWord, ok, presentAgain, unverifiable } from './attribution';
+import { goneWord, ok, presentAgain } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { VerificationContext } from './verificationContext';
-import { normaliseRoute } from './workspaceSearch';
 
 /** An environment variable the code is said to read: its name must still occur in the code. */
 export async function verifyEnvClaim(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
@@ -12,20 +11,6 @@ export async function verifyEnvClaim(ctx: VerificationContext, claim: ClaimUnder
   return foundIn.length > 0
     ? ok('read by the code')
     : goneWord(ctx, claim, claim.subject, 'no longer in the code');
-}
-
-/** A config key: the dotted key, or its last part as a word, must occur somewhere in the workspace. */
-export async function verifyConfigClaim(
-  ctx: VerificationContext,
-  claim: ClaimUnderCheck,
-): Promise<ClaimCheck> {
-  const last = claim.subject.slice(claim.subject.lastIndexOf('.') + 1);
-  const foundIn = [...(await ctx.literals.get(claim.subject)), ...(await ctx.words.get(last))];
-  if (claim.negated)
-    return foundIn.length > 0 ? presentAgain(ctx, claim, claim.subject, foundIn) : ok('absent');
-  return foundIn.length > 0
-    ? ok('present')
-    : goneWord(ctx, claim, last, 'config key no longer in the workspace');
 }
 
 /** `engram drift`: the program is still a bin of the project and its sub-command is named in the code. */
@@ -48,21 +33,4 @@ export async function verifyCommandClaim(
   return foundIn.length > 0
     ? ok('sub-command present')
     : goneWord(ctx, claim, sub, `sub-command ${sub} not found`);
-}
-
-/** A route: verifiable only when the code defines routes at all. */
-export async function verifyRouteClaim(
-  ctx: VerificationContext,
-  claim: ClaimUnderCheck,
-): Promise<ClaimCheck> {
-  const routes = await ctx.routes();
-  if (routes.size === 0) return unverifiable('the code defines no routes');
-  const defined = routes.has(normaliseRoute(claim.subject));
-  if (claim.negated) {
-    if (!defined) return ok('not defined, as the memory says');
-    const files = [...(await ctx.literals.get(claim.subject))];
-    return presentAgain(ctx, claim, claim.subject, files);
-  }
-  if (defined) return ok('defined');
-  return goneWord(ctx, claim, claim.subject, 'route no longer defined');
 }

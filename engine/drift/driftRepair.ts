@@ -29,8 +29,10 @@ export async function fixDrift(
 }
 
 function planFor(memory: MemoryDrift, content: string): FixAction[] {
-  const moved = memory.claims.filter((c) => c.verdict === 'moved' && c.evidence.target !== undefined);
-  const stale = memory.claims.filter((c) => c.verdict === 'stale');
+  const moved = memory.claims.filter(
+    (c) => (c.verdict === 'moved' && c.evidence.target !== undefined) || c.evidence.repair !== undefined,
+  );
+  const stale = memory.claims.filter((c) => c.verdict === 'stale' && c.evidence.repair === undefined);
   if (memory.status === 'dead') {
     const validTo = memory.validTo ?? undefined;
     return [
@@ -69,12 +71,20 @@ function reasons(claims: readonly ClaimReport[]): string {
 }
 
 /**
- * The content with each moved claim's text replaced by its target: a path claim's own span, a
- * symbol claim's file span. Spans are applied from the end so earlier ones keep their offsets.
+ * The content with each moved claim's text replaced by its target (a path claim's own span, a
+ * symbol's or route's file span) and each repairable claim's by its repair (a signature, a config
+ * value). Spans are applied from the end so earlier ones keep their offsets.
  */
 function rewrite(original: string, moved: readonly ClaimReport[]): string {
   const edits = moved
-    .map((c) => ({ span: c.kind === 'symbol' ? c.fileSpan : c.span, target: c.evidence.target as string }))
+    .map((c) =>
+      c.evidence.repair
+        ? { span: c.evidence.repair.span, target: c.evidence.repair.text }
+        : {
+            span: c.kind === 'symbol' || c.kind === 'route' ? c.fileSpan : c.span,
+            target: c.evidence.target as string,
+          },
+    )
     .filter((e): e is { span: [number, number]; target: string } => e.span !== undefined)
     .sort((a, b) => b.span[0] - a.span[0]);
   let content = original;

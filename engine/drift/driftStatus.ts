@@ -1,10 +1,14 @@
 import type { ClaimCheck, DriftStatus } from './claimTypes';
 
-/** A memory's drift from its claims' verdicts (see DriftStatus). */
+/**
+ * A memory's drift from its claims' verdicts (see DriftStatus). A stale claim that carries its
+ * repair (a changed signature or config value) counts with the moved ones: a rewrite fixes it.
+ */
 export function driftStatusOf(checks: readonly ClaimCheck[]): DriftStatus {
   if (checks.length === 0) return 'none';
   const count = (verdict: ClaimCheck['verdict']) => checks.filter((c) => c.verdict === verdict).length;
-  const [good, stale, moved] = [count('ok'), count('stale'), count('moved')];
+  const repairable = checks.filter((c) => c.verdict === 'stale' && c.evidence.repair !== undefined).length;
+  const [good, stale, moved] = [count('ok'), count('stale') - repairable, count('moved') + repairable];
   if (good + stale + moved === 0) return 'unverifiable';
   if (stale === 0) return moved === 0 ? 'ok' : 'moved';
   return good + moved === 0 ? 'dead' : 'stale';

@@ -1,5 +1,6 @@
 import type { ExtractedEntity } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
+import { parameterListAt, parametersOf } from './signatures';
 import { versionAfter, withLine } from './textClaimMatchers';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -27,6 +28,7 @@ const NOT_DEPENDENCIES = new Set(
 );
 const DEPENDENCY_CUE_RE =
   /\b(?:depend\w*|package|librar\w+|framework|installed|install|we use|uses|using|built on|powered by)\b/i;
+const DECLARATION_BEFORE_RE = /\b(?:function\*?|def|fn|func|fun|sub|method)\s+`?$/;
 /** Script runners: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`. */
 const SCRIPT_RE = /^(?:(npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.@/-]+)|make\s+([\w.-]+))/;
 const NPM_LIFECYCLE = new Set(['test', 'start', 'stop', 'restart']);
@@ -93,9 +95,35 @@ function symbolClaim(text: string, span: [number, number], surface: string): Par
   if (parts.length > 1 && RUNTIME_RECEIVERS.has(first)) return undefined;
   if (parts.length === 1 && RUNTIME_CALLS.has(first)) return undefined;
   const claim: Partial = { kind: 'symbol', subject: parts.join('.'), span };
-  const parameters = parameterCount(text, span[1]);
-  if (parameters !== undefined) claim.parameters = parameters;
+  const signature = signatureAfter(text, span);
+  if (signature) Object.assign(claim, signature);
+  else {
+    const parameters = parameterCount(text, span[1]);
+    if (parameters !== undefined) claim.parameters = parameters;
+  }
   return [claim];
+}
+
+/**
+ * A declaration's parameter list written right after the name: `function parse(input: string,
+ * opts)`, `def load(path, *, strict=False)`, or any list with a type annotation. A call with
+ * plain arguments (`login(user, password)`) only says how many parameters there are.
+ */
+function signatureAfter(
+  text: string,
+  span: [number, number],
+): Pick<Partial, 'signature' | 'signatureSpan' | 'parameters'> | undefined {
+  if (text[span[1]] !== '(') return undefined;
+  const list = parameterListAt(text, span[1]);
+  if (!list || list.open !== span[1]) return undefined;
+  const parameters = parametersOf(list.inside);
+  const declared = DECLARATION_BEFORE_RE.test(text.slice(Math.max(0, span[0] - 24), span[0]));
+  if (!declared && !parameters.some((p) => p.type !== undefined)) return undefined;
+  return {
+    signature: `(${list.inside})`,
+    signatureSpan: [list.open, list.close + 1],
+    parameters: parameters.length,
+  };
 }
 
 /** `login(user, password)` -> 2; only for a plain argument list of identifiers. */

@@ -30,7 +30,7 @@ interface HistoryCache {
   pathEvents?: Promise<Map<string, PathEvent[]>>;
   /** HEAD's first-parent line and its whole history, newest first by committer time. */
   timeline?: Promise<Timeline>;
-  /** Answers of historyWalk and manifestHistory, by question. */
+  /** Answers of historyWalk and fileHistory, by question. */
   walks: Map<string, Promise<unknown>>;
   grep: Map<string, Promise<Map<string, Set<string>>>>;
 }

@@ -1,8 +1,22 @@
+import { manifestKindOf, readManifest } from '../code/manifests/readManifest';
 import type { ManifestData } from '../code/types';
+import type { FileReader } from './fileHistory';
 import type { ClaimCheck } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { VerificationContext } from './verificationContext';
+
+/** A manifest version as the claims read it: a deleted manifest declares nothing. */
+const MANIFEST: FileReader<ManifestData | undefined> = {
+  name: 'manifest',
+  read(text, file) {
+    const kind = manifestKindOf(file);
+    if (!kind) return 'unreadable';
+    if (text === undefined) return undefined;
+    const record = readManifest(kind, text);
+    return record.data.error ? 'unreadable' : record.data;
+  },
+};
 
 /** A package script or Makefile target (`npm run build`, `make lint`). */
 export async function verifyScriptClaim(
@@ -15,16 +29,17 @@ export async function verifyScriptClaim(
   const declares = (data: ManifestData | undefined) => data?.scripts?.[claim.subject] !== undefined;
   if (claim.negated) {
     if (!declaredIn) return ok('absent');
-    const commit = await ctx.manifestBreak(declaredIn, claim.memoryValidFrom, declares, 'any');
+    const commit = await ctx.fileBreak(declaredIn, claim.memoryValidFrom, MANIFEST, declares, 'any');
     return withCommit(
       { verdict: 'stale', evidence: { reason: 'script present although denied', foundIn: declaredIn } },
       commit,
     );
   }
   if (declaredIn) return ok('declared', { foundIn: declaredIn });
-  const commit = await ctx.manifestBreak(
+  const commit = await ctx.fileBreak(
     manifests.files,
     claim.memoryValidFrom,
+    MANIFEST,
     (data) => !declares(data),
     'every',
   );
@@ -46,9 +61,10 @@ export async function verifyDependencyClaim(
   const own = manifests.ownNames.has(name);
   if (claim.negated) {
     if (!declared) return ok('absent');
-    const commit = await ctx.manifestBreak(
+    const commit = await ctx.fileBreak(
       [declared.file],
       claim.memoryValidFrom,
+      MANIFEST,
       (data) => versionIn(data, name) !== undefined,
       'any',
     );
@@ -65,9 +81,10 @@ export async function verifyDependencyClaim(
   const holds = (version: string | undefined) =>
     version !== undefined && (claim.version === undefined || majorOf(claim.version) === majorOf(version));
   if (!declared) {
-    const commit = await ctx.manifestBreak(
+    const commit = await ctx.fileBreak(
       manifests.files,
       claim.memoryValidFrom,
+      MANIFEST,
       (data) => !holds(versionIn(data, name)),
       'every',
     );
@@ -77,9 +94,10 @@ export async function verifyDependencyClaim(
     );
   }
   if (!holds(declared.version)) {
-    const commit = await ctx.manifestBreak(
+    const commit = await ctx.fileBreak(
       [declared.file],
       claim.memoryValidFrom,
+      MANIFEST,
       (data) => !holds(versionIn(data, name)),
       'every',
     );

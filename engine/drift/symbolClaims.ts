@@ -1,8 +1,10 @@
 import type { ClaimCheck } from './claimTypes';
-import { goneWord, ok, presentAgain, unverifiable, withCommit, wordRemoval } from './attribution';
+import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
-import { signatureParameters } from './symbolIndex';
 import type { SymbolDefinition } from './symbolIndex';
+import type { FileReader } from './fileHistory';
+import { parameterListAt, parameterListsOf, parametersOf, sameParameters } from './signatures';
+import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
 
@@ -54,6 +56,12 @@ function definitionsOf(
   return inContainer.length > 0 ? inContainer : all;
 }
 
+/**
+ * With a parameter list in the memory: some definition must declare it (by name and, where both
+ * give one, type; a bare call only by count). Otherwise stale, with the signature the code has
+ * now, which also repairs the memory's text, and the first commit after which the file no longer
+ * declared the stated list.
+ */
 async function signatureCheck(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
@@ -61,11 +69,36 @@ async function signatureCheck(
   definitions: SymbolDefinition[],
 ): Promise<ClaimCheck> {
   if (claim.parameters === undefined || definitions.length === 0) return ok('present');
-  const counts = definitions.map((d) =>
-    signatureParameters(d.signature.replace(/\(\s*(?:self|cls)\s*,?/, '(')),
+  const stated = claim.signature !== undefined ? parametersOf(claim.signature.slice(1, -1)) : undefined;
+  const fits = (declared: Parameter[]) =>
+    stated ? sameParameters(stated, declared) : declared.length === claim.parameters;
+  const declared = definitions.map((d) => ({ definition: d, list: declaredList(d.signature, name) }));
+  if (declared.some(({ list }) => list === undefined || fits(parametersOf(list))))
+    return ok('present', { now: definitions[0]?.signature });
+  const current = declared[0] as { definition: SymbolDefinition; list: string };
+  const check: ClaimCheck = {
+    verdict: 'stale',
+    evidence: { reason: 'signature changed', now: current.definition.signature },
+  };
+  if (claim.signatureSpan) check.evidence.repair = { span: claim.signatureSpan, text: `(${current.list})` };
+  const reader: FileReader<Parameter[][]> = {
+    name: `signature\u0000${name}`,
+    read: (text) => (text === undefined ? [] : parameterListsOf(text, name)),
+  };
+  const commit = await ctx.fileBreak(
+    [current.definition.file],
+    claim.memoryValidFrom,
+    reader,
+    (lists) => !lists.some(fits),
+    'every',
   );
-  if (counts.some((c) => c === undefined || c === claim.parameters)) return ok('present');
-  const now = definitions[0]?.signature ?? '';
-  const removal = await wordRemoval(ctx, claim, name, [definitions[0]?.file ?? '']);
-  return withCommit({ verdict: 'stale', evidence: { reason: 'signature changed', now } }, removal.commit);
+  return withCommit(check, commit);
+}
+
+/** The parameter list of a declaration header (`export function parse(a: T, b): R` -> `a: T, b`). */
+function declaredList(signature: string, name: string): string | undefined {
+  const at = signature.search(
+    new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]*>)?\\s*\\(`),
+  );
+  return parameterListAt(signature, at === -1 ? 0 : at)?.inside;
 }

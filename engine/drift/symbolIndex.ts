@@ -27,22 +27,3 @@ export function readSymbolIndex(reader: SqlReader): SymbolIndex {
   );
   return { definitions, indexedFiles };
 }
-
-/** How many parameters a declaration header has: `function login(user, password): T` -> 2. */
-export function signatureParameters(signature: string): number | undefined {
-  const open = signature.indexOf('(');
-  if (open === -1) return undefined;
-  let depth = 0;
-  let count = 0;
-  let sawContent = false;
-  for (let i = open + 1; i < signature.length; i++) {
-    const c = signature[i] as string;
-    if ('([{<'.includes(c)) depth++;
-    else if (')]}>'.includes(c)) {
-      if (depth === 0) return sawContent ? count + 1 : 0;
-      depth--;
-    } else if (c === ',' && depth === 0) count++;
-    else if (!/\s/.test(c)) sawContent = true;
-  }
-  return undefined;
-}

@@ -84,6 +84,9 @@ export function matchConfigKeys(text: string, out: Partial[]): void {
   for (let m = INLINE_CODE_RE.exec(text); m !== null; m = INLINE_CODE_RE.exec(text)) {
     const key = m[1] as string;
     if (!CONFIG_KEY_RE.test(key) || FILE_LIKE_RE.test(key)) continue;
+    // Already a claim with its value and file (configValueMatcher).
+    if (out.some((c) => c.kind === 'config' && overlaps(c.span, [m.index + 1, m.index + 1 + key.length])))
+      continue;
     const around = text.slice(Math.max(0, m.index - 40), Math.min(text.length, m.index + m[0].length + 30));
     if (!CONFIG_CUE_RE.test(around)) continue;
     out.push({ kind: 'config', subject: key, span: [m.index + 1, m.index + 1 + key.length] });

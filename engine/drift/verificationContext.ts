@@ -4,14 +4,15 @@ import { BatchLoader } from './batchLoader';
 import type { CommitEvidence } from './claimTypes';
 import { commitsAt, grepNeedles, openGit, pathEvents } from './gitHistory';
 import { firstChange } from './historyWalk';
-import { firstManifestBreak } from './manifestHistory';
-import type { ManifestData } from '../code/types';
+import { firstBreak } from './fileHistory';
+import type { FileReader } from './fileHistory';
 import type { GitContext, PathEvent } from './gitHistory';
 import { readManifestFacts } from './manifestFacts';
 import type { ManifestFacts } from './manifestFacts';
 import { readSymbolIndex } from './symbolIndex';
 import type { SymbolIndex } from './symbolIndex';
 import { WorkspaceSearch } from './workspaceSearch';
+import type { RouteDefinition } from './routeDefinitions';
 
 /** Everything a check knows about the workspace now, read once per check. */
 export interface VerificationContext {
@@ -25,8 +26,8 @@ export interface VerificationContext {
   words: BatchLoader<Set<string>>;
   /** Files holding each literal string now, batched across claims. */
   literals: BatchLoader<Set<string>>;
-  /** The routes the code defines (asked only when a claim names a route). */
-  routes(): Promise<Set<string>>;
+  /** The routes the code defines, with file and method (asked only when a claim names a route). */
+  routes(): Promise<Map<string, RouteDefinition[]>>;
   /** Every deletion and rename per path, newest first. */
   pathEvents: Promise<Map<string, PathEvent[]>>;
   /** Files holding an identifier at any of the commits a memory may have described. */
@@ -40,11 +41,12 @@ export interface VerificationContext {
     time: number,
     becomes: 'absent' | 'present',
   ): Promise<CommitEvidence | undefined>;
-  /** The first manifest version after a memory's time that makes a manifest claim false. */
-  manifestBreak(
+  /** The first version of `files` after a memory's time that makes its claim false (see firstBreak). */
+  fileBreak<T>(
     files: readonly string[],
     time: number,
-    isFalse: (data: ManifestData | undefined) => boolean,
+    reader: FileReader<T>,
+    isFalse: (value: T) => boolean,
     mode: 'every' | 'any',
   ): Promise<CommitEvidence | undefined>;
 }
@@ -59,7 +61,7 @@ export async function createVerificationContext(
   const symbols = readSymbolIndex(reader);
   const git = await openGit(root);
   const search = new WorkspaceSearch(root, git);
-  let routes: Promise<Set<string>> | undefined;
+  let routes: Promise<Map<string, RouteDefinition[]>> | undefined;
   const loaders = new Map<string, BatchLoader<Set<string>>>();
   const wordsAtLoader = (commit: string) => {
     let loader = loaders.get(commit);
@@ -89,8 +91,8 @@ export async function createVerificationContext(
     commitsAt: (time) => (git ? commitsAt(git, time) : Promise.resolve([])),
     firstChange: async (needle, files, time, becomes) =>
       git ? firstChange(git, needle, files, await commitsAt(git, time), becomes) : undefined,
-    manifestBreak: async (files, time, isFalse, mode) =>
-      git ? firstManifestBreak(git, files, (await commitsAt(git, time))[0], isFalse, mode) : undefined,
+    fileBreak: async (files, time, reader, isFalse, mode) =>
+      git ? firstBreak(git, files, (await commitsAt(git, time))[0], reader, isFalse, mode) : undefined,
   };
 }
 

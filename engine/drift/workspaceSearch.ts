@@ -3,12 +3,9 @@ import { looksBinary } from '../code/fileContent';
 import { walkWorkspace } from '../code/walker';
 import { grepNeedles } from './gitHistory';
 import type { GitContext } from './gitHistory';
+import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
+import type { RouteDefinition } from './routeDefinitions';
 
-/** Route definitions in code: `app.get('/x'`, `router.post("/x"`, `@Get('/x')`, `@app.route("/x")`. */
-const ROUTE_DEFINITION_RE =
-  /(?:\.|@)(?:get|post|put|delete|patch|all|use|route|head|options|on)\(\s*(?:\[\s*)?(?:['"][A-Z]+['"]\s*,\s*)?['"`](\/[^'"`\s]*)['"`]/gi;
-const ROUTE_DEFINITION_ERE =
-  '(\\.|@)(get|post|put|delete|patch|all|use|route|head|options|on)\\([[:space:]]*[\'"`]/[^\'"`[:space:]]*';
 const SEARCH_BATCH = 300;
 
 /**
@@ -48,22 +45,27 @@ export class WorkspaceSearch {
     return found;
   }
 
-  /** The route paths the code defines, normalised (`/users/:p`); empty when it defines none. */
-  async routes(): Promise<Set<string>> {
-    const routes = new Set<string>();
+  /** The routes the code defines (normalised path -> where and with which method); empty when none. */
+  async routes(): Promise<Map<string, RouteDefinition[]>> {
+    const routes = new Map<string, RouteDefinition[]>();
+    const add = (file: string, text: string) => {
+      for (const { route, method } of routesIn(text)) {
+        const list = routes.get(route);
+        if (list) list.push({ file, method });
+        else routes.set(route, [{ file, method }]);
+      }
+    };
     if (this.git) {
       const out = await this.git.git
-        .raw(['grep', '-h', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', '.'])
+        .raw(['grep', '-z', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', '.'])
         .catch(() => '');
       for (const line of out.split('\n')) {
-        const path = /['"`](\/[^'"`\s]*)$/.exec(line)?.[1];
-        if (path !== undefined) routes.add(normaliseRoute(path));
+        const nul = line.indexOf('\0');
+        if (nul !== -1) add(line.slice(0, nul), line.slice(nul + 1));
       }
       return routes;
     }
-    for (const text of (await this.fileTexts()).values()) {
-      for (const m of text.matchAll(ROUTE_DEFINITION_RE)) routes.add(normaliseRoute(m[1] as string));
-    }
+    for (const [file, text] of await this.fileTexts()) add(file, text);
     return routes;
   }
 
@@ -80,14 +82,4 @@ export class WorkspaceSearch {
     })();
     return this.texts;
   }
-}
-
-/** `/users/:id`, `/users/{id}`, `/users/<int:id>` and `/users/:id/` are one route. */
-export function normaliseRoute(route: string): string {
-  const normalised = route
-    .replace(/:[A-Za-z_]\w*\??/g, ':p')
-    .replace(/\{[^}]*\}/g, ':p')
-    .replace(/<[^>]*>/g, ':p')
-    .replace(/\/+$/, '');
-  return normalised === '' ? '/' : normalised;
 }

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ClaimCheck } from './claimTypes';
+import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribution';
+import type { ClaimUnderCheck } from './attribution';
+import { configValue, readConfigText, sameConfigValue } from './configFiles';
+import type { FileReader } from './fileHistory';
+import { eventAfter } from './gitHistory';
+import type { VerificationContext } from './verificationContext';
+import { pathState, resolveClaimPath } from './workspacePaths';
+
+/**
+ * A config claim. With the file it is in ("strict: true in tsconfig.json"): the key must be in that
+ * file, with the value the memory gives; a changed value is stale with the value the file has now
+ * as the repair. Without a file: the dotted key, or its last part as a word, must occur somewhere.
+ */
+export async function verifyConfigClaim(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+): Promise<ClaimCheck> {
+  if (claim.file !== undefined) return verifyInFile(ctx, claim, claim.file);
+  const last = claim.subject.slice(claim.subject.lastIndexOf('.') + 1);
+  const foundIn = [...(await ctx.literals.get(claim.subject)), ...(await ctx.words.get(last))];
+  if (claim.negated)
+    return foundIn.length > 0 ? presentAgain(ctx, claim, claim.subject, foundIn) : ok('absent');
+  return foundIn.length > 0
+    ? ok('present')
+    : goneWord(ctx, claim, last, 'config key no longer in the workspace');
+}
+
+async function verifyInFile(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  written: string,
+): Promise<ClaimCheck> {
+  const resolved = resolveClaimPath(ctx.root, written);
+  if (!resolved.inside) return unverifiable(`refused: ${written} is ${resolved.reason}, never read`);
+  const file = resolved.relative;
+  const state = pathState(ctx.root, ctx.realRoot, file);
+  if (state === 'outside') return unverifiable('refused: a link out of the workspace, never read');
+  if (state === 'directory') return unverifiable(`${file} is a folder, not a config file`);
+  if (state === 'missing') {
+    if (claim.negated) return ok('absent, as the memory says');
+    const event = eventAfter((await ctx.pathEvents).get(file) ?? [], claim.memoryValidFrom);
+    return withCommit({ verdict: 'stale', evidence: { reason: `${file} is gone` } }, event?.commit);
+  }
+  const tree = readConfigText(file, readFileSync(path.join(ctx.root, file), 'utf8'));
+  if (!tree.ok) return unverifiable(`${file}: ${tree.error}`);
+  const found = configValue(tree.root, claim.subject);
+  const holds = (value: { value: string } | undefined) =>
+    value !== undefined && (claim.value === undefined || sameConfigValue(claim.value, value.value));
+  const reader: FileReader<{ path: string; value: string } | undefined> = {
+    name: `config\u0000${claim.subject}`,
+    read(text) {
+      if (text === undefined) return undefined;
+      const version = readConfigText(file, text);
+      return version.ok ? configValue(version.root, claim.subject) : 'unreadable';
+    },
+  };
+  if (claim.negated) {
+    if (!holds(found)) return ok('not so, as the memory says', found ? { now: found.value } : {});
+    const commit = await ctx.fileBreak([file], claim.memoryValidFrom, reader, holds, 'any');
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'so although denied', now: found?.value } },
+      commit,
+    );
+  }
+  if (holds(found)) return ok('as stated', { foundIn: [file], now: found?.value });
+  const commit = await ctx.fileBreak([file], claim.memoryValidFrom, reader, (v) => !holds(v), 'every');
+  if (!found)
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: `no longer in ${file}`, foundIn: [file] } },
+      commit,
+    );
+  const check: ClaimCheck = {
+    verdict: 'stale',
+    evidence: { reason: 'value changed', foundIn: [file], now: found.value },
+  };
+  if (claim.valueSpan && claim.value !== undefined) {
+    // Written quoted ("debug"), repaired quoted.
+    const quoted = claim.valueSpan[1] - claim.valueSpan[0] === claim.value.length + 2;
+    check.evidence.repair = {
+      span: claim.valueSpan,
+      text: quoted ? JSON.stringify(found.value) : found.value,
+    };
+  }
+  return withCommit(check, commit);
+}

@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process';
+import type { CommitEvidence } from './claimTypes';
+import { COMMIT_FORMAT, LITERAL, gitEnvironment, parseDatedCommit } from './gitHistory';
+import type { GitContext } from './gitHistory';
+
+/**
+ * How a claim reads one version of a file: `undefined` text is a deleted file; the answer
+ * `unreadable` (a merge that committed conflict markers) says nothing either way and is skipped.
+ */
+export interface FileReader<T> {
+  /** Names the reading for the cache (one parse per version of the file and reader). */
+  name: string;
+  read(text: string | undefined, file: string): T | 'unreadable';
+}
+
+interface Version<T> {
+  commit: CommitEvidence;
+  committed: number;
+  value: T;
+}
+
+/**
+ * The commit that made a claim about files false: the earliest version, on the way from the
+ * commit the memory described (`asOf`) to HEAD, for which `isFalse` says so (a dependency dropped
+ * or on another major, a script gone, a config value changed). A version bump does not change how
+ * often a name occurs, so pickaxe cannot see it; reading each version of the file can. With
+ * several files, a claim about presence is false once it holds in none of them (`every`), a denial
+ * once one breaks it (`any`). A file where the claim did not hold at `asOf` cannot be the one that
+ * made it false.
+ */
+export async function firstBreak<T>(
+  ctx: GitContext,
+  files: readonly string[],
+  asOf: string | undefined,
+  reader: FileReader<T>,
+  isFalse: (value: T) => boolean,
+  mode: 'every' | 'any',
+): Promise<CommitEvidence | undefined> {
+  if (!asOf || asOf === ctx.head) return undefined;
+  const breaks: CommitEvidence[] = [];
+  for (const file of files) {
+    const then = await versionAt(ctx, asOf, file, reader);
+    // Not there, or not holding, when the memory was written: this file cannot have broken it.
+    if (then === 'unreadable' || isFalse(then)) continue;
+    const [versions, after] = await Promise.all([
+      fileVersions(ctx, file, reader),
+      descendants(ctx, asOf, file),
+    ]);
+    const broken = versions.find((v) => after.has(v.commit.hash) && isFalse(v.value));
+    if (broken) breaks.push(broken.commit);
+    else if (mode === 'every') return undefined;
+  }
+  if (breaks.length === 0) return undefined;
+  breaks.sort((a, b) => a.time - b.time);
+  return mode === 'any' ? breaks[0] : breaks[breaks.length - 1];
+}
+
+/** The file as it was at `commit`, read once per commit, file and reader. */
+function versionAt<T>(
+  ctx: GitContext,
+  commit: string,
+  file: string,
+  reader: FileReader<T>,
+): Promise<T | 'unreadable'> {
+  return cached(ctx, `at\u0000${reader.name}\u0000${commit}\u0000${file}`, async () => {
+    const [text] = await catFiles(ctx.root, [`${commit}:${file}`]);
+    return reader.read(text, file);
+  }).catch(() => 'unreadable' as const);
+}
+
+/**
+ * The commits that changed `file` on the way from `asOf` to HEAD (`--ancestry-path`): work on a
+ * branch that forked before the memory and was merged after it counts from its merge, not from
+ * its own older commits.
+ */
+function descendants(ctx: GitContext, asOf: string, file: string): Promise<Set<string>> {
+  return cached(ctx, `descendants\u0000${asOf}\u0000${file}`, () =>
+    ctx.git
+      .raw([LITERAL, 'rev-list', '--ancestry-path', `${asOf}..HEAD`, '--', file])
+      .then((out) => new Set(out.split('\n').filter((line) => line.length > 0)))
+      .catch(() => new Set<string>()),
+  );
+}
+
+/** Every readable version of a file in HEAD's history, oldest first, read once per HEAD and reader. */
+function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): Promise<Array<Version<T>>> {
+  return cached(ctx, `versions\u0000${reader.name}\u0000${file}`, async () => {
+    const out = await ctx.git.raw([LITERAL, 'log', COMMIT_FORMAT, 'HEAD', '--', file]);
+    const commits = out
+      .split('\x1e')
+      .map((chunk) => parseDatedCommit(chunk.trim()))
+      .filter((c) => c !== undefined)
+      .sort((a, b) => a.committed - b.committed);
+    const texts = await catFiles(
+      ctx.root,
+      commits.map((c) => `${c.commit.hash}:${file}`),
+    );
+    const versions: Array<Version<T>> = [];
+    commits.forEach((c, i) => {
+      const value = reader.read(texts[i], file);
+      if (value !== 'unreadable') versions.push({ ...c, value });
+    });
+    return versions;
+  }).catch(() => []);
+}
+
+function cached<V>(ctx: GitContext, key: string, load: () => Promise<V>): Promise<V> {
+  let answer = ctx.cache.walks.get(key) as Promise<V> | undefined;
+  if (!answer) {
+    answer = load();
+    ctx.cache.walks.set(key, answer);
+  }
+  return answer;
+}
+
+/**
+ * The contents of `objects` (`commit:path`) in one `git cat-file --batch`: undefined for an object
+ * that does not exist (the commit deleted the file). simple-git cannot write to git's stdin.
+ */
+function catFiles(root: string, objects: readonly string[]): Promise<Array<string | undefined>> {
+  if (objects.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], {
+      cwd: root,
+      env: gitEnvironment(),
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', () => resolve(parseBatch(Buffer.concat(chunks), objects.length)));
+    child.stdin.end(`${objects.join('\n')}\n`);
+  });
+}
+
+function parseBatch(output: Buffer, count: number): Array<string | undefined> {
+  const texts: Array<string | undefined> = [];
+  let at = 0;
+  while (texts.length < count && at < output.length) {
+    const headerEnd = output.indexOf(0x0a, at);
+    if (headerEnd === -1) break;
+    const header = output.subarray(at, headerEnd).toString('utf8');
+    const size = /^[0-9a-f]+ blob (\d+)$/.exec(header)?.[1];
+    if (size === undefined) {
+      // `<object> missing` (or not a blob): nothing follows the header.
+      texts.push(undefined);
+      at = headerEnd + 1;
+      continue;
+    }
+    const start = headerEnd + 1;
+    texts.push(output.subarray(start, start + Number(size)).toString('utf8'));
+    at = start + Number(size) + 1;
+  }
+  while (texts.length < count) texts.push(undefined);
+  return texts;
+}

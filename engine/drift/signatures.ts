@@ -1,0 +1,101 @@
+/** Parameter lists as a memory writes them and as the code declares them, compared by name and type. */
+
+export interface Parameter {
+  name: string;
+  /** The annotation, spaces removed (`Record<string,T>`), when one is written. */
+  type?: string;
+}
+
+const MODIFIERS_RE = /^(?:(?:public|private|protected|readonly|override|const|mut|ref|in|out|final)\s+)+/;
+const DECORATOR_RE = /^@[\w.]+(?:\([^)]*\))?\s*/;
+
+/** The text inside the first balanced `(...)` at or after `from`, with where it starts; undefined if unbalanced. */
+export function parameterListAt(
+  text: string,
+  from: number,
+): { inside: string; open: number; close: number } | undefined {
+  const open = text.indexOf('(', from);
+  if (open === -1) return undefined;
+  let depth = 0;
+  for (let i = open; i < text.length && i < open + 400; i++) {
+    const c = text[i] as string;
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return { inside: text.slice(open + 1, i), open, close: i };
+  }
+  return undefined;
+}
+
+/** `input: string, opts = {}` -> [{input, string}, {opts}]; Python's leading self/cls left out. */
+export function parametersOf(inside: string): Parameter[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of inside) {
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c)) depth--;
+    if (c === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  const parameters = parts
+    .map((p) => p.trim().replace(DECORATOR_RE, '').replace(MODIFIERS_RE, ''))
+    .filter((p) => p.length > 0 && p !== '/' && p !== '*')
+    .map(parameterOf);
+  if (parameters[0] && /^(?:self|cls|&?self|&mut self)$/.test(parameters[0].name)) parameters.shift();
+  return parameters;
+}
+
+function parameterOf(text: string): Parameter {
+  const withoutDefault = cutTopLevel(text, '=');
+  const colon = topLevelIndex(withoutDefault, ':');
+  const head = (colon === -1 ? withoutDefault : withoutDefault.slice(0, colon)).trim();
+  const name = /^[{[]/.test(head)
+    ? head.replace(/\s+/g, '')
+    : (/[\w$]+/.exec(head.replace(/^\.{3}|^\*{1,2}/, ''))?.[0] ?? head);
+  const type = colon === -1 ? undefined : withoutDefault.slice(colon + 1).replace(/\s+/g, '');
+  return type ? { name: name.replace(/\?$/, ''), type } : { name: name.replace(/\?$/, '') };
+}
+
+function cutTopLevel(text: string, char: string): string {
+  const at = topLevelIndex(text, char);
+  return at === -1 ? text : text.slice(0, at);
+}
+
+function topLevelIndex(text: string, char: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c)) depth--;
+    else if (c === char && depth === 0 && !(char === '=' && text[i + 1] === '>')) return i;
+  }
+  return -1;
+}
+
+/**
+ * Whether a declared parameter list is the one a memory states: as many parameters, the same
+ * names, and the same type wherever both give one. A memory may leave types out.
+ */
+export function sameParameters(stated: readonly Parameter[], declared: readonly Parameter[]): boolean {
+  if (stated.length !== declared.length) return false;
+  return stated.every((p, i) => {
+    const d = declared[i] as Parameter;
+    return p.name === d.name && (p.type === undefined || d.type === undefined || p.type === d.type);
+  });
+}
+
+/**
+ * Every parameter list that follows `name(` in a source text (declarations, and calls, which
+ * rarely repeat a declaration's names): what a version of a file offers a signature claim.
+ */
+export function parameterListsOf(text: string, name: string): Parameter[][] {
+  const lists: Parameter[][] = [];
+  const re = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]{0,80}>)?\\s*\\(`, 'g');
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const list = parameterListAt(text, m.index + m[0].length - 1);
+    if (list) lists.push(parametersOf(list.inside));
+  }
+  return lists;
+}
