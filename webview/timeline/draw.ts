@@ -1,4 +1,4 @@
-import { frameLayout, greyedAsOf, tickStep, timeToX } from './layout';
+import { densityBuckets, frameLayout, greyedAsOf, tickStep, timeToX } from './layout';
 import type { Lane, LaneFrame, TimeAxis, Viewport } from './layout';
 import type {
   LayerName,
@@ -139,7 +139,7 @@ export function drawFrame(input: FrameInput): FrameResult {
     const colour = css(LAYER_COLOURS[frame.lane.layer], '#88f');
     if (frame.density) {
       aggregatedLanes++;
-      drawDensity(ctx, frame, v, colour, hits);
+      drawDensity(ctx, frame, input, colour, hits);
     } else {
       bars += drawBars(ctx, frame, input, colour, fg, hits, barRows);
     }
@@ -250,23 +250,44 @@ function drawBars(
   return frame.bars?.length ?? 0;
 }
 
-/** A dense lane: a filled profile of how many memories are valid per bucket, scaled to the lane. */
+/**
+ * A dense lane: a filled profile of how many memories are valid per bucket, scaled to the lane.
+ * In as-of mode the whole profile is grey and what was known (or true) then is drawn over it in
+ * the lane's colour.
+ */
 function drawDensity(
   ctx: CanvasRenderingContext2D,
   frame: LaneFrame,
-  v: Viewport,
+  input: FrameInput,
   colour: string,
   hits: Hit[],
 ): void {
   const d = frame.density;
   if (!d) return;
-  ctx.fillStyle = colour;
-  for (let i = 0; i < d.valid.length; i++) {
-    const count = d.valid[i] as number;
-    if (count === 0) continue;
-    const h = Math.max(1, (count / Math.max(1, d.max)) * frame.height);
-    ctx.globalAlpha = 0.35 + 0.55 * Math.min(1, (d.starts[i] as number) / 4);
-    ctx.fillRect(i * d.bucketPx, frame.top + frame.height - h, d.bucketPx, h);
+  const v = input.view;
+  const asOf = input.asOf;
+  const known = asOf
+    ? densityBuckets(
+        frame.lane.bars.filter((b) => !greyedAsOf(b.memory, asOf.t, asOf.axis)),
+        v,
+        d.bucketPx,
+      )
+    : d;
+  const scale = frame.height / Math.max(1, d.max);
+  for (const [profile, fill] of asOf
+    ? ([
+        [d, input.css('--vscode-disabledForeground', '#777')],
+        [known, colour],
+      ] as const)
+    : ([[d, colour]] as const)) {
+    ctx.fillStyle = fill;
+    for (let i = 0; i < profile.valid.length; i++) {
+      const count = profile.valid[i] as number;
+      if (count === 0) continue;
+      const h = Math.max(1, count * scale);
+      ctx.globalAlpha = 0.35 + 0.55 * Math.min(1, (profile.starts[i] as number) / 4);
+      ctx.fillRect(i * profile.bucketPx, frame.top + frame.height - h, profile.bucketPx, h);
+    }
   }
   ctx.globalAlpha = 1;
   // One hit region per 24 px: a count and a zoom target, not one per bucket.

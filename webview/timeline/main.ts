@@ -288,6 +288,7 @@ canvas.addEventListener(
   (e) => {
     if (!view) return;
     e.preventDefault();
+    tooltip.hidden = true;
     const horizontal = e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY);
     view = horizontal
       ? pan(view, -(e.deltaX || e.deltaY))
