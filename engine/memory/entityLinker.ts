@@ -4,6 +4,8 @@ import { upsertEntity } from './entityGraph';
 
 /** At most this many of a memory's entities form co-occurrence pairs (k*(k-1)/2 relations). */
 const MAX_COOCCURRING = 5;
+/** Rows per statement when held-back links are written (3 parameters each, far below the limit). */
+const LINKS_PER_STATEMENT = 300;
 
 /**
  * Links memories to the entities their text names and records co-occurrence, on every write.
@@ -20,11 +22,42 @@ export class EntityLinker {
   private readonly idByKey = new Map<string, number>();
   private readonly knownAliases = new Set<string>();
   private readonly pendingPairs = new Map<string, { a: number; b: number; count: number }>();
+  /** Links of memories created since the last `flushLinks`: [memory id, entity id, weight]. */
+  private pendingLinks: Array<[string, number, number]> = [];
 
   reset(): void {
     this.idByKey.clear();
     this.knownAliases.clear();
     this.pendingPairs.clear();
+    this.pendingLinks = [];
+  }
+
+  /**
+   * Writes the links `link(..., fresh)` held back, sorted by entity, a few hundred rows a statement.
+   * The caller flushes before its write callback returns (so links never outlive the savepoint of
+   * the memories they belong to) and before anything reads or rewrites those memories' links.
+   * Measured on a 10 MB store: a third of the cost of one multi-row insert per memory, because
+   * sorted rows land together in the (entity, weight) index.
+   */
+  flushLinks(tx: SqlWriter): void {
+    const links = this.pendingLinks;
+    if (links.length === 0) return;
+    this.pendingLinks = [];
+    links.sort((x, y) => x[1] - y[1] || y[2] - x[2]);
+    for (let start = 0; start < links.length; start += LINKS_PER_STATEMENT) {
+      const chunk = links.slice(start, start + LINKS_PER_STATEMENT);
+      tx.run(
+        `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
+    }
+  }
+
+  /** Replaces a memory's links with those of its new text (an edit or a merged restatement). */
+  relink(tx: SqlWriter, memoryId: string, text: string, at: number): { ids: number[]; names: string[] } {
+    this.flushLinks(tx);
+    tx.run('DELETE FROM memory_entities WHERE memory_id = ?', [memoryId]);
+    return this.link(tx, memoryId, text, at);
   }
 
   /** Writes the co-occurrence evidence gathered since the last flush. Call inside the transaction. */
@@ -47,8 +80,9 @@ export class EntityLinker {
 
   /**
    * Links `memoryId` to the entities of `text`; returns their ids and names (for the lexical index).
-   * `fresh`: the memory was created in this transaction and has no links yet, so a plain insert
-   * does; sql.js measured the upsert form three times slower on a store with the ordered index.
+   * `fresh`: the memory was created in this transaction and has no links yet: its links are held
+   * until `flushLinks` and then inserted plainly (sql.js measured the upsert form three times slower
+   * on a store with the ordered index). Otherwise they are upserted now.
    */
   link(
     tx: SqlWriter,
@@ -72,13 +106,15 @@ export class EntityLinker {
     }
     if (linked.size === 0) return { ids: [], names };
     const links = [...linked];
-    tx.run(
-      `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${links.map(() => '(?, ?, ?)').join(', ')}` +
-        (fresh
-          ? ''
-          : ' ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = max(weight, excluded.weight)'),
-      links.flatMap(([id, weight]) => [memoryId, id, weight]),
-    );
+    if (fresh) for (const [id, weight] of links) this.pendingLinks.push([memoryId, id, weight]);
+    else {
+      this.flushLinks(tx);
+      tx.run(
+        `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${links.map(() => '(?, ?, ?)').join(', ')} ` +
+          'ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = max(weight, excluded.weight)',
+        links.flatMap(([id, weight]) => [memoryId, id, weight]),
+      );
+    }
     const strongest = links
       .sort((a, b) => b[1] - a[1])
       .slice(0, MAX_COOCCURRING)

@@ -4,7 +4,7 @@ import type { Clock } from '../host';
 import type { DurableDatabase } from '../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
-import { mergeEntities, unlinkEntities } from './entityGraph';
+import { mergeEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
 import { EntityWeights } from '../retrieval/entityWeights';
@@ -172,7 +172,11 @@ export class MemoryStore {
   /** `embedded` (from `embedForWrite`) enables near-duplicate updates, surprise and the vector. */
   remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
     const valid = validateRemember(input, this.limits);
-    return this.write((tx, now) => this.rememberValid(tx, valid, actor, now, embedded));
+    return this.write((tx, now) => {
+      const result = this.rememberValid(tx, valid, actor, now, embedded);
+      this.entities.flushLinks(tx);
+      return result;
+    });
   }
 
   /** Many memories in one transaction; if any input is invalid, none is written. */
@@ -190,7 +194,11 @@ export class MemoryStore {
         throw error;
       }
     });
-    return this.write((tx, now) => valid.map((v, i) => this.rememberValid(tx, v, actor, now, embedded?.[i])));
+    return this.write((tx, now) => {
+      const results = valid.map((v, i) => this.rememberValid(tx, v, actor, now, embedded?.[i]));
+      this.entities.flushLinks(tx);
+      return results;
+    });
   }
 
   /**
@@ -376,8 +384,7 @@ export class MemoryStore {
       : previous.importance;
     this.revise(tx, previous, { content, contentHash: hash, tags, importance }, 'merged', now);
     tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [previous.id]);
-    unlinkEntities(tx, previous.id);
-    const linked = this.entities.link(tx, previous.id, `${content}\n${tags.join(' ')}`, now);
+    const linked = this.entities.relink(tx, previous.id, `${content}\n${tags.join(' ')}`, now);
     indexMemory(tx, previous.id, { content, context: previous.context, tags, entityNames: linked.names });
     this.vectors?.stage(tx, previous.id, hash, embedded.vector);
     this.ledger.append(tx, now, {
@@ -435,8 +442,7 @@ export class MemoryStore {
       if (patch.content !== undefined || patch.tags !== undefined || patch.context !== undefined) {
         const content = patch.content ?? memory.content;
         const tags = patch.tags ?? memory.tags;
-        unlinkEntities(tx, memory.id);
-        const linked = this.entities.link(tx, memory.id, `${content}\n${tags.join(' ')}`, now);
+        const linked = this.entities.relink(tx, memory.id, `${content}\n${tags.join(' ')}`, now);
         const context = patch.context === undefined ? memory.context : patch.context;
         indexMemory(tx, memory.id, { content, context, tags, entityNames: linked.names });
         if (patch.content !== undefined) this.unembedded = true;
