@@ -10,7 +10,10 @@ type Invoke = (method: MethodName, params: Params, render: Render) => Promise<vo
 export function registerDriftCommands(program: Command, invoke: Invoke): void {
   program
     .command('drift')
-    .option('--fix', 'repair: rewrite moved paths and symbols, invalidate dead memories, flag the rest')
+    .option(
+      '--fix',
+      'repair: rewrite moved paths, symbols and routes, changed signatures and config values; invalidate dead memories, flag the rest',
+    )
     .option('--dry-run', 'with --fix: say what would be repaired, change nothing')
     .option('--all', 'list every checked memory, not only the drifted ones')
     .option('--paths <paths...>', 're-check only the memories whose claims name these paths')
@@ -53,7 +56,14 @@ function memoryLines(m: MemoryDrift): string[] {
     const commit = c.evidence.commit
       ? `  [${c.evidence.commit.hash.slice(0, 10)} ${c.evidence.commit.date.slice(0, 10)} "${oneLine(c.evidence.commit.message)}"]`
       : '';
-    const target = c.evidence.target ? ` -> ${c.evidence.target}` : '';
+    // A repairable claim shows its repair; another drifted one what the code says now.
+    const target = c.evidence.target
+      ? ` -> ${c.evidence.target}`
+      : c.evidence.repair
+        ? ` -> ${c.evidence.repair.text}`
+        : c.evidence.now !== undefined && c.verdict !== 'ok'
+          ? ` (now ${oneLine(c.evidence.now)})`
+          : '';
     lines.push(
       `  ${c.verdict.padEnd(12)} ${c.kind} ${c.negated ? 'NOT ' : ''}${c.subject}: ${c.evidence.reason}${target}${commit}`,
     );

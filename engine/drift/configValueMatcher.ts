@@ -10,7 +10,7 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
 
 /** A config file as prose names it: a path with a config extension, `.env`, or bare `tsconfig`. */
 const CONFIG_FILE_RE =
-  /(?<![\w./-])`?((?:[\w.-]+\/)*(?:[\w.-]*\.(?:json|jsonc|json5|ya?ml|toml)|\.env(?:\.[\w-]+)?)|tsconfig)`?(?![\w/-])/g;
+  /(?<![\w./-])`?((?:[\w.-]+\/)*(?:[\w.-]*\.(?:json|jsonc|json5|ya?ml|toml)|\.env(?:\.[\w-]+)?)|tsconfig)`?(?![\w/(-])/g;
 const KEY = String.raw`[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*`;
 const VALUE = String.raw`true|false|null|-?\d+(?:\.\d+)?|"[^"\n]{0,80}"|'[^'\n]{0,80}'|[A-Za-z][\w.-]{0,60}`;
 /** `strict: true`, `port = 3000`, `"strict": true` (a key and its value written as in the file). */
@@ -23,6 +23,8 @@ const PROSE_RE = new RegExp(
   String.raw`(?<![\w.-])(\`?)(${KEY})\1(?:\s+(?:setting|option|key|value|field))?\s+(?:is\s+set\s+to|is|=|set\s+to|defaults\s+to)\s+(\`?)(${VALUE})\3(?![\w.-]*[\w])`,
   'g',
 );
+const CONSTANT_RE = /^[A-Z0-9][\w.-]*$/;
+const ENV_KEY_RE = /^[A-Z][A-Z0-9_]*$/;
 const LITERAL_VALUE_RE = /^(?:true|false|null|-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')$/;
 const SENTENCE_RE = /[^.!?\n]+(?:[.!?](?!\s|$)[^.!?\n]*)*/g;
 const STOP_KEYS = new Set(['it', 'this', 'that', 'there', 'which', 'what', 'file', 'config', 'value']);
@@ -44,8 +46,12 @@ export function matchConfigValues(text: string, out: Partial[]): void {
         const keyStart = s.index + m.index + keyQuote.length;
         const valueStart = s.index + m.index + m[0].length - valueQuote.length - value.length;
         if (STOP_KEYS.has(key.toLowerCase()) || overlapsFile(keyStart, file, s.index)) continue;
-        // In prose a bare word is too loose ("the build is fast"): a quoted key or a literal value.
-        if (prose && keyQuote === '' && valueQuote === '' && !LITERAL_VALUE_RE.test(value)) continue;
+        // A bare lower-case word is too loose ("the build is fast", code's `data = await`): the key
+        // or value must be quoted, the value a literal or a constant (`ES2022`), or the key an
+        // environment variable's (`LOG_LEVEL=debug`).
+        if (keyQuote === '' && valueQuote === '' && !LITERAL_VALUE_RE.test(value)) {
+          if (prose || !(CONSTANT_RE.test(value) || ENV_KEY_RE.test(key))) continue;
+        }
         if (taken.some(([a, b]) => keyStart < b && a < valueStart + value.length)) continue;
         taken.push([keyStart, valueStart + value.length]);
         out.push({

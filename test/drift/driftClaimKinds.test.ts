@@ -61,6 +61,11 @@ describe('drift claim kinds: extraction', () => {
     // A call with plain arguments is no signature, and prose without a config file gives no value.
     assert.equal(extractClaims('Call `login(user, password)` first.')[0]?.signature, undefined);
     assert.deepEqual(summary('The build is 3000 lines long.'), []);
+    // Code is no config: `c.req.json()` is a call, `jsonData = await` an assignment of code.
+    assert.deepEqual(
+      extractClaims('const jsonData = await c.req.json()').filter((c) => c.kind === 'config'),
+      [],
+    );
   });
 });
 
