@@ -17,8 +17,12 @@ const BUILD_PAGE = 5000;
 /** Statuses and ids bound per eligibility query (under SQLite's variable limit). */
 const ID_CHUNK = 500;
 
-const ROW_COLUMNS = `f.docid AS doc, d.memory_id AS memoryId, f.content AS content, f.context AS context,
-  f.tags AS tags, f.entities AS entities FROM memory_fts f LEFT JOIN memory_docs d ON d.doc = f.docid`;
+/**
+ * Rows are read from FTS4's content table (`<table>_content`, columns `c<i><name>`): the same text
+ * the virtual table returns, without its cursor layer (a third less time for a full read).
+ */
+const ROW_COLUMNS = `f.docid AS doc, d.memory_id AS memoryId, f.c0content AS content, f.c1context AS context,
+  f.c2tags AS tags, f.c3entities AS entities FROM memory_fts_content f LEFT JOIN memory_docs d ON d.doc = f.docid`;
 
 interface FtsRow {
   doc: number;

@@ -54,15 +54,16 @@ export function classifyIntent(query: string): Intent {
  * Finds the query's entities in the graph: those the extractor recognises, and any query term or
  * capitalised word that is an alias of a known entity (so "caroline" finds Caroline).
  */
-export function analyzeQuery(reader: SqlReader, query: string): QueryAnalysis {
+export function analyzeQuery(
+  reader: SqlReader,
+  query: string,
+  lookup: (alias: string) => AliasedEntity | undefined = (alias) => entityByAlias(reader, alias),
+): QueryAnalysis {
   const terms = queryTerms(query);
   const entities = new Map<number, number>();
   const names: string[] = [];
   const consider = (alias: string, weight: number) => {
-    const row = reader.get<{ id: number; name: string }>(
-      'SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.alias = ? AND e.merged_into IS NULL LIMIT 1',
-      [alias],
-    );
+    const row = lookup(alias);
     if (!row) return;
     if (!entities.has(row.id)) names.push(row.name);
     entities.set(row.id, Math.max(entities.get(row.id) ?? 0, weight));
@@ -79,4 +80,17 @@ export function analyzeQuery(reader: SqlReader, query: string): QueryAnalysis {
     consider(match[0].toLowerCase(), 0.5);
   }
   return { intent: classifyIntent(query), terms, entities, entityNames: names };
+}
+
+export interface AliasedEntity {
+  id: number;
+  name: string;
+}
+
+/** The (unmerged) entity an alias names, if any. */
+export function entityByAlias(reader: SqlReader, alias: string): AliasedEntity | undefined {
+  return reader.get<AliasedEntity>(
+    'SELECT e.id, e.name FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.alias = ? AND e.merged_into IS NULL LIMIT 1',
+    [alias],
+  );
 }

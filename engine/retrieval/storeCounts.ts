@@ -1,4 +1,6 @@
 import type { SqlReader } from '../store/sqlAccess';
+import { entityByAlias } from './queryAnalysis';
+import type { AliasedEntity } from './queryAnalysis';
 
 /** The store's database, as far as the cache needs it. */
 export interface CountedDatabase {
@@ -11,12 +13,13 @@ interface Counts {
   seq: number;
   active?: number;
   entityLinks: Map<number, number>;
+  aliases: Map<string, AliasedEntity | null>;
 }
 
 const cache = new WeakMap<CountedDatabase, Counts>();
 
 /**
- * Counts recall needs on every call for entity selectivity. Counting scans rows (all current
+ * Counts (and alias lookups) recall needs on every call for query entities and their selectivity. Counting scans rows (all current
  * memories: ~2 ms at 10k, ten times that at 100k; all links of a common entity) and recalls do
  * not write, so the counts are kept until the next commit. Inside a write transaction nothing is
  * cached (its rows may still be rolled back).
@@ -25,7 +28,7 @@ function countsOf(db: CountedDatabase): Counts | undefined {
   if (db.inWrite) return undefined;
   let counts = cache.get(db);
   if (!counts || counts.seq !== db.lastSeq) {
-    counts = { seq: db.lastSeq, entityLinks: new Map() };
+    counts = { seq: db.lastSeq, entityLinks: new Map(), aliases: new Map() };
     cache.set(db, counts);
   }
   return counts;
@@ -51,4 +54,18 @@ export function entityLinkCount(db: CountedDatabase, reader: SqlReader, entityId
     reader.value<number>('SELECT count(*) FROM memory_entities WHERE entity_id = ?', [entityId]) ?? 0;
   counts?.entityLinks.set(entityId, links);
   return links;
+}
+
+/** The entity an alias names (queries of a session repeat names: one lookup per name per commit). */
+export function cachedEntityByAlias(
+  db: CountedDatabase,
+  reader: SqlReader,
+  alias: string,
+): AliasedEntity | undefined {
+  const counts = countsOf(db);
+  const cached = counts?.aliases.get(alias);
+  if (cached !== undefined) return cached ?? undefined;
+  const entity = entityByAlias(reader, alias);
+  counts?.aliases.set(alias, entity ?? null);
+  return entity;
 }
