@@ -289,7 +289,7 @@ function neighboursOf(r: SqlReader, nodeId: string, f: Filters, fanOut: number):
 
 /**
  * The overview: the entities most memories mention (a third of the limit at most, so memories
- * have room), then the memories that mention most of them.
+ * have room), then the memories among their strongest mentions that name most of them.
  */
 function overview(r: SqlReader, f: Filters): GraphPayload {
   const type = typeClause(f, 'e');
@@ -305,15 +305,27 @@ function overview(r: SqlReader, f: Filters): GraphPayload {
   const chosen: Candidate[] = entities.map((e) => ({ id: entityKey(e.id), score: e.n, hops: 0 }));
   const remaining = f.limit - chosen.length;
   if (memoryAllowed && remaining > 0 && entities.length > 0) {
+    // Each top entity offers its strongest mentions (an indexed, limited read, not a scan of every
+    // link); memories offered by more of them rank first.
     const layer = layerClause(f, 'm');
-    const rows = r.all<{ id: string; c: number }>(
-      `SELECT me.memory_id AS id, count(*) AS c, sum(me.weight) AS w FROM memory_entities me
-       JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active'${layer.sql}
-       WHERE me.entity_id IN (SELECT value FROM json_each(?)) GROUP BY me.memory_id ORDER BY c DESC, w DESC, me.memory_id LIMIT ?`,
-      [...layer.params, json(entities.map((e) => e.id)), remaining + 1],
+    const perEntity = Math.max(3, Math.ceil((2 * remaining) / entities.length));
+    const offered = new Map<string, { id: string; count: number; weight: number }>();
+    for (const entity of entities) {
+      for (const row of r.all<{ id: string; w: number }>(
+        `SELECT me.memory_id AS id, me.weight AS w FROM memory_entities me
+         JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active'${layer.sql}
+         WHERE me.entity_id = ? ORDER BY me.weight DESC LIMIT ?`,
+        [...layer.params, entity.id, perEntity],
+      )) {
+        const prior = offered.get(row.id) ?? { id: row.id, count: 0, weight: 0 };
+        offered.set(row.id, { id: row.id, count: prior.count + 1, weight: prior.weight + row.w });
+      }
+    }
+    const ranked = [...offered.values()].sort(
+      (a, b) => b.count - a.count || b.weight - a.weight || a.id.localeCompare(b.id),
     );
-    if (rows.length > remaining) truncated = true;
-    for (const row of rows.slice(0, remaining)) chosen.push({ id: memoryKey(row.id), score: row.c, hops: 1 });
+    if (ranked.length > remaining) truncated = true;
+    for (const m of ranked.slice(0, remaining)) chosen.push({ id: memoryKey(m.id), score: m.count, hops: 1 });
   }
   return { ...payloadFor(r, chosen), seeds: [], truncated, limit: f.limit };
 }

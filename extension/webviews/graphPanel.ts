@@ -14,13 +14,15 @@ import type {
 } from '../../webview/graph/protocol';
 import { summaryLine } from '../../webview/graph/text';
 import { graphHtml, graphWebviewOptions } from './graphHtml';
-import { openFileEntity, openSymbolEntity } from './openEntity';
+import { openFileEntity, openMemoryBeside, openSymbolEntity } from './openEntity';
 
 /** What the Graph panel last reported, for the in-host tests and the log. */
 export interface GraphPanelStatus {
   open: boolean;
   /** Data replies sent (ok or not). */
   loads: number;
+  /** The last graph sent: how many seeds it started from (0: the overview) and its size. */
+  lastLoad?: { seeds: number; nodes: number; edges: number };
   /** The last recall the webview lit: how many of the touched nodes were in view. */
   lastLit?: { query: string; lit: number; touched: number };
 }
@@ -137,7 +139,11 @@ export class GraphPanel implements vscode.Disposable {
       case 'graph/entities/search':
         return this.replySearch(message.id, message.text);
       case 'graph/memory/open':
-        await vscode.commands.executeCommand('engram.openMemory', message.memoryId);
+        try {
+          await openMemoryBeside(message.memoryId);
+        } catch (error) {
+          void vscode.window.showWarningMessage(`Engram: could not open the memory: ${String(error)}`);
+        }
         return;
       case 'graph/entity/open':
         if (message.entityType === 'file') await openFileEntity(message.name, this.log);
@@ -152,7 +158,13 @@ export class GraphPanel implements vscode.Disposable {
   private async replyData(id: number, query: GraphQuery): Promise<void> {
     let reply: DataReply;
     try {
-      reply = { type: 'graph/data/reply', id, ok: true, data: await this.load(query) };
+      const data = await this.load(query);
+      GraphPanel.status.lastLoad = {
+        seeds: data.seeds.length,
+        nodes: data.nodes.length,
+        edges: data.edges.length,
+      };
+      reply = { type: 'graph/data/reply', id, ok: true, data };
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.log.warn(`graph: loading failed: ${text}`);
@@ -237,13 +249,30 @@ export function registerGraphPanel(
       ]);
       return memoryId ? open([{ memory: memoryId }]) : undefined;
     }),
-    vscode.window.registerWebviewPanelSerializer(GRAPH_VIEW_TYPE, {
-      deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-        GraphPanel.disposeCurrent();
-        new GraphPanel(panel, extensionUri, engine, activity, log);
-        return Promise.resolve();
-      },
-    }),
+    vscode.window.registerWebviewPanelSerializer(
+      GRAPH_VIEW_TYPE,
+      graphSerializer(extensionUri, engine, activity, log),
+    ),
     { dispose: () => GraphPanel.disposeCurrent() },
   ];
+}
+
+/**
+ * Brings the panel back after a window reload: VS Code hands over a bare panel of our view type;
+ * it gets the page, its CSP and options again, and the webview re-requests its data (its saved
+ * state holds only what it was showing, never the data).
+ */
+export function graphSerializer(
+  extensionUri: vscode.Uri,
+  engine: EngineConnection,
+  activity: vscode.Event<EngineActivity>,
+  log: vscode.LogOutputChannel,
+): vscode.WebviewPanelSerializer {
+  return {
+    deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
+      GraphPanel.disposeCurrent();
+      new GraphPanel(panel, extensionUri, engine, activity, log);
+      return Promise.resolve();
+    },
+  };
 }

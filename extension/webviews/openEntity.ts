@@ -1,5 +1,17 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { memoryUri } from '../memoryDocuments';
+
+/**
+ * Everything opens beside the graph and leaves the focus on it: the panel stays visible (it is
+ * not kept alive while hidden) and the user goes on exploring.
+ */
+const BESIDE = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true } as const;
+
+/** Opens a memory read-only, as Open Memory does, beside the graph. */
+export async function openMemoryBeside(id: string): Promise<void> {
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(memoryUri(id)), BESIDE);
+}
 
 /**
  * Opens a file entity (a workspace-relative path the engine extracted) in the editor. The name
@@ -19,7 +31,7 @@ export async function openFileEntity(name: string, log: vscode.LogOutputChannel)
       if (stat.type & vscode.FileType.Directory) {
         await vscode.commands.executeCommand('revealInExplorer', uri);
       } else {
-        await vscode.window.showTextDocument(uri, { preview: true });
+        await vscode.window.showTextDocument(uri, BESIDE);
       }
       return;
     } catch {

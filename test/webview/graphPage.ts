@@ -48,7 +48,7 @@ export class HostStandIn {
   readonly received: WebviewToHost[] = [];
   constructor(
     private readonly page: Page,
-    private readonly engine: TestHost,
+    private readonly engine: Pick<TestHost, 'call'>,
   ) {}
 
   async post(message: unknown): Promise<void> {
@@ -104,7 +104,7 @@ export class HostStandIn {
 /** A new page showing the graph webview; `host` answers it from `engine`. */
 export async function openGraphPage(
   browser: Browser,
-  engine: TestHost,
+  engine: Pick<TestHost, 'call'>,
   viewport = { width: 1200, height: 800 },
 ): Promise<{ page: Page; host: HostStandIn; dialogs: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport });

@@ -10,8 +10,11 @@ export interface LayoutOptions {
   iterations?: number;
   /** Stop after this much wall time even if iterations remain. @default 4000 */
   budgetMs?: number;
-  /** Milliseconds of layout per animation frame, so the panel stays responsive. @default 12 */
-  frameMs?: number;
+  /**
+   * Milliseconds of layout per slice; sigma redraws between slices. Positions are written back
+   * once per slice (each write costs a redraw), so a slice runs as many iterations as fit. @default 40
+   */
+  sliceMs?: number;
   onDone?: (stats: { iterations: number; ms: number }) => void;
   /** The scheduler (requestAnimationFrame in the page; tests may pass a synchronous one). */
   schedule?: (step: () => void) => void;
@@ -32,25 +35,28 @@ export function defaultIterations(order: number): number {
 }
 
 /**
- * Runs forceatlas2 (graphology-layout-forceatlas2) in slices across animation frames: sigma
- * redraws as positions change, so the graph visibly settles instead of freezing the page.
+ * Runs forceatlas2 (graphology-layout-forceatlas2) in time slices across animation frames: sigma
+ * redraws between slices, so the graph visibly settles instead of freezing the page.
  */
 export function runForceLayout(graph: EngramGraph, options: LayoutOptions = {}): LayoutRun {
   const total = options.iterations ?? defaultIterations(graph.order);
   const budget = options.budgetMs ?? 4000;
-  const frameMs = options.frameMs ?? 12;
+  const sliceMs = options.sliceMs ?? 40;
   const schedule = options.schedule ?? ((step: () => void) => void requestAnimationFrame(step));
   const settings = layoutSettings(graph);
   const started = performance.now();
   let done = 0;
   let cancelled = false;
+  let msPerIteration = 0;
   const step = (): void => {
     if (cancelled) return;
-    const frameStart = performance.now();
-    while (done < total && performance.now() - frameStart < frameMs) {
-      forceAtlas2.assign(graph, { iterations: 1, settings, getEdgeWeight: 'strength' });
-      done++;
-    }
+    const sliceStart = performance.now();
+    // The first slice runs one iteration to learn what one costs on this graph.
+    const iterations =
+      msPerIteration > 0 ? Math.max(1, Math.min(total - done, Math.floor(sliceMs / msPerIteration))) : 1;
+    forceAtlas2.assign(graph, { iterations, settings, getEdgeWeight: 'strength' });
+    msPerIteration = Math.max(0.01, (performance.now() - sliceStart) / iterations);
+    done += iterations;
     if (done < total && performance.now() - started < budget) schedule(step);
     else options.onDone?.({ iterations: done, ms: performance.now() - started });
   };

@@ -11,6 +11,7 @@ import './suites/scanSuite';
 import './suites/chatSuite';
 import './suites/driftSuite';
 import './suites/timelineSuite';
+import './suites/graphSuite';
 import './suites/shutdownSuite';
 
 /**
