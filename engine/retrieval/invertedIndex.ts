@@ -9,10 +9,12 @@ import { BM25_B, BM25_K1, idf } from './bm25';
  */
 export const COLUMNS = 4;
 
-/** One term in one column: the documents holding it (ascending) and how often. */
+/**
+ * One term in one column: the documents holding it (ascending) and how often, interleaved in one
+ * array (doc, tf, doc, tf, ...). Most terms are rare (an id, a number): one small array each.
+ */
 class Postings {
-  docs = new Int32Array(4);
-  tfs = new Int32Array(4);
+  entries = new Int32Array(2);
   length = 0;
 
   /** Where `doc` is, or where it would go (first position holding a larger document). */
@@ -21,38 +23,37 @@ class Postings {
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.docs[mid]! < doc) lo = mid + 1;
+      if (this.entries[2 * mid]! < doc) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   insert(doc: number, tf: number): void {
-    if (this.length === this.docs.length) {
-      const docs = new Int32Array(this.length * 2);
-      const tfs = new Int32Array(this.length * 2);
-      docs.set(this.docs);
-      tfs.set(this.tfs);
-      this.docs = docs;
-      this.tfs = tfs;
+    if (2 * this.length === this.entries.length) {
+      const entries = new Int32Array(this.entries.length * 2);
+      entries.set(this.entries);
+      this.entries = entries;
     }
     // New memories get the highest document number: appending is the common case.
-    const at = this.length === 0 || this.docs[this.length - 1]! < doc ? this.length : this.find(doc);
-    if (at < this.length) {
-      this.docs.copyWithin(at + 1, at, this.length);
-      this.tfs.copyWithin(at + 1, at, this.length);
-    }
-    this.docs[at] = doc;
-    this.tfs[at] = tf;
+    const last = this.length - 1;
+    const at = last < 0 || this.entries[2 * last]! < doc ? this.length : this.find(doc);
+    if (at < this.length) this.entries.copyWithin(2 * at + 2, 2 * at, 2 * this.length);
+    this.entries[2 * at] = doc;
+    this.entries[2 * at + 1] = tf;
     this.length++;
   }
 
   remove(doc: number): void {
     const at = this.find(doc);
-    if (at >= this.length || this.docs[at] !== doc) return;
-    this.docs.copyWithin(at, at + 1, this.length);
-    this.tfs.copyWithin(at, at + 1, this.length);
+    if (at >= this.length || this.entries[2 * at] !== doc) return;
+    this.entries.copyWithin(2 * at, 2 * at + 2, 2 * this.length);
     this.length--;
+  }
+
+  /** Gives back the room doubling left unused (after a full build). */
+  trim(): void {
+    if (this.entries.length > 2 * this.length) this.entries = this.entries.slice(0, 2 * this.length);
   }
 }
 
@@ -167,6 +168,12 @@ export class InvertedIndex {
     if (this.poolGarbage > 65_536 && this.poolGarbage > this.poolUsed / 2) this.compact();
   }
 
+  /** Gives back the room that growing by doubling left unused: call after adding many documents. */
+  trim(): void {
+    for (const list of this.lists) list?.trim();
+    if (this.pool.length > this.poolUsed * 1.25 + 1024) this.pool = this.pool.slice(0, this.poolUsed + 1024);
+  }
+
   private pushList(listId: number): void {
     if (this.poolUsed === this.pool.length) {
       const pool = new Int32Array(this.pool.length * 2);
@@ -231,10 +238,10 @@ export class InvertedIndex {
         const list = id === undefined ? undefined : this.lists[id * COLUMNS + c];
         if (!list || list.length === 0) continue;
         const factor = weight * idf(this.rows, list.length) * (k1 + 1);
-        const { docs, tfs, length } = list;
-        for (let i = 0; i < length; i++) {
-          const doc = docs[i]!;
-          const tf = tfs[i]!;
+        const { entries, length } = list;
+        for (let i = 0; i < 2 * length; i += 2) {
+          const doc = entries[i]!;
+          const tf = entries[i + 1]!;
           const before = acc[doc]!;
           if (before === 0) matched[count++] = doc;
           acc[doc] = before + (factor * tf) / (tf + base + perToken * lengths[doc * COLUMNS + c]!);

@@ -84,7 +84,10 @@ function build(reader: SqlReader): InvertedIndex {
       [after],
     );
     for (const row of rows) setRow(index, row);
-    if (rows.length < BUILD_PAGE) return index;
+    if (rows.length < BUILD_PAGE) {
+      index.trim();
+      return index;
+    }
     after = rows[rows.length - 1]!.doc;
   }
 }
