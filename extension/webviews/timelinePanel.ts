@@ -89,9 +89,11 @@ export class TimelinePanel implements vscode.Disposable {
 
   /**
    * Memories changed: tell the webview once a burst of writes (a scan, an import) has settled, so
-   * it reloads the data once rather than per write.
+   * it reloads the data once rather than per write (a 10k load is a few hundred ms of engine time).
    */
   private dataChanged(): void {
+    // A hidden panel has no page (retainContextWhenHidden is off): it asks for data when shown.
+    if (!this.panel.visible) return;
     clearTimeout(this.changeTimer);
     this.changeTimer = setTimeout(
       () => void this.post({ type: 'timeline/data/DidChange' }),
