@@ -3,7 +3,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
-import { cachedEntityByAlias } from './storeCounts';
+import { cachedEntityByAlias, cachedSessionMembers } from './storeCounts';
 import { lexicallyMatched, selectiveSeeds } from './entitySeeds';
 import { boostsFor } from './boosts';
 import type { Boosts } from './boosts';
@@ -307,7 +307,11 @@ function expandWithNeighbours(
   hits.slice(0, k).forEach((parent, index) => {
     // A memory outside any session has no neighbours (the current row decides; asOf may differ).
     if (parent.memory.session === null && options.asOf === undefined) return;
-    const ids = store.read((r) => sessionNeighbours(r, parent.memory.id)).filter((id) => !present.has(id));
+    const ids = store
+      .read((r) =>
+        sessionNeighbours(r, parent.memory.id, (session) => cachedSessionMembers(store.db, r, session)),
+      )
+      .filter((id) => !present.has(id));
     if (ids.length === 0) return;
     const rank = index + 1;
     for (const memory of hydrate(store, ids, options.asOf).values()) {

@@ -1,4 +1,6 @@
 import type { SqlReader } from '../store/sqlAccess';
+import { sessionMembers } from './neighbourChannel';
+import type { SessionMembers } from './neighbourChannel';
 import { entityByAlias } from './queryAnalysis';
 import type { AliasedEntity } from './queryAnalysis';
 
@@ -14,6 +16,7 @@ interface Counts {
   active?: number;
   entityLinks: Map<number, number>;
   aliases: Map<string, AliasedEntity | null>;
+  sessions: Map<string, SessionMembers>;
 }
 
 const cache = new WeakMap<CountedDatabase, Counts>();
@@ -28,7 +31,7 @@ function countsOf(db: CountedDatabase): Counts | undefined {
   if (db.inWrite) return undefined;
   let counts = cache.get(db);
   if (!counts || counts.seq !== db.lastSeq) {
-    counts = { seq: db.lastSeq, entityLinks: new Map(), aliases: new Map() };
+    counts = { seq: db.lastSeq, entityLinks: new Map(), aliases: new Map(), sessions: new Map() };
     cache.set(db, counts);
   }
   return counts;
@@ -68,4 +71,18 @@ export function cachedEntityByAlias(
   const entity = entityByAlias(reader, alias);
   counts?.aliases.set(alias, entity ?? null);
   return entity;
+}
+
+/** A session's active memories in write order, for the neighbour expansion. */
+export function cachedSessionMembers(
+  db: CountedDatabase,
+  reader: SqlReader,
+  session: string,
+): SessionMembers {
+  const counts = countsOf(db);
+  const cached = counts?.sessions.get(session);
+  if (cached) return cached;
+  const members = sessionMembers(reader, session);
+  counts?.sessions.set(session, members);
+  return members;
 }
