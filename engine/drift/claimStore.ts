@@ -14,6 +14,8 @@ export interface PendingMemory {
   id: string;
   content: string;
   contentHash: string;
+  validFrom: number;
+  source: string | null;
 }
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -21,24 +23,25 @@ const CHECKED_MEMORIES = "m.superseded_at IS NULL AND m.status = 'active' AND m.
 
 export function pendingExtraction(reader: SqlReader): PendingMemory[] {
   return reader.all<PendingMemory>(
-    `SELECT m.id, m.content, m.content_hash AS contentHash
+    `SELECT m.id, m.content, m.content_hash AS contentHash, m.valid_from AS validFrom, m.source
        FROM memories m LEFT JOIN drift_memories d ON d.memory_id = m.id
       WHERE ${CHECKED_MEMORIES} AND (d.memory_id IS NULL OR d.content_hash <> m.content_hash)`,
   );
 }
 
-/** Rows per multi-row statement: 8 values a claim row, far below SQLite's 999 parameters. */
+/** Rows per multi-row statement: 11 values a claim row, far below SQLite's 999 parameters. */
 const ROWS_PER_STATEMENT = 100;
 
 /**
- * Replaces the claims of memories with those of their current content; their drift state starts
- * over. Multi-row statements: a first check of 10,000 memories is a few hundred statements, not
- * tens of thousands.
+ * Replaces the claims of memories with those of their current content, with the verdicts of the
+ * check that extracted them (`checks`); their drift state starts over. Multi-row statements: a
+ * first check of 10,000 memories is a few hundred statements, not tens of thousands.
  */
 export function storeClaims(
   tx: SqlWriter,
   extracted: ReadonlyArray<{ memory: PendingMemory; claims: readonly ExtractedClaim[] }>,
   now: number,
+  checks: ReadonlyMap<ExtractedClaim, ClaimCheck> = new Map(),
 ): void {
   const rows: Array<Array<string | number | null>> = [];
   for (const { memory, claims } of extracted) {
@@ -57,6 +60,7 @@ export function storeClaims(
         value,
         valueSpan,
       };
+      const check = checks.get(claim);
       rows.push([
         memory.id,
         kind,
@@ -66,6 +70,9 @@ export function storeClaims(
         span[0],
         span[1],
         JSON.stringify(detail),
+        check?.verdict ?? null,
+        check ? JSON.stringify(check.evidence) : null,
+        check ? now : null,
       ]);
     }
   }
@@ -75,8 +82,8 @@ export function storeClaims(
   );
   inChunks(rows, (chunk) =>
     tx.run(
-      `INSERT INTO drift_claims (memory_id, kind, subject, file, negated, span_start, span_end, detail) VALUES ${chunk
-        .map(() => '(?, ?, ?, ?, ?, ?, ?, ?)')
+      `INSERT INTO drift_claims (memory_id, kind, subject, file, negated, span_start, span_end, detail, verdict, evidence, checked_at) VALUES ${chunk
+        .map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .join(', ')}`,
       chunk.flat(),
     ),
@@ -134,6 +141,22 @@ export function claimsForCheck(reader: SqlReader, memoryIds?: readonly string[])
   );
   const wanted = memoryIds ? new Set(memoryIds) : undefined;
   return rows.filter((row) => !wanted || wanted.has(row.memoryId)).map(toClaim);
+}
+
+/** A claim just extracted from a pending memory, checked before it is stored (id 0 until then). */
+export function newClaimForCheck(memory: PendingMemory, claim: ExtractedClaim): ClaimForCheck {
+  const checked: ClaimForCheck = {
+    ...claim,
+    id: 0,
+    memoryId: memory.id,
+    verdict: null,
+    evidence: null,
+    checkedAt: null,
+    memoryValidFrom: memory.validFrom,
+  };
+  const sourceFile = memory.source ? (JSON.parse(memory.source) as { file?: unknown }).file : undefined;
+  if (typeof sourceFile === 'string') checked.sourceFile = sourceFile;
+  return checked;
 }
 
 function toClaim(row: ClaimRow): ClaimForCheck {

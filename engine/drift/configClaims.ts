@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ClaimCheck } from './claimTypes';
 import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribution';
@@ -8,6 +8,9 @@ import type { FileReader } from './fileHistory';
 import { eventAfter } from './gitHistory';
 import type { VerificationContext } from './verificationContext';
 import { pathState, resolveClaimPath } from './workspacePaths';
+
+/** Config files are small; a bigger file is data, not read whole for one key. */
+const MAX_CONFIG_BYTES = 2_000_000;
 
 /**
  * A config claim. With the file it is in ("strict: true in tsconfig.json"): the key must be in that
@@ -44,7 +47,10 @@ async function verifyInFile(
     const event = eventAfter((await ctx.pathEvents).get(file) ?? [], claim.memoryValidFrom);
     return withCommit({ verdict: 'stale', evidence: { reason: `${file} is gone` } }, event?.commit);
   }
-  const tree = readConfigText(file, readFileSync(path.join(ctx.root, file), 'utf8'));
+  const absolute = path.join(ctx.root, file);
+  if (statSync(absolute).size > MAX_CONFIG_BYTES)
+    return unverifiable(`${file} is over ${MAX_CONFIG_BYTES / 1_000_000} MB: not read as config`);
+  const tree = readConfigText(file, readFileSync(absolute, 'utf8'));
   if (!tree.ok) return unverifiable(`${file}: ${tree.error}`);
   const found = configValue(tree.root, claim.subject);
   const holds = (value: { value: string } | undefined) =>

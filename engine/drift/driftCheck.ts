@@ -7,12 +7,13 @@ import {
   checkedMemories,
   claimsForCheck,
   markValidToApplied,
+  newClaimForCheck,
   pendingExtraction,
   saveMemoryStatus,
   saveVerdict,
   storeClaims,
 } from './claimStore';
-import type { ClaimForCheck } from './claimStore';
+import type { ClaimForCheck, PendingMemory } from './claimStore';
 import type { ClaimCheck, DriftStatus, Verdict } from './claimTypes';
 import { DRIFT_STATUSES, VERDICTS } from './claimTypes';
 import { verifyAll } from './claimVerifier';
@@ -52,16 +53,19 @@ export async function checkDrift(store: MemoryStore, options: DriftCheckOptions 
   const root = requireDriftRoot(store);
   const ctx = await store.read((reader) => createVerificationContext(reader, root));
   const extracted = extractPending(store, ctx);
-  let claims = store.read((reader) => claimsForCheck(reader));
+  const pendingIds = new Set(extracted.map((e) => e.memory.id));
+  // Stored claims of memories extracted again are replaced by the new ones, checked unstored.
+  const stored = store.read((reader) => claimsForCheck(reader)).filter((c) => !pendingIds.has(c.memoryId));
+  let claims = [...stored, ...extracted.flatMap((e) => e.claims)];
   const incremental = options.paths !== undefined;
   if (options.paths !== undefined) {
     const wanted = affectedMemories(root, claims, options.paths, ctx.manifests.files);
-    for (const id of extracted) wanted.add(id);
+    for (const id of pendingIds) wanted.add(id);
     claims = claims.filter((c) => wanted.has(c.memoryId));
   }
   const checks = await verifyAll(ctx, claims);
   const byMemory = groupByMemory(claims, checks);
-  const memories = recordResults(store, byMemory, options.actor ?? {});
+  const memories = recordResults(store, byMemory, extracted, options.actor ?? {});
   const statuses = memories.map((m) => m.status);
   return {
     root,
@@ -83,14 +87,22 @@ export async function checkDrift(store: MemoryStore, options: DriftCheckOptions 
   };
 }
 
-/** Claims for memories written (or edited) since the last check, and for those from before drift existed. */
-function extractPending(store: MemoryStore, ctx: VerificationContext): string[] {
+interface Extracted {
+  memory: PendingMemory;
+  claims: ClaimForCheck[];
+}
+
+/**
+ * Claims of memories written (or edited) since the last check, and of those from before drift
+ * existed. They are stored with their verdicts once checked (recordResults), in one write.
+ */
+function extractPending(store: MemoryStore, ctx: VerificationContext): Extracted[] {
   const pending = store.read(pendingExtraction);
-  if (pending.length === 0) return [];
   const options = { projectPrograms: ctx.manifests.programs };
-  const extracted = pending.map((memory) => ({ memory, claims: extractClaims(memory.content, options) }));
-  store.write((tx, now) => storeClaims(tx, extracted, now));
-  return pending.map((m) => m.id);
+  return pending.map((memory) => ({
+    memory,
+    claims: extractClaims(memory.content, options).map((claim) => newClaimForCheck(memory, claim)),
+  }));
 }
 
 interface MemoryChecks {
@@ -113,15 +125,29 @@ function groupByMemory(
   return byMemory;
 }
 
-/** One transaction: verdicts, statuses, valid_to of memories that became false, drift events. */
-function recordResults(store: MemoryStore, byMemory: Map<string, MemoryChecks>, actor: Actor): MemoryDrift[] {
+/**
+ * One transaction: new claims with their verdicts, changed verdicts, statuses, valid_to of
+ * memories that became false, drift events.
+ */
+function recordResults(
+  store: MemoryStore,
+  byMemory: Map<string, MemoryChecks>,
+  extracted: readonly Extracted[],
+  actor: Actor,
+): MemoryDrift[] {
   return store.write((tx, now) => {
+    const checksOf = new Map<ClaimForCheck, ClaimCheck>();
+    for (const { claims, checks } of byMemory.values())
+      claims.forEach((claim, i) => checksOf.set(claim, checks[i] as ClaimCheck));
+    storeClaims(tx, extracted, now, checksOf);
     const results: MemoryDrift[] = [];
     const current = checkedMemories(tx, [...byMemory.keys()]);
     for (const [id, { claims, checks }] of byMemory) {
       claims.forEach((claim, i) => {
         const check = checks[i] as ClaimCheck;
-        // checked_at is when the verdict was last set: an unchanged verdict is not written again.
+        // checked_at is when the verdict was last set: an unchanged verdict is not written again,
+        // and a new claim was stored with its verdict above.
+        if (claim.id === 0) return;
         if (claim.verdict !== check.verdict || !sameEvidence(claim.evidence, check.evidence))
           saveVerdict(tx, claim.id, check, now);
       });
