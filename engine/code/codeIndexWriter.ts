@@ -4,11 +4,12 @@ import { grammarFor } from './languages';
 import type { ResolveContext } from './resolveContext';
 import type { KnownFile } from './scanProtocol';
 import type { ChangeSet, FileScanResult, ManifestKind, RenamedFile } from './types';
+import type { WriteOptions } from '../store/durableDatabase';
 
 /** What the code index needs from the engine's database: DurableDatabase satisfies it. */
 export interface CodeIndexStore {
   read<T>(fn: (reader: SqlReader) => T): T;
-  write<T>(fn: (writer: SqlWriter) => T): T;
+  write<T>(fn: (writer: SqlWriter) => T, options?: WriteOptions): T;
 }
 
 export function readKnownFiles(reader: SqlReader): KnownFile[] {

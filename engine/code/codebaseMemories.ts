@@ -5,6 +5,7 @@ import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { readFileIndex } from './codeIndexReader';
 import { deriveFileMemories } from './memoryDrafts';
 import type { MemoryDraft } from './memoryDrafts';
+import { DERIVED_WRITE } from '../store/durableDatabase';
 
 export interface CodebaseMemorySync {
   /** Files whose memories were derived again. */
@@ -59,7 +60,7 @@ export async function syncCodebaseMemories(
     store.write((tx) => {
       do deriveFile(store, tx, stale[next++]!, result);
       while (next < stale.length && performance.now() - began < WRITE_BUDGET_MS);
-    });
+    }, DERIVED_WRITE);
   }
   store.write((tx) => {
     for (const memory of orphans === 'memories' ? orphanedMemories(tx) : orphansOfSyncedPaths(tx)) {
@@ -71,7 +72,7 @@ export async function syncCodebaseMemories(
       );
       result.invalidated++;
     }
-  });
+  }, DERIVED_WRITE);
   if (countTokens)
     result.memoryTokens = store
       .read(currentCodebaseContents)

@@ -24,6 +24,7 @@ import type { ScanSession } from './scanSession';
 import type { ScanWorkerHost } from './scanWorkerHost';
 import type { ChangeSet } from './types';
 import type { SkippedFile } from './walker';
+import { DERIVED_WRITE } from '../store/durableDatabase';
 
 export interface ScanWorkspaceOptions {
   /** The engine database with the code index migration applied. */
@@ -90,20 +91,25 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
       ? undefined
       : scanScopes([...options.paths, ...store.read((r) => indexedConfigPaths(r, RESOLUTION_CONFIG_KINDS))]);
   const known = store.read((r) => (scopes ? readKnownFilesUnder(r, scopes) : readKnownFiles(r)));
-  const { generation, interrupted } = store.write((tx) => beginScan(tx, options.root, clock()));
+  const { generation, interrupted } = store.write(
+    (tx) => beginScan(tx, options.root, clock()),
+    DERIVED_WRITE,
+  );
   const changes: ChangeSet = { added: [], changed: [], deleted: [], renamed: [], unchanged: 0 };
   let summary: ScanSummary | undefined;
 
   const onEvent = (event: ScanEvent) => {
     if (event.type === 'progress') options.onProgress?.(event.progress);
-    else if (event.type === 'touched') store.write((tx) => touchFiles(tx, event.files));
+    else if (event.type === 'touched') store.write((tx) => touchFiles(tx, event.files), DERIVED_WRITE);
     else if (event.type === 'files') {
-      store.write((tx) =>
-        writeFiles(
-          tx,
-          generation,
-          event.files.map((f) => f.result),
-        ),
+      store.write(
+        (tx) =>
+          writeFiles(
+            tx,
+            generation,
+            event.files.map((f) => f.result),
+          ),
+        DERIVED_WRITE,
       );
       for (const { change, result } of event.files) changes[change].push(result.path);
     } else summary = event.summary;
@@ -123,7 +129,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     else if (options.worker) await options.worker.run(job, onEvent, options.signal);
     else await scanInWorker(options.workerScript ?? defaultScanWorkerScript(), job, onEvent, options.signal);
   } catch (error) {
-    store.write((tx) => finishScan(tx, generation, 'aborted', clock(), changes));
+    store.write((tx) => finishScan(tx, generation, 'aborted', clock(), changes), DERIVED_WRITE);
     throw error;
   }
   const done = summary ?? emptySummary();
@@ -146,7 +152,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     }
     finishScan(tx, generation, 'complete', clock(), changes);
     return updated;
-  });
+  }, DERIVED_WRITE);
   return {
     generation,
     changes,

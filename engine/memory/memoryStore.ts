@@ -1,7 +1,7 @@
 import { EngramError, invalidInput } from '../errors';
 import { redactSecrets } from '../extract/secrets';
 import type { Clock } from '../host';
-import type { DurableDatabase } from '../store/durableDatabase';
+import type { DurableDatabase, WriteOptions } from '../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
 import { mergeEntities } from './entityGraph';
@@ -80,8 +80,11 @@ export class MemoryStore {
     return this.db.read(fn);
   }
 
-  /** A write transaction that first flushes buffered read events and sweeps expired sessions. */
-  write<T>(fn: (tx: SqlWriter, now: number) => T): T {
+  /**
+   * A write transaction that first flushes buffered read events and sweeps expired sessions.
+   * `options.durable` false: for derived data only (see DurableDatabase.write).
+   */
+  write<T>(fn: (tx: SqlWriter, now: number) => T, options?: WriteOptions): T {
     const now = this.clock();
     // Staged vectors enter the index when the outermost transaction commits.
     const outermost = !this.db.inWrite;
@@ -97,7 +100,7 @@ export class MemoryStore {
         const result = fn(tx, now);
         this.entities.flush(tx, now);
         return result;
-      });
+      }, options);
     } catch (error) {
       // Rolled-back rows may be in the entity cache and the staged vectors.
       this.entities.reset();

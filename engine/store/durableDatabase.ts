@@ -43,6 +43,17 @@ export interface DurableDatabaseOptions {
   configure?: (db: Database) => void;
 }
 
+export interface WriteOptions {
+  /** @default true: returns after fdatasync. False: the sync happens in the background. */
+  durable?: boolean;
+}
+
+/**
+ * For writes of data derived from the workspace (the code index, codebase memories): journaled,
+ * synced in the background. A power cut can lose the last of them; the next scan derives them again.
+ */
+export const DERIVED_WRITE: WriteOptions = { durable: false };
+
 const DEFAULT_POLICY: SnapshotPolicy = {
   maxJournalBytes: 16 * 1024 * 1024,
   idleMs: 5000,
@@ -166,8 +177,12 @@ export class DurableDatabase {
   /**
    * Runs `fn` in one transaction. Returns only after the transaction is in the journal on disk;
    * if `fn` throws, nothing is kept. Nested calls join the outer transaction.
+   *
+   * `durable: false` is for data that can be derived again (the code index and what is made from
+   * it): the transaction is journaled and survives the process being killed, but its fdatasync runs
+   * in the background instead of on this thread, so a power cut may lose it (the next scan redoes it).
    */
-  write<T>(fn: (writer: SqlWriter) => T): T {
+  write<T>(fn: (writer: SqlWriter) => T, options: WriteOptions = {}): T {
     this.assertUsable();
     if (this.openTransaction) return this.nestedWrite(this.openTransaction, fn);
     const statements: TransactionRecord['statements'] = [];
@@ -178,7 +193,7 @@ export class DurableDatabase {
       if (statements.length > 0) {
         const seq = this.seq + 1;
         this.statements.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(seq)]);
-        this.journal.append({ seq, at: this.options.clock(), statements });
+        this.journal.append({ seq, at: this.options.clock(), statements }, options.durable ?? true);
         this.commitOrBreak();
         this.seq = seq;
         this.afterWrite();
@@ -226,13 +241,27 @@ export class DurableDatabase {
     return this.snapshotting;
   }
 
-  stats(): { seq: number; snapshotSeq: number; journalBytes: number; journalRecords: number } {
+  stats(): {
+    seq: number;
+    snapshotSeq: number;
+    journalBytes: number;
+    journalRecords: number;
+    /** False while a write made with `durable: false` waits for its background fdatasync. */
+    journalSynced: boolean;
+  } {
     return {
       seq: this.seq,
       snapshotSeq: this.snapshotSeq,
       journalBytes: this.journal.byteSize,
       journalRecords: this.journal.recordCount,
+      journalSynced: this.journal.synced,
     };
+  }
+
+  /** Resolves when every journaled write is on disk (writes made with `durable: false` included). */
+  syncJournal(): Promise<void> {
+    this.assertUsable();
+    return this.journal.flush();
   }
 
   /** Flushes (snapshots if the journal is large), then releases the database. Safe to call twice. */

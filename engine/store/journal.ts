@@ -2,6 +2,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   ftruncateSync,
@@ -28,6 +29,8 @@ import type { TransactionRecord } from './statementLog';
  */
 const MAGIC = Buffer.from('ENGRAMJ1', 'ascii');
 const HEADER_BYTES = MAGIC.length + 32;
+/** How long a derived write waits for its background fdatasync (more writes may come first). */
+const BACKGROUND_SYNC_DELAY_MS = 500;
 const RECORD_HEADER_BYTES = 8;
 
 interface RecordPosition {
@@ -52,7 +55,14 @@ export class Journal {
     positions: RecordPosition[],
   ) {
     this.positions = positions;
+    this.syncedSize = size;
   }
+
+  /** How much of the file is known to be on disk (records appended with `sync` false may not be). */
+  private syncedSize: number;
+  private backgroundSync: Promise<void> | undefined;
+  /** Starts the delayed background sync now (set while it waits). */
+  private cancelSyncDelay: (() => void) | undefined;
 
   /** Creates an empty journal for database `dbId`, replacing nothing (fails if one exists). */
   static create(filePath: string, dbId: string): Journal {
@@ -131,8 +141,14 @@ export class Journal {
     return this.size;
   }
 
-  /** Appends one committed transaction and returns once it is on disk. */
-  append(record: TransactionRecord): void {
+  /**
+   * Appends one committed transaction. `sync` (the default): returns once it is on disk. Without,
+   * the record is written to the file (a killed process loses nothing, the OS has it) and put on
+   * disk by a background fdatasync, or by the next synced append, whichever comes first: for writes
+   * that can be derived again (the code index), where a synchronous fdatasync would stall the thread
+   * for a transaction that needs no acknowledgement. Records reach the disk in order either way.
+   */
+  append(record: TransactionRecord, sync = true): void {
     const payload = encodeRecord(record);
     const frame = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);
     frame.writeUInt32LE(payload.length, 0);
@@ -140,7 +156,7 @@ export class Journal {
     payload.copy(frame, RECORD_HEADER_BYTES);
     try {
       writeAll(this.fd, frame, this.size);
-      fdatasyncSync(this.fd);
+      if (sync) fdatasyncSync(this.fd);
     } catch (error) {
       // Leave no partial frame behind: the next append would otherwise sit after garbage.
       try {
@@ -152,6 +168,68 @@ export class Journal {
     }
     this.positions.push({ seq: record.seq, offset: this.size });
     this.size += frame.length;
+    if (sync) this.syncedSize = this.size;
+    else this.syncSoon();
+  }
+
+  /** True when every appended record is on disk. */
+  get synced(): boolean {
+    return this.syncedSize === this.size;
+  }
+
+  /** Resolves when the records appended so far are on disk (a background sync may be running). */
+  async flush(): Promise<void> {
+    while (!this.synced && this.fd >= 0) {
+      this.syncSoon();
+      this.cancelSyncDelay?.();
+      const pending = this.backgroundSync;
+      if (!pending) return;
+      await pending;
+      if (!this.synced && this.backgroundSync === undefined) {
+        // The background sync failed: sync here, so an error reaches the caller.
+        fdatasyncSync(this.fd);
+        this.syncedSize = this.size;
+      }
+    }
+  }
+
+  /**
+   * One background fdatasync at a time, started a moment after the append that asked for it: a
+   * burst of derived writes (a scan) gets one sync at its end, and no sync runs under its writes
+   * (Linux makes a write to a file wait while that file is being synced). Records appended
+   * meanwhile get the next one.
+   */
+  private syncSoon(delayMs = BACKGROUND_SYNC_DELAY_MS): void {
+    if (this.backgroundSync || this.fd < 0) return;
+    this.backgroundSync = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.syncNow(resolve), delayMs);
+      timer.unref();
+      this.cancelSyncDelay = () => {
+        clearTimeout(timer);
+        this.syncNow(resolve);
+      };
+    });
+  }
+
+  private syncNow(resolve: () => void): void {
+    this.cancelSyncDelay = undefined;
+    const fd = this.fd;
+    const size = this.size;
+    if (fd < 0) {
+      this.backgroundSync = undefined;
+      resolve();
+      return;
+    }
+    fdatasync(fd, (error) => {
+      this.backgroundSync = undefined;
+      // A failure (or a descriptor replaced by compaction meanwhile) leaves the records for the
+      // next synced append, compaction or close, which sync the current file synchronously.
+      if (!error && fd === this.fd) {
+        this.syncedSize = Math.max(this.syncedSize, size);
+        if (!this.synced) this.syncSoon();
+      }
+      resolve();
+    });
   }
 
   /**
@@ -185,11 +263,20 @@ export class Journal {
       .slice(firstKept === -1 ? this.positions.length : firstKept)
       .map((p) => ({ seq: p.seq, offset: p.offset - shift }));
     this.size -= shift;
+    this.syncedSize = this.size; // the new file was synced whole
   }
 
   close(): void {
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
+    if (this.fd < 0) return;
+    // A delayed background sync must not start on a closed descriptor: it resolves as a no-op.
+    const start = this.cancelSyncDelay;
+    try {
+      if (!this.synced) fdatasyncSync(this.fd);
+    } finally {
+      closeSync(this.fd);
+      this.fd = -1;
+      start?.();
+    }
   }
 
   static exists(filePath: string): boolean {
