@@ -116,12 +116,27 @@ function palette(): Palette {
   };
 }
 
+/** Colours the reducers use on every frame, read from the theme once (and again when it changes). */
+function readColours() {
+  return {
+    highlight: css('--vscode-charts-yellow', '#cca700'),
+    dim: css('--vscode-disabledForeground', '#555555'),
+    label: css('--vscode-foreground', '#cccccc'),
+    hover: {
+      background: css('--vscode-editorHoverWidget-background', '#252526'),
+      border: css('--vscode-editorHoverWidget-border', '#454545'),
+      foreground: css('--vscode-editorHoverWidget-foreground', '#cccccc'),
+    },
+  };
+}
+let colours = readColours();
+
 // ---- the renderer ---------------------------------------------------------------------------
 
 let renderer: Sigma<NodeAttributes, EdgeAttributes> | undefined;
 try {
   renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container, {
-    labelColor: { color: css('--vscode-foreground', '#cccccc') },
+    labelColor: { color: colours.label },
     labelFont: css('--vscode-font-family', 'sans-serif'),
     labelSize: 12,
     // Labels on zoom: a node's label shows once it is drawn at least this big.
@@ -129,21 +144,16 @@ try {
     labelDensity: 0.6,
     zIndex: true,
     defaultEdgeType: 'line',
-    defaultDrawNodeHover: themedHoverLabel(() => ({
-      background: css('--vscode-editorHoverWidget-background', '#252526'),
-      border: css('--vscode-editorHoverWidget-border', '#454545'),
-      foreground: css('--vscode-editorHoverWidget-foreground', '#cccccc'),
-    })),
+    defaultDrawNodeHover: themedHoverLabel(() => colours.hover),
     nodeReducer: (id, attrs) => {
       const out: Partial<NodeAttributes> & { highlighted?: boolean; forceLabel?: boolean; zIndex?: number } =
         {
           ...attrs,
         };
-      const highlight = css('--vscode-charts-yellow', '#cca700');
       if (lit.has(id)) {
         return {
           ...out,
-          color: highlight,
+          color: colours.highlight,
           size: attrs.size * 1.8,
           forceLabel: true,
           zIndex: 2,
@@ -171,8 +181,16 @@ try {
 }
 
 function dimmed(): string {
-  return css('--vscode-disabledForeground', '#555555');
+  return colours.dim;
 }
+
+// VS Code swaps the theme class on <body>: take the new colours, keep the positions.
+new MutationObserver(() => {
+  colours = readColours();
+  renderer?.setSetting('labelColor', { color: colours.label });
+  if (data) applyData(graph, data, palette());
+  refresh();
+}).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 function refresh(): void {
   renderer?.refresh({ skipIndexation: false });
@@ -238,6 +256,9 @@ function showData(next: GraphData): void {
       document.body.dataset['layout'] = 'done';
       document.body.dataset['layoutMs'] = stats.ms.toFixed(0);
       document.body.dataset['layoutIterations'] = String(stats.iterations);
+      document.body.dataset['msPerIteration'] = stats.msPerIteration.toFixed(1);
+      document.body.dataset['layoutSlices'] = String(stats.slices);
+      document.body.dataset['layoutBusyMs'] = stats.busyMs.toFixed(0);
       if (ui.seeds === null || graph.order > 0) void renderer?.getCamera().animatedReset({ duration: 300 });
     },
   });
