@@ -143,20 +143,25 @@ export function claimsForCheck(reader: SqlReader, memoryIds?: readonly string[])
   return rows.filter((row) => !wanted || wanted.has(row.memoryId)).map(toClaim);
 }
 
-/** A claim just extracted from a pending memory, checked before it is stored (id 0 until then). */
-export function newClaimForCheck(memory: PendingMemory, claim: ExtractedClaim): ClaimForCheck {
-  const checked: ClaimForCheck = {
-    ...claim,
-    id: 0,
-    memoryId: memory.id,
-    verdict: null,
-    evidence: null,
-    checkedAt: null,
-    memoryValidFrom: memory.validFrom,
-  };
+/**
+ * The claims just extracted from a pending memory, ready to check before they are stored (id 0
+ * until then).
+ */
+export function newClaimsForCheck(memory: PendingMemory, claims: readonly ExtractedClaim[]): ClaimForCheck[] {
   const sourceFile = memory.source ? (JSON.parse(memory.source) as { file?: unknown }).file : undefined;
-  if (typeof sourceFile === 'string') checked.sourceFile = sourceFile;
-  return checked;
+  return claims.map((claim) => {
+    const checked: ClaimForCheck = {
+      ...claim,
+      id: 0,
+      memoryId: memory.id,
+      verdict: null,
+      evidence: null,
+      checkedAt: null,
+      memoryValidFrom: memory.validFrom,
+    };
+    if (typeof sourceFile === 'string') checked.sourceFile = sourceFile;
+    return checked;
+  });
 }
 
 function toClaim(row: ClaimRow): ClaimForCheck {

@@ -29,7 +29,11 @@ const LITERAL_VALUE_RE = /^(?:true|false|null|-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')$/
 const SENTENCE_RE = /[^.!?\n]+(?:[.!?](?!\s|$)[^.!?\n]*)*/g;
 const STOP_KEYS = new Set(['it', 'this', 'that', 'there', 'which', 'what', 'file', 'config', 'value']);
 
+/** Cheap test first: most memories name no config file at all. */
+const CONFIG_FILE_CUE_RE = /\.(?:json|jsonc|json5|ya?ml|toml)\b|\.env\b|tsconfig/;
+
 export function matchConfigValues(text: string, out: Partial[]): void {
+  if (!CONFIG_FILE_CUE_RE.test(text)) return;
   SENTENCE_RE.lastIndex = 0;
   for (let s = SENTENCE_RE.exec(text); s !== null; s = SENTENCE_RE.exec(text)) {
     const sentence = s[0];

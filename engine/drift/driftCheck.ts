@@ -7,7 +7,7 @@ import {
   checkedMemories,
   claimsForCheck,
   markValidToApplied,
-  newClaimForCheck,
+  newClaimsForCheck,
   pendingExtraction,
   saveMemoryStatus,
   saveVerdict,
@@ -101,7 +101,7 @@ function extractPending(store: MemoryStore, ctx: VerificationContext): Extracted
   const options = { projectPrograms: ctx.manifests.programs };
   return pending.map((memory) => ({
     memory,
-    claims: extractClaims(memory.content, options).map((claim) => newClaimForCheck(memory, claim)),
+    claims: newClaimsForCheck(memory, extractClaims(memory.content, options)),
   }));
 }
 
