@@ -29,6 +29,8 @@ export interface OpenEngramOptions {
   code?: HostOptions['code'];
   /** Load the model at open rather than on first use (long-lived processes). */
   warmEmbedding?: boolean;
+  /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
+  checkpointInWorker?: boolean;
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
   /** Recalls and writes served while this process hosts the database (live views). */
   onActivity?: HostOptions['onActivity'];
@@ -61,6 +63,7 @@ export class Engram {
           snapshot: options.snapshot,
           embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
           warmEmbedding: options.warmEmbedding,
+          checkpointInWorker: options.checkpointInWorker,
           code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
           onActivity: options.onActivity,

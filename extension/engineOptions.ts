@@ -46,6 +46,8 @@ export function engineOptions(
     }),
     // VS Code is long-lived: load the model now (in its worker) so the first recall is fast.
     warmEmbedding: true,
+    // The database export of a snapshot would block the editor (a second at 100k memories).
+    checkpointInWorker: true,
     onEmbeddingProgress: (p) => hooks.onEmbeddingProgress(p),
     onActivity: (a) => hooks.onActivity(a),
     ...(scanAllowed

@@ -26,6 +26,8 @@ const nodeEntries = [
   { in: 'engine/vectors/vectorWorker.ts', out: 'vectorWorker' },
   // Parses source files for the code index off the caller's thread (engine/code/scanInWorker.ts).
   { in: 'engine/code/scanWorker.ts', out: 'scanWorker' },
+  // Writes database snapshots off the host's thread by replaying the journal (engine/store/checkpoint.ts).
+  { in: 'engine/store/checkpointWorker.ts', out: 'checkpointWorker' },
 ];
 
 const common = {

@@ -35,6 +35,11 @@ export interface HostOptions {
   code?: CodeWorkspaceOptions;
   /** Load the model right after open (long-lived hosts) instead of on first use. @default false */
   warmEmbedding?: boolean;
+  /**
+   * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
+   * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
+   */
+  checkpointInWorker?: boolean;
   /** Background embedding progress (after a model change, imports, bulk writes). */
   onEmbeddingProgress?: (progress: EmbeddingProgress) => void;
   /** After each recall and write, from any client of this host (live views: the Graph panel). */
@@ -65,6 +70,7 @@ export class EngineHost {
       migrations: MIGRATIONS,
       snapshot: options.snapshot,
       configure: registerBm25,
+      ...(options.checkpointInWorker ? { checkpointWorker: { sqlWasmPath: options.sqlWasmPath } } : {}),
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     store.sweepExpired();

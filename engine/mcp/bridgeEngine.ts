@@ -38,6 +38,7 @@ export async function openBridgeEngine(options: OpenEngramOptions): Promise<Engi
         code: options.code,
         embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
         warmEmbedding: options.warmEmbedding,
+        checkpointInWorker: options.checkpointInWorker,
         onEmbeddingProgress: options.onEmbeddingProgress,
       }),
   });

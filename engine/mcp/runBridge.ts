@@ -59,7 +59,14 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     choice,
     logger,
     grammarsDirectory: io.grammarsDirectory,
-    engine: { sqlWasmPath: io.sqlWasmPath, clientName: 'mcp', logger, embedding, warmEmbedding: true },
+    engine: {
+      sqlWasmPath: io.sqlWasmPath,
+      clientName: 'mcp',
+      logger,
+      embedding,
+      warmEmbedding: true,
+      checkpointInWorker: true,
+    },
   });
   try {
     if (launch.http) {

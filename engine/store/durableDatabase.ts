@@ -20,6 +20,9 @@ import type { Migration } from './migrate';
 import { StatementCache } from './sqlAccess';
 import type { SqlReader, SqlWriter } from './sqlAccess';
 import type { SqlParams, TransactionRecord } from './statementLog';
+import { defaultCheckpointWorkerScript, runCheckpoint } from './checkpoint';
+import type { CheckpointWorkerScript } from './checkpoint';
+import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
 
 export interface SnapshotPolicy {
@@ -41,6 +44,12 @@ export interface DurableDatabaseOptions {
   snapshot?: Partial<SnapshotPolicy>;
   /** Called on the open database before anything runs: register SQL functions here. */
   configure?: (db: Database) => void;
+  /**
+   * Write snapshots in a worker thread (long-lived hosts: the extension, the MCP bridge): it loads
+   * the last snapshot and replays the journal onto it, so this thread never exports the database.
+   * Omitted: snapshots are exported here (short-lived processes, tests).
+   */
+  checkpointWorker?: { sqlWasmPath: string; script?: CheckpointWorkerScript };
 }
 
 export interface WriteOptions {
@@ -132,7 +141,7 @@ export class DurableDatabase {
         ? Journal.open(files.journal, dbId, options.logger)
         : { journal: Journal.create(files.journal, dbId), records: [] };
       journal = opened.journal;
-      const seq = replay(db, opened.records, snapshotSeq, files.journal);
+      const seq = replayRecords(db, opened.records, snapshotSeq, files.journal);
       const store = new DurableDatabase(db, journal, options, dbId, seq);
       store.snapshotSeq = snapshotSeq;
       runMigrations(store, options.migrations);
@@ -352,13 +361,32 @@ export class DurableDatabase {
     const seq = this.seq;
     if (seq === this.snapshotSeq) return;
     const files = storeFiles(this.options.path);
-    const bytes = this.db.export();
-    const handle = await fsp.open(files.snapshotTemp, 'w', 0o600);
-    try {
-      await handle.writeFile(bytes);
-      await handle.datasync();
-    } finally {
-      await handle.close();
+    const worker = this.options.checkpointWorker;
+    if (worker) {
+      // Writes are synchronous, so the journal ends with transaction `seq` right now; the worker
+      // reads only up to here while later writes go on appending.
+      const range = this.journal.rangeAfter(this.snapshotSeq);
+      if (range.lastSeq !== seq)
+        throw new EngramError('STORE', `journal ends at ${range.lastSeq}, not ${seq}`);
+      await runCheckpoint(worker.script ?? defaultCheckpointWorkerScript(), {
+        sqlWasmPath: worker.sqlWasmPath,
+        databasePath: files.database,
+        journalPath: files.journal,
+        from: range.from,
+        to: range.to,
+        fromSeq: this.snapshotSeq,
+        toSeq: seq,
+        tempPath: files.snapshotTemp,
+      });
+    } else {
+      const bytes = this.db.export();
+      const handle = await fsp.open(files.snapshotTemp, 'w', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
     }
     // Keep the snapshot being replaced as `.prev`: with the journal records after it, it can rebuild
     // everything if the new snapshot is ever damaged.
@@ -446,45 +474,6 @@ function readMeta(db: Database, key: string): string {
 }
 
 /** Applies the journal records the snapshot does not contain; returns the last applied seq. */
-function replay(
-  db: Database,
-  records: TransactionRecord[],
-  snapshotSeq: number,
-  journalPath: string,
-): number {
-  let seq = snapshotSeq;
-  const pending = records.filter((record) => record.seq > snapshotSeq);
-  const first = pending[0];
-  if (first && first.seq !== snapshotSeq + 1) {
-    throw new EngramError(
-      'CORRUPT',
-      `journal ${journalPath} starts at transaction ${first.seq} but the snapshot ends at ${snapshotSeq}`,
-    );
-  }
-  for (const record of pending) {
-    if (record.seq !== seq + 1) {
-      throw new EngramError(
-        'CORRUPT',
-        `journal ${journalPath} skips from transaction ${seq} to ${record.seq}`,
-      );
-    }
-    db.exec('BEGIN');
-    try {
-      for (const [sql, params] of record.statements) {
-        if (params === undefined) db.exec(sql);
-        else db.run(sql, params);
-      }
-      db.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(record.seq)]);
-      db.exec('COMMIT');
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw new EngramError('CORRUPT', `replaying transaction ${record.seq} failed: ${firstLine(error)}`);
-    }
-    seq = record.seq;
-  }
-  return seq;
-}
-
 function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
 }

@@ -172,6 +172,20 @@ export class Journal {
     else this.syncSoon();
   }
 
+  /**
+   * The file's byte range holding the records after `seq`, as it is now: what a checkpoint worker
+   * reads (with `readJournalRecords`) to bring a snapshot at `seq` up to date, while this process
+   * goes on appending after it.
+   */
+  rangeAfter(seq: number): { from: number; to: number; lastSeq: number } {
+    const first = this.positions.find((p) => p.seq > seq);
+    return {
+      from: first?.offset ?? this.size,
+      to: this.size,
+      lastSeq: this.positions[this.positions.length - 1]?.seq ?? seq,
+    };
+  }
+
   /** True when every appended record is on disk. */
   get synced(): boolean {
     return this.syncedSize === this.size;
@@ -332,4 +346,27 @@ function writeAll(fd: number, buffer: Buffer, position: number): void {
 function truncateDurably(fd: number, length: number): void {
   ftruncateSync(fd, length);
   fdatasyncSync(fd);
+}
+
+/**
+ * The records in bytes [from, to) of a journal file, read without opening it for writing (another
+ * thread may be appending after `to`). Any damaged frame is an error: this range was written whole.
+ */
+export function readJournalRecords(filePath: string, from: number, to: number): TransactionRecord[] {
+  const fd = openSync(filePath, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(to - from);
+    readExactly(fd, bytes, from);
+    const records: TransactionRecord[] = [];
+    for (let offset = 0; offset < bytes.length;) {
+      const parsed = parseRecordAt(bytes, offset);
+      if (typeof parsed === 'string')
+        throw new EngramError('CORRUPT', `journal ${filePath}: ${parsed} record at byte ${from + offset}`);
+      records.push(parsed.record);
+      offset = parsed.next;
+    }
+    return records;
+  } finally {
+    closeSync(fd);
+  }
 }

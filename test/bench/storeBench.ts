@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { EngineHost } from '../../engine/api/hostDispatcher';
 import { silentLogger } from '../../engine/host';
@@ -22,14 +23,33 @@ const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 100_000;
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-store-'));
 let requestSeq = 0;
 
-async function openHost(dbPath: string): Promise<EngineHost> {
+async function openHost(dbPath: string, checkpointInWorker = false): Promise<EngineHost> {
   return EngineHost.open({
     dbPath,
     sqlWasmPath,
     logger: silentLogger,
     clock: Date.now,
     snapshot: { idleMs: 3_600_000, maxJournalBytes: 256 * 1024 * 1024 },
+    checkpointInWorker,
   });
+}
+
+/**
+ * A snapshot written by the checkpoint worker (as the extension and the MCP bridge do) after 1,000
+ * more memories, beside the in-thread export measured by openAndSnapshot: its wall time and the
+ * longest the host's event loop was blocked meanwhile (the export blocks it for all of its time).
+ */
+async function workerSnapshot(dbPath: string, texts: string[]) {
+  const host = await openHost(dbPath, true);
+  await call(host, 'rememberMany', { memories: texts.map((content) => ({ content })) });
+  const delay = monitorEventLoopDelay({ resolution: 2 });
+  delay.enable();
+  const start = process.hrtime.bigint();
+  await host.store.db.snapshot();
+  const wallMs = ms(start);
+  delay.disable();
+  await host.close();
+  return { wallMs: round(wallMs, 0), longestMainThreadBlockMs: round(delay.max / 1e6, 1) };
 }
 
 function call(host: EngineHost, method: string, params: unknown): Promise<unknown> {
@@ -149,6 +169,10 @@ async function main(): Promise<void> {
   };
   results[`single_durable_at_${LARGE / 1000}k`] = await singles(large.host, texts.slice(LARGE, LARGE + 1000));
   results[`open_snapshot_${LARGE / 1000}k`] = await openAndSnapshot(large.host, large.dbPath);
+  results[`worker_snapshot_${LARGE / 1000}k`] = await workerSnapshot(
+    large.dbPath,
+    texts.slice(LARGE + 1000, LARGE + 2000).map((t) => `${t} late`),
+  );
 
   rmSync(root, { recursive: true, force: true });
   if (json) {

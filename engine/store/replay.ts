@@ -1,0 +1,51 @@
+import type { Database } from 'sql.js';
+import { EngramError } from '../errors';
+import type { TransactionRecord } from './statementLog';
+
+/**
+ * Applies journal records after `snapshotSeq` to a database loaded from the snapshot at that seq,
+ * each in its own transaction with the seq recorded, and returns the last seq applied. A gap in the
+ * sequence is corruption, never skipped. Opening a store and the checkpoint worker both replay.
+ */
+export function replayRecords(
+  db: Database,
+  records: TransactionRecord[],
+  snapshotSeq: number,
+  journalPath: string,
+): number {
+  let seq = snapshotSeq;
+  const pending = records.filter((record) => record.seq > snapshotSeq);
+  const first = pending[0];
+  if (first && first.seq !== snapshotSeq + 1) {
+    throw new EngramError(
+      'CORRUPT',
+      `journal ${journalPath} starts at transaction ${first.seq} but the snapshot ends at ${snapshotSeq}`,
+    );
+  }
+  for (const record of pending) {
+    if (record.seq !== seq + 1) {
+      throw new EngramError(
+        'CORRUPT',
+        `journal ${journalPath} skips from transaction ${seq} to ${record.seq}`,
+      );
+    }
+    db.exec('BEGIN');
+    try {
+      for (const [sql, params] of record.statements) {
+        if (params === undefined) db.exec(sql);
+        else db.run(sql, params);
+      }
+      db.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(record.seq)]);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new EngramError('CORRUPT', `replaying transaction ${record.seq} failed: ${firstLine(error)}`);
+    }
+    seq = record.seq;
+  }
+  return seq;
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
+}
