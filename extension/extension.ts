@@ -16,6 +16,7 @@ import { engramChatHandler, registerChatParticipant } from './chat/chatParticipa
 import { registerLanguageModelTools } from './chat/languageModelTools';
 import { registerMcpServerProvider } from './mcpServerProvider';
 import { MemoryCodeLensProvider } from './editor/memoryCodeLens';
+import { registerMemoryHover } from './editor/memoryHover';
 import { followScansWithDrift } from './live/driftAfterScan';
 import { registerTimelinePanel } from './webviews/timelinePanel';
 import { GraphPanel, registerGraphPanel } from './webviews/graphPanel';
@@ -82,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     }),
     vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, documents),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new MemoryCodeLensProvider(engine, drift)),
+    ...registerMemoryHover(engine, drift),
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
     ...registerTimelinePanel(context.extensionUri, engine, log),

@@ -8,6 +8,7 @@ import './suites/activationSuite';
 import './suites/memorySuite';
 import './suites/exchangeSuite';
 import './suites/scanSuite';
+import './suites/editorSuite';
 import './suites/chatSuite';
 import './suites/driftSuite';
 import './suites/timelineSuite';
