@@ -4,6 +4,8 @@ import type { SqlReader } from '../store/sqlAccess';
 export interface SessionMembers {
   docs: Int32Array;
   ids: string[];
+  /** Position of each id (built on first use). */
+  positions?: Map<string, number>;
 }
 
 export function sessionMembers(reader: SqlReader, session: string): SessionMembers {
@@ -27,7 +29,16 @@ export function sessionNeighbours(
   reader: SqlReader,
   memoryId: string,
   members: (session: string) => SessionMembers = (session) => sessionMembers(reader, session),
+  /** The memory's current session, when the caller has its current row. */
+  knownSession?: string,
 ): string[] {
+  if (knownSession !== undefined) {
+    // An active memory is in its session's list: its neighbours are the entries around it.
+    const list = members(knownSession);
+    list.positions ??= new Map(list.ids.map((id, i) => [id, i]));
+    const at = list.positions.get(memoryId);
+    if (at !== undefined) return [list.ids[at - 1], list.ids[at + 1]].filter((id) => id !== undefined);
+  }
   const row = reader.get<{ session: string | null; doc: number | null }>(
     'SELECT m.session AS session, d.doc AS doc FROM memories m LEFT JOIN memory_docs d ON d.memory_id = m.id WHERE m.id = ? AND m.superseded_at IS NULL',
     [memoryId],

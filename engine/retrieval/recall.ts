@@ -304,18 +304,23 @@ function expandWithNeighbours(
 ): void {
   const present = new Set(hits.map((h) => h.memory.id));
   const added: RecallHit[] = [];
-  hits.slice(0, k).forEach((parent, index) => {
+  const parents = hits.slice(0, k);
+  const neighbours = parents.map((parent) => {
     // A memory outside any session has no neighbours (the current row decides; asOf may differ).
-    if (parent.memory.session === null && options.asOf === undefined) return;
-    const ids = store
-      .read((r) =>
-        sessionNeighbours(r, parent.memory.id, (session) => cachedSessionMembers(store.db, r, session)),
-      )
-      .filter((id) => !present.has(id));
-    if (ids.length === 0) return;
+    const session = options.asOf === undefined ? parent.memory.session : undefined;
+    if (session === null) return [];
+    return store.read((r) =>
+      sessionNeighbours(r, parent.memory.id, (s) => cachedSessionMembers(store.db, r, s), session),
+    );
+  });
+  // One read for every parent's neighbours; a memory next to two hits goes with the higher one.
+  const wanted = [...new Set(neighbours.flat())].filter((id) => !present.has(id));
+  const memories = hydrate(store, wanted, options.asOf);
+  parents.forEach((parent, index) => {
     const rank = index + 1;
-    for (const memory of hydrate(store, ids, options.asOf).values()) {
-      if (exclusion(memory, options)) continue;
+    for (const id of neighbours[index]!) {
+      const memory = memories.get(id);
+      if (present.has(id) || !memory || exclusion(memory, options)) continue;
       present.add(memory.id);
       added.push({
         memory,

@@ -16,8 +16,16 @@ describe('session neighbours', () => {
     const a3 = await remember('a three', 'a');
     await remember('b two', 'b');
     const a4 = await remember('a four', 'a');
-    const around = (id: string) =>
-      store.read((r) => sessionNeighbours(r, id, (session) => cachedSessionMembers(store.db, r, session)));
+    const around = (id: string) => {
+      const members = (session: string) => store.read((r) => cachedSessionMembers(store.db, r, session));
+      const looked = store.read((r) => sessionNeighbours(r, id, members));
+      // Told the session (the caller holds the current row), the answer is the same.
+      assert.deepEqual(
+        store.read((r) => sessionNeighbours(r, id, members, 'a')),
+        looked,
+      );
+      return looked;
+    };
 
     assert.deepEqual(around(a1), [a2]);
     assert.deepEqual(around(a2), [a1, a3]);
