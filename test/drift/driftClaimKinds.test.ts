@@ -151,6 +151,26 @@ describe('drift claim kinds: verification against files and history', () => {
     );
   });
 
+  it('a change to a config file re-checks only the memories whose claims name it', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'config.yaml': 'port: 3000\n', 'other.yaml': 'mode: 1\n' },
+    });
+    const test = await driftHost(repo.root);
+    const port = await rememberAt(test, 'The port is 3000 in config.yaml.', BEFORE_CHANGE);
+    const mode = await rememberAt(test, 'The mode is 1 in other.yaml.', BEFORE_CHANGE);
+    await test.call('drift');
+    writeFileSync(path.join(repo.root, 'config.yaml'), 'port: 9000\n');
+    const report = await test.call('drift', { paths: ['config.yaml'], all: true });
+    assert.equal(report.checked.incremental, true);
+    assert.deepEqual(
+      report.memories.map((m) => m.id),
+      [port],
+    );
+    assert.equal(claimOf(report, port, 'config').evidence.now, '9000');
+    assert.notEqual(mode, port);
+  });
+
   it('config values without git: read from the file, no commit, said so', async () => {
     const root = tempDir('engram-config-');
     writeFileSync(path.join(root, '.env'), 'PORT=4000\nexport LOG_LEVEL="info"\n');
