@@ -19,18 +19,19 @@ const ID_CHUNK = 500;
 
 /**
  * Rows are read from FTS4's content table (`<table>_content`, columns `c<i><name>`): the same text
- * the virtual table returns, without its cursor layer (a third less time for a full read).
+ * the virtual table returns, without its cursor layer. The four columns come joined by \x01 (the
+ * indexed text holds only letters, digits and spaces): sql.js pays per column of every row
+ * (measured at 100k memories: 0.42 s of CPU instead of 0.65 s for the full read).
  */
-const ROW_COLUMNS = `f.docid AS doc, d.memory_id AS memoryId, f.c0content AS content, f.c1context AS context,
-  f.c2tags AS tags, f.c3entities AS entities FROM memory_fts_content f LEFT JOIN memory_docs d ON d.doc = f.docid`;
+const ROW_COLUMNS = `f.docid AS doc, d.memory_id AS memoryId, ifnull(f.c0content, '') || char(1) ||
+  ifnull(f.c1context, '') || char(1) || ifnull(f.c2tags, '') || char(1) || ifnull(f.c3entities, '') AS text
+  FROM memory_fts_content f LEFT JOIN memory_docs d ON d.doc = f.docid`;
 
 interface FtsRow {
   doc: number;
   memoryId: string | null;
-  content: string | null;
-  context: string | null;
-  tags: string | null;
-  entities: string | null;
+  /** content, context, tags and entities joined by \x01. */
+  text: string;
 }
 
 /**
@@ -119,7 +120,7 @@ function refresh(reader: SqlReader, index: InvertedIndex, docs: number[]): void 
 }
 
 function setRow(index: InvertedIndex, row: FtsRow): void {
-  index.set(row.doc, row.memoryId ?? undefined, [row.content, row.context, row.tags, row.entities]);
+  index.set(row.doc, row.memoryId ?? undefined, row.text.split('\x01'));
 }
 
 const copies = new WeakMap<IndexedDatabase, LiveLexicalIndex>();
