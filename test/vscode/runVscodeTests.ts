@@ -32,10 +32,14 @@ run(process.execPath, [
   VSIX_PATH,
 ]);
 async function main(): Promise<void> {
-  step('bundle the in-host runner');
+  step('bundle the in-host runners');
   await esbuild.build({
-    entryPoints: [path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'runner.ts')],
-    outfile: IN_HOST_RUNNER,
+    // runner: the main suites; untrustedRunner: the Restricted Mode run (untrustedHost.test.ts).
+    entryPoints: [
+      { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'runner.ts'), out: 'runner' },
+      { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'untrustedRunner.ts'), out: 'untrustedRunner' },
+    ],
+    outdir: path.dirname(IN_HOST_RUNNER),
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -1,0 +1,115 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { InHostResult } from '../inHost/harness';
+import { REPO_ROOT } from './artifacts';
+import { launchChromium } from './browser';
+import { freePort, waitForHttp } from './freePort';
+import { ProcessGroup, delay } from './processGroup';
+import type { installedTestHost } from './testHost';
+
+export interface InHostReport {
+  finished: boolean;
+  results: InHostResult[];
+  figures: Record<string, number | string>;
+}
+
+/**
+ * One run of an in-host runner bundle in a real extension host: VS Code's server (from
+ * code-server) loads the extension from this repository and the runner as extensionTestsPath;
+ * Chromium opens the window that starts it. `trusted: false` leaves workspace trust on, so the
+ * folder opens in Restricted Mode (its trust prompt stays unanswered unless the caller clicks it).
+ */
+export class InHostRun {
+  private constructor(
+    private readonly server: ProcessGroup,
+    private readonly browser: Browser,
+    readonly page: Page,
+    private readonly resultsFile: string,
+  ) {}
+
+  static async start(options: {
+    host: ReturnType<typeof installedTestHost>;
+    dir: string;
+    workspace: string;
+    runner: string;
+    trusted: boolean;
+  }): Promise<InHostRun> {
+    const { host, dir } = options;
+    const resultsFile = path.join(dir, 'results.json');
+    rmSync(resultsFile, { force: true });
+    for (const sub of ['user', 'server', 'extensions'])
+      rmSync(path.join(dir, sub), { recursive: true, force: true });
+    const port = await freePort();
+    const server = ProcessGroup.start(
+      host.node,
+      [
+        host.vscodeServerMain,
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--without-connection-token',
+        '--accept-server-license-terms',
+        '--enable-smoke-test-driver',
+        '--disable-telemetry',
+        ...(options.trusted ? ['--disable-workspace-trust'] : []),
+        '--user-data-dir',
+        path.join(dir, 'user'),
+        '--server-data-dir',
+        path.join(dir, 'server'),
+        '--extensions-dir',
+        path.join(dir, 'extensions'),
+      ],
+      {
+        cwd: options.workspace,
+        env: {
+          ...process.env,
+          ENGRAM_VSCODE_RESULTS: resultsFile,
+          ENGRAM_USER_DB: path.join(dir, 'user.db'),
+        },
+        logFile: path.join(dir, 'server.log'),
+      },
+    );
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(base, 60_000);
+    const remote = (file: string) => `vscode-remote://127.0.0.1:${port}${file}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(REPO_ROOT)],
+      ['extensionTestsPath', remote(options.runner)],
+      ['skipWelcome', 'true'],
+    ]);
+    const browser = await launchChromium(host.chromium);
+    const page = await browser.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error')
+        writeFileSync(path.join(dir, 'browser-errors.log'), `${m.text()}\n`, { flag: 'a' });
+    });
+    await page.goto(
+      `${base}/?folder=${encodeURIComponent(options.workspace)}&payload=${encodeURIComponent(payload)}`,
+    );
+    return new InHostRun(server, browser, page, resultsFile);
+  }
+
+  /** The runner's report so far (it rewrites the file after every test). */
+  report(): InHostReport {
+    if (!existsSync(this.resultsFile)) return { finished: false, results: [], figures: {} };
+    return JSON.parse(readFileSync(this.resultsFile, 'utf8')) as InHostReport;
+  }
+
+  /** Polls the report until `done` says so or the time runs out; returns the last report. */
+  async waitFor(done: (report: InHostReport) => boolean, limitMs: number): Promise<InHostReport> {
+    const until = Date.now() + limitMs;
+    let report = this.report();
+    while (!done(report) && Date.now() < until) {
+      await delay(250);
+      report = this.report();
+    }
+    return report;
+  }
+
+  async stop(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+    await this.server.stop();
+  }
+}
