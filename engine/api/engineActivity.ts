@@ -1,6 +1,6 @@
 import type { Logger } from '../host';
 import type { MemoryStore } from '../memory/memoryStore';
-import { entitiesOfMemories } from './graphMethods';
+import { entitiesOfMemories } from './graphPayload';
 import type { Params } from './params';
 
 /**

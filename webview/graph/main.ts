@@ -5,13 +5,15 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import Sigma from 'sigma';
 import { applyData, concentricPositions, createGraph, matchingNodes, touchedNodes } from './graphModel';
-import type { EdgeAttributes, NodeAttributes, Palette } from './graphModel';
+import type { EdgeAttributes, NodeAttributes } from './graphModel';
 import { runForceLayout } from './forceLayout';
 import { themedHoverLabel } from './hoverLabel';
 import type { LayoutRun } from './forceLayout';
 import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
 import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
 import { summaryLine } from './text';
+import { css, palette, readColours } from './theme';
+import { describe, fillNodeList, fillResults, filterCheckbox } from './panelText';
 
 /** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
 interface VsCodeApi {
@@ -81,54 +83,6 @@ function restoreState(saved: unknown): UiState {
   };
 }
 
-function css(name: string, fallback: string): string {
-  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
-}
-
-const TYPE_COLOURS: Record<string, [string, string]> = {
-  file: ['--vscode-charts-blue', '#3794ff'],
-  directory: ['--vscode-charts-blue', '#3794ff'],
-  symbol: ['--vscode-charts-purple', '#b180d7'],
-  package: ['--vscode-charts-orange', '#d18616'],
-  tool: ['--vscode-charts-green', '#89d185'],
-  person: ['--vscode-charts-red', '#f14c4c'],
-  name: ['--vscode-charts-red', '#f14c4c'],
-};
-const LAYER_COLOURS: Record<LayerName, [string, string]> = {
-  working: ['--vscode-charts-yellow', '#cca700'],
-  episodic: ['--vscode-charts-blue', '#3794ff'],
-  semantic: ['--vscode-charts-green', '#89d185'],
-  procedural: ['--vscode-charts-purple', '#b180d7'],
-  codebase: ['--vscode-charts-orange', '#d18616'],
-};
-
-function palette(): Palette {
-  const other = css('--vscode-descriptionForeground', '#9d9d9d');
-  return {
-    entity: (type) => {
-      const c = TYPE_COLOURS[type];
-      return c ? css(c[0], c[1]) : other;
-    },
-    // Memories are drawn smaller than entities (graphModel.nodeSize), so the two kinds read apart.
-    layer: (layer) => css(LAYER_COLOURS[layer][0], LAYER_COLOURS[layer][1]),
-    edge: css('--vscode-editorIndentGuide-activeBackground1', '#707070'),
-    mention: css('--vscode-editorIndentGuide-background1', '#404040'),
-  };
-}
-
-/** Colours the reducers use on every frame, read from the theme once (and again when it changes). */
-function readColours() {
-  return {
-    highlight: css('--vscode-charts-yellow', '#cca700'),
-    dim: css('--vscode-disabledForeground', '#555555'),
-    label: css('--vscode-foreground', '#cccccc'),
-    hover: {
-      background: css('--vscode-editorHoverWidget-background', '#252526'),
-      border: css('--vscode-editorHoverWidget-border', '#454545'),
-      foreground: css('--vscode-editorHoverWidget-foreground', '#cccccc'),
-    },
-  };
-}
 let colours = readColours();
 
 // ---- the renderer ---------------------------------------------------------------------------
@@ -243,7 +197,7 @@ function showData(next: GraphData): void {
   applyData(graph, next, palette());
   found = matchingNodes(graph, ui.find);
   updateStatus();
-  updateNodeList(next.nodes);
+  fillNodeList(nodeList, next.nodes);
   renderer?.refresh();
   document.body.dataset['nodes'] = String(graph.order);
   document.body.dataset['buildMs'] = (performance.now() - started).toFixed(1);
@@ -280,22 +234,6 @@ function updateStatus(): void {
       : `${entities} entities, ${data.nodes.length - entities} memories, ${data.edges.length} links · ${start}${cut}${finding}`;
 }
 
-/** A text list of the nodes for screen readers (and proof that content stays text). */
-function updateNodeList(nodes: GraphNode[]): void {
-  const items = nodes.slice(0, 300).map((n) => {
-    const li = document.createElement('li');
-    li.textContent = n.kind === 'entity' ? `${n.type}: ${n.label}` : `${n.layer} memory: ${n.label}`;
-    return li;
-  });
-  nodeList.replaceChildren(...items);
-}
-
-function describe(node: GraphNode): string {
-  if (node.kind === 'entity')
-    return `${node.type} · ${node.label}\nmentioned by ${node.memoryCount} memor${node.memoryCount === 1 ? 'y' : 'ies'}`;
-  return `${node.layer} · ${node.memoryKind} · ${node.status}\n${node.text}`;
-}
-
 // ---- messages from the host -------------------------------------------------------------------
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -318,7 +256,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return showData(message.data);
     case 'graph/entities/reply':
       if (message.id !== pendingSearch) return;
-      return showResults(message.ok ? message.entities : [], message.ok ? undefined : message.error);
+      return fillResults(
+        results,
+        message.ok ? message.entities : [],
+        message.ok ? undefined : message.error,
+        (e) => explore([{ entityId: e.entityId }], e.name),
+      );
     case 'graph/recall/DidRun':
       return lightUp(message.query, message.client, message.memoryIds, message.entityIds);
   }
@@ -414,32 +357,6 @@ start.addEventListener('input', () => {
   }, 200);
 });
 
-function showResults(
-  entities: Array<{ entityId: number; name: string; type: string; memoryCount: number }>,
-  error?: string,
-): void {
-  if (error) {
-    const note = document.createElement('span');
-    note.textContent = `Search failed: ${error}`;
-    return results.replaceChildren(note);
-  }
-  if (entities.length === 0) {
-    const note = document.createElement('span');
-    note.textContent = 'No entity by that name.';
-    return results.replaceChildren(note);
-  }
-  results.replaceChildren(
-    ...entities.map((e) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.setAttribute('role', 'listitem');
-      button.textContent = `${e.name} · ${e.type} · ${e.memoryCount}`;
-      button.addEventListener('click', () => explore([{ entityId: e.entityId }], e.name));
-      return button;
-    }),
-  );
-}
-
 byId('overview').addEventListener('click', () => explore(null, ''));
 
 function bindSelect(id: string, value: string, onChange: (value: string) => void): void {
@@ -473,15 +390,6 @@ find.addEventListener('input', () => {
   refresh();
 });
 
-function checkbox(label: string, checked: boolean, onChange: (checked: boolean) => void): HTMLElement {
-  const box = document.createElement('vscode-checkbox') as HTMLElement & { checked: boolean; label: string };
-  box.label = label;
-  box.checked = checked;
-  box.dataset['filter'] = label;
-  box.addEventListener('change', () => onChange(box.checked));
-  return box;
-}
-
 function buildTypeFilters(): void {
   const group = byId<HTMLSpanElement>('types');
   const shown = Array.from(group.querySelectorAll<HTMLElement>('vscode-checkbox')).map(
@@ -492,7 +400,7 @@ function buildTypeFilters(): void {
   group.querySelectorAll('vscode-checkbox').forEach((b) => b.remove());
   for (const type of all) {
     group.append(
-      checkbox(type, !ui.hiddenTypes.includes(type), (on) => {
+      filterCheckbox(type, !ui.hiddenTypes.includes(type), (on) => {
         ui.hiddenTypes = on ? ui.hiddenTypes.filter((t) => t !== type) : [...ui.hiddenTypes, type];
         saveState();
         requestData();
@@ -503,7 +411,7 @@ function buildTypeFilters(): void {
 
 for (const layer of LAYER_NAMES) {
   byId<HTMLSpanElement>('layers').append(
-    checkbox(layer, !ui.hiddenLayers.includes(layer), (on) => {
+    filterCheckbox(layer, !ui.hiddenLayers.includes(layer), (on) => {
       ui.hiddenLayers = on ? ui.hiddenLayers.filter((l) => l !== layer) : [...ui.hiddenLayers, layer];
       saveState();
       requestData();
