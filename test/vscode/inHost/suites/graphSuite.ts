@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { eventually, test } from '../harness';
 import { GraphPanel, graphSerializer } from '../../../../extension/webviews/graphPanel';
+import { openFileEntity, openMemoryBeside } from '../../../../extension/webviews/openEntity';
 import type { EngineActivity } from '../../../../engine/api/engineActivity';
 
 function graphTabs(): vscode.Tab[] {
@@ -157,4 +158,29 @@ test('the serializer restores a graph panel after a reload: the page, its CSP an
   activity.dispose();
   log.dispose();
   await eventually('the restored panel to close', () => graphTabs().length === 0 || undefined);
+});
+
+test('a clicked file opens beside the graph, a path out of the workspace does not; a memory opens read-only', async () => {
+  await engramApi();
+  const log = vscode.window.createOutputChannel('Engram graph open test', { log: true });
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await openFileEntity('./src/auth/login.ts', log);
+  const opened = await eventually('the file editor', () =>
+    vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/src/auth/login.ts')),
+  );
+  assert.equal(opened.document.uri.scheme, 'file');
+  const before = vscode.window.visibleTextEditors.length;
+  await openFileEntity('../../etc/passwd', log);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.path.endsWith('/etc/passwd')));
+  assert.equal(vscode.window.visibleTextEditors.length, before);
+  await openMemoryBeside(noteIds[1]!);
+  const memory = await eventually('the memory document', () =>
+    vscode.window.visibleTextEditors.find((e) =>
+      e.document.getText().includes('Caroline reviews src/graph/panel.ts'),
+    ),
+  );
+  assert.notEqual(memory.document.uri.scheme, 'file');
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  log.dispose();
 });
