@@ -31,7 +31,7 @@ class Postings {
 
   insert(doc: number, tf: number): void {
     if (2 * this.length === this.entries.length) {
-      const entries = new Int32Array(this.entries.length * 2);
+      const entries = new Int32Array(Math.max(2, this.entries.length * 2));
       entries.set(this.entries);
       this.entries = entries;
     }
@@ -110,6 +110,28 @@ export class InvertedIndex {
   documentFrequency(term: string, column: number): number {
     const id = this.termIds.get(term);
     return id === undefined ? 0 : (this.lists[id * COLUMNS + column]?.length ?? 0);
+  }
+
+  /** Documents holding `term` in any column (fts4aux's `documents` for col '*'). */
+  documentsWithTerm(term: string): number {
+    const id = this.termIds.get(term);
+    if (id === undefined) return 0;
+    const lists = [0, 1, 2, 3]
+      .map((c) => this.lists[id * COLUMNS + c])
+      .filter((list): list is Postings => list !== undefined && list.length > 0);
+    if (lists.length <= 1) return lists[0]?.length ?? 0;
+    // Merge the columns' ascending document lists, counting each document once.
+    const at = lists.map(() => 0);
+    let count = 0;
+    for (;;) {
+      let next = Infinity;
+      for (let i = 0; i < lists.length; i++)
+        if (at[i]! < lists[i]!.length) next = Math.min(next, lists[i]!.entries[2 * at[i]!]!);
+      if (next === Infinity) return count;
+      count++;
+      for (let i = 0; i < lists.length; i++)
+        if (at[i]! < lists[i]!.length && lists[i]!.entries[2 * at[i]!] === next) at[i]!++;
+    }
   }
 
   /** Adds a document (replacing what it held): its FTS4 row's column texts. */

@@ -125,17 +125,18 @@ export function searchLexical(
  */
 export const MATCH_BUDGET = 3000;
 
-export function affordableTerms(reader: SqlReader, terms: string[]): string[] {
+export function affordableTerms(
+  reader: SqlReader,
+  terms: string[],
+  /** Rows holding the term in any column (fts4aux's `documents`; the in-memory copy knows it too). */
+  documentsWith: (term: string) => number = (term) =>
+    reader.value<number>("SELECT documents FROM memory_fts_terms WHERE term = ? AND col = '*'", [term]) ?? 0,
+): string[] {
   if (terms.length <= 1) return terms;
   // Document numbers only grow: a store that never held more than the budget cannot exceed it.
   if ((reader.value<number>('SELECT max(doc) FROM memory_docs') ?? 0) <= MATCH_BUDGET) return terms;
   const df = new Map<string, number>();
-  for (const term of terms)
-    df.set(
-      term,
-      reader.value<number>("SELECT documents FROM memory_fts_terms WHERE term = ? AND col = '*'", [term]) ??
-        0,
-    );
+  for (const term of terms) df.set(term, documentsWith(term));
   const total = [...df.values()].reduce((sum, n) => sum + n, 0);
   if (total <= MATCH_BUDGET) return terms;
   const byRarity = [...terms].sort((a, b) => df.get(a)! - df.get(b)!);

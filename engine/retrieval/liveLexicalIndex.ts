@@ -3,7 +3,7 @@ import { InvertedIndex } from './invertedIndex';
 import type { Ranking } from './invertedIndex';
 import { listenForLexicalChanges } from './lexicalChanges';
 import type { LexicalListener } from './lexicalChanges';
-import { LEXICAL_WEIGHTS, MAX_QUERY_TERMS, searchLexical } from './lexicalIndex';
+import { affordableTerms, LEXICAL_WEIGHTS, MAX_QUERY_TERMS, searchLexical } from './lexicalIndex';
 import type { LexicalHit } from './lexicalIndex';
 import { queryTerms } from './tokenizer';
 
@@ -152,7 +152,10 @@ export function searchLexicalInMemory(
   const terms = queryTerms(query).slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0 || limit <= 0) return [];
   const index = copyOf(db).current(reader);
-  const ranking = index.score(terms, LEXICAL_WEIGHTS);
+  // The same terms as the SQL search: measured, scoring every term instead moved CoSQA's lexical
+  // MRR from 0.321 to 0.320 (the commonest terms of a large store say little).
+  const kept = affordableTerms(reader, terms, (term) => index.documentsWithTerm(term));
+  const ranking = index.score(kept, LEXICAL_WEIGHTS);
   try {
     return eligibleTop(reader, index, ranking, limit, statuses);
   } finally {

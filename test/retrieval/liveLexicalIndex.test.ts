@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexMemory, searchLexical } from '../../engine/retrieval/lexicalIndex';
+import {
+  affordableTerms,
+  indexMemory,
+  MATCH_BUDGET,
+  searchLexical,
+} from '../../engine/retrieval/lexicalIndex';
 import type { LexicalHit } from '../../engine/retrieval/lexicalIndex';
 import { lexicalBuildMs, searchLexicalInMemory } from '../../engine/retrieval/liveLexicalIndex';
+import { queryTerms } from '../../engine/retrieval/tokenizer';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
 
@@ -116,6 +122,15 @@ describe('in-memory lexical index', () => {
     const store = t.host.store;
     const fresh = store.read((r) => searchLexicalInMemory(store.db, r, 'zeppelin', 5));
     assert.equal(fresh.length, 1);
+  });
+
+  it('leaves out the same common terms as the SQL search once a store passes the term budget', async () => {
+    const { t } = await seeded(MATCH_BUDGET + 100);
+    const store = t.host.store;
+    const query = 'schema migration worker queue session token';
+    const kept = store.read((r) => affordableTerms(r, queryTerms(query)));
+    assert.ok(kept.length < queryTerms(query).length, 'the budget applies to this query');
+    assertMatchesSql(t, 'past the budget', 30);
   });
 
   it('looks past ineligible top matches until it has enough', async () => {
