@@ -212,14 +212,28 @@ export function reresolveImports(
   movedFiles: readonly string[],
   all = false,
 ): number {
-  const moved = new Set(movedFiles);
-  const rows = writer.all<{ id: number; specifier: string; resolved: string | null; path: string }>(
-    `SELECT i.id, i.specifier, i.resolved_path AS resolved, f.path
-       FROM code_imports i JOIN code_files f ON f.id = i.file_id`,
-  );
+  type ImportRow = { id: number; specifier: string; resolved: string | null; path: string };
+  const select = `SELECT i.id, i.specifier, i.resolved_path AS resolved, f.path
+       FROM code_imports i JOIN code_files f ON f.id = i.file_id`;
+  // Unless everything is asked for, only unresolved imports and those of moved files can change:
+  // select just those (reading every import of a large index held the host's thread for ~100 ms).
+  let rows: ImportRow[];
+  if (all) rows = writer.all<ImportRow>(select);
+  else {
+    rows = writer.all<ImportRow>(`${select} WHERE i.resolved_path IS NULL`);
+    const moved = [...new Set(movedFiles)];
+    for (let start = 0; start < moved.length; start += 500) {
+      const chunk = moved.slice(start, start + 500);
+      rows.push(
+        ...writer.all<ImportRow>(
+          `${select} WHERE i.resolved_path IS NOT NULL AND f.path IN (${chunk.map(() => '?').join(', ')})`,
+          chunk,
+        ),
+      );
+    }
+  }
   let updated = 0;
   for (const row of rows) {
-    if (!all && row.resolved !== null && !moved.has(row.path)) continue;
     const grammar = grammarFor(row.path);
     if (!grammar) continue;
     const resolved = resolveImport(context, grammar, row.path, row.specifier);
