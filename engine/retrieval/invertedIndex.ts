@@ -93,6 +93,8 @@ export class InvertedIndex {
   private listCount = new Int32Array(1024);
   private rows = 0;
   private maxDoc = 0;
+  /** documentsWithTerm answers since the last change. */
+  private readonly documentCounts = new Map<string, number>();
   /** Scratch score accumulators, one per document, zero between searches (see Ranking.release). */
   private acc = new Float64Array(0);
   private matched = new Int32Array(0);
@@ -114,6 +116,16 @@ export class InvertedIndex {
 
   /** Documents holding `term` in any column (fts4aux's `documents` for col '*'). */
   documentsWithTerm(term: string): number {
+    let count = this.documentCounts.get(term);
+    if (count === undefined) {
+      count = this.countDocumentsWithTerm(term);
+      this.documentCounts.set(term, count);
+    }
+    return count;
+  }
+
+  /** Merges the term's column lists: as much work as scoring them, so it is cached until a write. */
+  private countDocumentsWithTerm(term: string): number {
     const id = this.termIds.get(term);
     if (id === undefined) return 0;
     const lists = [0, 1, 2, 3]
@@ -137,6 +149,7 @@ export class InvertedIndex {
   /** Adds a document (replacing what it held): its FTS4 row's column texts. */
   set(doc: number, memoryId: string | undefined, columns: ReadonlyArray<string | null>): void {
     this.delete(doc);
+    this.documentCounts.clear();
     if (doc >= this.maxDoc) this.grow(doc + 1);
     const stamp = doc + 1;
     const first = this.poolUsed;
@@ -179,6 +192,7 @@ export class InvertedIndex {
 
   delete(doc: number): void {
     if (doc >= this.maxDoc || !this.present[doc]) return;
+    this.documentCounts.clear();
     const start = this.docListStart[doc]!;
     const count = this.docListCount[doc]!;
     for (let i = start; i < start + count; i++) this.lists[this.pool[i]!]!.remove(doc);

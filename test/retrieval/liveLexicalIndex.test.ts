@@ -131,6 +131,11 @@ describe('in-memory lexical index', () => {
     const kept = store.read((r) => affordableTerms(r, queryTerms(query)));
     assert.ok(kept.length < queryTerms(query).length, 'the budget applies to this query');
     assertMatchesSql(t, 'past the budget', 30);
+    // Document counts are cached until a write changes them.
+    await t.call('rememberMany', {
+      memories: Array.from({ length: 40 }, (_, i) => ({ content: `queue token worker ${i}` })),
+    });
+    assertMatchesSql(t, 'past the budget, after writes', 30);
   });
 
   it('looks past ineligible top matches until it has enough', async () => {
