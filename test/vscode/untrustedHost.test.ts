@@ -5,6 +5,7 @@ import { ARTIFACTS, SCREENSHOTS, artifactDirectory } from './support/artifacts';
 import { InHostRun } from './support/inHostRun';
 import type { InHostReport } from './support/inHostRun';
 import { installedTestHost } from './support/testHost';
+import { Workbench } from './support/workbench';
 import { createWorkspaceFixture } from './support/workspaceFixture';
 
 /** The Restricted Mode runner, bundled by runVscodeTests.ts beside the main one. */
@@ -31,17 +32,15 @@ describe('a real VS Code extension host in Restricted Mode', () => {
     // The first two tests run untrusted; the third waits for trust.
     await run.waitFor((r) => r.results.length >= 2 || r.finished, RUN_LIMIT_MS);
     await run.page.screenshot({ path: path.join(SCREENSHOTS, 'untrusted-before-trust.png') });
-    // As a user would: the Restricted Mode banner's Manage link opens the Workspace Trust editor.
-    await run.page
-      .getByRole('button', { name: 'Manage' })
-      .or(run.page.getByText('Manage', { exact: true }))
-      .first()
-      .click({ timeout: 60_000 });
+    // As a user would: Workspaces: Manage Workspace Trust from the palette, then Trust.
+    const workbench = new Workbench(run.page);
+    await workbench.ready();
+    await run.page.keyboard.press('Escape');
+    await workbench.runCommand('Manage Workspace Trust');
+    const trust = run.page.getByRole('button', { name: /^Trust( Folder)?$/ }).first();
+    await trust.waitFor({ timeout: 60_000 });
     await run.page.screenshot({ path: path.join(SCREENSHOTS, 'untrusted-trust-editor.png') });
-    await run.page
-      .getByRole('button', { name: /^Trust( Folder)?$/ })
-      .first()
-      .click({ timeout: 60_000 });
+    await trust.click();
     report = await run.waitFor((r) => r.finished, RUN_LIMIT_MS);
     await run.page.screenshot({ path: path.join(SCREENSHOTS, 'untrusted-after-trust.png') });
   });
