@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { simpleGit } from 'simple-git';
 import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
@@ -45,9 +46,11 @@ const GREP_BATCH = 400;
 export async function openGit(root: string): Promise<GitContext | undefined> {
   let git: SimpleGit;
   try {
+    // Asked without simple-git: outside a repository its failed task could surface once more as an
+    // unhandled rejection after the awaiting call had already caught it (seen in CI under load).
+    const head = await headOf(root);
+    if (!head || !/^[0-9a-f]{40,64}$/.test(head)) return undefined;
     git = simpleGit({ baseDir: root, maxConcurrentProcesses: 4 }).env(gitEnvironment());
-    const head = (await git.raw(['rev-parse', '--verify', '-q', 'HEAD'])).trim();
-    if (!/^[0-9a-f]{40,64}$/.test(head)) return undefined;
     const shallow = (await git.raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
     const key = `${root}\u0000${head}`;
     let cache = caches.get(key);
@@ -61,6 +64,18 @@ export async function openGit(root: string): Promise<GitContext | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** HEAD's commit, or undefined when `root` is not in a git repository (or has no commit yet). */
+function headOf(root: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['rev-parse', '--verify', '-q', 'HEAD'],
+      { cwd: root, env: gitEnvironment(), windowsHide: true },
+      (error, stdout) => resolve(error ? undefined : stdout.trim()),
+    );
+  });
 }
 
 /**
