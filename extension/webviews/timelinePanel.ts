@@ -10,7 +10,8 @@ import type {
   TimelineData,
 } from '../../webview/timeline/protocol';
 import { summaryLine } from '../../webview/timeline/text';
-import { timelineHtml, webviewAssets } from './timelineHtml';
+import { timelineHtml } from './timelineHtml';
+import { webviewAssets } from './webviewPage';
 import { openMemoryBeside, openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
 
 /** What Reveal in Timeline returns once the webview shows the memory selected. */

@@ -38,7 +38,7 @@ const PACKAGES = [
   'dayjs',
   'ky',
 ];
-const DIRS = [
+export const DIRS = [
   'src/auth',
   'src/billing',
   'src/api',
@@ -48,7 +48,7 @@ const DIRS = [
   'scripts',
   'src/jobs',
 ];
-const FILES = [
+export const FILES = [
   'index.ts',
   'session.ts',
   'client.ts',

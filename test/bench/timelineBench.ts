@@ -25,7 +25,7 @@ import { launchBrowser, openTimelinePage } from '../webview/timelinePage';
 import { machine, median, ms, percentile, round } from './stats';
 import { grammarsDirectory } from '../code/codeWorkspace';
 import { GitRepository } from '../drift/gitRepository';
-import { seededRandom, syntheticMemories } from './syntheticMemories';
+import { DIRS, FILES, seededRandom, syntheticMemories } from './syntheticMemories';
 
 const countArg = process.argv.indexOf('--count');
 const COUNT = countArg > 0 ? Number(process.argv[countArg + 1]) : 10_000;
@@ -33,27 +33,6 @@ const json = process.argv.includes('--json');
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-/** The directories and files the synthetic memories name (test/bench/syntheticMemories.ts). */
-const DIRS = [
-  'src/auth',
-  'src/billing',
-  'src/api',
-  'packages/web/src',
-  'lib/utils',
-  'src/db',
-  'scripts',
-  'src/jobs',
-];
-const FILES = [
-  'index.ts',
-  'session.ts',
-  'client.ts',
-  'rateLimit.ts',
-  'schema.ts',
-  'worker.ts',
-  'routes.ts',
-  'config.ts',
-];
 const LAYERS = ['semantic', 'semantic', 'semantic', 'episodic', 'procedural', 'working', 'codebase'] as const;
 
 let seq = 0;

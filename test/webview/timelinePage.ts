@@ -50,7 +50,7 @@ export async function timelineBundle(): Promise<string> {
 
 function pageHtml(): string {
   const nonce = 'bm9uY2UtZm9yLXRlc3Rz';
-  // The panel's CSP (extension/webviews/timelineHtml.ts), with this origin as the webview's source.
+  // The panel's CSP (extension/webviews/webviewPage.ts), with this origin as the webview's source.
   const csp = `default-src 'none'; img-src ${ORIGIN}; style-src ${ORIGIN} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${ORIGIN}`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
