@@ -1,3 +1,5 @@
+import { parseActivity } from './api/engineActivity';
+import type { EngineActivity } from './api/engineActivity';
 import { EngineHost } from './api/hostDispatcher';
 import { createEmbeddingProvider } from './embedding/createEmbeddingProvider';
 import type { EmbeddingConfig } from './embedding/types';
@@ -32,8 +34,11 @@ export interface OpenEngramOptions {
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
-  /** Recalls and writes served while this process hosts the database (live views). */
-  onActivity?: HostOptions['onActivity'];
+  /**
+   * Every recall and write on the database, whichever process made it and whichever hosts it
+   * (live views), once each; `own` marks this process's calls.
+   */
+  onActivity?: (activity: EngineActivity) => void;
 }
 
 /**
@@ -47,12 +52,14 @@ export class Engram {
   static async open(options: OpenEngramOptions): Promise<Engram> {
     const logger = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
+    const onActivity = options.onActivity;
     prepareDatabaseDirectory(options.dbPath);
     const shared = await openShared({
       dbPath: options.dbPath,
       clientName: options.clientName ?? 'engram',
       logger,
       connectTimeoutMs: options.connectTimeoutMs,
+      ...(onActivity ? { onActivity: checkedActivity(onActivity, logger) } : {}),
       openHost: () =>
         EngineHost.open({
           dbPath: options.dbPath,
@@ -66,7 +73,6 @@ export class Engram {
           checkpointInWorker: options.checkpointInWorker,
           code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
-          onActivity: options.onActivity,
         }),
     });
     return new Engram(shared);
@@ -87,4 +93,17 @@ export class Engram {
   close(): Promise<void> {
     return this.shared.close();
   }
+}
+
+/** Activity from the process layer (another process's notification, or our own host's) checked. */
+function checkedActivity(
+  listener: (activity: EngineActivity) => void,
+  logger: Logger,
+): (activity: unknown, own: boolean) => void {
+  return (raw, own) => {
+    const activity = parseActivity(raw);
+    if (typeof activity === 'string')
+      logger.warn(`ignored malformed activity from the engine host: ${activity}`);
+    else listener({ ...activity, own });
+  };
 }

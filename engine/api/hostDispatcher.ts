@@ -17,7 +17,7 @@ import { isMethodName, METHODS } from './methods';
 import type { MethodSpec } from './methods';
 import { asParams } from './params';
 import { activityOf, reportActivity } from './engineActivity';
-import type { EngineActivity } from './engineActivity';
+import type { ActivityListener, EngineActivity } from './engineActivity';
 
 export interface HostOptions {
   dbPath: string;
@@ -55,11 +55,24 @@ const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
  * write, so a request re-sent after a failover gets the first answer instead of a second write.
  */
 export class EngineHost {
+  private readonly activityListeners = new Set<ActivityListener>();
+
   private constructor(
     readonly store: MemoryStore,
     private readonly logger: Logger,
-    private readonly onActivity?: (activity: EngineActivity) => void,
-  ) {}
+    onActivity?: (activity: EngineActivity) => void,
+  ) {
+    if (onActivity) this.activityListeners.add((activity) => onActivity(activity));
+  }
+
+  /**
+   * Hears every recall and write this host serves, whoever asked (the process hosting it sends
+   * them on to its clients). Returns the unsubscribe function.
+   */
+  onActivity(listener: ActivityListener): () => void {
+    this.activityListeners.add(listener);
+    return () => this.activityListeners.delete(listener);
+  }
 
   static async open(options: HostOptions): Promise<EngineHost> {
     const db = await DurableDatabase.open({
@@ -94,7 +107,7 @@ export class EngineHost {
     try {
       const result = await this.execute(method, rawParams, meta.requestId);
       reportActivity(
-        this.onActivity,
+        this.activityListeners,
         () =>
           isMethodName(method)
             ? activityOf(
@@ -106,6 +119,7 @@ export class EngineHost {
                 meta.client,
               )
             : undefined,
+        meta.requestId,
         this.logger,
       );
       return result;

@@ -5,9 +5,17 @@
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
 import { assertEndpointTrusted } from './endpoint';
-import { DISPATCH_METHOD, HELLO_METHOD, PROTOCOL_VERSION, parseHelloResult } from './hostProtocol';
+import {
+  ACTIVITY_METHOD,
+  DISPATCH_METHOD,
+  HELLO_METHOD,
+  PROTOCOL_VERSION,
+  parseActivityNotification,
+  parseHelloResult,
+} from './hostProtocol';
 import type { DispatchParams, HelloParams } from './hostProtocol';
 import { RpcClient } from './rpc';
+import type { HostActivityListener } from './sharedEngine';
 
 export interface HostConnection {
   /** The host's pid, as it reported it. */
@@ -24,18 +32,34 @@ export interface ConnectOptions {
   logger: Logger;
   /** Budget for connecting and the greeting together. */
   timeoutMs: number;
+  /** Asks the host for its activity notifications and hands them here. */
+  onActivity?: HostActivityListener;
 }
 
 export async function connectToHost(endpoint: string, options: ConnectOptions): Promise<HostConnection> {
   // The endpoint comes from the lock file, which anyone who can write the workspace can edit.
   assertEndpointTrusted(endpoint);
   const started = Date.now();
+  const onActivity = options.onActivity;
   const client = await RpcClient.connect(endpoint, {
     logger: options.logger,
     connectTimeoutMs: Math.min(options.timeoutMs, 2_000),
+    ...(onActivity
+      ? {
+          onNotification: (method: string, params: unknown) => {
+            const notice = method === ACTIVITY_METHOD ? parseActivityNotification(params) : null;
+            if (notice) onActivity(notice.activity, notice.requestId);
+            else options.logger.debug('ignored a notification from the engine host', { method });
+          },
+        }
+      : {}),
   });
   try {
-    const hello: HelloParams = { protocol: PROTOCOL_VERSION, client: options.clientName };
+    const hello: HelloParams = {
+      protocol: PROTOCOL_VERSION,
+      client: options.clientName,
+      ...(onActivity ? { activity: true } : {}),
+    };
     const answer = parseHelloResult(
       await client.call(HELLO_METHOD, hello, {
         timeoutMs: Math.max(100, options.timeoutMs - (Date.now() - started)),

@@ -7,12 +7,20 @@ import { lstatSync, unlinkSync } from 'node:fs';
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
 import { restrictSocketFile } from './endpoint';
-import { DISPATCH_METHOD, HELLO_METHOD, PROTOCOL_VERSION, parseDispatch, parseHello } from './hostProtocol';
-import type { HelloResult } from './hostProtocol';
+import {
+  ACTIVITY_METHOD,
+  DISPATCH_METHOD,
+  HELLO_METHOD,
+  PROTOCOL_VERSION,
+  parseDispatch,
+  parseHello,
+} from './hostProtocol';
+import type { ActivityNotification, HelloResult } from './hostProtocol';
 import type { HeldLock } from './lockFile';
 import { RpcServer } from './rpc';
+import type { RpcContext } from './rpc';
 import { RpcErrorCode, RpcRemoteError } from './rpcMessages';
-import type { HostDispatcher } from './sharedEngine';
+import type { HostActivityListener, HostDispatcher } from './sharedEngine';
 
 export interface HostSession {
   dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown>;
@@ -25,6 +33,8 @@ export interface StartHostOptions {
   endpoint: string;
   openHost(): Promise<HostDispatcher>;
   logger: Logger;
+  /** This process's own listener for the activity the host serves (its clients get it over the socket). */
+  onActivity?: HostActivityListener;
 }
 
 /** Opens the database and starts serving. On failure the lock is released before rethrowing. */
@@ -37,7 +47,7 @@ export async function startHost(options: StartHostOptions): Promise<HostSession>
     lock.release();
     throw error;
   }
-  const session = new Session(dispatcher, lock, logger);
+  const session = new Session(dispatcher, lock, logger, options.onActivity);
   try {
     await session.listen(endpoint);
   } catch (error) {
@@ -52,13 +62,26 @@ class Session implements HostSession {
   private readonly server: RpcServer;
   private localInFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
+  /** Connections whose greeting asked for activity notifications. */
+  private readonly activitySubscribers = new Set<number>();
+  /** Subscribed to the dispatcher's activity only while someone wants it: it costs a read per recall. */
+  private unsubscribeActivity: (() => void) | undefined;
 
   constructor(
     private readonly dispatcher: HostDispatcher,
     private readonly lock: HeldLock,
     private readonly logger: Logger,
+    private readonly localActivity: HostActivityListener | undefined,
   ) {
-    this.server = new RpcServer({ handler: (method, params) => this.serve(method, params), logger });
+    this.server = new RpcServer({
+      handler: (method, params, context) => this.serve(method, params, context),
+      logger,
+      onDisconnect: (connectionId) => {
+        this.activitySubscribers.delete(connectionId);
+        this.updateActivitySubscription();
+      },
+    });
+    this.updateActivitySubscription();
   }
 
   async listen(endpoint: string): Promise<void> {
@@ -83,10 +106,14 @@ class Session implements HostSession {
     return this.closing;
   }
 
-  private async serve(method: string, params: unknown): Promise<unknown> {
+  private async serve(method: string, params: unknown, context: RpcContext): Promise<unknown> {
     if (method === HELLO_METHOD) {
       const hello = parseHello(params);
       this.logger.debug('client connected', { client: hello.client, protocol: hello.protocol });
+      if (hello.activity) {
+        this.activitySubscribers.add(context.connectionId);
+        this.updateActivitySubscription();
+      }
       const result: HelloResult = { protocol: PROTOCOL_VERSION, pid: process.pid };
       return result;
     }
@@ -98,6 +125,31 @@ class Session implements HostSession {
       });
     }
     throw new RpcRemoteError(RpcErrorCode.methodNotFound, `unknown method ${method}`);
+  }
+
+  private updateActivitySubscription(): void {
+    const wanted = this.localActivity !== undefined || this.activitySubscribers.size > 0;
+    if (wanted && !this.unsubscribeActivity && this.dispatcher.onActivity) {
+      this.unsubscribeActivity = this.dispatcher.onActivity((activity, requestId) =>
+        this.broadcast(activity, requestId),
+      );
+    } else if (!wanted && this.unsubscribeActivity) {
+      this.unsubscribeActivity();
+      this.unsubscribeActivity = undefined;
+    }
+  }
+
+  /**
+   * To this process and every subscribed client, the one that made the call included (a client
+   * sees its own calls' activity only this way, so once). A client that is not reading misses
+   * notifications rather than making the host queue them (RpcServer.notify drops them).
+   */
+  private broadcast(activity: unknown, requestId: string): void {
+    this.localActivity?.(activity, requestId);
+    const notification: ActivityNotification = { requestId, activity };
+    for (const connectionId of this.activitySubscribers) {
+      this.server.notify(connectionId, ACTIVITY_METHOD, notification);
+    }
   }
 
   private async shutDown(): Promise<void> {

@@ -16,11 +16,18 @@ import {
   recoverId,
   validateRequest,
   validateResponse,
+  asNotification,
 } from './rpcMessages';
-import type { RpcId, RpcRequest, RpcResponse } from './rpcMessages';
+import type { RpcId, RpcNotification, RpcRequest, RpcResponse } from './rpcMessages';
 
 /** Cap on one message. A line beyond it drops the connection instead of exhausting memory. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Notifications are dropped for a connection with this much unsent output: a client that stops
+ * reading must cost the host neither memory nor waiting (answers to its own calls still queue).
+ */
+export const NOTIFY_BACKLOG_BYTES = 256 * 1024;
 
 export interface RpcContext {
   /** Distinguishes connections in logs; unique within one server. */
@@ -34,12 +41,16 @@ export interface RpcServerOptions {
   logger: Logger;
   /** @default DEFAULT_MAX_LINE_BYTES */
   maxLineBytes?: number;
+  /** After a connection has closed, for whatever reason. */
+  onDisconnect?: (connectionId: number) => void;
 }
 
 interface Connection {
   id: number;
   socket: net.Socket;
   reader: LineReader;
+  /** Notifications dropped because the client was not reading. */
+  dropped: number;
 }
 
 export class RpcServer {
@@ -98,13 +109,35 @@ export class RpcServer {
       id: this.nextConnectionId++,
       socket,
       reader: new LineReader(this.maxLineBytes),
+      dropped: 0,
     };
     this.connections.add(connection);
     socket.on('data', (chunk: Buffer) => this.receive(connection, chunk));
     socket.on('error', (error) =>
       this.options.logger.debug('rpc connection error', { error: error.message }),
     );
-    socket.on('close', () => this.connections.delete(connection));
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      this.options.onDisconnect?.(connection.id);
+    });
+  }
+
+  /**
+   * Sends a notification to one connection without waiting: false (and nothing sent) when the
+   * connection is gone, the server is draining, or the client has not read what it was sent.
+   */
+  notify(connectionId: number, method: string, params: unknown): boolean {
+    if (this.draining) return false;
+    const connection = [...this.connections].find((c) => c.id === connectionId);
+    if (!connection || connection.socket.destroyed) return false;
+    if (connection.socket.writableLength > NOTIFY_BACKLOG_BYTES) {
+      if (connection.dropped++ === 0)
+        this.options.logger.warn('a client is not reading: dropping its notifications', { connectionId });
+      return false;
+    }
+    const message: RpcNotification = { jsonrpc: '2.0', method, params };
+    connection.socket.write(`${JSON.stringify(message)}\n`);
+    return true;
   }
 
   private receive(connection: Connection, chunk: Buffer): void {
@@ -189,6 +222,8 @@ export interface RpcClientOptions {
   connectTimeoutMs?: number;
   /** @default DEFAULT_MAX_LINE_BYTES */
   maxLineBytes?: number;
+  /** Notifications from the host; without it a notification is treated as a broken host. */
+  onNotification?: (method: string, params: unknown) => void;
 }
 
 export interface CallOptions {
@@ -303,7 +338,13 @@ export class RpcClient {
     for (const line of lines) {
       let response: RpcResponse | null = null;
       try {
-        response = validateResponse(JSON.parse(line));
+        const value: unknown = JSON.parse(line);
+        const notification = this.options.onNotification ? asNotification(value) : null;
+        if (notification) {
+          this.notified(notification);
+          continue;
+        }
+        response = validateResponse(value);
       } catch {
         // Handled below as an invalid answer.
       }
@@ -322,6 +363,15 @@ export class RpcClient {
       clearTimeout(call.timer);
       if ('error' in response) call.reject(decodeError(response.error));
       else call.resolve(response.result);
+    }
+  }
+
+  private notified(notification: RpcNotification): void {
+    try {
+      this.options.onNotification?.(notification.method, notification.params);
+    } catch (error) {
+      // A failing listener is its own problem; the connection and its calls carry on.
+      this.options.logger.warn('a notification listener failed', { error: String(error) });
     }
   }
 

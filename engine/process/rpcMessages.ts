@@ -21,6 +21,13 @@ export interface RpcErrorObject {
   data?: { engramCode?: string; details?: Record<string, unknown> };
 }
 
+/** Host -> client only, and only to clients that asked for it in their greeting: no id, no answer. */
+export interface RpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: unknown;
+}
+
 export type RpcResponse =
   | { jsonrpc: '2.0'; id: RpcId; result: unknown }
   | { jsonrpc: '2.0'; id: RpcId | null; error: RpcErrorObject };
@@ -112,6 +119,14 @@ export function recoverId(value: unknown): RpcId | null {
   if (typeof value !== 'object' || value === null) return null;
   const id = (value as { id?: unknown }).id;
   return typeof id === 'number' || typeof id === 'string' ? id : null;
+}
+
+/** A notification from the host (a method and no id); null when the value is not one. */
+export function asNotification(value: unknown): RpcNotification | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (v.jsonrpc !== '2.0' || typeof v.method !== 'string' || 'id' in v) return null;
+  return { jsonrpc: '2.0', method: v.method, params: v.params };
 }
 
 /** Checks the shape of an incoming response; null when it is not one. */

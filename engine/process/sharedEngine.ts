@@ -23,7 +23,15 @@ export interface HostDispatcher {
   dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown>;
   /** Flushes and closes the database. Called once, before the lock is released. */
   close(): Promise<void>;
+  /**
+   * Hears what each call amounted to (recalls, writes: JSON the host sends on to its clients as
+   * `engram/activity`), with the call's request id. Returns the unsubscribe function.
+   */
+  onActivity?(listener: HostActivityListener): () => void;
 }
+
+/** Activity (opaque JSON to this layer) and the request id of the call that caused it. */
+export type HostActivityListener = (activity: unknown, requestId: string) => void;
 
 export interface OpenSharedOptions {
   dbPath: string;
@@ -34,6 +42,12 @@ export interface OpenSharedOptions {
   logger: Logger;
   /** How long to keep trying to reach or replace a host. @default 15000 */
   connectTimeoutMs?: number;
+  /**
+   * Every recall and write served by whichever process hosts the database, once each: while this
+   * process hosts, from its dispatcher; while a client, from the host's notifications. `own` is
+   * true when this process made the call.
+   */
+  onActivity?: (activity: unknown, own: boolean) => void;
 }
 
 export type EngineRole = 'host' | 'client';
@@ -72,6 +86,8 @@ class Engine implements SharedEngine {
   private readonly endpoint: string;
   private readonly timeoutMs: number;
   private readonly pending = new Map<string, PendingCall>();
+  /** Request ids of this process's calls not yet answered: activity they caused is its own. */
+  private readonly ownRequests = new Set<string>();
   private readonly roleListeners = new Set<(role: EngineRole) => void>();
   private attached: Attachment | undefined;
   private reattaching: Promise<void> | undefined;
@@ -105,6 +121,15 @@ class Engine implements SharedEngine {
   call(method: string, params: unknown): Promise<unknown> {
     if (this.closed) return Promise.reject(closedError());
     const requestId = randomUUID();
+    if (!this.options.onActivity) return this.callAs(requestId, method, params);
+    this.ownRequests.add(requestId);
+    const call = this.callAs(requestId, method, params);
+    const forget = (): void => void this.ownRequests.delete(requestId);
+    call.then(forget, forget);
+    return call;
+  }
+
+  private callAs(requestId: string, method: string, params: unknown): Promise<unknown> {
     const attached = this.attached;
     if (attached?.role === 'host') {
       return attached.host.dispatch(method, params, { requestId, client: this.options.clientName });
@@ -157,6 +182,7 @@ class Engine implements SharedEngine {
           endpoint: this.endpoint,
           openHost: () => this.options.openHost(),
           logger: this.options.logger,
+          onActivity: this.activityListener(),
         });
         return { role: 'host', host };
       }
@@ -168,6 +194,7 @@ class Engine implements SharedEngine {
             clientName: this.options.clientName,
             logger: this.options.logger,
             timeoutMs: Math.max(100, deadline - Date.now()),
+            onActivity: this.activityListener(),
           });
           return { role: 'client', connection };
         } catch (error) {
@@ -267,6 +294,20 @@ class Engine implements SharedEngine {
   private async detach(attachment: Attachment): Promise<void> {
     if (attachment.role === 'host') await attachment.host.close();
     else attachment.connection.close();
+  }
+
+  /** Passes activity on, marked as this process's own or not; undefined when nobody listens. */
+  private activityListener(): HostActivityListener | undefined {
+    const listener = this.options.onActivity;
+    if (!listener) return undefined;
+    return (activity, requestId) => {
+      if (this.closed) return;
+      try {
+        listener(activity, this.ownRequests.has(requestId));
+      } catch (error) {
+        this.options.logger.warn('an activity listener failed', { error: (error as Error).message });
+      }
+    };
   }
 
   private emitRole(role: EngineRole): void {

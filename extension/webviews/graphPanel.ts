@@ -99,8 +99,9 @@ export class GraphPanel implements vscode.Disposable {
       });
       return;
     }
-    // This window's own writes already fire onDidChangeMemories; others' (MCP agents, the CLI) land here.
-    if (activity.client === 'vscode' || this.reloadTimer) return;
+    // This window's own writes already fire onDidChangeMemories; others' (MCP agents, the CLI,
+    // another window: whichever process hosts the database) land here.
+    if (activity.own || this.reloadTimer) return;
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
       void this.post({ type: 'graph/data/DidChange' });
