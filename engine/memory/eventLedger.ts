@@ -1,4 +1,5 @@
 import type { SqlWriter } from '../store/sqlAccess';
+import type { SqlValue } from '../store/statementLog';
 
 export type EventType =
   | 'remember'
@@ -29,6 +30,20 @@ export interface LedgerEvent {
   data?: Record<string, unknown>;
 }
 
+export const EVENT_INSERT = 'INSERT INTO events (at, type, memory_id, agent, session, data)';
+
+/** The values of an event's row, in EVENT_INSERT's column order. */
+export function eventRow(at: number, event: LedgerEvent): SqlValue[] {
+  return [
+    at,
+    event.type,
+    event.memoryId ?? null,
+    event.agent ?? null,
+    event.session ?? null,
+    event.data === undefined ? null : JSON.stringify(event.data),
+  ];
+}
+
 interface PendingRead extends LedgerEvent {
   at: number;
 }
@@ -43,14 +58,7 @@ export class EventLedger {
   private pending: PendingRead[] = [];
 
   append(tx: SqlWriter, at: number, event: LedgerEvent): void {
-    tx.run('INSERT INTO events (at, type, memory_id, agent, session, data) VALUES (?, ?, ?, ?, ?, ?)', [
-      at,
-      event.type,
-      event.memoryId ?? null,
-      event.agent ?? null,
-      event.session ?? null,
-      event.data === undefined ? null : JSON.stringify(event.data),
-    ]);
+    tx.run(`${EVENT_INSERT} VALUES (?, ?, ?, ?, ?, ?)`, eventRow(at, event));
   }
 
   /** Buffers a read or recall; `accessed` memories get their access counters bumped on flush. */

@@ -8,7 +8,7 @@ import { mergeEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
 import { EntityWeights } from '../retrieval/entityWeights';
-import { indexMemory, indexNewMemory } from '../retrieval/lexicalIndex';
+import { indexMemory } from '../retrieval/lexicalIndex';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
@@ -18,6 +18,7 @@ import type { MemoryLimits } from './limits';
 import { assertStatus, currentMemory, resolveId } from './memoryQueries';
 import { insertVersion } from './rows';
 import type { MemoryVectors } from './memoryVectors';
+import { NewMemoryRows } from './newMemoryRows';
 import type { CodeWorkspace } from '../code/codeWorkspace';
 import { importanceWithSurprise, NEAR_DUPLICATE_LAYERS, SURPRISE_NEIGHBOURS, surpriseOf } from './novelty';
 import type { EmbeddedText } from './novelty';
@@ -68,6 +69,7 @@ export class MemoryStore {
   /** Set when text was indexed without a vector: the next commit starts background embedding. */
   private unembedded = false;
   private readonly entities = new EntityLinker();
+  private readonly newRows = new NewMemoryRows();
   private lastSweep = 0;
 
   constructor(
@@ -104,6 +106,7 @@ export class MemoryStore {
     } catch (error) {
       // Rolled-back rows may be in the entity cache and the staged vectors.
       this.entities.reset();
+      this.newRows.discard();
       if (outermost) this.vectors?.rolledBack();
       throw error;
     }
@@ -177,7 +180,7 @@ export class MemoryStore {
     const valid = validateRemember(input, this.limits);
     return this.write((tx, now) => {
       const result = this.rememberValid(tx, valid, actor, now, embedded);
-      this.entities.flushLinks(tx);
+      this.flushNewMemories(tx);
       return result;
     });
   }
@@ -199,9 +202,15 @@ export class MemoryStore {
     });
     return this.write((tx, now) => {
       const results = valid.map((v, i) => this.rememberValid(tx, v, actor, now, embedded?.[i]));
-      this.entities.flushLinks(tx);
+      this.flushNewMemories(tx);
       return results;
     });
+  }
+
+  /** Writes the held rows and links of memories created by this remember call (see NewMemoryRows). */
+  private flushNewMemories(tx: SqlWriter): void {
+    this.newRows.flush(tx);
+    this.entities.flushLinks(tx);
   }
 
   /**
@@ -235,6 +244,10 @@ export class MemoryStore {
     const hash = contentHash(content.text);
 
     const duplicate = input.dedupe ? this.findDuplicate(tx, hash, input.scope, agent) : undefined;
+    // The paths below that read or change existing memories may meet one created earlier in this
+    // batch: its held rows must be in the tables first. (Near duplicates come from vectors found
+    // before the transaction began, so they were committed earlier; their merge flushes anyway.)
+    if (duplicate || input.conflictKey !== null) this.flushNewMemories(tx);
     if (duplicate) {
       tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [duplicate]);
       this.ledger.append(tx, now, { type: 'duplicate', memoryId: duplicate, agent, session });
@@ -243,6 +256,7 @@ export class MemoryStore {
     const surprise = embedded ? surpriseOf(embedded.nearest) : undefined;
     const near = embedded && input.dedupe ? this.nearDuplicate(tx, embedded, input, agent) : undefined;
     if (near) {
+      this.flushNewMemories(tx);
       const memory = this.mergeRestatement(tx, near.memory, input, content.text, hash, embedded!, now, {
         agent,
         session,
@@ -319,23 +333,27 @@ export class MemoryStore {
       change: 'created',
     };
     insertVersion(tx, version);
-    tx.run('INSERT INTO memory_state (id, pinned) VALUES (?, ?)', [id, input.pinned ? 1 : 0]);
     const linked = this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
-    indexNewMemory(tx, id, {
-      content: version.content,
-      context: version.context,
-      tags: version.tags,
-      entityNames: linked.names,
+    const doc = this.newRows.add(tx, {
+      id,
+      pinned: input.pinned,
+      indexed: {
+        content: version.content,
+        context: version.context,
+        tags: version.tags,
+        entityNames: linked.names,
+      },
+      at: now,
+      event: {
+        type: 'remember',
+        memoryId: id,
+        agent,
+        session,
+        data: redacted.length ? { redacted } : undefined,
+      },
     });
-    if (embedded && this.vectors) this.vectors.stage(tx, id, hash, embedded.vector);
+    if (embedded && this.vectors) this.vectors.stage(tx, id, hash, embedded.vector, doc);
     else this.unembedded = true;
-    this.ledger.append(tx, now, {
-      type: 'remember',
-      memoryId: id,
-      agent,
-      session,
-      data: redacted.length ? { redacted } : undefined,
-    });
     const memory: Memory = {
       ...version,
       pinned: input.pinned,

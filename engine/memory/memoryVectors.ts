@@ -119,22 +119,23 @@ export class MemoryVectors implements DenseSearcher {
 
   /**
    * Stores a vector in the caller's write transaction; it enters the index when `committed` runs
-   * after the transaction (a rolled-back write never reaches the index).
+   * after the transaction (a rolled-back write never reaches the index). `doc`: the memory's
+   * document number when the caller already has it (a memory created in this transaction).
    */
-  stage(tx: SqlWriter, memoryId: string, contentHash: string, vector: Float32Array): void {
+  stage(tx: SqlWriter, memoryId: string, contentHash: string, vector: Float32Array, doc?: number): void {
     if (vector.length !== this.provider.dimension)
       throw new EngramError(
         'INVALID_INPUT',
         `a vector of ${vector.length} dimensions cannot be stored for model ${this.provider.id} (${this.provider.dimension})`,
       );
-    const doc = documentOf(tx, memoryId);
+    const label = doc ?? documentOf(tx, memoryId);
     tx.run('INSERT OR REPLACE INTO memory_vectors (doc, model, content_hash, vector) VALUES (?, ?, ?, ?)', [
-      doc,
+      label,
       this.provider.id,
       contentHash,
       vectorToBlob(vector),
     ]);
-    this.pending.push({ label: doc, vector });
+    this.pending.push({ label, vector });
   }
 
   committed(): void {

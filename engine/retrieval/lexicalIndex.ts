@@ -1,4 +1,5 @@
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import type { SqlValue } from '../store/statementLog';
 import { noteLexicalChange } from './lexicalChanges';
 import { queryTerms, tokenize } from './tokenizer';
 
@@ -37,26 +38,21 @@ export function indexMemory(tx: SqlWriter, memoryId: string, text: IndexedText):
   return doc;
 }
 
-/**
- * Indexes a memory written just now, which has no document yet: the write path's fast case, one
- * insert for the number and one for the text instead of looking up and deleting what cannot exist.
- * Replaying the journal repeats the same inserts on the same state, so the number is the same.
- */
-export function indexNewMemory(tx: SqlWriter, memoryId: string, text: IndexedText): number {
-  tx.run('INSERT INTO memory_docs (memory_id) VALUES (?)', [memoryId]);
-  const doc = tx.value<number>('SELECT last_insert_rowid()')!;
-  insertDocument(tx, doc, text);
-  return doc;
-}
+export const LEXICAL_INSERT = 'INSERT INTO memory_fts (docid, content, context, tags, entities)';
 
-function insertDocument(tx: SqlWriter, doc: number, text: IndexedText): void {
-  tx.run('INSERT INTO memory_fts (docid, content, context, tags, entities) VALUES (?, ?, ?, ?, ?)', [
+/** The values of a document's lexical row, in LEXICAL_INSERT's column order. */
+export function lexicalRow(doc: number, text: IndexedText): SqlValue[] {
+  return [
     doc,
     tokenize(text.content).join(' '),
     tokenize((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED)).join(' '),
     tokenize(text.tags.join(' ')).join(' '),
     tokenize(text.entityNames.join(' ')).join(' '),
-  ]);
+  ];
+}
+
+function insertDocument(tx: SqlWriter, doc: number, text: IndexedText): void {
+  tx.run(`${LEXICAL_INSERT} VALUES (?, ?, ?, ?, ?)`, lexicalRow(doc, text));
   noteLexicalChange(doc);
 }
 
