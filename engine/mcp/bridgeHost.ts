@@ -1,5 +1,6 @@
 import { EngineHost } from '../api/hostDispatcher';
 import type { HostOptions } from '../api/hostDispatcher';
+import type { ActivityListener } from '../api/engineActivity';
 import { isMethodName } from '../api/methods';
 import type { MethodSpec } from '../api/methods';
 import { asParams } from '../api/params';
@@ -27,7 +28,10 @@ export class BridgeHost implements HostDispatcher {
   async dispatch(method: string, params: unknown, meta: { requestId: string; client: string }) {
     if (isMethodName(method) || !isBridgeMethodName(method)) return this.core.dispatch(method, params, meta);
     try {
-      return await this.execute(BRIDGE_METHODS[method], asParams(params, method), method, meta.requestId);
+      const spec: MethodSpec<unknown> = BRIDGE_METHODS[method];
+      const result = await this.execute(spec, asParams(params, method), method, meta.requestId);
+      if (spec.write) this.core.announceWrite(method, meta);
+      return result;
     } catch (error) {
       if (!EngramError.is(error))
         this.logger.error(`${method} failed`, { error: String(error), client: meta.client });
@@ -56,6 +60,11 @@ export class BridgeHost implements HostDispatcher {
       ]);
       return result;
     });
+  }
+
+  /** Live activity: the engine's recalls and writes, and this bridge's own writes. */
+  onActivity(listener: ActivityListener): () => void {
+    return this.core.onActivity(listener);
   }
 
   close(): Promise<void> {

@@ -5,13 +5,14 @@
  * the real socket.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { silentLogger } from '../../engine/host';
 import { endpointFor } from '../../engine/process/endpoint';
 import { NOTIFY_BACKLOG_BYTES, RpcServer } from '../../engine/process/rpc';
+import { callTool, startBridge } from '../mcp/bridgeProcess';
 import type { ActivityProcessArgs } from './fixtures/activityProcess';
 import { sleep, spawnFixture, tempDir, waitUntil } from './helpers';
 import type { ChildEvent, Fixture } from './helpers';
@@ -123,6 +124,33 @@ void describe('live activity across processes', () => {
     }
     assert.equal(activities(older).length, 0);
     assert.equal(older.child.exitCode, null, 'the older client is still running');
+  });
+
+  void test('with the MCP bridge (dist/mcp.js) as the host, a client sees the recalls and writes of its agent', async () => {
+    const workspace = path.dirname(path.dirname(dbPath));
+    mkdirSync(workspace, { recursive: true });
+    const bridge = await startBridge(workspace, { name: 'agent-x' });
+    try {
+      await callTool(bridge.client, 'memory_remember', {
+        content: 'Priya moved the billing service to Postgres 16 last sprint.',
+      });
+      const watcher = await start('vscode');
+      assert.equal(role(watcher), 'client', 'the bridge hosts the database');
+      await callTool(bridge.client, 'memory_recall', { query: 'which postgres does billing use' });
+      const recall = (
+        await watcher.waitFor((e) => e.event === 'activity' && (e.activity as SeenActivity).type === 'recall')
+      ).activity as SeenActivity;
+      assert.equal(recall.query, 'which postgres does billing use');
+      assert.equal(recall.own, false);
+      assert.equal(recall.memoryIds?.length, 1);
+      await callTool(bridge.client, 'memory_remember', { content: 'Billing keeps 30 days of invoices hot.' });
+      const write = await watcher.waitFor(
+        (e) => e.event === 'activity' && (e.activity as SeenActivity).type === 'write',
+      );
+      assert.equal((write.activity as SeenActivity).own, false);
+    } finally {
+      await bridge.close();
+    }
   });
 
   void test('when the host goes away, the client that takes over keeps hearing the remaining clients', async () => {
