@@ -354,13 +354,13 @@ export class MemoryStore {
     });
     if (embedded && this.vectors) this.vectors.stage(tx, id, hash, embedded.vector, doc);
     else this.unembedded = true;
-    const memory: Memory = {
-      ...version,
+    // The version becomes the result (spreading its 24 fields into a copy showed in profiles).
+    const memory: Memory = Object.assign(version, {
       pinned: input.pinned,
       accessCount: 0,
       lastAccessedAt: null,
       confirmations: 1,
-    };
+    });
     return {
       outcome: superseded.length ? 'superseded' : 'added',
       memory,

@@ -37,8 +37,8 @@ export function splitIdentifier(raw: string): string[] {
 export function tokenize(text: string, options: TokenizeOptions = {}): string[] {
   const terms: string[] = [];
   const keepStopwords = options.keepStopwords === true;
-  for (const match of text.matchAll(RAW_TOKEN)) {
-    const raw = match[0];
+  // match() with the global flag returns the matched strings only: no match object per token.
+  for (const raw of text.match(RAW_TOKEN) ?? []) {
     if (keepStopwords) {
       pushTermsOf(raw, true, terms);
       continue;
