@@ -149,12 +149,16 @@ export class EngineHost {
     const prepared = spec.prepare ? await spec.prepare(this.store, params) : undefined;
     return this.store.write((tx, now) => {
       const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [requestId]);
-      if (prior !== undefined) return JSON.parse(prior) as unknown;
+      const record = spec.resultRecord;
+      if (prior !== undefined) {
+        const kept = JSON.parse(prior) as unknown;
+        return record ? record.rebuild(tx, kept) : kept;
+      }
       const result = spec.run(this.store, params, prepared);
       tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
         requestId,
         method,
-        JSON.stringify(result ?? null),
+        JSON.stringify((record ? record.record(result) : result) ?? null),
         now,
       ]);
       return result;

@@ -27,6 +27,8 @@ import { schemaVersion } from '../store/migrate';
 import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
 import type { Params } from './params';
 import { collectStats } from './stats';
+import { REMEMBER_RESULTS } from './requestRecords';
+import type { ResultRecord } from './requestRecords';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
 import { GRAPH_METHODS } from './graphMethods';
@@ -46,6 +48,8 @@ export interface MethodSpec<R> {
    */
   prepare?(store: MemoryStore, params: Params): Promise<unknown>;
   run(store: MemoryStore, params: Params, prepared?: unknown): R;
+  /** What a write keeps for a retried request, when not its whole result (see requestRecords.ts). */
+  resultRecord?: ResultRecord<R>;
 }
 
 function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
@@ -55,8 +59,14 @@ function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => 
 function preparedWrite<P, R>(
   prepare: (store: MemoryStore, params: Params) => Promise<P>,
   run: (store: MemoryStore, params: Params, prepared: P) => R,
+  resultRecord?: ResultRecord<R>,
 ): MethodSpec<R> {
-  return { write: true, prepare, run: (store, params, prepared) => run(store, params, prepared as P) };
+  return {
+    write: true,
+    prepare,
+    run: (store, params, prepared) => run(store, params, prepared as P),
+    ...(resultRecord ? { resultRecord } : {}),
+  };
 }
 
 /**
@@ -91,6 +101,7 @@ export const METHODS = {
       return embedContents(store, p['memories'] as unknown[]);
     },
     (store, p, embedded) => store.rememberMany(p['memories'] as RememberInput[], actorOf(p), embedded),
+    REMEMBER_RESULTS,
   ),
   get: method(false, (store, p) =>
     store.read((r) => {

@@ -303,6 +303,36 @@ describe('exactly-once requests', () => {
     assert.equal((await t.call('stats')).memories, 1);
   });
 
+  it('answers a re-sent batch with the same results, kept as ids and versions rather than whole memories', async () => {
+    const t = await openTestHost();
+    const meta = { requestId: 'batch-1', client: 'test' };
+    const memories = [
+      { content: 'the queue retries three times', tags: ['queue'] },
+      { content: 'the queue retries three times' },
+      { content: 'alerts page the on-call engineer', pinned: true },
+    ];
+    const first = await t.host.dispatch('rememberMany', { memories }, meta);
+    const again = await t.host.dispatch('rememberMany', { memories: [{ content: 'something else' }] }, meta);
+    assert.deepEqual(again, first);
+    assert.equal((await t.call('stats')).memories, 2);
+    const kept = t.host.store.read((r) =>
+      r.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', ['batch-1']),
+    )!;
+    assert.doesNotMatch(kept, /on-call engineer/);
+    // An edit since: the retry still reports the version the batch wrote (now superseded).
+    const edited = (first as Array<{ memory: { id: string } }>)[2]!.memory.id;
+    await t.call('edit', { id: edited, changes: { content: 'alerts page whoever is on call' } });
+    await t.call('unpin', { id: edited });
+    const later = (await t.host.dispatch('rememberMany', { memories }, meta)) as Array<{
+      memory: { content: string; version: number; pinned: boolean; supersededAt: number | null };
+    }>;
+    assert.equal(later[2]!.memory.content, 'alerts page the on-call engineer');
+    assert.equal(later[2]!.memory.version, 1);
+    assert.equal(later[2]!.memory.pinned, true);
+    assert.notEqual(later[2]!.memory.supersededAt, null);
+    assert.deepEqual(later.slice(0, 2), (first as unknown[]).slice(0, 2));
+  });
+
   it('rejects unknown methods', async () => {
     const t = await openTestHost();
     await assert.rejects(

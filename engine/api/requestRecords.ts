@@ -1,0 +1,46 @@
+import type { SqlReader } from '../store/sqlAccess';
+import { notFound } from '../errors';
+import { versionsOf } from '../memory/memoryQueries';
+import type { Memory, RememberResult } from '../memory/types';
+
+/**
+ * How a write's result is kept for a retried request (see EngineHost.execute). The whole result
+ * is kept by default; a method whose results are large keeps a compact record and rebuilds the
+ * result from the database when a retry asks. (A batch of 1,000 memories kept ~0.6 MB of JSON,
+ * written into the table and the journal once more: a tenth of the cost of the batch.)
+ */
+export interface ResultRecord<R> {
+  record(result: R): unknown;
+  rebuild(reader: SqlReader, record: unknown): R;
+}
+
+interface RememberRecord extends Omit<RememberResult, 'memory'> {
+  id: string;
+  version: number;
+  counters: Pick<Memory, 'pinned' | 'accessCount' | 'lastAccessedAt' | 'confirmations'>;
+}
+
+/**
+ * Remember results keep each memory's id, version and counters; a retry reads that version back,
+ * so it gets what the first answer said even if the memory was edited since.
+ */
+export const REMEMBER_RESULTS: ResultRecord<RememberResult[]> = {
+  record: (results) =>
+    results.map(({ memory, ...rest }): RememberRecord => ({
+      ...rest,
+      id: memory.id,
+      version: memory.version,
+      counters: {
+        pinned: memory.pinned,
+        accessCount: memory.accessCount,
+        lastAccessedAt: memory.lastAccessedAt,
+        confirmations: memory.confirmations,
+      },
+    })),
+  rebuild: (reader, record) =>
+    (record as RememberRecord[]).map(({ id, version, counters, ...rest }) => {
+      const written = versionsOf(reader, id).find((v) => v.version === version);
+      if (!written) throw notFound(`version ${version} of memory "${id}" is gone`);
+      return { ...rest, memory: { ...written, ...counters } };
+    }),
+};
