@@ -12,6 +12,7 @@ export const DRIFT_UNAVAILABLE = 'Drift checking is not available in this versio
 export class DriftState implements vscode.Disposable {
   private report: DriftReport | undefined;
   private readonly byMemory = new Map<string, DriftFinding>();
+  private running = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -36,6 +37,11 @@ export class DriftState implements vscode.Disposable {
     return this.byMemory.has(memoryId);
   }
 
+  /** Whether a check is running now (the in-host tests wait for the one a scan starts). */
+  get checking(): boolean {
+    return this.running > 0;
+  }
+
   /**
    * Runs the checker; undefined when this engine has none. With `paths` (after a scan) only the
    * memories naming those files are re-checked, and their verdicts replace the earlier ones.
@@ -45,7 +51,13 @@ export class DriftState implements vscode.Disposable {
       throw new Error('Drift reads workspace files: trust this workspace first.');
     if (!this.available) return undefined;
     const incremental = paths !== undefined && this.report !== undefined;
-    const result = await this.engine.callIfAvailable(DRIFT_METHOD, incremental ? { paths, all: true } : {});
+    this.running++;
+    let result: unknown;
+    try {
+      result = await this.engine.callIfAvailable(DRIFT_METHOD, incremental ? { paths, all: true } : {});
+    } finally {
+      this.running--;
+    }
     const report = readDriftReport(result, Date.now());
     if (incremental) {
       for (const id of report.checked) this.byMemory.delete(id);

@@ -52,16 +52,21 @@ export async function syncCodebaseMemories(
 ): Promise<CodebaseMemorySync> {
   const result: CodebaseMemorySync = { files: 0, added: 0, unchanged: 0, invalidated: 0, memoryTokens: 0 };
   const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
+  // Not on the turn of the scan's closing transaction (deletions, import re-resolution).
+  await nextTurn();
   const stale = store.read(staleFiles);
   let next = 0;
   while (next < stale.length) {
-    if (next > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (next > 0) await nextTurn();
     const began = performance.now();
     store.write((tx) => {
       do deriveFile(store, tx, stale[next++]!, result);
       while (next < stale.length && performance.now() - began < WRITE_BUDGET_MS);
     }, DERIVED_WRITE);
   }
+  // The orphan pass (a read of every codebase memory after a full scan) and what the caller does
+  // next each get a turn of their own, not the tail of the last derive transaction's.
+  await nextTurn();
   store.write((tx) => {
     for (const memory of orphans === 'memories' ? orphanedMemories(tx) : orphansOfSyncedPaths(tx)) {
       const movedTo = renamedTo.get(memory.path);
@@ -77,7 +82,12 @@ export async function syncCodebaseMemories(
     result.memoryTokens = store
       .read(currentCodebaseContents)
       .reduce((sum, text) => sum + countTokens(text), 0);
+  await nextTurn();
   return result;
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function deriveFile(

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { EngramError } from '../errors';
 import type { ScanWorkerScript } from './scanInWorker';
 import { isWorkerMessage } from './scanProtocol';
-import type { ScanEvent, ScanJob, ScanRequest } from './scanProtocol';
+import type { ScanEvent, ScanJob, ScanRequest, WorkerMessage } from './scanProtocol';
 
 /** @default 60 s: long enough for a burst of saves, short enough to hand the memory back. */
 export const DEFAULT_SCAN_WORKER_IDLE_MS = 60_000;
@@ -64,9 +64,14 @@ export class ScanWorkerHost {
         settle(new EngramError('UNAVAILABLE', `scan worker: ${error.message}`));
       const onExit = (code: number) =>
         settle(new EngramError('UNAVAILABLE', `scan worker exited with code ${code}`));
-      const onMessage = (message: unknown) => {
-        if (!isWorkerMessage(message))
-          return settle(new EngramError('UNAVAILABLE', 'scan worker: unexpected message'));
+      // Messages that arrive together (the worker outran this thread) are handed over one per
+      // turn of the event loop, each after the loop has polled for I/O: every 'files' event is a
+      // write transaction, and several in one turn would hold the thread for all of them.
+      const queue: WorkerMessage[] = [];
+      const handleNext = () => {
+        const message = queue.shift();
+        if (settled || !message) return;
+        if (queue.length > 0) setImmediate(handleNext);
         if (message.type === 'failed')
           return settle(new EngramError('UNAVAILABLE', `scan failed: ${message.message}`));
         try {
@@ -75,6 +80,12 @@ export class ScanWorkerHost {
           return settle(error instanceof Error ? error : new Error('the scan event handler failed'));
         }
         if (message.type === 'done') settle();
+      };
+      const onMessage = (message: unknown) => {
+        if (!isWorkerMessage(message))
+          return settle(new EngramError('UNAVAILABLE', 'scan worker: unexpected message'));
+        queue.push(message);
+        if (queue.length === 1) setImmediate(handleNext);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       worker.on('message', onMessage);

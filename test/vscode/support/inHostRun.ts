@@ -34,6 +34,8 @@ export class InHostRun {
     workspace: string;
     runner: string;
     trusted: boolean;
+    /** Extension ids the host leaves out (e.g. vscode.git), to measure Engram without them. */
+    disableExtensions?: readonly string[];
   }): Promise<InHostRun> {
     const { host, dir } = options;
     const resultsFile = path.join(dir, 'results.json');
@@ -54,6 +56,7 @@ export class InHostRun {
         '--enable-smoke-test-driver',
         '--disable-telemetry',
         ...(options.trusted ? ['--disable-workspace-trust'] : []),
+        ...(options.disableExtensions ?? []).flatMap((id) => ['--disable-extension', id]),
         '--user-data-dir',
         path.join(dir, 'user'),
         '--server-data-dir',
