@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { callTool, startBridge } from '../mcp/bridgeProcess';
+import type { ConnectedBridge } from '../mcp/bridgeProcess';
 import { REPO_ROOT, VSIX_PATH, artifactDirectory } from './support/artifacts';
 import { launchChromium } from './support/browser';
 import { freePort, waitForHttp } from './support/freePort';
@@ -13,26 +15,93 @@ import { installedTestHost } from './support/testHost';
 import { createWorkspaceFixture } from './support/workspaceFixture';
 import { Workbench } from './support/workbench';
 
-/**
- * The Graph panel in the packaged extension, in code-server, driven like a user: the command
- * palette opens it; the CLI (another process, a client of the window's engine host) writes and
- * recalls, and the panel follows; a reload brings the panel back. Screenshots land in
- * .vscode-test/screenshots/.
- */
-describe('end to end: the Graph panel in code-server', () => {
-  const host = installedTestHost();
-  const dir = artifactDirectory('e2e-graph');
-  const shots = artifactDirectory('screenshots');
-  const shot = (name: string) => path.join(shots, `${name}.png`);
-  const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
-  let server: ProcessGroup | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
-  let workbench: Workbench;
-  let workspace: string;
-  const dialogs: string[] = [];
+/** A code-server with the packaged extension on a fresh fixture workspace, and a browser on it. */
+interface Launched {
+  page: Page;
+  workbench: Workbench;
+  workspace: string;
+  /** Dialogs the page opened (none expected: memory text is inert). */
+  dialogs: string[];
+  stop(): Promise<void>;
+}
 
-  const engram = async (...args: string[]) =>
+/**
+ * `beforeOpen` runs on the workspace before code-server opens it (to start another engine host
+ * first); resolves once the Engram status bar item shows, i.e. the extension's engine is ready.
+ */
+async function launchWorkbench(
+  name: string,
+  beforeOpen?: (workspace: string) => Promise<void>,
+): Promise<Launched> {
+  const host = installedTestHost();
+  const dir = artifactDirectory(name);
+  for (const sub of ['user', 'extensions']) rmSync(path.join(dir, sub), { recursive: true, force: true });
+  const common = [
+    '--user-data-dir',
+    path.join(dir, 'user'),
+    '--extensions-dir',
+    path.join(dir, 'extensions'),
+  ];
+  execFileSync(host.node, [host.codeServerBin, ...common, '--install-extension', VSIX_PATH], {
+    stdio: 'ignore',
+  });
+  const workspace = createWorkspaceFixture(name);
+  await beforeOpen?.(workspace);
+  const port = await freePort();
+  const server = ProcessGroup.start(
+    host.node,
+    [
+      host.codeServerBin,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      ...common,
+      workspace,
+    ],
+    {
+      cwd: workspace,
+      env: { ...process.env, ENGRAM_USER_DB: path.join(dir, 'user.db') },
+      logFile: path.join(dir, 'code-server.log'),
+    },
+  );
+  let browser: Browser | undefined;
+  const stop = async (): Promise<void> => {
+    await browser?.close();
+    await server.stop();
+  };
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/healthz`, 60_000);
+    browser = await launchChromium(host.chromium);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    const workbench = new Workbench(page);
+    await workbench.ready();
+    await page
+      .locator('.statusbar-item', { hasText: /^\s*\d+\s*$/ })
+      .or(page.locator('[id="engram.engram.engram.status"]'))
+      .first()
+      .waitFor({ timeout: 60_000 });
+    return { page, workbench, workspace, dialogs, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The CLI (dist/cli.js) on the workspace's database: a short-lived client of whichever process hosts it. */
+function cliOn(workspace: string): (...args: string[]) => Promise<string> {
+  const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
+  return async (...args) =>
     (
       await promisify(execFile)(
         process.execPath,
@@ -40,63 +109,51 @@ describe('end to end: the Graph panel in code-server', () => {
         { timeout: 60_000 },
       )
     ).stdout;
-  const graphView = (): FrameLocator =>
-    page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+/**
+ * The palette, retried once: opened in the first seconds after start-up it can list only VS Code's
+ * own commands ("similar commands" for ours, seen in the screenshot of such an attempt).
+ */
+async function runCommandOnce(launched: Launched, title: string, failureShot: string): Promise<void> {
+  try {
+    await launched.workbench.runCommand(title);
+  } catch {
+    await launched.workbench.screenshot(failureShot);
+    await launched.page.keyboard.press('Escape');
+    await launched.workbench.runCommand(title);
+  }
+}
+
+/** The Graph panel's page inside the webview's two iframes. */
+function graphViewOf(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+/**
+ * The Graph panel in the packaged extension, in code-server, driven like a user: the command
+ * palette opens it; the CLI (another process, a client of the window's engine host) writes and
+ * recalls, and the panel follows; a reload brings the panel back. Screenshots land in
+ * .vscode-test/screenshots/.
+ */
+describe('end to end: the Graph panel in code-server', () => {
+  const shots = artifactDirectory('screenshots');
+  const shot = (name: string) => path.join(shots, `${name}.png`);
+  let launched: Launched | undefined;
+  let page: Page;
+  let workbench: Workbench;
+  let dialogs: string[];
+  let engram: (...args: string[]) => Promise<string>;
+  const graphView = (): FrameLocator => graphViewOf(page);
 
   before(async () => {
-    for (const sub of ['user', 'extensions']) rmSync(path.join(dir, sub), { recursive: true, force: true });
-    const common = [
-      '--user-data-dir',
-      path.join(dir, 'user'),
-      '--extensions-dir',
-      path.join(dir, 'extensions'),
-    ];
-    execFileSync(host.node, [host.codeServerBin, ...common, '--install-extension', VSIX_PATH], {
-      stdio: 'ignore',
-    });
-    workspace = createWorkspaceFixture('e2e-graph');
-    const port = await freePort();
-    server = ProcessGroup.start(
-      host.node,
-      [
-        host.codeServerBin,
-        '--bind-addr',
-        `127.0.0.1:${port}`,
-        '--auth',
-        'none',
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        ...common,
-        workspace,
-      ],
-      {
-        cwd: workspace,
-        env: { ...process.env, ENGRAM_USER_DB: path.join(dir, 'user.db') },
-        logFile: path.join(dir, 'code-server.log'),
-      },
-    );
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/healthz`, 60_000);
-    browser = await launchChromium(host.chromium);
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
-    workbench = new Workbench(page);
-    await workbench.ready();
-    await page
-      .locator('.statusbar-item', { hasText: /^\s*\d+\s*$/ })
-      .or(page.locator('[id="engram.engram.engram.status"]'))
-      .first()
-      .waitFor({ timeout: 60_000 });
+    launched = await launchWorkbench('e2e-graph');
+    ({ page, workbench, dialogs } = launched);
+    engram = cliOn(launched.workspace);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await launched?.stop();
   });
 
   it('Engram: Open Graph draws the entities and memories the engine has', async () => {
@@ -158,5 +215,72 @@ describe('end to end: the Graph panel in code-server', () => {
       .waitFor({ timeout: 60_000 });
     await workbench.screenshot(shot('graph-4-restored'));
     assert.deepEqual(dialogs, []);
+  });
+});
+
+/**
+ * The same panel in a window that is only a client: the MCP bridge was hosting the workspace's
+ * database before VS Code opened it, so every recall runs in the bridge's process; the host sends
+ * its activity to the window, and the panel lights up for the CLI's and the agent's recalls.
+ */
+describe('end to end: the Graph panel of a window that joined an MCP bridge hosting the database', () => {
+  const shots = artifactDirectory('screenshots');
+  let bridge: ConnectedBridge | undefined;
+  let launched: Launched | undefined;
+  let page: Page;
+  let engram: (...args: string[]) => Promise<string>;
+  const graphView = (): FrameLocator => graphViewOf(page);
+
+  before(async () => {
+    launched = await launchWorkbench('e2e-graph-client', async (workspace) => {
+      bridge = await startBridge(workspace, { name: 'e2e-agent' });
+      await callTool(bridge.client, 'memory_remember', {
+        content: 'Caroline decided that sessions in src/auth/login.ts last 12 hours',
+      });
+    });
+    page = launched.page;
+    engram = cliOn(launched.workspace);
+  });
+
+  after(async () => {
+    await launched?.stop();
+    await bridge?.close();
+  });
+
+  it('the bridge still hosts; the CLI and the agent recall, and the graph lights up with their queries', async () => {
+    const lock = JSON.parse(
+      readFileSync(path.join(launched!.workspace, '.engram', 'memory.db.lock'), 'utf8'),
+    ) as { pid: number };
+    assert.equal(lock.pid, bridge!.pid, 'the MCP bridge holds the database; the window is its client');
+    await runCommandOnce(
+      launched!,
+      'Engram: Open Graph',
+      path.join(shots, 'graph-5-client-palette-failed.png'),
+    );
+    await graphView()
+      .locator('#status')
+      .filter({ hasText: /^[1-9]\d* entities, \d+ memories, \d+ links · overview/ })
+      .waitFor({ timeout: 60_000 });
+    await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
+
+    await engram('recall', 'how long do sessions last');
+    const banner = graphView().locator('#recall-text');
+    await banner.filter({ hasText: 'how long do sessions last' }).waitFor({ timeout: 30_000 });
+    assert.match(await banner.innerText(), /\(cli\): [1-9]\d* memories/);
+    await graphView().locator('body[data-lit]:not([data-lit="0"])').waitFor({ timeout: 10_000 });
+    await launched!.workbench.screenshot(path.join(shots, 'graph-5-client-of-bridge-cli-recall.png'));
+
+    await callTool(bridge!.client, 'memory_recall', { query: 'who decided the session length' });
+    await banner.filter({ hasText: 'who decided the session length' }).waitFor({ timeout: 30_000 });
+    assert.match(await banner.innerText(), /\(mcp[^)]*\): [1-9]\d* memories/);
+
+    // A write by the agent reloads the panel (the window did not make it, so nothing else would).
+    await callTool(bridge!.client, 'memory_remember', {
+      content: 'Melanie rotates the signing keys in src/auth/keys.ts every 90 days',
+    });
+    await graphView()
+      .locator('#node-list li', { hasText: 'rotates the signing keys' })
+      .waitFor({ state: 'attached', timeout: 30_000 });
+    assert.deepEqual(launched!.dialogs, []);
   });
 });
