@@ -2,8 +2,13 @@ import * as crypto from 'node:crypto';
 
 /** Normalises text so that whitespace and Unicode form differences do not defeat duplicate detection. */
 export function normalizeContent(text: string): string {
-  return text.normalize('NFC').replace(/\s+/g, ' ').trim();
+  // Same result as replacing every whitespace run by one space, but single spaces, the common
+  // case, are not matched: 4x faster on ordinary sentences (this runs for every remembered text).
+  const nfc = ASCII.test(text) ? text : text.normalize('NFC');
+  return nfc.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
 /**

@@ -1,11 +1,10 @@
 import { extractEntities } from '../extract/entities';
 import type { SqlWriter } from '../store/sqlAccess';
+import { insertRows } from '../store/heldRows';
 import { upsertEntity } from './entityGraph';
 
 /** At most this many of a memory's entities form co-occurrence pairs (k*(k-1)/2 relations). */
 const MAX_COOCCURRING = 5;
-/** Rows per statement when held-back links are written (3 parameters each, far below the limit). */
-const LINKS_PER_STATEMENT = 300;
 
 /**
  * Links memories to the entities their text names and records co-occurrence, on every write.
@@ -20,8 +19,10 @@ const LINKS_PER_STATEMENT = 300;
  */
 export class EntityLinker {
   private readonly idByKey = new Map<string, number>();
-  private readonly knownAliases = new Set<string>();
-  private readonly pendingPairs = new Map<string, { a: number; b: number; count: number }>();
+  /** Aliases known to be stored, by entity id. */
+  private readonly knownAliases = new Map<number, Set<string>>();
+  /** Co-occurrences since the last flush: smaller entity id -> larger -> count. */
+  private readonly pendingPairs = new Map<number, Map<number, number>>();
   /** Links of memories created since the last `flushLinks`: [memory id, entity id, weight]. */
   private pendingLinks: Array<[string, number, number]> = [];
 
@@ -44,13 +45,7 @@ export class EntityLinker {
     if (links.length === 0) return;
     this.pendingLinks = [];
     links.sort((x, y) => x[1] - y[1] || y[2] - x[2]);
-    for (let start = 0; start < links.length; start += LINKS_PER_STATEMENT) {
-      const chunk = links.slice(start, start + LINKS_PER_STATEMENT);
-      tx.run(
-        `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
-        chunk.flat(),
-      );
-    }
+    insertRows(tx, 'INSERT INTO memory_entities (memory_id, entity_id, weight)', links);
   }
 
   /** Replaces a memory's links with those of its new text (an edit or a merged restatement). */
@@ -62,7 +57,9 @@ export class EntityLinker {
 
   /** Writes the co-occurrence evidence gathered since the last flush. Call inside the transaction. */
   flush(tx: SqlWriter, at: number): void {
-    const pairs = [...this.pendingPairs.values()];
+    const pairs: Array<{ a: number; b: number; count: number }> = [];
+    for (const [a, partners] of this.pendingPairs)
+      for (const [b, count] of partners) pairs.push({ a, b, count });
     this.pendingPairs.clear();
     for (let start = 0; start < pairs.length; start += 200) {
       const chunk = pairs.slice(start, start + 200);
@@ -96,12 +93,10 @@ export class EntityLinker {
     for (const entity of extractEntities(text)) {
       names.push(entity.name);
       const id = this.resolve(tx, entity.key, entity.name, entity.type, at);
-      for (const alias of new Set([entity.key, ...entity.aliases.map((a) => a.toLowerCase())])) {
-        const known = `${id}\u0000${alias}`;
-        if (this.knownAliases.has(known)) continue;
-        tx.run('INSERT OR IGNORE INTO entity_aliases (alias, entity_id) VALUES (?, ?)', [alias, id]);
-        this.knownAliases.add(known);
-      }
+      let known = this.knownAliases.get(id);
+      if (!known) this.knownAliases.set(id, (known = new Set()));
+      this.noteAlias(tx, id, entity.key, known);
+      for (const alias of entity.aliases) this.noteAlias(tx, id, alias.toLowerCase(), known);
       linked.set(id, Math.max(linked.get(id) ?? 0, entity.weight));
     }
     if (linked.size === 0) return { ids: [], names };
@@ -123,13 +118,18 @@ export class EntityLinker {
       for (let j = i + 1; j < strongest.length; j++) {
         const a = Math.min(strongest[i]!, strongest[j]!);
         const b = Math.max(strongest[i]!, strongest[j]!);
-        const key = `${a}:${b}`;
-        const pending = this.pendingPairs.get(key);
-        if (pending) pending.count++;
-        else this.pendingPairs.set(key, { a, b, count: 1 });
+        let partners = this.pendingPairs.get(a);
+        if (!partners) this.pendingPairs.set(a, (partners = new Map()));
+        partners.set(b, (partners.get(b) ?? 0) + 1);
       }
     }
     return { ids: links.map(([id]) => id), names };
+  }
+
+  private noteAlias(tx: SqlWriter, id: number, alias: string, known: Set<string>): void {
+    if (known.has(alias)) return;
+    tx.run('INSERT OR IGNORE INTO entity_aliases (alias, entity_id) VALUES (?, ?)', [alias, id]);
+    known.add(alias);
   }
 
   private resolve(tx: SqlWriter, key: string, name: string, type: string, at: number): number {

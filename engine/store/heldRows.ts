@@ -21,16 +21,36 @@ export function insertRows(
 ): void {
   if (rows.length === 0) return;
   const columns = rows[0]!.length;
-  const placeholder = `(${new Array<string>(columns).fill('?').join(', ')})`;
   const largest = largestPowerOfTwo(Math.min(MAX_ROWS, Math.floor(MAX_PARAMETERS / columns)));
   let start = 0;
   while (start < rows.length) {
     const size = Math.min(largest, largestPowerOfTwo(rows.length - start));
-    const chunk = rows.slice(start, start + size);
-    const values = new Array<string>(size).fill(placeholder).join(', ');
-    tx.run(`${insertInto} VALUES ${values}${suffix ? ` ${suffix}` : ''}`, chunk.flat());
+    const params = new Array<SqlValue>(size * columns);
+    for (let row = 0; row < size; row++) {
+      const values = rows[start + row]!;
+      for (let column = 0; column < columns; column++) params[row * columns + column] = values[column]!;
+    }
+    tx.run(statementText(insertInto, columns, size, suffix), params);
     start += size;
   }
+}
+
+/**
+ * The same string object for the same statement: the statement cache is a Map keyed by the text,
+ * and a freshly built text of a few kilobytes is hashed in full on every lookup.
+ */
+const statementTexts = new Map<string, string>();
+
+function statementText(insertInto: string, columns: number, rows: number, suffix: string): string {
+  const key = `${insertInto}\u0000${rows}\u0000${suffix}`;
+  let text = statementTexts.get(key);
+  if (text === undefined) {
+    const placeholder = `(${new Array<string>(columns).fill('?').join(', ')})`;
+    const values = new Array<string>(rows).fill(placeholder).join(', ');
+    text = `${insertInto} VALUES ${values}${suffix ? ` ${suffix}` : ''}`;
+    statementTexts.set(key, text);
+  }
+  return text;
 }
 
 function largestPowerOfTwo(n: number): number {
