@@ -8,7 +8,7 @@ export function normalizeContent(text: string): string {
   return nfc.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^[\t\n\r\x20-\x7e]*$/;
 
 type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
 /**

@@ -94,7 +94,7 @@ export class EntityLinker {
       names.push(entity.name);
       const id = this.resolve(tx, entity.key, entity.name, entity.type, at);
       let known = this.knownAliases.get(id);
-      if (!known) this.knownAliases.set(id, (known = new Set()));
+      if (!known) this.knownAliases.set(id, (known = new Set<string>()));
       this.noteAlias(tx, id, entity.key, known);
       for (const alias of entity.aliases) this.noteAlias(tx, id, alias.toLowerCase(), known);
       linked.set(id, Math.max(linked.get(id) ?? 0, entity.weight));
@@ -119,7 +119,7 @@ export class EntityLinker {
         const a = Math.min(strongest[i]!, strongest[j]!);
         const b = Math.max(strongest[i]!, strongest[j]!);
         let partners = this.pendingPairs.get(a);
-        if (!partners) this.pendingPairs.set(a, (partners = new Map()));
+        if (!partners) this.pendingPairs.set(a, (partners = new Map<number, number>()));
         partners.set(b, (partners.get(b) ?? 0) + 1);
       }
     }
