@@ -34,6 +34,8 @@ describe('long tasks from a CPU profile and a heartbeat', () => {
     const held = tasks.find((t) => t.top.some((f) => f.frame.startsWith('holdTheThreadFor')));
     assert.ok(held, `no task ran holdTheThreadFor:\n${longTaskTable(tasks)}`);
     assert.ok(held.ms >= 75, `the task lasted the 80 ms the thread was held (got ${held.ms})`);
+    // The thread's CPU time where the runtime reports it (Node 23.9+); never more than the wall time.
+    if (held.cpuMs !== undefined) assert.ok(held.cpuMs > 0 && held.cpuMs <= held.ms + 1, `cpu ${held.cpuMs}`);
     assert.equal(held.owner, 'this test');
     // The pauses are not tasks: the loop came round every millisecond or so during them.
     assert.ok(beats.length > 20, `the heartbeat beat during the pauses (${beats.length} beats)`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { fileURLToPath } from 'node:url';
-import type { CpuProfile, FrameSource, UrlOwner } from '../support/longTasks';
+import type { Beat, CpuProfile, FrameSource, UrlOwner } from '../support/longTasks';
 
 /** Sampling interval: fine enough to see a 20 ms task's frames, coarse enough to cost little. */
 const INTERVAL_MICROS = 1000;
@@ -11,13 +11,22 @@ export function monotonicMicros(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
+/** This thread's CPU time in microseconds (process.threadCpuUsage: Node 23.9 and later). */
+const threadCpu = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
+
+function beat(): Beat {
+  const usage = threadCpu?.call(process);
+  return { at: monotonicMicros(), ...(usage ? { cpu: usage.user + usage.system } : {}) };
+}
+
 /**
  * A CPU profile of the extension host's main thread (this thread: the in-host tests run in it),
  * taken through the inspector's in-process session, so no debugging port is opened; beside it a
- * heartbeat, a timer due every millisecond whose beats show when the event loop came round.
+ * heartbeat, a timer due every millisecond whose beats show when the event loop came round and
+ * how much CPU time the thread had used (a long turn with little CPU was descheduled).
  */
 export class MainThreadProfile {
-  private readonly beats: number[] = [];
+  private readonly beats: Beat[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
 
   private constructor(private readonly session: Session) {}
@@ -29,14 +38,14 @@ export class MainThreadProfile {
     await profile.post('Profiler.enable');
     await profile.post('Profiler.setSamplingInterval', { interval: INTERVAL_MICROS });
     await profile.post('Profiler.start');
-    profile.beats.push(monotonicMicros());
-    profile.heartbeat = setInterval(() => profile.beats.push(monotonicMicros()), 1);
+    profile.beats.push(beat());
+    profile.heartbeat = setInterval(() => profile.beats.push(beat()), 1);
     return profile;
   }
 
-  async stop(): Promise<{ profile: CpuProfile; beats: number[] }> {
+  async stop(): Promise<{ profile: CpuProfile; beats: Beat[] }> {
     clearInterval(this.heartbeat);
-    this.beats.push(monotonicMicros());
+    this.beats.push(beat());
     try {
       const { profile } = (await this.post('Profiler.stop')) as { profile: CpuProfile };
       return { profile, beats: this.beats };

@@ -34,6 +34,8 @@ export interface LongTask {
   /** From the start of the profile. */
   startMs: number;
   ms: number;
+  /** The thread's CPU time in the task, where the runtime tells (else undefined). */
+  cpuMs?: number;
   /** The task's time by owner of the running code (GC and native time go to the code before it). */
   byOwner: Record<string, number>;
   /** The owner with the most time. */
@@ -46,10 +48,17 @@ export interface LongTask {
 
 const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
-/** A stretch of the thread's time, on the profile's clock (microseconds). */
+/** One beat of the heartbeat: when (the profile's clock, microseconds), and the thread's CPU time then. */
+export interface Beat {
+  at: number;
+  cpu?: number;
+}
+
+/** A stretch of the thread's time, on the profile's clock (microseconds), with its CPU time if known. */
 export interface Window {
   start: number;
   end: number;
+  cpuMs?: number;
 }
 
 /**
@@ -59,11 +68,18 @@ export interface Window {
  * can say what ran. (The profile's "(idle)" samples cannot: work that yields with setImmediate
  * runs turn after turn without the thread ever idling.)
  */
-export function blockedWindows(beats: readonly number[], thresholdMs = 20): Window[] {
+export function blockedWindows(beats: readonly Beat[], thresholdMs = 20): Window[] {
   const windows: Window[] = [];
-  for (let i = 1; i < beats.length; i++)
-    if (beats[i]! - beats[i - 1]! >= thresholdMs * 1000)
-      windows.push({ start: beats[i - 1]!, end: beats[i]! });
+  for (let i = 1; i < beats.length; i++) {
+    const [before, after] = [beats[i - 1]!, beats[i]!];
+    if (after.at - before.at < thresholdMs * 1000) continue;
+    const cpu = before.cpu !== undefined && after.cpu !== undefined ? after.cpu - before.cpu : undefined;
+    windows.push({
+      start: before.at,
+      end: after.at,
+      ...(cpu !== undefined ? { cpuMs: round(cpu / 1000) } : {}),
+    });
+  }
   return windows;
 }
 
@@ -130,6 +146,7 @@ export function longTasks(
     return {
       startMs: round((window.start - profile.startTime) / 1000),
       ms: round((window.end - window.start) / 1000),
+      ...(window.cpuMs !== undefined ? { cpuMs: window.cpuMs } : {}),
       byOwner: Object.fromEntries(owners.map(([o, v]) => [o, round(v)])),
       owner: owners.find(([o]) => o !== 'idle')?.[0] ?? 'idle',
       top: [...self.values()]
@@ -155,15 +172,15 @@ export function longestFor(tasks: readonly LongTask[], owner: string): number {
 export function longTaskTable(tasks: readonly LongTask[]): string {
   const rows = tasks.map(
     (task) =>
-      `| ${task.startMs} | ${task.ms} | ${Object.entries(task.byOwner)
+      `| ${task.startMs} | ${task.ms} | ${task.cpuMs ?? '?'} | ${Object.entries(task.byOwner)
         .map(([o, ms]) => `${o} ${ms}`)
         .join(', ')} | ${task.longestSampleGapMs} | ${task.top
         .map((f) => `${f.ms} ${f.frame} [${f.owner}]`)
         .join('<br>')} |`,
   );
   return [
-    '| at ms | task ms | ms by owner | longest sample gap ms | top self-time frames (ms, frame, owner) |',
-    '|---:|---:|---|---:|---|',
+    '| at ms | task ms | thread CPU ms | ms by owner | longest sample gap ms | top self-time frames (ms, frame, owner) |',
+    '|---:|---:|---:|---|---:|---|',
     ...rows,
   ].join('\n');
 }
