@@ -2,88 +2,18 @@ import { invalidInput } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { ChangeKind, Layer } from '../memory/types';
+import type {
+  TimelineDriftEvent,
+  TimelineLink,
+  TimelineMemoryRow,
+  TimelinePayload,
+  TimelineScan,
+  TimelineVersionMark,
+} from './timelinePayload';
 import { describe, oneOf } from '../memory/validate';
 import type { SqlReader } from '../store/sqlAccess';
 import { optionalNumber, optionalString } from './params';
 import type { Params } from './params';
-
-/** One memory as the timeline draws it: its current version, with when it was first recorded. */
-export interface TimelineMemoryRow {
-  id: string;
-  layer: Layer;
-  kind: string;
-  status: string;
-  /** Cut to CONTENT_CHARS: the panel shows a line, the full text opens in the editor. */
-  content: string;
-  agent: string | null;
-  tags: string[];
-  /** Valid time (ms since epoch); `validTo` null means still true. */
-  validFrom: number;
-  validTo: number | null;
-  /** Transaction time of the current version. */
-  recordedAt: number;
-  /** Transaction time of the first version: when Engram first knew of this memory. */
-  createdAt: number;
-  version: number;
-  supersededBy: string | null;
-  /** The workspace file the memory was taken from, if any (codebase memories, imports). */
-  sourceFile: string | null;
-}
-
-/** A later version of a memory (version 1 is the bar's start). */
-export interface TimelineVersionMark {
-  memoryId: string;
-  version: number;
-  recordedAt: number;
-  change: ChangeKind;
-}
-
-/**
- * A superseded or invalidated memory and the memory that replaced it. Supersession names its
- * successor; an invalidated memory is linked to the next memory about the same subject (same
- * conflict key) recorded at or after its invalidation, when there is one.
- */
-export interface TimelineLink {
-  from: string;
-  to: string;
-  at: number;
-  kind: 'supersede' | 'invalidate';
-}
-
-/** A stale drift finding, placed at the commit that made it so (or at the check when none is known). */
-export interface TimelineDriftEvent {
-  memoryId: string;
-  at: number;
-  reason: string;
-  /** What the memory claimed: a path, a symbol, a script...; `file` is where a symbol was said to be. */
-  claimKind: string;
-  subject: string;
-  file: string | null;
-  commit: { hash: string; message: string; date: string; author: string } | null;
-}
-
-/** One run of the codebase scanner. */
-export interface TimelineScan {
-  generation: number;
-  status: string;
-  startedAt: number;
-  finishedAt: number | null;
-  /** Files added + changed + deleted + renamed, when the scan finished. */
-  changedFiles: number | null;
-}
-
-export interface TimelinePayload {
-  memories: TimelineMemoryRow[];
-  versions: TimelineVersionMark[];
-  links: TimelineLink[];
-  drift: TimelineDriftEvent[];
-  scans: TimelineScan[];
-  /** How many memories matched the filters; more than `memories.length` when cut at `limit`. */
-  total: number;
-  truncated: boolean;
-  /** When the engine read the data: the end of bars without an end. */
-  now: number;
-}
 
 /** @default 10000 memories: the most a panel draws; the newest are kept when more match. */
 const MAX_MEMORIES = 10_000;
@@ -128,7 +58,7 @@ interface CurrentRow {
   status: string;
   content: string;
   agent: string | null;
-  tags: string;
+  tags: string[];
   valid_from: number;
   valid_to: number | null;
   recorded_at: number;
@@ -139,7 +69,8 @@ interface CurrentRow {
   created_at: number | null;
 }
 
-function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; total: number } {
+/** The WHERE clause (current versions, the filters) and its parameters. */
+function whereOf(f: TimelineFilters): { filter: string; params: Array<string | number> } {
   const where = ['m.superseded_at IS NULL'];
   const params: Array<string | number> = [];
   for (const [column, value] of [
@@ -161,30 +92,79 @@ function currentRows(r: SqlReader, f: TimelineFilters): { rows: CurrentRow[]; to
     where.push('instr(lower(m.content), ?) > 0');
     params.push(f.text.toLowerCase());
   }
-  const filter = where.join(' AND ');
-  const total = r.value<number>(`SELECT count(*) FROM memories m WHERE ${filter}`, params) ?? 0;
-  const rows = r.all<CurrentRow>(
-    `SELECT m.id, m.layer, m.kind, m.status, substr(m.content, 1, ${CONTENT_CHARS + 1}) AS content, m.agent,
-       m.tags, m.valid_from, m.valid_to, m.recorded_at, m.version, m.superseded_by, m.conflict_key,
+  return { filter: where.join(' AND '), params };
+}
+
+/** Where the previous page ended, newest first: (recorded_at, id) of its last row. */
+interface PageCursor {
+  recordedAt: number;
+  id: string;
+}
+
+/** CurrentRow's fields in the order of the JSON arrays a page is read as. */
+const ROW_FIELDS = [
+  'id',
+  'layer',
+  'kind',
+  'status',
+  'content',
+  'agent',
+  'tags',
+  'valid_from',
+  'valid_to',
+  'recorded_at',
+  'version',
+  'superseded_by',
+  'conflict_key',
+  'source_file',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof CurrentRow>;
+
+/**
+ * One page of current memories, newest first, after `cursor`. Keyset paging on the recorded_at
+ * index: each page starts where the last one ended instead of re-reading (and re-sorting) the rows
+ * before it, so a page costs about the same however deep it is. The page comes back as one JSON
+ * text: sql.js pays for every column of every row it hands over, JSON.parse far less.
+ */
+function currentPage(
+  r: SqlReader,
+  f: TimelineFilters,
+  cursor: PageCursor | undefined,
+  size: number,
+): CurrentRow[] {
+  const { filter, params } = whereOf(f);
+  const after = cursor ? ' AND m.recorded_at <= ? AND (m.recorded_at < ? OR m.id < ?)' : '';
+  const afterParams = cursor ? [cursor.recordedAt, cursor.recordedAt, cursor.id] : [];
+  const text = r.value<string>(
+    `SELECT json_group_array(json_array(${ROW_FIELDS.map((c) => (c === 'tags' ? 'json(tags)' : c)).join(', ')})
+       ORDER BY recorded_at DESC, id DESC)
+     FROM (SELECT m.id, m.layer, m.kind, m.status, substr(m.content, 1, ${CONTENT_CHARS + 1}) AS content,
+       m.agent, m.tags, m.valid_from, m.valid_to, m.recorded_at, m.version, m.superseded_by, m.conflict_key,
        json_extract(m.source, '$.file') AS source_file,
        (SELECT v.recorded_at FROM memories v WHERE v.id = m.id AND v.version = 1) AS created_at
-     FROM memories m WHERE ${filter} ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?`,
-    [...params, f.limit],
+     FROM memories m WHERE ${filter}${after} ORDER BY m.recorded_at DESC, m.id DESC LIMIT ?)`,
+    [...params, ...afterParams, size],
   );
-  return { rows, total };
+  const rows = JSON.parse(text ?? '[]') as unknown[][];
+  return rows.map(
+    (values) => Object.fromEntries(ROW_FIELDS.map((field, i) => [field, values[i]])) as unknown as CurrentRow,
+  );
 }
 
 function cut(text: string): string {
   return text.length <= CONTENT_CHARS ? text : `${text.slice(0, CONTENT_CHARS - 1)}…`;
 }
 
-/** The later versions of the shown memories, as marks (version 1 is where the bar starts). */
-function versionMarks(r: SqlReader, ids: ReadonlySet<string>): TimelineVersionMark[] {
-  const rows = r.all<{ id: string; version: number; recorded_at: number; change: ChangeKind }>(
-    'SELECT id, version, recorded_at, change FROM memories WHERE version > 1 ORDER BY id, version',
-  );
-  return rows
-    .filter((row) => ids.has(row.id))
+/** The later versions of a page's memories, as marks (version 1 is where the bar starts). */
+function versionMarks(r: SqlReader, rows: readonly CurrentRow[]): TimelineVersionMark[] {
+  const later = rows.filter((row) => row.version > 1).map((row) => row.id);
+  if (later.length === 0) return [];
+  return r
+    .all<{ id: string; version: number; recorded_at: number; change: ChangeKind }>(
+      `SELECT id, version, recorded_at, change FROM memories
+       WHERE id IN (SELECT value FROM json_each(?)) AND version > 1 ORDER BY id, version`,
+      [JSON.stringify(later)],
+    )
     .map((row) => ({
       memoryId: row.id,
       version: row.version,
@@ -307,41 +287,90 @@ function linksOf(rows: readonly CurrentRow[], ids: ReadonlySet<string>): Timelin
   return links;
 }
 
-/** The timeline's data in one bounded read: memories, their versions, what replaced them, drift, scans. */
-export function timelineData(store: MemoryStore, p: Params): TimelinePayload {
+/**
+ * Rows per read. A read holds the thread of the process hosting the database (the extension host,
+ * when VS Code hosts it) until it returns; between pages the thread is free for other work.
+ */
+const PAGE_ROWS = 500;
+
+/** Lets the event loop run what is waiting before the next page. */
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function timelineRow(row: CurrentRow): TimelineMemoryRow {
+  return {
+    id: row.id,
+    layer: row.layer,
+    kind: row.kind,
+    status: row.status,
+    content: cut(row.content),
+    agent: row.agent,
+    tags: row.tags,
+    validFrom: row.valid_from,
+    validTo: row.valid_to,
+    recordedAt: row.recorded_at,
+    createdAt: row.created_at ?? row.recorded_at,
+    version: row.version,
+    supersededBy: row.superseded_by,
+    sourceFile: typeof row.source_file === 'string' ? row.source_file : null,
+  };
+}
+
+/**
+ * The timeline's data, bounded: memories (newest first) with their versions, what replaced them,
+ * drift and scans. Read in pages with the event loop free between them, so 10,000 memories do not
+ * hold the host's thread for the whole read. A write between pages can make the pages disagree (a
+ * memory edited meanwhile shows its older version, or is missed if not yet read); every write
+ * tells the panel, which reads again.
+ */
+export async function timelineData(store: MemoryStore, p: Params): Promise<TimelinePayload> {
   const filters = filtersOf(p);
   const now = store.clock();
-  return store.read((r) => {
-    const { rows, total } = currentRows(r, filters);
-    const ids = new Set(rows.map((row) => row.id));
-    const memories = rows.map((row): TimelineMemoryRow => ({
-      id: row.id,
-      layer: row.layer,
-      kind: row.kind,
-      status: row.status,
-      content: cut(row.content),
-      agent: row.agent,
-      tags: JSON.parse(row.tags) as string[],
-      validFrom: row.valid_from,
-      validTo: row.valid_to,
-      recordedAt: row.recorded_at,
-      createdAt: row.created_at ?? row.recorded_at,
-      version: row.version,
-      supersededBy: row.superseded_by,
-      sourceFile: typeof row.source_file === 'string' ? row.source_file : null,
-    }));
-    const links = linksOf(rows, ids);
-    return {
-      memories,
-      versions: versionMarks(r, ids),
-      links,
-      drift: driftEvents(r, ids),
-      scans: scansOf(r),
-      total,
-      truncated: total > memories.length,
-      now,
-    };
-  });
+  const { filter, params } = whereOf(filters);
+  const total =
+    store.read((r) => r.value<number>(`SELECT count(*) FROM memories m WHERE ${filter}`, params)) ?? 0;
+  const rows: CurrentRow[] = [];
+  const memories: TimelineMemoryRow[] = [];
+  const versions: TimelineVersionMark[] = [];
+  const ids = new Set<string>();
+  let cursor: PageCursor | undefined;
+  while (rows.length < filters.limit) {
+    await yieldToLoop();
+    const size = Math.min(PAGE_ROWS, filters.limit - rows.length);
+    const page = store.read((r) => {
+      const read = currentPage(r, filters, cursor, size);
+      return { read, versions: versionMarks(r, read) };
+    });
+    // Defensive: only a clock set back could bring a memory again (its new version recorded
+    // before the cursor); keep the first.
+    const added = new Set<string>();
+    for (const row of page.read) {
+      if (ids.has(row.id)) continue;
+      ids.add(row.id);
+      added.add(row.id);
+      rows.push(row);
+      memories.push(timelineRow(row));
+    }
+    versions.push(...page.versions.filter((v) => added.has(v.memoryId)));
+    const last = page.read[page.read.length - 1];
+    if (page.read.length < size || !last) break;
+    cursor = { recordedAt: last.recorded_at, id: last.id };
+  }
+  await yieldToLoop();
+  const drift = store.read((r) => driftEvents(r, ids));
+  await yieldToLoop();
+  const scans = store.read((r) => scansOf(r));
+  return {
+    memories,
+    versions,
+    links: linksOf(rows, ids),
+    drift,
+    scans,
+    total,
+    truncated: total > memories.length,
+    now,
+  };
 }
 
 /**

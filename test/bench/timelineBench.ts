@@ -2,7 +2,9 @@
  * `npm run bench:timeline`: the Timeline panel on a real 10k-memory store.
  *
  * 1. Data load: the engine's `timeline` read (what the panel asks for) against the plain `list` of
- *    the same memories (the first cut's query) as the baseline, and the payload's JSON size.
+ *    the same memories (the first cut's query) as the baseline, and the payload's JSON size. For
+ *    each, wall time, CPU time and the longest the event loop was blocked meanwhile (the host's
+ *    thread is the extension host's when VS Code hosts the database: every extension waits).
  * 2. Layout per frame, in Node: lanes once per load, then what one frame computes (visible bars or
  *    density buckets per lane) at zoom levels from two years to an hour, against a baseline that
  *    places every bar each frame.
@@ -13,6 +15,7 @@
  * Usage: node --import tsx test/bench/timelineBench.ts [--count N] [--json]. Medians throughout.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,15 +114,40 @@ async function buildStore(): Promise<{ host: EngineHost; seconds: number; driftS
   return { host, seconds, driftSeconds: round(ms(driftStart) / 1000, 1) };
 }
 
-async function timed<T>(runs: number, f: () => Promise<T> | T): Promise<{ medianMs: number; value: T }> {
-  const times: number[] = [];
+/**
+ * Medians of wall time, CPU time and the longest event-loop block while `f` runs (a 1 ms timer
+ * that fires late by the length of each block; its worst lateness, less the 1 ms).
+ */
+async function blocking<T>(
+  runs: number,
+  f: () => Promise<T> | T,
+): Promise<{ medianMs: number; cpuMs: number; longestBlockMs: number; value: T }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const blocks: number[] = [];
   let value: T | undefined;
   for (let i = 0; i < runs; i++) {
+    const monitor = monitorEventLoopDelay({ resolution: 1 });
+    monitor.enable();
+    // Let the monitor's timer start before the work does.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     value = await f();
-    times.push(ms(start));
+    const used = process.cpuUsage(cpuStart);
+    wall.push(ms(start));
+    cpu.push((used.user + used.system) / 1000);
+    // One more tick so that a block at the very end is measured too.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    monitor.disable();
+    blocks.push(Math.max(0, monitor.max / 1e6 - 1));
   }
-  return { medianMs: round(median(times), 2), value: value as T };
+  return {
+    medianMs: round(median(wall), 2),
+    cpuMs: round(median(cpu), 1),
+    longestBlockMs: round(median(blocks), 1),
+    value: value as T,
+  };
 }
 
 /** Zoom levels of one bench: the whole range, then spans down to an hour, centred in the data. */
@@ -250,13 +278,21 @@ async function main(): Promise<void> {
     buildSeconds: seconds,
     driftCheckSeconds: driftSeconds,
   };
-  const timeline = await timed(9, () => call<TimelineData>(host, 'timeline', {}));
-  const baseline = await timed(9, () => call(host, 'list', { status: 'all', limit: 10_000 }));
+  const timeline = await blocking(9, () => call<TimelineData>(host, 'timeline', {}));
+  const baseline = await blocking(9, () => call(host, 'list', { status: 'all', limit: 10_000 }));
   const data = timeline.value;
-  const serialise = await timed(9, () => JSON.stringify(data));
+  // What the payload costs around the read: VS Code serialises what the panel posts to the
+  // webview, and a window that is a client parses the host's answer.
+  const serialise = await blocking(9, () => JSON.stringify(data));
+  const parse = await blocking(9, () => JSON.parse(serialise.value) as unknown);
   results['load'] = {
     timelineMedianMs: timeline.medianMs,
+    timelineCpuMs: timeline.cpuMs,
+    timelineLongestBlockMs: timeline.longestBlockMs,
     listBaselineMedianMs: baseline.medianMs,
+    listBaselineCpuMs: baseline.cpuMs,
+    listBaselineLongestBlockMs: baseline.longestBlockMs,
+    jsonParseMedianMs: parse.medianMs,
     payloadMB: round(Buffer.byteLength(serialise.value) / 2 ** 20, 2),
     listPayloadMB: round(Buffer.byteLength(JSON.stringify(baseline.value)) / 2 ** 20, 2),
     jsonStringifyMedianMs: serialise.medianMs,

@@ -120,6 +120,60 @@ describe('timeline engine method', () => {
     await test.host.close();
   });
 
+  it('reads in pages: newest first across page ends (ties by id), versions of memories on every page, the thread free between pages', async () => {
+    const test = await openTestHost();
+    const written: string[] = [];
+    // 13 batches of 100 written at one moment each: every page boundary falls inside a tie.
+    for (let batch = 0; batch < 13; batch++) {
+      const memories = Array.from({ length: 100 }, (_, i) => ({
+        content: `Service ${batch}-${i} listens on port ${3000 + batch * 100 + i}`,
+        dedupe: false,
+      }));
+      const result = await test.call('rememberMany', { memories });
+      written.push(...result.map((r) => r.memory.id));
+      test.clock.advance(HOUR);
+    }
+    // The oldest memory gets a second version (so it is the newest now); one of the middle a third.
+    await test.call('edit', { id: written[0], changes: { importance: 0.9 } });
+    test.clock.advance(HOUR);
+    await test.call('edit', { id: written[650], changes: { importance: 0.8 } });
+    await test.call('edit', { id: written[650], changes: { importance: 0.7 } });
+
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const data = await test.call('timeline');
+    clearInterval(ticker);
+    assert.ok(ticks > 0, 'timers ran while the timeline was read');
+
+    assert.equal(data.memories.length, 1_300);
+    assert.equal(new Set(data.memories.map((m) => m.id)).size, 1_300, 'no memory twice');
+    const newestFirst = [...data.memories].sort(
+      (a, b) => b.recordedAt - a.recordedAt || (a.id < b.id ? 1 : -1),
+    );
+    assert.deepEqual(
+      data.memories.map((m) => m.id),
+      newestFirst.map((m) => m.id),
+    );
+    assert.deepEqual(
+      data.versions
+        .map(
+          (v) =>
+            `${v.memoryId === written[0] ? 'oldest' : v.memoryId === written[650] ? 'middle' : v.memoryId}:${v.version}`,
+        )
+        .sort(),
+      ['middle:2', 'middle:3', 'oldest:2'],
+    );
+
+    const cut = await test.call('timeline', { limit: 1_100 });
+    assert.deepEqual(
+      cut.memories.map((m) => m.id),
+      newestFirst.slice(0, 1_100).map((m) => m.id),
+    );
+    assert.equal(cut.total, 1_300);
+    assert.equal(cut.truncated, true);
+    await test.host.close();
+  });
+
   it('refuses bad input with a one-line error naming the field', async () => {
     const test = await openTestHost();
     for (const [params, field] of [
