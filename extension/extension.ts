@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     ...registerMemoryHover(engine, drift),
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
-    ...registerTimelinePanel(context.extensionUri, engine, log),
+    ...registerTimelinePanel(context.extensionUri, engine, log, activity.event),
     activity,
     ...registerGraphPanel(context.extensionUri, engine, activity.event, log),
     registerChatParticipant({ engine, drift }, log, context.extensionUri),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { EngineActivity } from '../../engine/api/engineActivity';
 import type { EngineConnection } from '../engineConnection';
 import { guardedCommand } from '../commands/guardedCommand';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -45,6 +46,7 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     engine: EngineConnection,
     log: vscode.LogOutputChannel,
+    activity?: vscode.Event<EngineActivity>,
   ): TimelinePanel {
     if (TimelinePanel.current) {
       TimelinePanel.current.panel.reveal();
@@ -56,7 +58,7 @@ export class TimelinePanel implements vscode.Disposable {
       vscode.ViewColumn.Active,
       webviewOptions(extensionUri),
     );
-    return new TimelinePanel(panel, extensionUri, engine, log);
+    return new TimelinePanel(panel, extensionUri, engine, log, activity);
   }
 
   /** Takes over a panel VS Code restored after a reload (or one just created). */
@@ -65,9 +67,10 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     engine: EngineConnection,
     log: vscode.LogOutputChannel,
+    activity?: vscode.Event<EngineActivity>,
   ): TimelinePanel {
     TimelinePanel.current?.dispose();
-    return new TimelinePanel(panel, extensionUri, engine, log);
+    return new TimelinePanel(panel, extensionUri, engine, log, activity);
   }
 
   private constructor(
@@ -75,6 +78,7 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly engine: EngineConnection,
     private readonly log: vscode.LogOutputChannel,
+    activity: vscode.Event<EngineActivity> | undefined,
   ) {
     TimelinePanel.current = this;
     panel.webview.options = webviewOptions(extensionUri);
@@ -86,6 +90,9 @@ export class TimelinePanel implements vscode.Disposable {
       engine.onDidChangeMemories(() => this.dataChanged()),
       { dispose: () => clearTimeout(this.changeTimer) },
     );
+    // Writes by other processes (an MCP agent, the CLI, another window), whichever hosts the
+    // database; this window's own already fired onDidChangeMemories.
+    if (activity) this.disposables.push(activity((a) => a.type === 'write' && !a.own && this.dataChanged()));
   }
 
   /**
@@ -221,10 +228,11 @@ export function timelineSerializer(
   extensionUri: vscode.Uri,
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
+  activity?: vscode.Event<EngineActivity>,
 ): vscode.WebviewPanelSerializer {
   return {
     deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-      TimelinePanel.restore(panel, extensionUri, engine, log);
+      TimelinePanel.restore(panel, extensionUri, engine, log, activity);
       return Promise.resolve();
     },
   };
@@ -235,12 +243,13 @@ export function registerTimelinePanel(
   extensionUri: vscode.Uri,
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
+  activity?: vscode.Event<EngineActivity>,
 ): vscode.Disposable[] {
   return [
     guardedCommand(
       'engram.openTimeline',
       log,
-      () => TimelinePanel.show(extensionUri, engine, log).panel.viewType,
+      () => TimelinePanel.show(extensionUri, engine, log, activity).panel.viewType,
     ),
     guardedCommand('engram.revealInTimeline', log, async (arg) => {
       const id = await memoryIdFrom(arg, engine, 'Engram: memory to reveal in the timeline', [
@@ -248,11 +257,11 @@ export function registerTimelinePanel(
         'invalidated',
         'superseded',
       ]);
-      return id && TimelinePanel.show(extensionUri, engine, log).reveal(id);
+      return id && TimelinePanel.show(extensionUri, engine, log, activity).reveal(id);
     }),
     vscode.window.registerWebviewPanelSerializer(
       TIMELINE_VIEW_TYPE,
-      timelineSerializer(extensionUri, engine, log),
+      timelineSerializer(extensionUri, engine, log, activity),
     ),
     { dispose: () => TimelinePanel.disposeCurrent() },
   ];

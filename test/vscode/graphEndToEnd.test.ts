@@ -283,4 +283,25 @@ describe('end to end: the Graph panel of a window that joined an MCP bridge host
       .waitFor({ state: 'attached', timeout: 30_000 });
     assert.deepEqual(launched!.dialogs, []);
   });
+
+  it("the Timeline panel reloads for the agent's writes too", async () => {
+    await runCommandOnce(
+      launched!,
+      'View: Close All Editors',
+      path.join(shots, 'timeline-client-close-failed.png'),
+    );
+    await runCommandOnce(
+      launched!,
+      'Engram: Open Timeline',
+      path.join(shots, 'timeline-client-palette-failed.png'),
+    );
+    const status = graphView().locator('#status');
+    await status.filter({ hasText: / of \d+ memories/ }).waitFor({ timeout: 60_000 });
+    const before = Number(/ of (\d+) memories/.exec(await status.innerText())?.[1]);
+    await callTool(bridge!.client, 'memory_remember', {
+      content: 'Ravi owns the release train from January',
+    });
+    await status.filter({ hasText: ` of ${before + 1} memories` }).waitFor({ timeout: 30_000 });
+    await launched!.workbench.screenshot(path.join(shots, 'timeline-client-of-bridge-reloaded.png'));
+  });
 });
