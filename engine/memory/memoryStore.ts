@@ -16,13 +16,14 @@ import { newId } from './ids';
 import { DEFAULT_LIMITS } from './limits';
 import type { MemoryLimits } from './limits';
 import { assertStatus, currentMemory, resolveId } from './memoryQueries';
-import { insertVersion } from './rows';
+import { reviseVersion } from './rows';
 import type { MemoryVectors } from './memoryVectors';
 import { NewMemoryRows } from './newMemoryRows';
+import { RememberWrite } from './rememberWrite';
 import type { CodeWorkspace } from '../code/codeWorkspace';
-import { importanceWithSurprise, NEAR_DUPLICATE_LAYERS, SURPRISE_NEIGHBOURS, surpriseOf } from './novelty';
+import { SURPRISE_NEIGHBOURS } from './novelty';
 import type { EmbeddedText } from './novelty';
-import { expireSessions, touchSession, workingBytes } from './sessions';
+import { expireSessions, touchSession } from './sessions';
 import type { Actor, ChangeKind, Memory, MemoryVersion, RememberInput, RememberResult } from './types';
 import {
   optionalText,
@@ -33,7 +34,6 @@ import {
   validateTags,
   oneOf,
 } from './validate';
-import type { ValidRemember } from './validate';
 import { KINDS, LAYERS } from './types';
 
 export interface EditInput {
@@ -70,13 +70,25 @@ export class MemoryStore {
   private unembedded = false;
   private readonly entities = new EntityLinker();
   private readonly newRows = new NewMemoryRows();
+  private readonly remembering: RememberWrite;
   private lastSweep = 0;
 
   constructor(
     readonly db: DurableDatabase,
     readonly clock: Clock,
     readonly limits: MemoryLimits = DEFAULT_LIMITS,
-  ) {}
+  ) {
+    this.remembering = new RememberWrite({
+      limits,
+      ledger: this.ledger,
+      entities: this.entities,
+      newRows: this.newRows,
+      vectors: () => this.vectors,
+      noteUnembedded: () => {
+        this.unembedded = true;
+      },
+    });
+  }
 
   read<T>(fn: (reader: SqlReader) => T): T {
     return this.db.read(fn);
@@ -179,8 +191,8 @@ export class MemoryStore {
   remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
     const valid = validateRemember(input, this.limits);
     return this.write((tx, now) => {
-      const result = this.rememberValid(tx, valid, actor, now, embedded);
-      this.flushNewMemories(tx);
+      const result = this.remembering.remember(tx, valid, actor, now, embedded);
+      this.remembering.flush(tx);
       return result;
     });
   }
@@ -201,16 +213,10 @@ export class MemoryStore {
       }
     });
     return this.write((tx, now) => {
-      const results = valid.map((v, i) => this.rememberValid(tx, v, actor, now, embedded?.[i]));
-      this.flushNewMemories(tx);
+      const results = valid.map((v, i) => this.remembering.remember(tx, v, actor, now, embedded?.[i]));
+      this.remembering.flush(tx);
       return results;
     });
-  }
-
-  /** Writes the held rows and links of memories created by this remember call (see NewMemoryRows). */
-  private flushNewMemories(tx: SqlWriter): void {
-    this.newRows.flush(tx);
-    this.entities.flushLinks(tx);
   }
 
   /**
@@ -226,207 +232,6 @@ export class MemoryStore {
         vector,
         nearest: await vectors.nearest(vector, SURPRISE_NEIGHBOURS),
       })),
-    );
-  }
-
-  private rememberValid(
-    tx: SqlWriter,
-    input: ValidRemember,
-    actor: Actor,
-    now: number,
-    embedded: EmbeddedText | undefined,
-  ): RememberResult {
-    const content = redactSecrets(input.content);
-    const context = input.context === null ? null : redactSecrets(input.context);
-    const redacted = [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))];
-    const agent = input.agent ?? actor.agent ?? null;
-    const session = input.session ?? actor.session ?? (input.layer === 'working' ? 'default' : null);
-    const hash = contentHash(content.text);
-
-    const duplicate = input.dedupe ? this.findDuplicate(tx, hash, input.scope, agent) : undefined;
-    // The paths below that read or change existing memories may meet one created earlier in this
-    // batch: its held rows must be in the tables first. (Near duplicates come from vectors found
-    // before the transaction began, so they were committed earlier; their merge flushes anyway.)
-    if (duplicate || input.conflictKey !== null) this.flushNewMemories(tx);
-    if (duplicate) {
-      tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [duplicate]);
-      this.ledger.append(tx, now, { type: 'duplicate', memoryId: duplicate, agent, session });
-      return { outcome: 'unchanged', memory: currentMemory(tx, duplicate), superseded: [], redacted };
-    }
-    const surprise = embedded ? surpriseOf(embedded.nearest) : undefined;
-    const near = embedded && input.dedupe ? this.nearDuplicate(tx, embedded, input, agent) : undefined;
-    if (near) {
-      this.flushNewMemories(tx);
-      const memory = this.mergeRestatement(tx, near.memory, input, content.text, hash, embedded!, now, {
-        agent,
-        session,
-      });
-      return { outcome: 'updated', memory, superseded: [], redacted, similarity: near.score, surprise };
-    }
-
-    if (input.layer === 'working' && session !== null) {
-      touchSession(tx, session, agent, now, this.limits.workingMemoryTtlMs);
-      const size = Buffer.byteLength(content.text) + Buffer.byteLength(context?.text ?? '');
-      const used = workingBytes(tx, session);
-      if (used + size > this.limits.workingMemoryBytesPerSession) {
-        throw new EngramError(
-          'TOO_LARGE',
-          `working memory of session "${session}" would hold ${used + size} bytes; the limit is ${this.limits.workingMemoryBytesPerSession}`,
-        );
-      }
-    }
-
-    const id = newId('m', now);
-    const validFrom = input.validFrom ?? now;
-    const superseded: string[] = [];
-    if (input.conflictKey !== null) {
-      for (const old of tx.all<{ id: string }>(
-        "SELECT id FROM memories WHERE conflict_key = ? AND superseded_at IS NULL AND status = 'active' AND scope = ? AND (scope = 'shared' OR agent IS ?)",
-        [input.conflictKey, input.scope, agent],
-      )) {
-        const previous = currentMemory(tx, old.id);
-        this.revise(
-          tx,
-          previous,
-          { status: 'superseded', supersededBy: id, validTo: Math.max(validFrom, previous.validFrom) },
-          'superseded',
-          now,
-        );
-        this.ledger.append(tx, now, {
-          type: 'supersede',
-          memoryId: old.id,
-          agent,
-          session,
-          data: { by: id },
-        });
-        superseded.push(old.id);
-      }
-    }
-
-    const version: MemoryVersion = {
-      id,
-      version: 1,
-      layer: input.layer,
-      kind: input.kind,
-      content: content.text,
-      context: context?.text ?? null,
-      tags: input.tags,
-      importance:
-        surprise === undefined || input.importanceGiven
-          ? input.importance
-          : importanceWithSurprise(input.importance, surprise),
-      trust: input.trust ?? actor.trust ?? (agent ? 'agent' : 'human'),
-      critical: input.critical,
-      scope: input.scope,
-      agent,
-      session,
-      conflictKey: input.conflictKey,
-      contentHash: hash,
-      source: input.source,
-      status: 'active',
-      statusReason: null,
-      supersededBy: null,
-      validFrom,
-      validTo: null,
-      recordedAt: now,
-      supersededAt: null,
-      change: 'created',
-    };
-    insertVersion(tx, version);
-    const linked = this.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
-    const doc = this.newRows.add(tx, {
-      id,
-      pinned: input.pinned,
-      indexed: {
-        content: version.content,
-        context: version.context,
-        tags: version.tags,
-        entityNames: linked.names,
-      },
-      at: now,
-      event: {
-        type: 'remember',
-        memoryId: id,
-        agent,
-        session,
-        data: redacted.length ? { redacted } : undefined,
-      },
-    });
-    if (embedded && this.vectors) this.vectors.stage(tx, id, hash, embedded.vector, doc);
-    else this.unembedded = true;
-    // The version becomes the result (spreading its 24 fields into a copy showed in profiles).
-    const memory: Memory = Object.assign(version, {
-      pinned: input.pinned,
-      accessCount: 0,
-      lastAccessedAt: null,
-      confirmations: 1,
-    });
-    return {
-      outcome: superseded.length ? 'superseded' : 'added',
-      memory,
-      superseded,
-      redacted,
-      ...(surprise === undefined ? {} : { surprise }),
-    };
-  }
-
-  /** The closest active memory of the same layer and visibility above the threshold, if any. */
-  private nearDuplicate(
-    reader: SqlReader,
-    embedded: EmbeddedText,
-    input: ValidRemember,
-    agent: string | null,
-  ): { memory: Memory; score: number } | undefined {
-    if (!NEAR_DUPLICATE_LAYERS.has(input.layer) || input.conflictKey !== null) return undefined;
-    for (const hit of embedded.nearest) {
-      if (hit.score < this.limits.nearDuplicateThreshold) break;
-      const memory = currentMemory(reader, hit.memoryId);
-      const visible = memory.scope === input.scope && (memory.scope === 'shared' || memory.agent === agent);
-      if (memory.status === 'active' && memory.layer === input.layer && visible)
-        return { memory, score: hit.score };
-    }
-    return undefined;
-  }
-
-  /** A restatement: the existing memory takes the newer wording (a new version) and the union of tags. */
-  private mergeRestatement(
-    tx: SqlWriter,
-    previous: Memory,
-    input: ValidRemember,
-    content: string,
-    hash: string,
-    embedded: EmbeddedText,
-    now: number,
-    who: { agent: string | null; session: string | null },
-  ): Memory {
-    const tags = [...new Set([...previous.tags, ...input.tags])];
-    const importance = input.importanceGiven
-      ? Math.max(previous.importance, input.importance)
-      : previous.importance;
-    this.revise(tx, previous, { content, contentHash: hash, tags, importance }, 'merged', now);
-    tx.run('UPDATE memory_state SET confirmations = confirmations + 1 WHERE id = ?', [previous.id]);
-    const linked = this.entities.relink(tx, previous.id, `${content}\n${tags.join(' ')}`, now);
-    indexMemory(tx, previous.id, { content, context: previous.context, tags, entityNames: linked.names });
-    this.vectors?.stage(tx, previous.id, hash, embedded.vector);
-    this.ledger.append(tx, now, {
-      type: 'update',
-      memoryId: previous.id,
-      agent: who.agent,
-      session: who.session,
-      data: { previousVersion: previous.version },
-    });
-    return currentMemory(tx, previous.id);
-  }
-
-  private findDuplicate(
-    reader: SqlReader,
-    hash: string,
-    scope: string,
-    agent: string | null,
-  ): string | undefined {
-    return reader.value<string>(
-      "SELECT id FROM memories WHERE content_hash = ? AND superseded_at IS NULL AND status = 'active' AND scope = ? AND (scope = 'shared' OR agent IS ?) LIMIT 1",
-      [hash, scope, agent],
     );
   }
 
@@ -596,7 +401,7 @@ export class MemoryStore {
     });
   }
 
-  /** Closes the current version (transaction time) and records its successor with `patch` applied. */
+  /** Closes the current version and records its successor with `patch` applied (see reviseVersion). */
   revise(
     tx: SqlWriter,
     current: MemoryVersion,
@@ -604,32 +409,7 @@ export class MemoryStore {
     change: ChangeKind,
     now: number,
   ): void {
-    tx.run('UPDATE memories SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL', [now, current.id]);
-    const next: MemoryVersion = {
-      id: current.id,
-      version: current.version,
-      layer: current.layer,
-      kind: current.kind,
-      content: current.content,
-      context: current.context,
-      tags: current.tags,
-      importance: current.importance,
-      trust: current.trust,
-      critical: current.critical,
-      scope: current.scope,
-      agent: current.agent,
-      session: current.session,
-      conflictKey: current.conflictKey,
-      contentHash: current.contentHash,
-      source: current.source,
-      status: current.status,
-      statusReason: current.statusReason,
-      supersededBy: current.supersededBy,
-      validFrom: current.validFrom,
-      validTo: current.validTo,
-      ...patch,
-    } as MemoryVersion;
-    insertVersion(tx, { ...next, version: current.version + 1, recordedAt: now, supersededAt: null, change });
+    reviseVersion(tx, current, patch, change, now);
   }
 
   private expireWorkingMemory(tx: SqlWriter, now: number): void {

@@ -126,3 +126,39 @@ export function insertVersion(tx: SqlWriter, v: MemoryVersion): void {
     ],
   );
 }
+
+/** Closes the current version (transaction time) and records its successor with `patch` applied. */
+export function reviseVersion(
+  tx: SqlWriter,
+  current: MemoryVersion,
+  patch: Partial<MemoryVersion>,
+  change: ChangeKind,
+  now: number,
+): void {
+  tx.run('UPDATE memories SET superseded_at = ? WHERE id = ? AND superseded_at IS NULL', [now, current.id]);
+  const next: MemoryVersion = {
+    id: current.id,
+    version: current.version,
+    layer: current.layer,
+    kind: current.kind,
+    content: current.content,
+    context: current.context,
+    tags: current.tags,
+    importance: current.importance,
+    trust: current.trust,
+    critical: current.critical,
+    scope: current.scope,
+    agent: current.agent,
+    session: current.session,
+    conflictKey: current.conflictKey,
+    contentHash: current.contentHash,
+    source: current.source,
+    status: current.status,
+    statusReason: current.statusReason,
+    supersededBy: current.supersededBy,
+    validFrom: current.validFrom,
+    validTo: current.validTo,
+    ...patch,
+  } as MemoryVersion;
+  insertVersion(tx, { ...next, version: current.version + 1, recordedAt: now, supersededAt: null, change });
+}
