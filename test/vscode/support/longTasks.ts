@@ -42,11 +42,16 @@ export interface LongTask {
   owner: string;
   /** Frames with the most self time. */
   top: FrameTime[];
+  /** The time by the outermost named frames of the owner's code ("syncCodebaseMemories > deriveFile"). */
+  calls: FrameTime[];
   /** The longest time between two samples: far above the interval, the thread was descheduled. */
   longestSampleGapMs: number;
 }
 
 const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
+/** Plumbing between a caller and the work (the engine's dispatch, a store's read/write wrappers). */
+const PLUMBING = new Set(['', 'call', 'callAs', 'dispatch', 'execute', 'run', 'read', 'write']);
+const CALL_DEPTH = 3;
 
 /** One beat of the heartbeat: when (the profile's clock, microseconds), and the thread's CPU time then. */
 export interface Beat {
@@ -111,6 +116,22 @@ export function longTasks(
     return result;
   };
 
+  const callCache = new Map<number, string>();
+  /** The outermost CALL_DEPTH named frames of `owner`'s code in the sample's stack. */
+  const callOf = (id: number, owner: string): string => {
+    const cached = callCache.get(id);
+    if (cached !== undefined) return cached;
+    const names: string[] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      if (frame.url && ownerOf(frame.url) === owner && !PLUMBING.has(frame.functionName))
+        names.unshift(frame.functionName);
+    }
+    const call = names.slice(0, CALL_DEPTH).join(' > ');
+    callCache.set(id, call);
+    return call;
+  };
+
   // Sample i runs from its timestamp to the next one's.
   const times: number[] = [];
   let t = profile.startTime;
@@ -120,6 +141,7 @@ export function longTasks(
   const summarise = (window: Window): LongTask => {
     const byOwner: Record<string, number> = {};
     const self = new Map<string, FrameTime>();
+    const calls = new Map<string, FrameTime>();
     let last = 'unknown';
     let gap = 0;
     for (let i = 0; i < profile.samples.length; i++) {
@@ -141,6 +163,10 @@ export function longTasks(
       const entry = self.get(frame) ?? { frame, owner: SPECIAL.has(name) ? `${owner}?` : owner, ms: 0 };
       entry.ms += span;
       self.set(frame, entry);
+      const call = SPECIAL.has(name) ? name : callOf(node.id, owner) || name || '(anonymous)';
+      const callEntry = calls.get(call) ?? { frame: call, owner, ms: 0 };
+      callEntry.ms += span;
+      calls.set(call, callEntry);
     }
     const owners = Object.entries(byOwner).sort((a, b) => b[1] - a[1]);
     return {
@@ -150,6 +176,10 @@ export function longTasks(
       byOwner: Object.fromEntries(owners.map(([o, v]) => [o, round(v)])),
       owner: owners.find(([o]) => o !== 'idle')?.[0] ?? 'idle',
       top: [...self.values()]
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, topFrames)
+        .map((f) => ({ ...f, ms: round(f.ms) })),
+      calls: [...calls.values()]
         .sort((a, b) => b.ms - a.ms)
         .slice(0, topFrames)
         .map((f) => ({ ...f, ms: round(f.ms) })),
@@ -168,19 +198,19 @@ export function longestFor(tasks: readonly LongTask[], owner: string): number {
   return tasks.reduce((max, task) => Math.max(max, task.byOwner[owner] ?? 0), 0);
 }
 
-/** A Markdown table of the tasks: when, how long, whose time, and the top self-time frames. */
+/** A Markdown table of the tasks: when, how long, whose time, the calls and self-time frames that took it. */
 export function longTaskTable(tasks: readonly LongTask[]): string {
+  const list = (frames: readonly FrameTime[]) =>
+    frames.map((f) => `${f.ms} ${f.frame.replace(/\|/g, '\\|')} [${f.owner}]`).join('<br>');
   const rows = tasks.map(
     (task) =>
       `| ${task.startMs} | ${task.ms} | ${task.cpuMs ?? '?'} | ${Object.entries(task.byOwner)
         .map(([o, ms]) => `${o} ${ms}`)
-        .join(', ')} | ${task.longestSampleGapMs} | ${task.top
-        .map((f) => `${f.ms} ${f.frame} [${f.owner}]`)
-        .join('<br>')} |`,
+        .join(', ')} | ${task.longestSampleGapMs} | ${list(task.calls)} | ${list(task.top)} |`,
   );
   return [
-    '| at ms | task ms | thread CPU ms | ms by owner | longest sample gap ms | top self-time frames (ms, frame, owner) |',
-    '|---:|---:|---:|---|---:|---|',
+    '| at ms | task ms | thread CPU ms | ms by owner | longest sample gap ms | calls (ms, outermost frames, owner) | top self-time frames (ms, frame, owner) |',
+    '|---:|---:|---:|---|---:|---|---|',
     ...rows,
   ].join('\n');
 }
