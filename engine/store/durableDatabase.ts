@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
@@ -7,7 +6,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  unlinkSync,
 } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
@@ -24,6 +22,7 @@ import { defaultCheckpointWorkerScript, runCheckpoint } from './checkpoint';
 import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
+import { createEmpty, loadSnapshot, readMeta } from './snapshotFile';
 
 export interface SnapshotPolicy {
   /** Snapshot soon once the journal holds this many bytes. @default 16 MiB */
@@ -68,8 +67,6 @@ const DEFAULT_POLICY: SnapshotPolicy = {
   idleMs: 5000,
   closeJournalBytes: 1024 * 1024,
 };
-
-const META_SCHEMA = 'CREATE TABLE IF NOT EXISTS engram_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)';
 
 /**
  * A sql.js database that loses no acknowledged write.
@@ -412,68 +409,4 @@ export class DurableDatabase {
 function execScript(db: Database, sql: string): number {
   db.exec(sql);
   return db.getRowsModified();
-}
-
-function createEmpty(sql: SqlJsStatic, databasePath: string, journalPath: string): void {
-  const db = new sql.Database();
-  try {
-    const dbId = randomBytes(16).toString('hex');
-    db.exec(META_SCHEMA);
-    db.run("INSERT INTO engram_meta (key, value) VALUES ('db_id', ?), ('journal_seq', '0')", [dbId]);
-    if (existsSync(journalPath)) unlinkSync(journalPath);
-    writeFileAtomic(databasePath, db.export());
-    Journal.create(journalPath, dbId).close();
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * The database lives in WASM memory and durability comes from Engram's journal, so SQLite's own
- * rollback journal only has to support ROLLBACK: kept in memory it skips a copy of every page a
- * transaction touches. A larger page cache keeps the indexes a batch of writes touches resident.
- * Measured on batches of 1,000 remembers at 20k memories: 9 % faster together.
- */
-const IN_MEMORY_PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32768;';
-
-function loadSnapshot(sql: SqlJsStatic, databasePath: string, previousPath: string): Database {
-  const offer = existsSync(previousPath)
-    ? `; the previous snapshot ${previousPath} and the journal can restore it: run \`engram recover\``
-    : '';
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(databasePath);
-  } catch (error) {
-    throw new EngramError('STORE', `cannot read database ${databasePath}: ${String(error)}`);
-  }
-  if (bytes.length < 100 || bytes.subarray(0, 16).toString('latin1') !== 'SQLite format 3\u0000') {
-    throw new EngramError('CORRUPT', `database ${databasePath} is not an SQLite file${offer}`, {
-      database: databasePath,
-    });
-  }
-  let db: Database | undefined;
-  try {
-    db = new sql.Database(bytes);
-    const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
-    if (check !== 'ok') throw new Error(String(check));
-    readMeta(db, 'db_id');
-    db.exec(IN_MEMORY_PRAGMAS);
-    return db;
-  } catch (error) {
-    db?.close();
-    throw new EngramError('CORRUPT', `database ${databasePath} is damaged (${firstLine(error)})${offer}`, {
-      database: databasePath,
-    });
-  }
-}
-
-function readMeta(db: Database, key: string): string {
-  const value = db.exec('SELECT value FROM engram_meta WHERE key = ?', [key])[0]?.values[0]?.[0];
-  if (typeof value !== 'string') throw new Error(`engram_meta has no ${key}`);
-  return value;
-}
-
-/** Applies the journal records the snapshot does not contain; returns the last applied seq. */
-function firstLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
 }
