@@ -11,10 +11,11 @@ import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
 import type { ChannelName, FusedChannel } from './channelWeights';
 import type { DenseSearcher } from './denseSearch';
 import { scopesFor } from './entityWeights';
-import { reciprocalRankFusion, RRF_K } from './fusion';
+import { reciprocalRankFusion } from './fusion';
 import type { ChannelResult } from './fusion';
 import { graphCandidates, graphScoresFor } from './graphChannel';
-import { sessionNeighbours } from './neighbourChannel';
+import { withSessionNeighbours } from './neighbourChannel';
+import type { PropagatedHits } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
 import { searchLexicalInMemory } from './liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
@@ -103,7 +104,19 @@ export async function recall(
     });
   };
 
-  run('lexical', () => store.read((r) => searchLexicalInMemory(store.db, r, query, depth, statuses)));
+  // Session neighbours of the lexical hits score a share of theirs (see neighbourChannel.ts): not
+  // with asOf, whose session lists would be today's.
+  const propagate = wanted.has('neighbours') && options.asOf === undefined;
+  let viaNeighbour: PropagatedHits['via'] = new Map();
+  run('lexical', () =>
+    store.read((r) => {
+      const found = searchLexicalInMemory(store.db, r, query, depth, statuses);
+      if (!propagate) return found;
+      const propagated = withSessionNeighbours(r, found, depth, (s) => cachedSessionMembers(store.db, r, s));
+      viaNeighbour = propagated.via;
+      return propagated.ranked;
+    }),
+  );
   if (wanted.has('dense') && dense) {
     const t = performance.now();
     const found = await dense.search(query, depth);
@@ -168,15 +181,18 @@ export async function recall(
       continue;
     }
     const boosts = boostsFor(memory, { intent: analysis.intent, now, session: options.session });
+    const neighbour = viaNeighbour.get(memory.id);
     hits.push({
       memory,
       score: candidate.fused * boosts.total,
-      channels: candidate.channels,
+      // A lexical rank earned next to a match, not by the memory's own words, says so.
+      channels: neighbour
+        ? { ...candidate.channels, neighbours: { rank: neighbour.rank, score: neighbour.score } }
+        : candidate.channels,
       ...(options.explain ? { boosts } : {}),
     });
   }
   hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
-  if (wanted.has('neighbours')) expandWithNeighbours(store, hits, k, options, analysis.intent, now);
   for (const extra of hits.slice(k))
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
   const top = hits.slice(0, k);
@@ -287,51 +303,6 @@ function hydrate(store: MemoryStore, ids: string[], asOf: number | undefined): M
     }
     return then;
   });
-}
-
-/**
- * Adds the session neighbours of the top hits (see neighbourChannel.ts). A neighbour is ranked as
- * if it were listed right after the hit that brought it: its score is the parent's times
- * (60 + r) / (60 + r + 1) for a parent at rank r, the step from one RRF rank to the next.
- */
-function expandWithNeighbours(
-  store: MemoryStore,
-  hits: RecallHit[],
-  k: number,
-  options: RecallOptions,
-  intent: Intent,
-  now: number,
-): void {
-  const present = new Set(hits.map((h) => h.memory.id));
-  const added: RecallHit[] = [];
-  const parents = hits.slice(0, k);
-  const neighbours = parents.map((parent) => {
-    // A memory outside any session has no neighbours (the current row decides; asOf may differ).
-    const session = options.asOf === undefined ? parent.memory.session : undefined;
-    if (session === null) return [];
-    return store.read((r) =>
-      sessionNeighbours(r, parent.memory.id, (s) => cachedSessionMembers(store.db, r, s), session),
-    );
-  });
-  // One read for every parent's neighbours; a memory next to two hits goes with the higher one.
-  const wanted = [...new Set(neighbours.flat())].filter((id) => !present.has(id));
-  const memories = hydrate(store, wanted, options.asOf);
-  parents.forEach((parent, index) => {
-    const rank = index + 1;
-    for (const id of neighbours[index]!) {
-      const memory = memories.get(id);
-      if (present.has(id) || !memory || exclusion(memory, options)) continue;
-      present.add(memory.id);
-      added.push({
-        memory,
-        score: (parent.score * (RRF_K + rank)) / (RRF_K + rank + 1),
-        channels: { neighbours: { rank, score: parent.score } },
-        ...(options.explain ? { boosts: boostsFor(memory, { intent, now, session: options.session }) } : {}),
-      });
-    }
-  });
-  hits.push(...added);
-  hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
 }
 
 function exclusion(memory: Memory, options: RecallOptions): string | undefined {

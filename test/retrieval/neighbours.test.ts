@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sessionNeighbours } from '../../engine/retrieval/neighbourChannel';
+import { propagateToNeighbours, sessionNeighbours } from '../../engine/retrieval/neighbourChannel';
 import { cachedSessionMembers } from '../../engine/retrieval/storeCounts';
 import { openTestHost } from '../support/host';
 
@@ -41,5 +41,49 @@ describe('session neighbours', () => {
       [a2, a5],
     );
     await t.host.close();
+  });
+});
+
+describe('score propagation to session neighbours', () => {
+  const adjacent: Record<string, string[]> = { a: ['x', 'b'], b: ['a', 'y'], c: ['d'], z: ['c'] };
+  const around = (id: string) => adjacent[id] ?? [];
+
+  it('gives each neighbour a share of the hit score, keeping the higher of its own and the best propagated', () => {
+    const { ranked, via } = propagateToNeighbours(
+      [
+        { memoryId: 'a', score: 10 },
+        { memoryId: 'b', score: 6 },
+        { memoryId: 'c', score: 5 },
+        { memoryId: 'z', score: 1 },
+      ],
+      around,
+      0.8,
+    );
+    assert.deepEqual(
+      ranked.map((h) => [h.memoryId, Math.round(h.score * 100) / 100]),
+      [
+        ['a', 10],
+        ['b', 8], // 0.8 x a's 10 beats its own 6
+        ['x', 8],
+        ['c', 5], // its own 5 beats 0.8 x z's 1
+        ['y', 4.8], // from b's own score, not from what b received
+        ['d', 4],
+        ['z', 1],
+      ],
+    );
+    assert.deepEqual(via.get('x'), { from: 'a', rank: 1, score: 8 });
+    assert.equal(via.get('y')?.from, 'b');
+    assert.equal(via.get('y')?.rank, 2);
+    assert.equal(via.has('a'), false, 'a hit that kept its own score is not attributed to a neighbour');
+    assert.equal(via.has('c'), false);
+  });
+
+  it('changes nothing with a share of 0 or without neighbours', () => {
+    const hits = [
+      { memoryId: 'b', score: 3 },
+      { memoryId: 'a', score: 2 },
+    ];
+    assert.deepEqual(propagateToNeighbours(hits, around, 0).ranked, hits);
+    assert.deepEqual(propagateToNeighbours(hits, () => [], 0.8).ranked, hits);
   });
 });

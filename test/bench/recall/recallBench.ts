@@ -2,7 +2,9 @@
  * npm run bench:recall — retrieval quality on real data, through the real engine API, side by side
  * with a plain BM25 baseline computed in the same run; then recall latency at 1k/10k/100k.
  * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
- *        [--cosqa QUERIES CORPUS] [--latency] [--json]
+ *        [--cosqa QUERIES CORPUS] [--latency] [--json] [--locomo-conversations 0-2]
+ * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
+ * some, check on the others (a held-out split).
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -272,7 +274,8 @@ async function main(): Promise<void> {
   };
   const locomo = dataset('--locomo', [path.join(shared, 'locomo/locomo-dev5.json')])?.[0];
   if (locomo) {
-    results['locomo'] = await evaluate(loadLocomo(locomo), 'episodic', 'interaction', {
+    const picked = pickConversations(loadLocomo(locomo), flag('--locomo-conversations')?.[0]);
+    results['locomo'] = await evaluate(picked, 'episodic', 'interaction', {
       'recall@5': (r, g) => recallAt(r, g, 5),
       'recall@10': (r, g) => recallAt(r, g, 10),
       'hit@10': (r, g) => hitAt(r, g, 10),
@@ -307,6 +310,21 @@ async function main(): Promise<void> {
   else printTable(results);
 }
 
+/** The conversations `spec` names (`0-2`, `3,4`, `1`; 0-based); all of them without a spec. */
+function pickConversations(corpora: BenchCorpus[], spec: string | undefined): BenchCorpus[] {
+  if (spec === undefined) return corpora;
+  const wanted = new Set<number>();
+  for (const part of spec.split(',')) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!range) throw new Error(`--locomo-conversations: expected e.g. 0-2 or 3,4; got "${spec}"`);
+    for (let i = Number(range[1]); i <= Number(range[2] ?? range[1]); i++) wanted.add(i);
+  }
+  const outside = [...wanted].filter((i) => i >= corpora.length);
+  if (outside.length > 0)
+    throw new Error(`--locomo-conversations: the file has ${corpora.length} conversations; got ${spec}`);
+  return corpora.filter((_, i) => wanted.has(i));
+}
+
 function printTable(results: Record<string, unknown>): void {
   for (const [bench, value] of Object.entries(results)) {
     if (typeof value !== 'object' || value === null) {
@@ -323,4 +341,7 @@ function printTable(results: Record<string, unknown>): void {
   }
 }
 
-void main();
+main().catch((error: unknown) => {
+  process.stderr.write(`recallBench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
