@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { InHostResult } from '../inHost/harness';
@@ -34,14 +34,18 @@ export class InHostRun {
     workspace: string;
     runner: string;
     trusted: boolean;
-    /** Extension ids the host leaves out (e.g. vscode.git), to measure Engram without them. */
-    disableExtensions?: readonly string[];
+    /** User settings for the window (written to the user data directory before it starts). */
+    userSettings?: Record<string, unknown>;
   }): Promise<InHostRun> {
     const { host, dir } = options;
     const resultsFile = path.join(dir, 'results.json');
     rmSync(resultsFile, { force: true });
     for (const sub of ['user', 'server', 'extensions'])
       rmSync(path.join(dir, sub), { recursive: true, force: true });
+    if (options.userSettings) {
+      mkdirSync(path.join(dir, 'user', 'User'), { recursive: true });
+      writeFileSync(path.join(dir, 'user', 'User', 'settings.json'), JSON.stringify(options.userSettings));
+    }
     const port = await freePort();
     const server = ProcessGroup.start(
       host.node,
@@ -56,7 +60,6 @@ export class InHostRun {
         '--enable-smoke-test-driver',
         '--disable-telemetry',
         ...(options.trusted ? ['--disable-workspace-trust'] : []),
-        ...(options.disableExtensions ?? []).flatMap((id) => ['--disable-extension', id]),
         '--user-data-dir',
         path.join(dir, 'user'),
         '--server-data-dir',

@@ -45,6 +45,7 @@ test('Scan Workspace indexes the workspace, and the main thread keeps running me
   writeProfileArtifacts(cpu, tasks, commandEndMs);
   const longest = (list: typeof tasks) => list.reduce((max, t) => Math.max(max, t.ms), 0);
   figures['scan files'] = result.files;
+  figures['git extension enabled'] = String(vscode.workspace.getConfiguration('git').get('enabled'));
   figures['scan ms'] = result.millis;
   figures['scan: longest main-thread block ms'] = Number((scanDelay.max / 1e6).toFixed(1));
   figures['scan: p99 event-loop delay ms'] = Number((scanDelay.percentile(99) / 1e6).toFixed(1));
