@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { silentLogger } from '../../engine/host';
 import { endpointFor } from '../../engine/process/endpoint';
+import { connectToHost } from '../../engine/process/hostConnection';
+import { DISPATCH_METHOD, HELLO_METHOD, PROTOCOL_VERSION } from '../../engine/process/hostProtocol';
 import { NOTIFY_BACKLOG_BYTES, RpcServer } from '../../engine/process/rpc';
 import { callTool, startBridge } from '../mcp/bridgeProcess';
 import type { ActivityProcessArgs } from './fixtures/activityProcess';
@@ -228,6 +230,50 @@ void describe('activity notifications to a client that does not read', () => {
       await waitUntil(() => received.length === 2 + sent, 5_000, 'the notification after resuming');
     } finally {
       socket.destroy();
+      await server.close(100);
+      tmp.remove();
+    }
+  });
+});
+
+void describe('a client and what its host sends it', () => {
+  void test('malformed activity and unknown notifications are ignored; the connection and its calls carry on', async () => {
+    const tmp = tempDir();
+    const endpoint = path.join(tmp.dir, 'host.sock');
+    let connectionId = -1;
+    const server = new RpcServer({
+      handler: (method, _params, context) => {
+        if (method === HELLO_METHOD) {
+          connectionId = context.connectionId;
+          return Promise.resolve({ protocol: PROTOCOL_VERSION, pid: process.pid });
+        }
+        if (method === DISPATCH_METHOD) {
+          // Everything a confused host could send, then a good notice, then the answer.
+          server.notify(connectionId, 'engram/activity', { activity: { type: 'write' } });
+          server.notify(connectionId, 'engram/activity', 'not an object');
+          server.notify(connectionId, 'engram/somethingNew', { requestId: 'r0', activity: {} });
+          server.notify(connectionId, 'engram/activity', { requestId: 'r1', activity: { type: 'write' } });
+          return Promise.resolve('answered');
+        }
+        return Promise.reject(new Error(`unexpected ${method}`));
+      },
+      logger: silentLogger,
+    });
+    await server.listen(endpoint);
+    const heard: Array<[unknown, string]> = [];
+    // mkdtemp made the socket's directory private (0700), as endpointFor would.
+    const connection = await connectToHost(endpoint, {
+      clientName: 'test',
+      logger: silentLogger,
+      timeoutMs: 5_000,
+      onActivity: (activity, requestId) => heard.push([activity, requestId]),
+    });
+    try {
+      assert.equal(await connection.dispatch('stats', {}, 'r1'), 'answered');
+      assert.deepEqual(heard, [[{ type: 'write' }, 'r1']]);
+      assert.equal(await connection.dispatch('stats', {}, 'r2'), 'answered', 'still connected');
+    } finally {
+      connection.close();
       await server.close(100);
       tmp.remove();
     }
