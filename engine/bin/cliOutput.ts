@@ -82,3 +82,8 @@ export function renderRecall(result: RecallResult): string {
   }
   return lines.join('\n');
 }
+
+/** One item per line, or `(none)`. */
+export function listOrNone(lines: string[]): string {
+  return lines.length ? lines.join('\n') : '(none)';
+}

@@ -10,12 +10,12 @@ import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embe
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { DurableDatabase } from '../store/durableDatabase';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
-import type { Memory, MemoryVersion, RememberResult } from '../memory/types';
-import type { RecallResult } from '../retrieval/recall';
+import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
-import { memoryDetail, memoryLine, rememberLine, renderRecall, versionLine } from './cliOutput';
+import { registerReadCommands } from './readCommands';
+import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { addBridgeOptions } from '../mcp/bridgeCommand';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
 import { runBridge } from '../mcp/runBridge';
@@ -227,123 +227,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   idCommand('pin', 'pin a memory', 'pinned');
   idCommand('unpin', 'unpin a memory', 'unpinned');
 
-  program
-    .command('history')
-    .argument('<id>')
-    .description('every version of a memory and its notes')
-    .action((id: string) =>
-      invoke('history', { id }, (r) => {
-        const { versions, annotations } = r as {
-          versions: MemoryVersion[];
-          annotations: Array<{ createdAt: number; text: string }>;
-        };
-        return [
-          ...versions.map(versionLine),
-          ...annotations.map((a) => `note ${new Date(a.createdAt).toISOString()}: ${a.text}`),
-        ].join('\n');
-      }),
-    );
-
-  program
-    .command('as-of')
-    .argument('<time>', 'ISO 8601 time')
-    .option('--valid', 'what was true then (valid time) instead of what Engram knew then')
-    .addOption(new Option('--layer <layer>').choices(LAYERS))
-    .option('--limit <n>', 'at most this many', parseNumber, 100)
-    .description('what Engram knew at a time')
-    .action((time: string, o: { valid?: boolean; layer?: string; limit: number }) =>
-      invoke('asOf', { time, axis: o.valid ? 'valid' : 'transaction', layer: o.layer, limit: o.limit }, (r) =>
-        listOrNone((r as MemoryVersion[]).map(memoryLine)),
-      ),
-    );
-
-  program
-    .command('entities')
-    .argument('[query]')
-    .option('--limit <n>', 'at most this many', parseNumber, 50)
-    .description('entities named in memories')
-    .action((query: string | undefined, o: { limit: number }) =>
-      invoke('entities', { query, limit: o.limit }, (r) =>
-        listOrNone(
-          (r as Array<{ name: string; type: string; memoryCount: number }>).map(
-            (e) => `${e.name}  (${e.type}, ${e.memoryCount} memories)`,
-          ),
-        ),
-      ),
-    );
-
-  program
-    .command('related')
-    .argument('<entity>')
-    .option('--hops <n>', 'how far to walk (1-4)', parseNumber, 1)
-    .description('entities and memories connected to an entity')
-    .action((entity: string, o: { hops: number }) =>
-      invoke('related', { entity, hops: o.hops }, (r) => {
-        const result = r as {
-          entity: { name: string };
-          related: Array<{ name: string; type: string; hops: number; score: number }>;
-          memories: Array<{ memory: Memory }>;
-        };
-        return [
-          `${result.entity.name}:`,
-          ...result.related.map(
-            (e) => `  ${e.name} (${e.type}, ${e.hops} hop${e.hops > 1 ? 's' : ''}, ${e.score.toFixed(2)})`,
-          ),
-          'memories:',
-          ...result.memories.map((m) => `  ${memoryLine(m.memory)}`),
-        ].join('\n');
-      }),
-    );
-
-  program
-    .command('recall')
-    .argument('<query...>')
-    .option('-k <n>', 'how many', parseNumber, 10)
-    .addOption(new Option('--layer <layer>').choices(LAYERS))
-    .option('--explain', 'show per-channel ranks, boosts and dropped candidates')
-    .option('--as-of <time>', 'recall what Engram knew at this time (ISO 8601)')
-    .option('--channels <list>', 'comma-separated subset of lexical,dense,graph,ppr')
-    .option('--include-inactive', 'also invalidated and superseded memories')
-    .description('find memories (hybrid retrieval)')
-    .action(
-      (
-        words: string[],
-        o: {
-          k: number;
-          layer?: string;
-          explain?: boolean;
-          asOf?: string;
-          channels?: string;
-          includeInactive?: boolean;
-        },
-      ) =>
-        invoke(
-          'recall',
-          {
-            query: words.join(' '),
-            k: o.k,
-            layer: o.layer,
-            explain: o.explain === true,
-            asOf: o.asOf,
-            channels: o.channels?.split(',').map((c) => c.trim()),
-            includeInactive: o.includeInactive === true,
-          },
-          (r) => renderRecall(r as RecallResult),
-        ),
-    );
-
-  program
-    .command('context')
-    .argument('<query...>')
-    .option('--budget <tokens>', 'token budget of the block', parseNumber, 1500)
-    .option('--conversation <id>', 'skip what this conversation already received (default: --session)')
-    .description('the memory block for an agent prompt: pinned first, then relevant, within a token budget')
-    .action((words: string[], o: { budget: number; conversation?: string }) =>
-      invoke('context', { query: words.join(' '), budget: o.budget, conversation: o.conversation }, (r) => {
-        const block = r as { text: string; tokens: number; budget: number; skipped: unknown[] };
-        return `${block.text || '(no memories)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.skipped.length} skipped)`;
-      }),
-    );
+  registerReadCommands(program, invoke);
 
   program
     .command('export')
@@ -462,8 +346,4 @@ function reportError(error: unknown, io: CliEnvironment, json: boolean): number 
   if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
   io.stderr(`engram: ${message}\n`);
   return exit;
-}
-
-function listOrNone(lines: string[]): string {
-  return lines.length ? lines.join('\n') : '(none)';
 }
