@@ -45,6 +45,26 @@ describe('engram CLI', () => {
     assert.match(recalled.out, /The CI runs on GitHub Actions/);
   });
 
+  it('answers the read commands in text: as-of, entities and a token-bounded context', () => {
+    const dir = tempDir();
+    const before = new Date(Date.now() - 60_000).toISOString();
+    assert.equal(engram(dir, ['remember', 'Deploys go through Kubernetes on Fridays']).code, 0);
+    assert.equal(engram(dir, ['remember', 'Postgres holds the billing tables', '--pin']).code, 0);
+    assert.match(engram(dir, ['as-of', before]).out, /^\(none\)/);
+    const now = engram(dir, ['as-of', new Date(Date.now() + 60_000).toISOString()]);
+    assert.equal(now.code, 0, now.err);
+    assert.match(now.out, /Kubernetes on Fridays/);
+    assert.match(now.out, /billing tables/);
+    assert.match(engram(dir, ['entities']).out, /Kubernetes {2}\(tool, 1 memories\)/);
+    const context = engram(dir, ['context', 'where do deploys run?', '--budget', '200']);
+    assert.equal(context.code, 0, context.err);
+    assert.match(context.out, /billing tables[\s\S]*Kubernetes on Fridays/);
+    assert.match(context.out, /\(\d+ of 200 tokens; 0 skipped\)/);
+    const bad = engram(dir, ['as-of', 'yesterday-ish']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /time/);
+  });
+
   it('finds the workspace database from a subfolder', () => {
     const dir = tempDir();
     engram(dir, ['remember', 'root memory']);
