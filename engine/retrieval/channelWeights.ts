@@ -11,7 +11,8 @@ export type ChannelName = (typeof CHANNELS)[number];
  * they lowered recall on LoCoMo, LongMemEval and CoSQA alike, because a memory that names a query
  * entity is already matched by that word, so the graph counted the same evidence twice. They
  * weigh more where entities carry the question (who, where in code).
- * Neighbours (the turns around a strong hit) are not fused: they expand the result after fusion.
+ * Neighbours (the turns around a strong hit) are not a fused list of their own: they raise the
+ * lexical list, each scoring a share of its neighbouring hit's score (see neighbourChannel.ts).
  */
 export type FusedChannel = Exclude<ChannelName, 'neighbours'>;
 

@@ -63,9 +63,9 @@ export function sessionNeighbours(
 /**
  * The share of a text match's score its session neighbours receive. Chosen on LoCoMo conversations
  * 1-3 (0.3 to 1.0 scanned: recall@10 0.665 at 0.3, 0.696 at 0.5, 0.722 at 0.7, 0.732 at 0.8, 0.715
- * at 0.9, 0.696 at 1.0) and checked on conversations 4-5, which were not looked at while choosing
- * (0.693 at 0.8; README, Retrieval). Below 1, a turn that matches the query as strongly as its
- * neighbour does keeps the better rank.
+ * at 0.9, 0.696 at 1.0) and checked on conversations 4-5, whose figures played no part in the
+ * choice (0.693 at 0.8; README, Retrieval). Below 1, a hit still ranks above the neighbours it
+ * lifts.
  */
 export const NEIGHBOUR_SHARE = 0.8;
 

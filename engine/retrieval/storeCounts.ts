@@ -73,7 +73,7 @@ export function cachedEntityByAlias(
   return entity;
 }
 
-/** A session's active memories in write order, for the neighbour expansion. */
+/** A session's active memories in write order, for neighbour score propagation. */
 export function cachedSessionMembers(
   db: CountedDatabase,
   reader: SqlReader,
