@@ -5,6 +5,8 @@
  * are named `Did...`.
  */
 
+import type { GraphPayload } from '../../engine/api/graphMethods';
+
 export const GRAPH_VIEW_TYPE = 'engram.graph';
 
 export const LAYER_NAMES = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
@@ -43,45 +45,10 @@ export interface GraphQuery {
   limit: number;
 }
 
-export interface GraphEntityNode {
-  id: string;
-  kind: 'entity';
-  entityId: number;
-  label: string;
-  type: string;
-  memoryCount: number;
-  hops: number;
-}
-
-export interface GraphMemoryNode {
-  id: string;
-  kind: 'memory';
-  memoryId: string;
-  label: string;
-  text: string;
-  layer: LayerName;
-  memoryKind: string;
-  status: string;
-  hops: number;
-}
-
-export type GraphNode = GraphEntityNode | GraphMemoryNode;
-
-export interface GraphEdge {
-  source: string;
-  target: string;
-  kind: 'relation' | 'mention';
-  type: string;
-  strength: number;
-}
-
-export interface GraphData {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-  seeds: string[];
-  truncated: boolean;
-  limit: number;
-}
+// The payload's shapes are the engine's own (type-only: nothing of the engine enters the bundle).
+export type { GraphEdge, GraphEntityNode, GraphMemoryNode, GraphNode } from '../../engine/api/graphMethods';
+/** What the host answers `graph/data` with: the engine's graph payload. */
+export type GraphData = GraphPayload;
 
 export interface EntityMatch {
   entityId: number;

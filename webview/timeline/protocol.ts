@@ -11,6 +11,8 @@
  * host with `parseHostMessage`.
  */
 
+import type { TimelineDriftEvent, TimelineLink, TimelineScan } from '../../engine/api/timelinePayload';
+
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
 
 export const LAYER_NAMES = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
@@ -46,33 +48,9 @@ export interface TimelineVersionMark {
   change: string;
 }
 
-/** A superseded (or invalidated) memory and the memory that replaced it: a drawn link. */
-export interface TimelineLink {
-  from: string;
-  to: string;
-  at: number;
-  kind: 'supersede' | 'invalidate';
-}
-
-/** A stale drift finding at the commit that caused it (`commit` null: at the check). */
-export interface TimelineDriftEvent {
-  memoryId: string;
-  at: number;
-  reason: string;
-  claimKind: string;
-  subject: string;
-  file: string | null;
-  commit: { hash: string; message: string; date: string; author: string } | null;
-}
-
-/** One run of the codebase scanner: a marker on the scan lane. */
-export interface TimelineScan {
-  generation: number;
-  status: string;
-  startedAt: number;
-  finishedAt: number | null;
-  changedFiles: number | null;
-}
+// Links, drift events and scans are the engine's own shapes (type-only imports: nothing of the
+// engine enters the bundle).
+export type { TimelineDriftEvent, TimelineLink, TimelineScan } from '../../engine/api/timelinePayload';
 
 export interface TimelineData {
   memories: TimelineMemory[];
