@@ -23,6 +23,11 @@ export interface SqlWriter extends SqlReader {
  */
 export class StatementCache {
   private readonly statements = new Map<string, Statement>();
+  /**
+   * Column names by statement. sql.js's getAsObject asks SQLite for every column's name (a WASM
+   * call and a string decode each) on every row; reading a large table it took most of the time.
+   */
+  private readonly columns = new Map<Statement, string[]>();
 
   constructor(private readonly db: Database) {}
 
@@ -40,7 +45,7 @@ export class StatementCache {
     try {
       if (params !== undefined) statement.bind(params);
       const rows: T[] = [];
-      while (statement.step()) rows.push(statement.getAsObject() as T);
+      while (statement.step()) rows.push(this.rowObject<T>(statement));
       return rows;
     } finally {
       statement.reset();
@@ -51,7 +56,7 @@ export class StatementCache {
     const statement = this.prepare(sql);
     try {
       if (params !== undefined) statement.bind(params);
-      return statement.step() ? (statement.getAsObject() as T) : undefined;
+      return statement.step() ? this.rowObject<T>(statement) : undefined;
     } finally {
       statement.reset();
     }
@@ -80,5 +85,19 @@ export class StatementCache {
   clear(): void {
     for (const statement of this.statements.values()) statement.free();
     this.statements.clear();
+    this.columns.clear();
+  }
+
+  /** The current row as an object keyed by column name, as getAsObject builds it. */
+  private rowObject<T>(statement: Statement): T {
+    let names = this.columns.get(statement);
+    if (!names) {
+      names = statement.getColumnNames();
+      this.columns.set(statement, names);
+    }
+    const values = statement.get();
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row as T;
   }
 }
