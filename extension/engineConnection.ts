@@ -26,6 +26,9 @@ export function loadEngineModule(): EngineModule {
   return engineModule;
 }
 
+/** How long others' writes may keep coming before the views re-read. */
+const WRITE_ELSEWHERE_DELAY_MS = 400;
+
 /**
  * The window's one handle on the engine. Activation only creates it; `start` opens the database in
  * the background (this window becomes the host of the workspace database, or a client of an MCP
@@ -41,7 +44,11 @@ export class EngineConnection implements vscode.Disposable {
   private currentState: EngineState = 'idle';
   /** Bumped by every close: an open that a close overtook hands its engine to that close only. */
   private generation = 0;
-  /** Fires after a write by this window (remember, pin, import, scan...): views refresh on it. */
+  private elsewhereTimer: NodeJS.Timeout | undefined;
+  /**
+   * Fires after a write by this window (remember, pin, import, scan...) and, once a burst settles,
+   * after writes by other processes to the same database: views refresh on it.
+   */
   readonly onDidChangeMemories = this.changed.event;
   readonly onDidChangeState = this.stateChanged.event;
 
@@ -152,6 +159,18 @@ export class EngineConnection implements vscode.Disposable {
   }
 
   /**
+   * Another process (an MCP agent, the CLI, another window) wrote to the database: views re-read
+   * once its burst of writes settles (an agent importing a thousand memories reloads them once).
+   */
+  noteWriteElsewhere(): void {
+    if (this.elsewhereTimer) return;
+    this.elsewhereTimer = setTimeout(() => {
+      this.elsewhereTimer = undefined;
+      this.changed.fire();
+    }, WRITE_ELSEWHERE_DELAY_MS);
+  }
+
+  /**
    * Closes (flushing the journal and releasing the lock) and opens again with current settings.
    * A call made meanwhile waits for the new engine rather than opening one of its own.
    */
@@ -185,6 +204,7 @@ export class EngineConnection implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.elsewhereTimer);
     this.changed.dispose();
     this.stateChanged.dispose();
   }

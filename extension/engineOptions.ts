@@ -17,7 +17,7 @@ export interface EngineHooks {
   logger: Logger;
   onScanProgress(progress: ScanProgress): void;
   onEmbeddingProgress(progress: EmbeddingProgress): void;
-  /** Recalls and writes this window's engine host served, for any client (the Graph panel's live view). */
+  /** Recalls and writes on the workspace database by any process, this window's marked `own` (live views). */
   onActivity(activity: EngineActivity): void;
 }
 

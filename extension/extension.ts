@@ -86,8 +86,11 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     ...registerMemoryHover(engine, drift),
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
-    ...registerTimelinePanel(context.extensionUri, engine, log, activity.event),
+    ...registerTimelinePanel(context.extensionUri, engine, log),
     activity,
+    // Writes by other processes (an MCP agent, the CLI, another window) refresh every view, as
+    // this window's own do (this window's are marked own and have already refreshed them).
+    activity.event((a) => a.type === 'write' && !a.own && engine.noteWriteElsewhere()),
     ...registerGraphPanel(context.extensionUri, engine, activity.event, log),
     registerChatParticipant({ engine, drift }, log, context.extensionUri),
     ...registerLanguageModelTools(engine, drift, log),

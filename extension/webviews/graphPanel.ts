@@ -27,9 +27,6 @@ export interface GraphPanelStatus {
   lastLit?: { query: string; lit: number; touched: number };
 }
 
-/** A burst of writes by other clients (an agent importing) reloads the graph once. */
-const WRITE_RELOAD_DELAY_MS = 400;
-
 /**
  * The Graph panel: one at a time, revealed again when asked twice, restored after a reload by its
  * serializer. The webview asks for data (a neighbourhood or the overview); the host answers from
@@ -40,7 +37,6 @@ export class GraphPanel implements vscode.Disposable {
   private static readonly status: GraphPanelStatus = { open: false, loads: 0 };
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
-  private reloadTimer: NodeJS.Timeout | undefined;
 
   static show(
     extensionUri: vscode.Uri,
@@ -88,24 +84,16 @@ export class GraphPanel implements vscode.Disposable {
     );
   }
 
+  /** A recall anywhere lights up what it touched (writes arrive through onDidChangeMemories). */
   private onActivity(activity: EngineActivity): void {
-    if (activity.type === 'recall') {
-      void this.post({
-        type: 'graph/recall/DidRun',
-        query: summaryLine(activity.query, 200),
-        memoryIds: activity.memoryIds,
-        entityIds: activity.entityIds,
-        client: summaryLine(activity.client, 80),
-      });
-      return;
-    }
-    // This window's own writes already fire onDidChangeMemories; others' (MCP agents, the CLI,
-    // another window: whichever process hosts the database) land here.
-    if (activity.own || this.reloadTimer) return;
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = undefined;
-      void this.post({ type: 'graph/data/DidChange' });
-    }, WRITE_RELOAD_DELAY_MS);
+    if (activity.type !== 'recall') return;
+    void this.post({
+      type: 'graph/recall/DidRun',
+      query: summaryLine(activity.query, 200),
+      memoryIds: activity.memoryIds,
+      entityIds: activity.entityIds,
+      client: summaryLine(activity.client, 80),
+    });
   }
 
   private async receive(raw: unknown): Promise<void> {
@@ -217,7 +205,6 @@ export class GraphPanel implements vscode.Disposable {
     if (this.disposed) return;
     this.disposed = true;
     if (GraphPanel.current === this) GraphPanel.current = undefined;
-    clearTimeout(this.reloadTimer);
     this.panel.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { EngineActivity } from '../../engine/api/engineActivity';
 import type { EngineConnection } from '../engineConnection';
 import { guardedCommand } from '../commands/guardedCommand';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -46,7 +45,6 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     engine: EngineConnection,
     log: vscode.LogOutputChannel,
-    activity?: vscode.Event<EngineActivity>,
   ): TimelinePanel {
     if (TimelinePanel.current) {
       TimelinePanel.current.panel.reveal();
@@ -58,7 +56,7 @@ export class TimelinePanel implements vscode.Disposable {
       vscode.ViewColumn.Active,
       webviewOptions(extensionUri),
     );
-    return new TimelinePanel(panel, extensionUri, engine, log, activity);
+    return new TimelinePanel(panel, extensionUri, engine, log);
   }
 
   /** Takes over a panel VS Code restored after a reload (or one just created). */
@@ -67,10 +65,9 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     engine: EngineConnection,
     log: vscode.LogOutputChannel,
-    activity?: vscode.Event<EngineActivity>,
   ): TimelinePanel {
     TimelinePanel.current?.dispose();
-    return new TimelinePanel(panel, extensionUri, engine, log, activity);
+    return new TimelinePanel(panel, extensionUri, engine, log);
   }
 
   private constructor(
@@ -78,7 +75,6 @@ export class TimelinePanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly engine: EngineConnection,
     private readonly log: vscode.LogOutputChannel,
-    activity: vscode.Event<EngineActivity> | undefined,
   ) {
     TimelinePanel.current = this;
     panel.webview.options = webviewOptions(extensionUri);
@@ -90,9 +86,6 @@ export class TimelinePanel implements vscode.Disposable {
       engine.onDidChangeMemories(() => this.dataChanged()),
       { dispose: () => clearTimeout(this.changeTimer) },
     );
-    // Writes by other processes (an MCP agent, the CLI, another window), whichever hosts the
-    // database; this window's own already fired onDidChangeMemories.
-    if (activity) this.disposables.push(activity((a) => a.type === 'write' && !a.own && this.dataChanged()));
   }
 
   /**
@@ -228,11 +221,10 @@ export function timelineSerializer(
   extensionUri: vscode.Uri,
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
-  activity?: vscode.Event<EngineActivity>,
 ): vscode.WebviewPanelSerializer {
   return {
     deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-      TimelinePanel.restore(panel, extensionUri, engine, log, activity);
+      TimelinePanel.restore(panel, extensionUri, engine, log);
       return Promise.resolve();
     },
   };
@@ -243,13 +235,12 @@ export function registerTimelinePanel(
   extensionUri: vscode.Uri,
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
-  activity?: vscode.Event<EngineActivity>,
 ): vscode.Disposable[] {
   return [
     guardedCommand(
       'engram.openTimeline',
       log,
-      () => TimelinePanel.show(extensionUri, engine, log, activity).panel.viewType,
+      () => TimelinePanel.show(extensionUri, engine, log).panel.viewType,
     ),
     guardedCommand('engram.revealInTimeline', log, async (arg) => {
       const id = await memoryIdFrom(arg, engine, 'Engram: memory to reveal in the timeline', [
@@ -257,11 +248,11 @@ export function registerTimelinePanel(
         'invalidated',
         'superseded',
       ]);
-      return id && TimelinePanel.show(extensionUri, engine, log, activity).reveal(id);
+      return id && TimelinePanel.show(extensionUri, engine, log).reveal(id);
     }),
     vscode.window.registerWebviewPanelSerializer(
       TIMELINE_VIEW_TYPE,
-      timelineSerializer(extensionUri, engine, log, activity),
+      timelineSerializer(extensionUri, engine, log),
     ),
     { dispose: () => TimelinePanel.disposeCurrent() },
   ];

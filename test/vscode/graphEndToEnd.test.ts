@@ -298,10 +298,17 @@ describe('end to end: the Graph panel of a window that joined an MCP bridge host
     const status = graphView().locator('#status');
     await status.filter({ hasText: / of \d+ memories/ }).waitFor({ timeout: 60_000 });
     const before = Number(/ of (\d+) memories/.exec(await status.innerText())?.[1]);
+    const countItem = launched!.page.locator('[id="engram.engram.engram.status"]');
+    const countBefore = Number(/(\d+)/.exec(await countItem.innerText())?.[1]);
     await callTool(bridge!.client, 'memory_remember', {
       content: 'Ravi owns the release train from January',
     });
     await status.filter({ hasText: ` of ${before + 1} memories` }).waitFor({ timeout: 30_000 });
+    // The status bar's count (and the Memories view, CodeLens, hovers: the same event) re-reads
+    // for another process's write too, without the window losing and regaining focus.
+    await countItem
+      .filter({ hasText: new RegExp(`^\\D*${countBefore + 1}\\b`) })
+      .waitFor({ timeout: 30_000 });
     await launched!.workbench.screenshot(path.join(shots, 'timeline-client-of-bridge-reloaded.png'));
   });
 });
