@@ -1,5 +1,6 @@
 import { EngramError } from '../errors';
 import { currentMemory } from '../memory/memoryQueries';
+import { reviseVersion } from '../memory/rows';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { Actor } from '../memory/types';
 import { extractClaims } from './claimExtractor';
@@ -157,7 +158,7 @@ function recordResults(
       const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;
       if (since !== undefined && state.appliedValidTo !== since) {
         const validTo = Math.max(since, memory.validFrom);
-        store.revise(tx, currentMemory(tx, id), { validTo }, 'edited', now);
+        reviseVersion(tx, currentMemory(tx, id), { validTo }, 'edited', now);
         markValidToApplied(tx, id, since);
         memory = { ...memory, validTo: currentMemory(tx, id).validTo };
       }

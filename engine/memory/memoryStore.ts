@@ -264,7 +264,7 @@ export class MemoryStore {
         ([key, value]) => JSON.stringify(memory[key as keyof Memory]) !== JSON.stringify(value),
       );
       if (!changed) return memory;
-      this.revise(tx, memory, patch, 'edited', now);
+      reviseVersion(tx, memory, patch, 'edited', now);
       if (patch.content !== undefined || patch.tags !== undefined || patch.context !== undefined) {
         const content = patch.content ?? memory.content;
         const tags = patch.tags ?? memory.tags;
@@ -325,7 +325,7 @@ export class MemoryStore {
         [memory.id],
       );
       const status = (before?.status ?? 'active') as Memory['status'];
-      this.revise(tx, memory, { status, statusReason: before?.status_reason ?? null }, 'restored', now);
+      reviseVersion(tx, memory, { status, statusReason: before?.status_reason ?? null }, 'restored', now);
       this.ledger.append(tx, now, {
         type: 'restore',
         memoryId: memory.id,
@@ -389,7 +389,7 @@ export class MemoryStore {
       const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
       assertStatus(memory, allowed, action);
       const { patch, change } = decide(memory, now);
-      this.revise(tx, memory, patch, change, now);
+      reviseVersion(tx, memory, patch, change, now);
       this.ledger.append(tx, now, {
         type: action,
         memoryId: memory.id,
@@ -401,20 +401,9 @@ export class MemoryStore {
     });
   }
 
-  /** Closes the current version and records its successor with `patch` applied (see reviseVersion). */
-  revise(
-    tx: SqlWriter,
-    current: MemoryVersion,
-    patch: Partial<MemoryVersion>,
-    change: ChangeKind,
-    now: number,
-  ): void {
-    reviseVersion(tx, current, patch, change, now);
-  }
-
   private expireWorkingMemory(tx: SqlWriter, now: number): void {
     for (const memoryId of expireSessions(tx, now)) {
-      this.revise(
+      reviseVersion(
         tx,
         currentMemory(tx, memoryId),
         { status: 'archived', statusReason: 'session expired' },

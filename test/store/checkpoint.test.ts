@@ -2,24 +2,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { silentLogger } from '../../engine/host';
-import { DurableDatabase } from '../../engine/store/durableDatabase';
+import type { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { DurableDatabaseOptions } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
 import { loadSqlJs } from '../../engine/store/sqlite';
+import { openDurable } from '../support/durable';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
   { version: 1, name: 'items', up: (tx) => tx.run('CREATE TABLE items (id INTEGER PRIMARY KEY, v TEXT)') },
 ];
 
-async function open(file: string, extra: Partial<DurableDatabaseOptions> = {}): Promise<DurableDatabase> {
-  return DurableDatabase.open({
-    path: file,
-    sql: await loadSqlJs(SQL_WASM_PATH),
-    logger: silentLogger,
-    clock: Date.now,
-    migrations,
+function open(file: string, extra: Partial<DurableDatabaseOptions> = {}): Promise<DurableDatabase> {
+  return openDurable(file, migrations, {
     snapshot: { idleMs: 600_000 },
     checkpointWorker: { sqlWasmPath: SQL_WASM_PATH },
     ...extra,

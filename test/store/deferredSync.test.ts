@@ -3,25 +3,18 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { silentLogger } from '../../engine/host';
-import { DERIVED_WRITE, DurableDatabase } from '../../engine/store/durableDatabase';
+import { DERIVED_WRITE } from '../../engine/store/durableDatabase';
+import type { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
-import { loadSqlJs } from '../../engine/store/sqlite';
-import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { openDurable } from '../support/durable';
+import { tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
   { version: 1, name: 'items', up: (tx) => tx.run('CREATE TABLE items (id INTEGER PRIMARY KEY, v TEXT)') },
 ];
 
-async function open(file: string): Promise<DurableDatabase> {
-  return DurableDatabase.open({
-    path: file,
-    sql: await loadSqlJs(SQL_WASM_PATH),
-    logger: silentLogger,
-    clock: Date.now,
-    migrations,
-    snapshot: { idleMs: 60_000 },
-  });
+function open(file: string): Promise<DurableDatabase> {
+  return openDurable(file, migrations);
 }
 
 const values = (db: DurableDatabase) =>

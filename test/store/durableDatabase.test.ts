@@ -3,11 +3,10 @@ import { appendFileSync, existsSync, readFileSync, statSync, truncateSync, write
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
-import { silentLogger } from '../../engine/host';
 import { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
-import { loadSqlJs } from '../../engine/store/sqlite';
-import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { openDurable } from '../support/durable';
+import { tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
   {
@@ -17,16 +16,8 @@ const migrations: Migration[] = [
   },
 ];
 
-async function open(file: string, extra: Partial<Parameters<typeof DurableDatabase.open>[0]> = {}) {
-  return DurableDatabase.open({
-    path: file,
-    sql: await loadSqlJs(SQL_WASM_PATH),
-    logger: silentLogger,
-    clock: Date.now,
-    migrations,
-    snapshot: { idleMs: 60_000 },
-    ...extra,
-  });
+function open(file: string, extra: Partial<Parameters<typeof DurableDatabase.open>[0]> = {}) {
+  return openDurable(file, migrations, extra);
 }
 
 const count = (db: DurableDatabase) => db.read((r) => r.value<number>('SELECT count(*) FROM items'));
