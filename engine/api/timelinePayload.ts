@@ -1,4 +1,4 @@
-/** What the `timeline` method returns (the Timeline panel's data); webview/timeline/protocol.ts mirrors it. */
+/** What the `timeline` method returns (the Timeline panel's data); webview/timeline/protocol.ts re-exports these types. */
 import type { ChangeKind, Layer } from '../memory/types';
 
 /** One memory as the timeline draws it: its current version, with when it was first recorded. */

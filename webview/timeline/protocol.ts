@@ -11,59 +11,24 @@
  * host with `parseHostMessage`.
  */
 
-import type { TimelineDriftEvent, TimelineLink, TimelineScan } from '../../engine/api/timelinePayload';
+import type { TimelinePayload } from '../../engine/api/timelinePayload';
 
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
 
 export const LAYER_NAMES = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
 export type LayerName = (typeof LAYER_NAMES)[number];
 
-/** One memory as the timeline draws it: its current version, text cut to a readable length. */
-export interface TimelineMemory {
-  id: string;
-  layer: LayerName;
-  kind: string;
-  status: string;
-  /** Untrusted text: rendered only as text, never as markup. */
-  content: string;
-  agent: string | null;
-  tags: string[];
-  /** Valid time (ms since epoch); `validTo` null means still true. */
-  validFrom: number;
-  validTo: number | null;
-  /** Transaction time of the current version. */
-  recordedAt: number;
-  /** Transaction time of the first version: when Engram first knew of the memory. */
-  createdAt: number;
-  version: number;
-  supersededBy: string | null;
-  sourceFile: string | null;
-}
-
-/** A later version of a memory: a mark on its bar. */
-export interface TimelineVersionMark {
-  memoryId: string;
-  version: number;
-  recordedAt: number;
-  change: string;
-}
-
-// Links, drift events and scans are the engine's own shapes (type-only imports: nothing of the
-// engine enters the bundle).
-export type { TimelineDriftEvent, TimelineLink, TimelineScan } from '../../engine/api/timelinePayload';
-
-export interface TimelineData {
-  memories: TimelineMemory[];
-  versions: TimelineVersionMark[];
-  links: TimelineLink[];
-  drift: TimelineDriftEvent[];
-  scans: TimelineScan[];
-  /** How many memories exist; more than `memories.length` when one load could not hold them all. */
-  total: number;
-  truncated: boolean;
-  /** When the host read the data (ms since epoch): "now" for bars without an end. */
-  now: number;
-}
+// The data is the engine's own `timeline` payload (type-only imports: nothing of the engine
+// enters the bundle). Memory content in it is untrusted: rendered only as text, never as markup.
+export type {
+  TimelineDriftEvent,
+  TimelineLink,
+  TimelineMemoryRow as TimelineMemory,
+  TimelineScan,
+  TimelineVersionMark,
+} from '../../engine/api/timelinePayload';
+/** What the host answers `timeline/data` with. */
+export type TimelineData = TimelinePayload;
 
 // ---- webview -> host ------------------------------------------------------------------------
 
