@@ -1,5 +1,6 @@
 import { extractEntities } from '../extract/entities';
 import type { SqlWriter } from '../store/sqlAccess';
+import type { SqlValue } from '../store/statementLog';
 import { insertRows } from '../store/heldRows';
 import { upsertEntity } from './entityGraph';
 
@@ -57,22 +58,20 @@ export class EntityLinker {
 
   /** Writes the co-occurrence evidence gathered since the last flush. Call inside the transaction. */
   flush(tx: SqlWriter, at: number): void {
-    const pairs: Array<{ a: number; b: number; count: number }> = [];
+    const rows: SqlValue[][] = [];
+    // Strength grows with evidence and saturates: e / (e + 2), so 1 sighting 0.33, 3 give 0.6.
     for (const [a, partners] of this.pendingPairs)
-      for (const [b, count] of partners) pairs.push({ a, b, count });
+      for (const [b, count] of partners) rows.push([a, b, 'co-occurs', count / (count + 2), count, at, at]);
     this.pendingPairs.clear();
-    for (let start = 0; start < pairs.length; start += 200) {
-      const chunk = pairs.slice(start, start + 200);
-      // Strength grows with evidence and saturates: e / (e + 2), so 1 sighting 0.33, 3 give 0.6.
-      tx.run(
-        'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at) VALUES ' +
-          `${chunk.map(() => "(?, ?, 'co-occurs', ? / (? + 2.0), ?, ?, ?)").join(', ')} ON CONFLICT (source_id, target_id, type) DO UPDATE SET ` +
-          'evidence_count = evidence_count + excluded.evidence_count, ' +
-          'strength = (evidence_count + excluded.evidence_count) / (evidence_count + excluded.evidence_count + 2.0), ' +
-          'last_seen_at = excluded.last_seen_at',
-        chunk.flatMap(({ a, b, count }) => [a, b, count, count, count, at, at]),
-      );
-    }
+    insertRows(
+      tx,
+      'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)',
+      rows,
+      'ON CONFLICT (source_id, target_id, type) DO UPDATE SET ' +
+        'evidence_count = evidence_count + excluded.evidence_count, ' +
+        'strength = (evidence_count + excluded.evidence_count) / (evidence_count + excluded.evidence_count + 2.0), ' +
+        'last_seen_at = excluded.last_seen_at',
+    );
   }
 
   /**
