@@ -15,6 +15,7 @@ export interface ClaimUnderCheck {
   value?: string;
   valueSpan?: [number, number];
   method?: string;
+  confidence?: 'low';
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

@@ -1,6 +1,7 @@
 import { extractEntities } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
 import { claimsFromEntities } from './entityClaims';
+import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
@@ -16,6 +17,8 @@ import {
 export interface ClaimExtractionOptions {
   /** Names of the project's own programs (package.json `bin`): `engram drift` is a command claim. */
   projectPrograms?: ReadonlySet<string>;
+  /** Names of the project's own packages (package.json `name`): `pino.final()` in an example is its API. */
+  projectPackages?: ReadonlySet<string>;
 }
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -49,7 +52,11 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     options.projectPrograms ?? new Set(),
     negatedAt,
   ).filter((claim) => !special.some((s) => overlaps(s.span, claim.span)));
-  const claims = dedupe([...special, ...fromEntities]).sort((a, b) => a.span[0] - b.span[0]);
+  const claims = claimsInContext(
+    text,
+    dedupe([...special, ...fromEntities]),
+    options.projectPackages ?? new Set(),
+  ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
   return claims.map((claim) => ({ ...claim, negated: negatedAt(claim.span[0]) }));
 }

@@ -18,6 +18,14 @@ export interface PendingMemory {
   source: string | null;
 }
 
+/**
+ * The extraction rules claims were taken with, stored beside the content hash they were taken
+ * from: when the rules change, every memory is extracted again on the next check instead of
+ * keeping the claims the old rules read into it.
+ */
+export const EXTRACTION_RULES = 'rules-2';
+const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
+
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
 const CHECKED_MEMORIES = "m.superseded_at IS NULL AND m.status = 'active' AND m.layer <> 'codebase'";
 
@@ -25,7 +33,7 @@ export function pendingExtraction(reader: SqlReader): PendingMemory[] {
   return reader.all<PendingMemory>(
     `SELECT m.id, m.content, m.content_hash AS contentHash, m.valid_from AS validFrom, m.source
        FROM memories m LEFT JOIN drift_memories d ON d.memory_id = m.id
-      WHERE ${CHECKED_MEMORIES} AND (d.memory_id IS NULL OR d.content_hash <> m.content_hash)`,
+      WHERE ${CHECKED_MEMORIES} AND (d.memory_id IS NULL OR d.content_hash <> ${EXTRACTED_FROM})`,
   );
 }
 
@@ -47,8 +55,18 @@ export function storeClaims(
   for (const { memory, claims } of extracted) {
     for (const claim of claims) {
       const { kind, subject, file, negated, span } = claim;
-      const { fileSpan, line, version, parameters, method, signature, signatureSpan, value, valueSpan } =
-        claim;
+      const {
+        fileSpan,
+        line,
+        version,
+        parameters,
+        method,
+        signature,
+        signatureSpan,
+        value,
+        valueSpan,
+        confidence,
+      } = claim;
       const detail = {
         fileSpan,
         line,
@@ -59,6 +77,7 @@ export function storeClaims(
         signatureSpan,
         value,
         valueSpan,
+        confidence,
       };
       const check = checks.get(claim);
       rows.push([
@@ -93,7 +112,7 @@ export function storeClaims(
       `INSERT INTO drift_memories (memory_id, content_hash, extracted_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}
        ON CONFLICT (memory_id) DO UPDATE SET content_hash = excluded.content_hash, extracted_at = excluded.extracted_at,
          status = NULL, checked_at = NULL, flagged_hash = NULL`,
-      chunk.flatMap(({ memory }) => [memory.id, memory.contentHash, now]),
+      chunk.flatMap(({ memory }) => [memory.id, `${memory.contentHash}:${EXTRACTION_RULES}`, now]),
     ),
   );
 }
@@ -188,6 +207,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.signatureSpan) claim.signatureSpan = detail.signatureSpan;
   if (detail.value !== undefined) claim.value = detail.value;
   if (detail.valueSpan) claim.valueSpan = detail.valueSpan;
+  if (detail.confidence === 'low') claim.confidence = 'low';
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

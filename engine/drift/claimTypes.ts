@@ -24,6 +24,11 @@ export interface ExtractedClaim {
   span: [number, number];
   /** True for "there is no Redux", "the /admin endpoint was removed": the claim must stay false. */
   negated: boolean;
+  /**
+   * `low` when the text may not be saying anything about this project (a bare word that could be
+   * an event or a value): such a claim found false asks for review, never makes a memory stale.
+   */
+  confidence?: 'low';
   /** The file a symbol is said to be in, and where the text names it. */
   file?: string;
   fileSpan?: [number, number];
@@ -67,6 +72,8 @@ export interface ClaimEvidence {
   commit?: CommitEvidence;
   /** What the code says now (a signature, a dependency version). */
   now?: string;
+  /** Found false on a low-confidence claim: a reason to review, not drift. */
+  doubtful?: boolean;
   /** A stale claim that a rewrite repairs: the memory's text at `span` becomes `text`. */
   repair?: { span: [number, number]; text: string };
 }

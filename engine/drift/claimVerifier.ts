@@ -28,14 +28,22 @@ export function verifyAll(
   claims: readonly ClaimUnderCheck[],
 ): Promise<ClaimCheck[]> {
   return Promise.all(
-    claims.map((claim) => {
+    claims.map(async (claim) => {
       const verify = VERIFIERS[claim.kind];
-      return verify
-        ? verify(ctx, claim)
-        : Promise.resolve<ClaimCheck>({
-            verdict: 'unverifiable',
-            evidence: { reason: `unknown claim kind ${claim.kind}` },
-          });
+      if (!verify)
+        return { verdict: 'unverifiable', evidence: { reason: `unknown claim kind ${claim.kind}` } };
+      const check = await verify(ctx, claim);
+      return claim.confidence === 'low' ? doubtful(check) : check;
     }),
   );
+}
+
+/**
+ * A low-confidence claim found false is a reason to look, not drift: it keeps its evidence and
+ * commit, loses any repair, and never makes its memory stale (see driftStatusOf).
+ */
+function doubtful(check: ClaimCheck): ClaimCheck {
+  if (check.verdict !== 'stale' && check.verdict !== 'moved') return check;
+  const { repair: _repair, ...evidence } = check.evidence;
+  return { verdict: check.verdict, evidence: { ...evidence, doubtful: true } };
 }

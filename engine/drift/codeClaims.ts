@@ -13,24 +13,46 @@ export async function verifyEnvClaim(ctx: VerificationContext, claim: ClaimUnder
     : goneWord(ctx, claim, claim.subject, 'no longer in the code');
 }
 
-/** `engram drift`: the program is still a bin of the project and its sub-command is named in the code. */
+/**
+ * `engram drift --fix`: the program is still a bin of the project, and each sub-command and flag is
+ * named in its code: as a one-word string (`'drift'`, `'--fix'`, `'fix'`) or as the option's key
+ * (`fix`, `dryRun` for `--dry-run`). Short flags (`-c`) say too little to check.
+ */
 export async function verifyCommandClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
-  const [program, sub] = claim.subject.split(/\s+/);
+  const [program, ...rest] = claim.subject.split(/\s+/);
   if (!program || !ctx.manifests.programs.has(program))
     return {
       verdict: 'stale',
       evidence: { reason: `${program ?? 'the program'} is no longer a program of the project` },
     };
-  if (!sub) return ok('program present');
-  const quoted = [`'${sub}'`, `"${sub}"`, `\`${sub}\``];
-  const found = await Promise.all(quoted.map((q) => ctx.literals.get(q)));
-  const foundIn = found.flatMap((files) => [...files]);
-  if (claim.negated)
-    return foundIn.length > 0 ? presentAgain(ctx, claim, quoted[0] as string, foundIn) : ok('absent');
-  return foundIn.length > 0
-    ? ok('sub-command present')
-    : goneWord(ctx, claim, sub, `sub-command ${sub} not found`);
+  const words = rest.filter((word) => !/^-[^-]/.test(word)).map((word) => word.split('=')[0] as string);
+  if (words.length === 0) return ok('program present');
+  const found = await Promise.all(words.map((word) => wordIn(ctx, word)));
+  if (claim.negated) {
+    const present = words.find((_, i) => (found[i] as string[]).length > 0);
+    return present === undefined ? ok('absent') : presentAgain(ctx, claim, keyOf(present), found.flat());
+  }
+  const missing = words.find((_, i) => (found[i] as string[]).length === 0);
+  if (missing === undefined) return ok('sub-commands and flags present');
+  return goneWord(ctx, claim, keyOf(missing), `${missing} not found in the code`);
+}
+
+/** The files whose code names a sub-command or flag, as a one-word string or as its key. */
+async function wordIn(ctx: VerificationContext, word: string): Promise<string[]> {
+  const bare = word.replace(/^-+/, '');
+  const quoted = [...new Set([word, bare])].flatMap((w) => [`'${w}'`, `"${w}"`, `\`${w}\``]);
+  const key = keyOf(word);
+  const [literals, keys] = await Promise.all([
+    Promise.all(quoted.map((q) => ctx.codeLiterals.get(q))),
+    /^[A-Za-z_$][\w$]*$/.test(key) ? ctx.words.get(key) : Promise.resolve(new Set<string>()),
+  ]);
+  return [...new Set([...literals.flatMap((files) => [...files]), ...keys])];
+}
+
+/** `--dry-run` -> `dryRun`, `--fix` -> `fix`, `build` -> `build`: the name an option table keys it by. */
+function keyOf(word: string): string {
+  return word.replace(/^-+/, '').replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
 }

@@ -99,7 +99,7 @@ interface Extracted {
  */
 function extractPending(store: MemoryStore, ctx: VerificationContext): Extracted[] {
   const pending = store.read(pendingExtraction);
-  const options = { projectPrograms: ctx.manifests.programs };
+  const options = { projectPrograms: ctx.manifests.programs, projectPackages: ctx.manifests.ownNames };
   return pending.map((memory) => ({
     memory,
     claims: newClaimsForCheck(memory, extractClaims(memory.content, options)),

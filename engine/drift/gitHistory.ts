@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { simpleGit } from 'simple-git';
 import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
+import { codeOfLine, evidencePathspecs } from './evidenceFiles';
+import type { EvidenceScope } from './evidenceFiles';
 
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
@@ -210,22 +212,25 @@ function parseTimeline(out: string): Array<{ hash: string; time: number }> {
 
 /**
  * Which of `needles` occur in the tracked files at `commit` (or in the working tree, untracked
- * files included, when `commit` is undefined), and in which files: batched `git grep -o`.
+ * files included, when `commit` is undefined), and in which files: batched `git grep`. Lockfiles
+ * and generated files are never searched; with `scope: 'code'` neither are docs, tests, examples
+ * and changelogs, and a match must stand in code, not in a comment or a string (evidenceFiles.ts).
  */
 export async function grepNeedles(
   ctx: GitContext,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean },
+  options: { commit?: string; wholeWord: boolean; scope?: EvidenceScope; files?: readonly string[] },
 ): Promise<Map<string, Set<string>>> {
   const found = new Map<string, Set<string>>();
   const unique = [...new Set(needles)].filter((n) => n.length > 0).sort();
+  const scope = options.scope ?? 'text';
   for (let i = 0; i < unique.length; i += GREP_BATCH) {
     const batch = unique.slice(i, i + GREP_BATCH);
-    const key = `${options.commit ?? 'worktree'}\u0000${options.wholeWord ? 'w' : 'f'}\u0000${batch.join('\u0000')}`;
+    const key = `${options.commit ?? 'worktree'}\u0000${options.wholeWord ? 'w' : 'f'}\u0000${scope}\u0000${(options.files ?? []).join('\u0001')}\u0000${batch.join('\u0000')}`;
     // The working tree changes without HEAD moving: only answers about commits are cached.
     let answer = options.commit ? ctx.cache.grep.get(key) : undefined;
     if (!answer) {
-      answer = runGrep(ctx.git, batch, options);
+      answer = runGrep(ctx.git, batch, { ...options, scope });
       if (options.commit) ctx.cache.grep.set(key, answer);
     }
     for (const [needle, files] of await answer) found.set(needle, files);
@@ -236,14 +241,17 @@ export async function grepNeedles(
 async function runGrep(
   git: SimpleGit,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean },
+  options: { commit?: string; wholeWord: boolean; scope: EvidenceScope; files?: readonly string[] },
 ): Promise<Map<string, Set<string>>> {
-  const args = [LITERAL, 'grep', '-z', '-o', '-I', '-F', '--no-color'];
+  // Whole lines for code, so comments and strings can be told from code; only the match otherwise.
+  const lines = options.scope === 'code';
+  const args = ['grep', '-z', '-I', '-F', '--no-color'];
+  if (!lines) args.push('-o');
   if (options.wholeWord) args.push('-w');
   if (!options.commit) args.push('--untracked');
   for (const needle of needles) args.push('-e', needle);
   if (options.commit) args.push(options.commit);
-  args.push('--', '.');
+  args.push('--', ...evidencePathspecs(options.scope, options.files));
   let output: string;
   try {
     output = await git.raw(args);
@@ -254,18 +262,38 @@ async function runGrep(
   }
   const prefix = options.commit ? `${options.commit}:` : '';
   const found = new Map<string, Set<string>>();
+  const add = (match: string, file: string) => {
+    let files = found.get(match);
+    if (!files) found.set(match, (files = new Set()));
+    files.add(file);
+  };
+  const wanted = lines ? new Set(needles) : undefined;
   for (const line of output.split('\n')) {
     const nul = line.indexOf('\0');
     if (nul === -1) continue;
     let file = line.slice(0, nul);
     if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
-    const match = line.slice(nul + 1);
-    let files = found.get(match);
-    if (!files) found.set(match, (files = new Set()));
-    files.add(file);
+    const content = line.slice(nul + 1);
+    if (!wanted) add(content, file);
+    else if (content.length <= MAX_LINE)
+      for (const needle of needlesInCode(codeOfLine(file, content), wanted)) add(needle, file);
   }
   return found;
 }
+
+/** Longer lines are minified or generated code: never evidence. */
+const MAX_LINE = 2_000;
+const WORD_RE = /[A-Za-z_$][\w$]*/g;
+
+/** The needles that stand in a line of code: identifiers as whole words, anything else as text. */
+function needlesInCode(code: string, wanted: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(WORD_RE)) if (wanted.has(m[0])) out.push(m[0]);
+  for (const needle of wanted) if (!IDENTIFIER_RE.test(needle) && code.includes(needle)) out.push(needle);
+  return out;
+}
+
+const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
 
 /** The commit that added a path (for a negated path that exists again): the first after `time`. */
 export async function addedBy(

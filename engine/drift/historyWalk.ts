@@ -1,5 +1,5 @@
 import type { CommitEvidence } from './claimTypes';
-import { COMMIT_FORMAT, LITERAL, parseDatedCommit } from './gitHistory';
+import { COMMIT_FORMAT, LITERAL, grepNeedles, parseDatedCommit } from './gitHistory';
 import type { GitContext } from './gitHistory';
 
 /** Commits checked one by one for the word before settling for the newest change. */
@@ -62,16 +62,19 @@ async function walk(
   return changes[changes.length - 1];
 }
 
-/** Whether `needle` occurs in `files` at `commit` (simple-git resolves grep's exit 1 as empty output). */
+/** Whether `needle` stands in the code of `files` at `commit` (as the presence checks read code). */
 async function occursAt(
   ctx: GitContext,
   needle: string,
   commit: string,
   files: readonly string[],
 ): Promise<boolean> {
-  const args = [LITERAL, 'grep', '-l', '-I', '-F'];
-  if (IDENTIFIER_RE.test(needle)) args.push('-w');
-  args.push('-e', needle, commit, '--', ...files);
-  const out = await ctx.git.raw(args).catch(() => '');
-  return out.trim().length > 0;
+  const paths = files.length === 1 && files[0] === '.' ? [] : files;
+  const found = await grepNeedles(ctx, [needle], {
+    commit,
+    wholeWord: IDENTIFIER_RE.test(needle),
+    scope: IDENTIFIER_RE.test(needle) ? 'code' : 'text',
+    files: paths,
+  }).catch(() => new Map<string, Set<string>>());
+  return (found.get(needle)?.size ?? 0) > 0;
 }

@@ -28,8 +28,17 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
     );
   }
   if (claim.negated) return ok('absent, as the memory says');
-  const event = await historyOf(ctx, resolved.relative, claim.memoryValidFrom);
-  if (event) return fromEvent(ctx, event);
+  // The path as written, or beside the memory's source file: whichever changed after the memory.
+  // A path already gone before the memory was written blames no commit (never one before it).
+  const time = claim.memoryValidFrom;
+  let earlier: PathEvent | undefined;
+  for (const candidate of candidatesOf(ctx, claim, resolved.relative)) {
+    const event = await historyOf(ctx, candidate, time);
+    if (event && event.committed > time) return fromEvent(ctx, event);
+    earlier ??= event;
+  }
+  if (earlier)
+    return unverifiable('already gone before the memory was written (a path elsewhere or a mistake)');
   if (!ctx.git) return { verdict: 'stale', evidence: { reason: 'missing (filesystem only: no git)' } };
   if (ctx.git.shallow)
     return {
@@ -59,6 +68,19 @@ function locate(ctx: VerificationContext, claim: ClaimUnderCheck, relative: stri
     for (const file of ctx.symbols.indexedFiles) if (file.endsWith(`/${relative}`)) return file;
   }
   return undefined;
+}
+
+/** Where a path claim may point: as written, and relative to the memory's source file. */
+function candidatesOf(ctx: VerificationContext, claim: ClaimUnderCheck, relative: string): string[] {
+  const candidates = [relative];
+  if (claim.sourceFile && !claim.subject.startsWith('/')) {
+    const beside = resolveClaimPath(
+      ctx.root,
+      path.posix.join(path.posix.dirname(claim.sourceFile), claim.subject),
+    );
+    if (beside.inside && beside.relative !== relative) candidates.push(beside.relative);
+  }
+  return candidates;
 }
 
 /**

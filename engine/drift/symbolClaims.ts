@@ -7,6 +7,7 @@ import { parameterListAt, parameterListsOf, parametersOf, sameParameters } from 
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
+import { isCodeEvidence } from './evidenceFiles';
 
 /**
  * A symbol claim: defined in the code index, or at least present in the code (a call of a library
@@ -50,7 +51,8 @@ function definitionsOf(
   name: string,
   container: string | undefined,
 ): SymbolDefinition[] {
-  const all = ctx.symbols.definitions.get(name) ?? [];
+  // A definition in a test, an example or the docs is not the project's API.
+  const all = (ctx.symbols.definitions.get(name) ?? []).filter((d) => isCodeEvidence(d.file));
   if (container === undefined || !/^[A-Z]/.test(container)) return all;
   const inContainer = all.filter((d) => d.container === container);
   return inContainer.length > 0 ? inContainer : all;

@@ -22,10 +22,12 @@ export interface VerificationContext {
   manifests: ManifestFacts;
   symbols: SymbolIndex;
   search: WorkspaceSearch;
-  /** Files holding each identifier now (whole word), batched across claims. */
+  /** Code files holding each identifier now (whole word, in code: see evidenceFiles.ts), batched across claims. */
   words: BatchLoader<Set<string>>;
   /** Files holding each literal string now, batched across claims. */
   literals: BatchLoader<Set<string>>;
+  /** Code files holding each literal string in their code now (not in comments or sentences). */
+  codeLiterals: BatchLoader<Set<string>>;
   /** The routes the code defines, with file and method (asked only when a claim names a route). */
   routes(): Promise<Map<string, RouteDefinition[]>>;
   /** Every deletion and rename per path, newest first. */
@@ -66,7 +68,10 @@ export async function createVerificationContext(
   const wordsAtLoader = (commit: string) => {
     let loader = loaders.get(commit);
     if (!loader && git) {
-      loader = new BatchLoader((keys) => grepNeedles(git, keys, { commit, wholeWord: true }), new Set());
+      loader = new BatchLoader(
+        (keys) => grepNeedles(git, keys, { commit, wholeWord: true, scope: 'code' }),
+        new Set(),
+      );
       loaders.set(commit, loader);
     }
     return loader;
@@ -78,8 +83,9 @@ export async function createVerificationContext(
     manifests,
     symbols,
     search,
-    words: new BatchLoader((keys) => search.find(keys, true), new Set()),
+    words: new BatchLoader((keys) => search.find(keys, true, 'code'), new Set()),
     literals: new BatchLoader((keys) => search.find(keys, false), new Set()),
+    codeLiterals: new BatchLoader((keys) => search.find(keys, false, 'code'), new Set()),
     routes: () => (routes ??= search.routes()),
     pathEvents: git ? pathEvents(git) : Promise.resolve(new Map<string, PathEvent[]>()),
     wordsAt: async (commits, word) => {

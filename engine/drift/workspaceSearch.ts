@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { looksBinary } from '../code/fileContent';
 import { walkWorkspace } from '../code/walker';
+import { codeOfLine, isCodeEvidence } from './evidenceFiles';
+import type { EvidenceScope } from './evidenceFiles';
 import { grepNeedles } from './gitHistory';
 import type { GitContext } from './gitHistory';
 import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
@@ -14,17 +16,25 @@ const SEARCH_BATCH = 300;
  */
 export class WorkspaceSearch {
   private texts: Promise<Map<string, string>> | undefined;
+  private codeTexts: Map<string, string> | undefined;
 
   constructor(
     private readonly root: string,
     private readonly git: GitContext | undefined,
   ) {}
 
-  /** Which needles occur, and in which files. `wholeWord` matches identifiers only as words. */
-  async find(needles: readonly string[], wholeWord: boolean): Promise<Map<string, Set<string>>> {
+  /**
+   * Which needles occur, and in which files. `wholeWord` matches identifiers only as words; scope
+   * `code` reads only files that can show a name exists, and only their code (evidenceFiles.ts).
+   */
+  async find(
+    needles: readonly string[],
+    wholeWord: boolean,
+    scope: EvidenceScope = 'text',
+  ): Promise<Map<string, Set<string>>> {
     if (needles.length === 0) return new Map();
-    if (this.git) return grepNeedles(this.git, needles, { wholeWord });
-    const texts = await this.fileTexts();
+    if (this.git) return grepNeedles(this.git, needles, { wholeWord, scope });
+    const texts = await this.fileTexts(scope);
     const found = new Map<string, Set<string>>();
     const unique = [...new Set(needles)];
     for (let i = 0; i < unique.length; i += SEARCH_BATCH) {
@@ -65,12 +75,29 @@ export class WorkspaceSearch {
       }
       return routes;
     }
-    for (const [file, text] of await this.fileTexts()) add(file, text);
+    for (const [file, text] of await this.fileTexts('text')) add(file, text);
     return routes;
   }
 
-  /** Every text file of the workspace, read once per check (only without git). */
-  private fileTexts(): Promise<Map<string, string>> {
+  /** The text files of the workspace a scope reads (code with comments and strings blanked), once per check, only without git. */
+  private async fileTexts(scope: EvidenceScope): Promise<Map<string, string>> {
+    const all = await this.allTexts();
+    if (scope === 'text') return all;
+    this.codeTexts ??= new Map(
+      [...all]
+        .filter(([file]) => isCodeEvidence(file))
+        .map(([file, text]) => [
+          file,
+          text
+            .split('\n')
+            .map((line) => codeOfLine(file, line))
+            .join('\n'),
+        ]),
+    );
+    return this.codeTexts;
+  }
+
+  private allTexts(): Promise<Map<string, string>> {
     this.texts ??= (async () => {
       const { files } = await walkWorkspace({ root: this.root });
       const texts = new Map<string, string>();

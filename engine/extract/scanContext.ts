@@ -11,6 +11,14 @@ export interface ScanContext {
   readonly shellLines: ReadonlyArray<readonly [number, number]>;
   /** [start, end) of each `[REDACTED:kind]` marker left by redactSecrets. */
   readonly redactions: ReadonlyArray<readonly [number, number]>;
+  /** Each fenced block: [start, end) of its content lines, and its language as written (lower-cased). */
+  readonly fences: ReadonlyArray<FencedBlock>;
+}
+
+export interface FencedBlock {
+  start: number;
+  end: number;
+  language: string;
 }
 
 // Bounded content keeps the scan linear on a text full of backticks.
@@ -38,8 +46,9 @@ export function createScanContext(text: string): ScanContext {
   const code = hasFences || text.includes('`') ? new Uint8Array(text.length) : undefined;
   const shellLines: Array<[number, number]> = [];
   const inlineCode: Array<[number, number]> = [];
+  const fences: FencedBlock[] = [];
   if (code !== undefined) {
-    if (hasFences) markFences(text, code, shellLines);
+    if (hasFences) markFences(text, code, shellLines, fences);
     forEachMatch(INLINE_CODE_RE, text, (m) => {
       if (code[m.index] === 1) return;
       const end = m.index + m[0].length;
@@ -51,7 +60,7 @@ export function createScanContext(text: string): ScanContext {
   if (text.includes('[REDACTED:')) {
     forEachMatch(REDACTION_RE, text, (m) => redactions.push([m.index, m.index + m[0].length]));
   }
-  return { text, code, inlineCode, shellLines, redactions };
+  return { text, code, inlineCode, shellLines, redactions, fences };
 }
 
 /** True when `pos` is inside inline code or a fenced block. */
@@ -60,8 +69,13 @@ export function isCode(ctx: ScanContext, pos: number): boolean {
 }
 
 /** Marks fenced blocks as code, line by line, and keeps the lines of shell blocks. */
-function markFences(text: string, code: Uint8Array, shellLines: Array<[number, number]>): void {
-  let open: { marker: string; shell: boolean } | undefined;
+function markFences(
+  text: string,
+  code: Uint8Array,
+  shellLines: Array<[number, number]>,
+  fences: FencedBlock[],
+): void {
+  let open: { marker: string; shell: boolean; start: number; language: string } | undefined;
   let pos = 0;
   while (pos < text.length) {
     const newline = text.indexOf('\n', pos);
@@ -70,13 +84,15 @@ function markFences(text: string, code: Uint8Array, shellLines: Array<[number, n
     const fence = FENCE_RE.exec(text);
     if (open === undefined) {
       if (fence?.[1] !== undefined) {
-        open = { marker: fence[1], shell: SHELL_LANGUAGES.has((fence[2] ?? '').toLowerCase()) };
+        const language = (fence[2] ?? '').toLowerCase();
+        open = { marker: fence[1], shell: SHELL_LANGUAGES.has(language), start: end + 1, language };
         code.fill(1, pos, end);
       }
     } else {
       code.fill(1, pos, end);
       const marker = fence?.[1];
       if (marker !== undefined && marker[0] === open.marker[0] && marker.length >= open.marker.length) {
+        fences.push({ start: Math.min(open.start, pos), end: pos, language: open.language });
         open = undefined;
       } else if (open.shell) {
         shellLines.push([pos, end]);
@@ -84,6 +100,9 @@ function markFences(text: string, code: Uint8Array, shellLines: Array<[number, n
     }
     pos = end + 1;
   }
+  // An unclosed fence runs to the end of the text.
+  if (open !== undefined)
+    fences.push({ start: Math.min(open.start, text.length), end: text.length, language: open.language });
 }
 
 const QUOTE_OR_BULLET = new Set([...' \t"\'“‘(*_[#>-•']);

@@ -1,0 +1,158 @@
+import type { ExtractedClaim } from './claimTypes';
+import type { FencedBlock } from '../extract/scanContext';
+import { defaultReceivers, projectBindings } from './projectBindings';
+import type { ProjectBindings } from './projectBindings';
+import { textRolesOf } from './textRoles';
+import type { TextRole } from './textRoles';
+
+type Partial = Omit<ExtractedClaim, 'negated'>;
+
+/**
+ * Keeps the claims a text makes about this project, by where they stand (see TextRole): output
+ * claims nothing; an example claims only the project API it calls (through the package's own name
+ * or what it was imported as) and the scripts it runs, never its own variables, the reader's
+ * dependencies or environment; a shell block claims scripts and commands; prose claims a
+ * dependency only when it says the project uses it, and a bare word is a symbol only when it is
+ * written like code. Statements about an old version ("in v4 the x option was ...") claim nothing now.
+ */
+export function claimsInContext(
+  text: string,
+  claims: readonly Partial[],
+  packages: ReadonlySet<string>,
+): Partial[] {
+  const roles = textRolesOf(text);
+  const bindings = new Map<FencedBlock, ProjectBindings>();
+  const bindingsAt = (position: number): ProjectBindings => {
+    const fence = roles.fenceAt(position);
+    if (!fence) return { receivers: defaultReceivers(packages), imported: new Set() };
+    let found = bindings.get(fence);
+    if (!found) bindings.set(fence, (found = projectBindings(text.slice(fence.start, fence.end), packages)));
+    return found;
+  };
+  const out: Partial[] = [];
+  for (const claim of claims) {
+    const role = roles.roleAt(claim.span[0]);
+    const kept = keep(text, claim, role, () => bindingsAt(claim.span[0]), packages);
+    if (kept) out.push(kept);
+  }
+  return out;
+}
+
+function keep(
+  text: string,
+  claim: Partial,
+  role: TextRole,
+  bindings: () => ProjectBindings,
+  packages: ReadonlySet<string>,
+): Partial | undefined {
+  if (role === 'output') return undefined;
+  if (role === 'shell') return claim.kind === 'script' || claim.kind === 'command' ? claim : undefined;
+  if (role === 'example') return exampleClaim(claim, bindings());
+  if (isHistorical(clauseAround(text, claim.span[0]))) return undefined;
+  switch (claim.kind) {
+    case 'dependency':
+      // A written version (`debug@2.6.9`) names this project's dependency; a bare name needs words that say so.
+      return claim.version !== undefined || statesProjectUse(text, claim, packages) ? claim : undefined;
+    case 'symbol':
+      if (isEmphasis(text, claim)) return undefined;
+      if (role === 'prose' && !looksLikeCode(claim.subject, text, claim.span)) return undefined;
+      return isBareWord(text, claim) && !namedAsApi(text, claim) ? { ...claim, confidence: 'low' } : claim;
+    default:
+      return claim;
+  }
+}
+
+/** In an example: calls of the project's API (as calls: an arity, never a declaration), scripts, commands, configs of a named file. */
+function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | undefined {
+  switch (claim.kind) {
+    case 'script':
+    case 'command':
+      return claim;
+    case 'config':
+      return claim.file !== undefined ? claim : undefined;
+    case 'symbol': {
+      const first = claim.subject.split('.')[0] ?? '';
+      const dotted = claim.subject.includes('.');
+      if (!(dotted ? bindings.receivers.has(first) : bindings.imported.has(claim.subject))) return undefined;
+      const { signature: _signature, signatureSpan: _span, ...call } = claim;
+      return call;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const CLAUSE_END_RE = /[.!?](?=\s|$)|[;\n]/g;
+
+/** The clause around a position: from the previous sentence end, semicolon or line break to the next. */
+export function clauseAround(text: string, position: number): { start: number; text: string } {
+  let start = 0;
+  let end = text.length;
+  CLAUSE_END_RE.lastIndex = 0;
+  for (let m = CLAUSE_END_RE.exec(text); m !== null; m = CLAUSE_END_RE.exec(text)) {
+    if (m.index < position) start = m.index + m[0].length;
+    else {
+      end = m.index;
+      break;
+    }
+  }
+  return { start, text: text.slice(start, end) };
+}
+
+const OLD_VERSION_RE =
+  /\b(?:in|since|before|until|prior\s+to|as\s+of)\s+(?:[\w.-]+\s+)?v(?:ersion\s*)?\d+(?:\.\d+)*\b/i;
+const PAST_RE = /\b(?:was|were|used\s+to|had|previously|formerly|no\s+longer)\b/i;
+
+function isHistorical(clause: { text: string }): boolean {
+  return OLD_VERSION_RE.test(clause.text) && PAST_RE.test(clause.text);
+}
+
+const USE_VERB = String.raw`(?:now\s+)?(?:uses?|using|depends?\s+on|relies\s+on|requires?|bundles?|ships\s+with|is\s+(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?)`;
+const PROJECT_SUBJECT = String.raw`(?:we|it|this\s+(?:project|package|library|module|repo(?:sitory)?|app|tool)|the\s+(?:project|package|library|module|codebase))`;
+const DEPENDENCY_NOUN_RE =
+  /\b(?:(?:dev|peer|optional)?\s*dependenc(?:y|ies)|devDependencies|peerDependencies)\b/i;
+
+/** "We use X", "this package depends on X", "Pino uses X", "is built on top of X", "X is a dependency". */
+function statesProjectUse(text: string, claim: Partial, packages: ReadonlySet<string>): boolean {
+  const clause = clauseAround(text, claim.span[0]);
+  const before = clause.text.slice(0, claim.span[0] - clause.start);
+  const names = [...defaultReceivers(packages)].map((n) => n.replace(/[$]/g, '\\$')).join('|');
+  const subject = names ? `(?:${PROJECT_SUBJECT}|${names}(?:'s)?(?:\\s+\\w+){0,3})` : PROJECT_SUBJECT;
+  if (new RegExp(`\\b${subject}\\s+(?:\\w+\\s+){0,2}${USE_VERB}\\b`, 'i').test(before)) return true;
+  if (
+    /\b(?:is\s+(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|powered\s+by|under\s+the\s+hood)\s*\S*$/i.test(
+      before.trimEnd().slice(-60),
+    )
+  )
+    return true;
+  return DEPENDENCY_NOUN_RE.test(clause.text) && !/\b(?:your|you)\b/i.test(clause.text);
+}
+
+/** Markdown emphasis read as a name (`__DEPRECATED: ...__`, `_not_`): an underscore at an end, outside code. */
+function isEmphasis(text: string, claim: Partial): boolean {
+  if (text[claim.span[0] - 1] === '`') return false;
+  return claim.subject.startsWith('_') || claim.subject.endsWith('_');
+}
+
+/** One plain word (`ready`, `exit`): an event, a value or the platform's as often as the project's API. */
+function isBareWord(text: string, claim: Partial): boolean {
+  return /^[a-z][a-z0-9]*$/.test(claim.subject) && text[claim.span[1]] !== '(';
+}
+
+const API_NOUN = String.raw`(?:option|options|property|properties|key|setting|method|function|class|hook|parameter|argument|field|flag|config)`;
+
+/** "the `prettifier` property", "option `level`": the words around name it as the project's API. */
+function namedAsApi(text: string, claim: Partial): boolean {
+  const before = text.slice(Math.max(0, claim.span[0] - 30), claim.span[0]);
+  const after = text.slice(claim.span[1], claim.span[1] + 30);
+  return (
+    new RegExp(`\\b${API_NOUN}\\s*\\W?$`, 'i').test(before) ||
+    new RegExp(`^\\W?\\s*${API_NOUN}\\b`, 'i').test(after)
+  );
+}
+
+/** Prose outside code: a name is a symbol when written like one (`a.b`, `parse()`, `getUser`, `max_size`). */
+function looksLikeCode(subject: string, text: string, span: [number, number]): boolean {
+  if (text[span[1]] === '(' || subject.includes('.')) return true;
+  return /^[a-z][a-z0-9]*[A-Z]\w*$/.test(subject) || /^[a-z]\w*_[a-z0-9]\w*$/.test(subject);
+}

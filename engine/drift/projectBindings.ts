@@ -1,0 +1,75 @@
+/**
+ * The names an example binds to the project itself: the package's own name (`pino.destination()`),
+ * what it is imported or required as (`const log = require('pino')`, `import { a, b as c } from
+ * 'pkg'`), and what those return (`const logger = pino()`, `new Koa()`). A call through one of
+ * them uses the project's API; any other name in an example is the reader's own code.
+ */
+export interface ProjectBindings {
+  /** Receivers of the project's API: `pino` in `pino.final()`, `logger` in `logger.child()`. */
+  receivers: Set<string>;
+  /** Names imported from the project: `{ a, b as c }` gives a and c. */
+  imported: Set<string>;
+}
+
+const IDENT = '[A-Za-z_$][\\w$]*';
+
+export function defaultReceivers(packages: ReadonlySet<string>): Set<string> {
+  const receivers = new Set<string>();
+  for (const name of packages) {
+    const base = (name.split('/').pop() ?? name).replace(/^@/, '');
+    const camel = base.replace(/[-_.](\w)/g, (_m, c: string) => c.toUpperCase());
+    if (!/^[A-Za-z_$][\w$]*$/.test(camel)) continue;
+    receivers.add(camel);
+    receivers.add(camel[0]?.toUpperCase() + camel.slice(1));
+  }
+  return receivers;
+}
+
+export function projectBindings(code: string, packages: ReadonlySet<string>): ProjectBindings {
+  const receivers = defaultReceivers(packages);
+  const imported = new Set<string>();
+  if (packages.size === 0) return { receivers, imported };
+  const names = [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
+  const defaultImport = new RegExp(
+    `\\bimport\\s+(?:\\*\\s+as\\s+)?(${IDENT})\\s*(?:,\\s*\\{([^}]*)\\})?\\s*from\\s*${source}`,
+    'g',
+  );
+  const namedImport = new RegExp(`\\bimport\\s*\\{([^}]*)\\}\\s*from\\s*${source}`, 'g');
+  const required = new RegExp(
+    `(?:const|let|var)\\s+(${IDENT})\\s*=\\s*(?:await\\s+import|require)\\(\\s*${source}\\s*\\)`,
+    'g',
+  );
+  const destructured = new RegExp(
+    `(?:const|let|var)\\s*\\{([^}]*)\\}\\s*=\\s*(?:await\\s+import|require)\\(\\s*${source}\\s*\\)`,
+    'g',
+  );
+  for (const m of code.matchAll(defaultImport)) {
+    receivers.add(m[1] as string);
+    if (m[2]) addNamed(m[2], imported);
+  }
+  for (const m of code.matchAll(namedImport)) addNamed(m[1] as string, imported);
+  for (const m of code.matchAll(required)) receivers.add(m[1] as string);
+  for (const m of code.matchAll(destructured)) addNamed(m[1] as string, imported);
+  // What the project's functions and constructors return: a few rounds reach `child` of `logger`.
+  const assigned = new RegExp(
+    `(?:const|let|var)\\s+(${IDENT})\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${IDENT})\\b`,
+    'g',
+  );
+  for (let round = 0; round < 3; round++) {
+    const before = receivers.size;
+    for (const m of code.matchAll(assigned)) {
+      const from = m[2] as string;
+      if (receivers.has(from) || imported.has(from)) receivers.add(m[1] as string);
+    }
+    if (receivers.size === before) break;
+  }
+  return { receivers, imported };
+}
+
+function addNamed(list: string, into: Set<string>): void {
+  for (const part of list.split(',')) {
+    const m = /^\s*(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s*(?:as|:)\s*([A-Za-z_$][\w$]*))?\s*$/.exec(part);
+    if (m) into.add((m[2] ?? m[1]) as string);
+  }
+}
