@@ -19,6 +19,7 @@ export function claimsInContext(
   text: string,
   claims: readonly Partial[],
   packages: ReadonlySet<string>,
+  negatedAt: (position: number) => boolean = () => false,
 ): Partial[] {
   const roles = textRolesOf(text);
   const bindings = new Map<FencedBlock, ProjectBindings>();
@@ -32,7 +33,7 @@ export function claimsInContext(
   const out: Partial[] = [];
   for (const claim of claims) {
     const role = roles.roleAt(claim.span[0]);
-    const kept = keep(text, claim, role, () => bindingsAt(claim.span[0]), packages);
+    const kept = keep(text, claim, role, () => bindingsAt(claim.span[0]), packages, negatedAt(claim.span[0]));
     if (kept) out.push(kept);
   }
   return out;
@@ -44,6 +45,7 @@ function keep(
   role: TextRole,
   bindings: () => ProjectBindings,
   packages: ReadonlySet<string>,
+  negated: boolean,
 ): Partial | undefined {
   if (role === 'output') return undefined;
   if (role === 'shell') return claim.kind === 'script' || claim.kind === 'command' ? claim : undefined;
@@ -52,7 +54,8 @@ function keep(
   switch (claim.kind) {
     case 'dependency':
       // A written version (`debug@2.6.9`) names this project's dependency; a bare name needs words that say so.
-      return claim.version !== undefined || statesProjectUse(text, claim, packages) ? claim : undefined;
+      // "There is no Redux" denies it of the project too.
+      return negated || claim.version !== undefined || statesProjectUse(text, claim, packages) ? claim : undefined;
     case 'symbol':
       if (isEmphasis(text, claim)) return undefined;
       if (role === 'prose' && !looksLikeCode(claim.subject, text, claim.span)) return undefined;

@@ -56,6 +56,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     text,
     dedupe([...special, ...fromEntities]),
     options.projectPackages ?? new Set(),
+    negatedAt,
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
   return claims.map((claim) => ({ ...claim, negated: negatedAt(claim.span[0]) }));

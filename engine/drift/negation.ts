@@ -1,17 +1,39 @@
 /**
- * Clauses that deny something ("there is no Redux", "the /admin endpoint was removed"): the claims
- * inside them must stay false. A clause ends at sentence punctuation followed by a blank, a
- * semicolon or a line break, so the dots of paths and versions never split one.
+ * What a text denies ("there is no Redux", "the /admin endpoint was removed"): the claims inside
+ * a denial must stay false. A denial reaches only its object or its subject inside one clause:
+ * "there are no discrepancies in `README.md`" denies discrepancies, not the file, and "`url`
+ * doesn't need to be specified" denies nothing. A clause ends at sentence punctuation followed by
+ * a blank, a semicolon or a line break, so the dots of paths and versions never split one.
  */
 const CLAUSE_END_RE = /[.!?](?=\s|$)|[;\n]|,\s+(?:but|while|whereas)\b/g;
-const NEGATION_RE =
-  /\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer|not\s+used|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|exist|have|ship|need)|never\s+use[sd]?|(?:was|were|has\s+been|have\s+been|got|is|are)\s+(?:removed|deleted|dropped|gone)|we\s+(?:removed|deleted|dropped)|got\s+rid\s+of|no\s+more|isn't\s+used|aren't\s+used)\b/i;
+const ADVERB = String.raw`(?:\s+(?:now|completely|fully|entirely|since|recently|already|finally|also))?`;
+/** Triggers whose denied thing follows: "there is no X", "we no longer use X", "does not use X". */
+const OBJECT_DENIAL_RE = new RegExp(
+  String.raw`\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer\s+(?:uses?|ships?|has|have|depends\s+on|supports?|needs?)|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|ship|have|depend\s+on)|never\s+use[sd]?|got\s+rid\s+of|(?:we|i)\s+(?:removed|deleted|dropped)|(?:removed|deleted|dropped|gone)\s*,?\s+(?:along|together)\s+with|no\s+more|without)\b`,
+  'gi',
+);
+/** Triggers whose denied thing comes before: "X was removed", "X is no longer used", "X isn't used". */
+const SUBJECT_DENIAL_RE = new RegExp(
+  String.raw`\b(?:(?:was|were|has\s+been|have\s+been|is|are|got)${ADVERB}\s+(?:removed|deleted|dropped|gone)|(?:is|are)\s+no\s+longer\s+(?:used|needed|supported|available|there|present)|(?:isn't|aren't|is\s+not|are\s+not)\s+used\s+(?:any\s*more|anywhere)|(?:was|were)\s+never\s+used)\b`,
+  'gi',
+);
+/** How far an object denial reaches: "there is no `X`", "no longer uses the `X` package". */
+const OBJECT_REACH = 48;
+/** Where a denied noun phrase ends: "no discrepancies | in README.md". */
+const PHRASE_END_RE = /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
 
 export function negatedRanges(text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   let start = 0;
   const consider = (end: number) => {
-    if (NEGATION_RE.test(text.slice(start, end))) ranges.push([start, end]);
+    const clause = text.slice(start, end);
+    for (const m of clause.matchAll(OBJECT_DENIAL_RE)) {
+      const from = start + m.index + m[0].length;
+      const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
+      const stop = PHRASE_END_RE.exec(reach.slice(1));
+      ranges.push([from, from + (stop ? stop.index + 1 : reach.length)]);
+    }
+    for (const m of clause.matchAll(SUBJECT_DENIAL_RE)) ranges.push([start, start + m.index]);
   };
   CLAUSE_END_RE.lastIndex = 0;
   for (let m = CLAUSE_END_RE.exec(text); m !== null; m = CLAUSE_END_RE.exec(text)) {
