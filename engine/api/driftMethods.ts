@@ -18,9 +18,10 @@ function pathsOf(p: Params): string[] | undefined {
  * The drift checker's methods. Not exactly-once writes: a check is idempotent (a repeated check
  * finds the same verdicts and records nothing new), long and async, so each does its own writes.
  *
- * - `drift` {fix?, dryRun?, autoFix?, paths?, all?} -> DriftReport. Checks (only the memories whose
- *   claims name `paths` when given); repairs with `fix` (or `autoFix`, the user's setting), and
- *   with `dryRun` only says what a fix would do.
+ * - `drift` {fix?, dryRun?, autoFix?, paths?, all?, ids?} -> DriftReport. Checks (only the memories
+ *   whose claims name `paths` when given); repairs with `fix` (or `autoFix`, the user's setting):
+ *   `ids` are the memories whose repair the user accepted (human-written ones are otherwise only
+ *   proposed); with `dryRun` only says what a fix would do.
  * - `driftClaims` {id} -> the memory's claims with their last verdicts.
  */
 export const DRIFT_METHODS = {
@@ -32,8 +33,11 @@ export const DRIFT_METHODS = {
       const dryRun = optionalBoolean(p, 'dryRun') === true;
       if (dryRun && !fix) throw invalidInput('dryRun needs fix: a check alone changes no memory');
       const paths = pathsOf(p);
+      const ids = p['ids'] === undefined || p['ids'] === null ? undefined : stringList(p, 'ids');
+      if (ids && !fix) throw invalidInput('ids needs fix: they name the memories whose repair was accepted');
       const options = {
         ...(paths ? { paths } : {}),
+        ...(ids ? { ids: store.read((r) => ids.map((id) => resolveId(r, id))) } : {}),
         all: optionalBoolean(p, 'all') === true,
         actor: actorOf(p),
       };

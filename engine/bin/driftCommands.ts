@@ -17,11 +17,15 @@ export function registerDriftCommands(program: Command, invoke: Invoke): void {
     .option('--dry-run', 'with --fix: say what would be repaired, change nothing')
     .option('--all', 'list every checked memory, not only the drifted ones')
     .option('--paths <paths...>', 're-check only the memories whose claims name these paths')
+    .option(
+      '--id <ids...>',
+      'with --fix: repair only these memories, yours included (otherwise only proposed)',
+    )
     .description('check every memory claim against the workspace and its git history')
-    .action((o: { fix?: boolean; dryRun?: boolean; all?: boolean; paths?: string[] }) =>
+    .action((o: { fix?: boolean; dryRun?: boolean; all?: boolean; paths?: string[]; id?: string[] }) =>
       invoke(
         'drift',
-        { fix: o.fix === true, dryRun: o.dryRun === true, all: o.all === true, paths: o.paths },
+        { fix: o.fix === true, dryRun: o.dryRun === true, all: o.all === true, paths: o.paths, ids: o.id },
         (r) => renderDrift(r as DriftReport),
       ),
     );
@@ -40,7 +44,7 @@ export function renderDrift(r: DriftReport): string {
     if (r.fix.actions.length === 0) lines.push('  nothing to repair');
     for (const a of r.fix.actions)
       lines.push(
-        `  ${a.action.padEnd(10)} ${a.id}  ${a.action === 'rewrite' ? oneLine(a.content ?? '') : a.reason}`,
+        `  ${a.action.padEnd(10)} ${a.id}  ${a.action === 'rewrite' ? oneLine(a.content ?? '') : a.reason}${a.action === 'review' && a.content !== undefined ? ` -> ${oneLine(a.content)}` : ''}`,
       );
   } else if (r.memories.some((m) => m.suggestion)) {
     lines.push('', 'run engram drift --fix --dry-run to see the repairs, engram drift --fix to apply them');

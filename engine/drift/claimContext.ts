@@ -55,7 +55,9 @@ function keep(
     case 'dependency':
       // A written version (`debug@2.6.9`) names this project's dependency; a bare name needs words that say so.
       // "There is no Redux" denies it of the project too.
-      return negated || claim.version !== undefined || statesProjectUse(text, claim, packages) ? claim : undefined;
+      return negated || claim.version !== undefined || statesProjectUse(text, claim, packages)
+        ? claim
+        : undefined;
     case 'symbol':
       if (isEmphasis(text, claim)) return undefined;
       if (role === 'prose' && !looksLikeCode(claim.subject, text, claim.span)) return undefined;

@@ -6,33 +6,61 @@ import type { ClaimReport, DriftReport, FixAction, FixReport, MemoryDrift } from
 import { checkDrift } from './driftCheck';
 import type { DriftCheckOptions } from './driftCheck';
 
+export interface FixOptions extends DriftCheckOptions {
+  dryRun?: boolean;
+  /**
+   * The memories the user accepted the repair of (VS Code's per-memory review, `--id`): only
+   * these are repaired, human-written ones included. Without it, every drifted memory written by
+   * an agent or an import is repaired, and a human-written one only gets its proposal for review.
+   */
+  ids?: readonly string[];
+}
+
 /**
  * `drift --fix`: checks, then repairs each drifted memory. Moved paths and symbols are rewritten
  * in a new version (the old one stays in the history); a memory whose every claim is dead is
  * invalidated from the commit that made it false; the rest get a review annotation (once per
- * content). With `dryRun` nothing is written beyond the check itself.
+ * content). A human's memory is never rewritten or invalidated without consent (`ids`): it gets a
+ * review with the proposed text instead. With `dryRun` nothing is written beyond the check itself.
  */
-export async function fixDrift(
-  store: MemoryStore,
-  options: DriftCheckOptions & { dryRun?: boolean } = {},
-): Promise<DriftReport> {
+export async function fixDrift(store: MemoryStore, options: FixOptions = {}): Promise<DriftReport> {
   const report = await checkDrift(store, options);
-  const actions = report.memories.flatMap((memory) =>
-    planFor(
-      memory,
-      store.read((r) => currentMemory(r, memory.id).content),
-    ),
-  );
+  const accepted = options.ids ? new Set(options.ids) : undefined;
+  const actions = report.memories
+    .filter((memory) => !accepted || accepted.has(memory.id))
+    .flatMap((memory) => {
+      const current = store.read((r) => currentMemory(r, memory.id));
+      const consent = accepted !== undefined || current.trust !== 'human';
+      return planFor(memory, current.content, consent);
+    });
   if (!options.dryRun) for (const action of actions) apply(store, action, options.actor ?? {});
   const fix: FixReport = { dryRun: options.dryRun === true, actions };
   return { ...report, fix };
 }
 
-function planFor(memory: MemoryDrift, content: string): FixAction[] {
-  const moved = memory.claims.filter(
+function planFor(memory: MemoryDrift, content: string, consent: boolean): FixAction[] {
+  const actions = plannedRepairs(memory, content);
+  if (consent) return actions;
+  // Asked, not done: the proposal travels with the review so the user can accept it.
+  return actions.map((action) =>
+    action.action === 'review'
+      ? action
+      : {
+          id: action.id,
+          action: 'review',
+          reason: `proposed ${action.action} (a human's memory is changed only when accepted): ${action.reason}`,
+          ...(action.content !== undefined ? { content: action.content } : {}),
+        },
+  );
+}
+
+function plannedRepairs(memory: MemoryDrift, content: string): FixAction[] {
+  // Doubtful findings (low-confidence claims) are never repaired: they are shown for review.
+  const claims = memory.claims.filter((c) => c.evidence.doubtful !== true);
+  const moved = claims.filter(
     (c) => (c.verdict === 'moved' && c.evidence.target !== undefined) || c.evidence.repair !== undefined,
   );
-  const stale = memory.claims.filter((c) => c.verdict === 'stale' && c.evidence.repair === undefined);
+  const stale = claims.filter((c) => c.verdict === 'stale' && c.evidence.repair === undefined);
   if (memory.status === 'dead') {
     const validTo = memory.validTo ?? undefined;
     return [

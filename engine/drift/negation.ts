@@ -20,7 +20,8 @@ const SUBJECT_DENIAL_RE = new RegExp(
 /** How far an object denial reaches: "there is no `X`", "no longer uses the `X` package". */
 const OBJECT_REACH = 48;
 /** Where a denied noun phrase ends: "no discrepancies | in README.md". */
-const PHRASE_END_RE = /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
+const PHRASE_END_RE =
+  /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
 
 export function negatedRanges(text: string): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];

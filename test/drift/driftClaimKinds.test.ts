@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { extractClaims } from '../../engine/drift/claimExtractor';
 import type { ClaimReport, DriftReport } from '../../engine/drift/driftReport';
 import { tempDir } from '../support/temp';
-import { driftHost, rememberAt } from './driftHost';
+import { driftHost, fixAccepted, rememberAt } from './driftHost';
 import { GitRepository } from './gitRepository';
 
 const T1 = '2025-01-10T12:00:00Z';
@@ -107,7 +107,7 @@ describe('drift claim kinds: verification against files and history', () => {
     assert.equal(statusOf(report, stale), 'moved', 'a repairable claim is fixed by a rewrite');
     assert.equal(claimOf(report, current, 'symbol').verdict, 'ok');
 
-    await test.call('drift', { fix: true });
+    await fixAccepted(test);
     assert.equal(
       (await test.call('get', { id: stale })).memory.content,
       '`function parse(source: string, options: ParseOptions, strict = false)` in src/parser.ts reads configs.',
@@ -142,7 +142,7 @@ describe('drift claim kinds: verification against files and history', () => {
     assert.equal(ttlClaim.evidence.reason, 'no longer in config.yaml');
     assert.equal(ttlClaim.evidence.commit?.hash, changing);
 
-    await test.call('drift', { fix: true });
+    await fixAccepted(test);
     assert.equal((await test.call('get', { id: port })).memory.content, 'The port is 8080 in config.yaml.');
     assert.equal(
       (await test.call('get', { id: ttl })).memory.content,
@@ -222,7 +222,7 @@ describe('drift claim kinds: verification against files and history', () => {
     assert.equal(method.evidence.commit?.hash, moving);
     assert.equal(claimOf(report, list, 'route').verdict, 'ok');
 
-    await test.call('drift', { fix: true });
+    await fixAccepted(test);
     assert.equal(
       (await test.call('get', { id: byId })).memory.content,
       'GET /users/:id is handled in routes/accounts.ts',

@@ -82,7 +82,17 @@ describe('drift against git history', () => {
     );
     assert.equal((await test.call('get', { id })).memory.version, 1, 'a dry run changes nothing');
 
-    const fixed = await test.call('drift', { fix: true });
+    // A human's memory is only proposed for rewriting: its text stays until the user accepts.
+    const proposed = await test.call('drift', { fix: true });
+    assert.equal(proposed.fix?.actions[0]?.action, 'review');
+    assert.match(proposed.fix?.actions[0]?.reason ?? '', /^proposed rewrite/);
+    assert.equal(
+      proposed.fix?.actions[0]?.content,
+      'Tokens are checked in src/login/auth.ts:12 and stored by src/store/db.ts',
+    );
+    assert.equal((await test.call('get', { id })).memory.version, 1, 'not rewritten without consent');
+
+    const fixed = await test.call('drift', { fix: true, ids: [id] });
     assert.equal(fixed.fix?.dryRun, false);
     const { memory: now } = await test.call('get', { id });
     assert.equal(now.content, 'Tokens are checked in src/login/auth.ts:12 and stored by src/store/db.ts');
@@ -119,7 +129,7 @@ describe('drift against git history', () => {
     assert.equal(fixed.fix?.actions[0]?.action, 'review');
     const { annotations } = await test.call('get', { id });
     assert.match(annotations[0]?.text ?? '', /computeTax: missing from the code/);
-    await test.call('drift', { fix: true });
+    await test.call('drift', { fix: true, ids: [id] });
     assert.equal((await test.call('get', { id })).annotations.length, 1, 'flagged once per content');
   });
 
@@ -146,7 +156,7 @@ describe('drift against git history', () => {
     assert.equal(symbol?.verdict, 'moved');
     assert.equal(symbol?.evidence.target, 'src/b.ts');
     assert.equal(symbol?.evidence.commit?.hash, moving);
-    await test.call('drift', { fix: true });
+    await test.call('drift', { fix: true, ids: [id] });
     assert.equal(
       (await test.call('get', { id })).memory.content,
       'Dates are read by `parseDate` in `src/b.ts`.',

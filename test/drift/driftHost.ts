@@ -25,3 +25,9 @@ export function driftEvents(test: TestHost, memoryId: string): Array<{ data: str
     ]),
   );
 }
+
+/** `drift --fix` with every drifted memory's repair accepted, as a user accepting each in turn. */
+export async function fixAccepted(test: TestHost): Promise<void> {
+  const report = await test.call('drift');
+  await test.call('drift', { fix: true, ids: report.memories.map((m) => m.id) });
+}

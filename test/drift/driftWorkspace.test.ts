@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { extractClaims } from '../../engine/drift/claimExtractor';
 import { openTestHost } from '../support/host';
 import { tempDir } from '../support/temp';
-import { driftHost, rememberAt } from './driftHost';
+import { driftHost, fixAccepted, rememberAt } from './driftHost';
 import { GitRepository, shallowClone } from './gitRepository';
 
 const T1 = '2025-01-10T12:00:00Z';
@@ -95,7 +95,7 @@ describe('drift in the workspace', () => {
         ['docs/résumé.md', 'moved', 'docs/curriculum/résumé.md', renaming],
       ],
     );
-    await test.call('drift', { fix: true });
+    await fixAccepted(test);
     assert.equal(
       (await test.call('get', { id })).memory.content,
       'Decisions are in `docs/team notes.md`; the CV is docs/curriculum/résumé.md',

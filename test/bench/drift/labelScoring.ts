@@ -153,13 +153,16 @@ function scoreFix(
   repairs: RepositoryScore['repairs'],
 ): void {
   for (const action of memory.fix) {
-    if (action.action === 'review') repairs.reviews++;
-    if (action.action === 'invalidate') {
+    // A human's memory gets its repair as a proposal in a review: score what accepting it would do.
+    const proposal = action.action === 'review' && /^proposed (\w+)/.exec(action.reason)?.[1];
+    const kind = proposal || action.action;
+    if (action.action === 'review' && !proposal) repairs.reviews++;
+    if (kind === 'invalidate') {
       repairs.invalidations++;
       if (labelled.length > 0 && labelled.every((l) => l.claim.holds !== true)) repairs.justified++;
     }
     const content = action.content;
-    if (action.action !== 'rewrite' || content === undefined) continue;
+    if (kind !== 'rewrite' || content === undefined) continue;
     repairs.rewrites++;
     const changed = changedRegions(memory.text, content);
     const damages = changed.some(
