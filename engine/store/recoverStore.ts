@@ -101,7 +101,10 @@ function recoverNow({ path: databasePath, sql, acceptLoss = false }: RecoverOpti
       if (tail !== undefined) tailLost = tail + 1;
     }
   }
-  const salvagedFrom = salvageCopies(files.journal, dbId, records, problems);
+  const { used: salvagedFrom, reusedFrom } = salvageCopies(files.journal, dbId, records, problems);
+  if (reusedFrom !== undefined) {
+    for (let i = bases.length - 1; i >= 0; i--) if (bases[i]!.seq >= reusedFrom) bases.splice(i, 1);
+  }
 
   const seqs = [...records.keys(), ...bases.map((b) => b.seq), ...(tailLost === undefined ? [] : [tailLost])];
   const lastSeq = Math.max(...seqs);
@@ -160,13 +163,17 @@ function readJournal(file: string): JournalRead {
   return { owner, frames: scan.frames, damagedTail: tail ? (tail.after ?? 0) : undefined };
 }
 
-/** Adds the intact records of the damaged journal copies that the journal no longer has. */
+/**
+ * Adds the intact records of the damaged journal copies that the journal no longer has. Returns the
+ * copies used, and the first transaction number an older version reused (bases at or after it hold
+ * the reused writes without the ones they replaced, so they cannot be rebuilt on).
+ */
 function salvageCopies(
   journalPath: string,
   dbId: string,
   records: Map<number, ScannedFrame>,
   problems: string[],
-): string[] {
+): { used: string[]; reusedFrom: number | undefined } {
   const dir = path.dirname(journalPath);
   const prefix = `${path.basename(journalPath)}.damaged-`;
   const copies = readdirSync(dir)
@@ -175,19 +182,19 @@ function salvageCopies(
     .reverse()
     .map((name) => path.join(dir, name));
   const used: string[] = [];
+  let reusedFrom: number | undefined;
   for (const copy of copies) {
     const read = readJournal(copy);
     if (typeof read !== 'object' || read.owner !== dbId) continue;
-    // An older version could reuse transaction numbers after cutting a journal: such a copy
-    // cannot be merged, its numbers mean other writes.
     const conflict = read.frames.find((f) => {
       const known = records.get(f.record.seq);
       return known !== undefined && !known.frame.equals(f.frame);
     });
-    if (conflict) {
+    if (conflict && !renumberReused(records, read.frames, conflict.record.seq)) {
       problems.push(`${copy} holds another transaction ${conflict.record.seq} than the journal`);
       continue;
     }
+    if (conflict) reusedFrom = Math.min(reusedFrom ?? Infinity, conflict.record.seq);
     let added = false;
     for (const frame of read.frames) {
       if (records.has(frame.record.seq)) continue;
@@ -196,7 +203,33 @@ function salvageCopies(
     }
     if (added) used.push(copy);
   }
-  return used;
+  return { used, reusedFrom };
+}
+
+/**
+ * An older version cut a damaged journal, kept the copy, and numbered the next writes as if the cut
+ * records had never been: from `from` on, the journal's records are later writes than the copy's.
+ * They move after the copy's last record (the numbers are not part of what a record does), so both
+ * are kept, in the order they were written. False when the times do not show that order.
+ */
+function renumberReused(
+  records: Map<number, ScannedFrame>,
+  copyFrames: ScannedFrame[],
+  from: number,
+): boolean {
+  const later = [...records.values()]
+    .filter((f) => f.record.seq >= from)
+    .sort((a, b) => a.record.seq - b.record.seq);
+  const replaced = copyFrames.filter((f) => f.record.seq >= from);
+  const lastReplaced = Math.max(...replaced.map((f) => f.record.at));
+  if (later.some((f) => f.record.at < lastReplaced)) return false;
+  let seq = Math.max(...copyFrames.map((f) => f.record.seq));
+  for (const frame of later) {
+    records.delete(frame.record.seq);
+    seq++;
+    records.set(seq, { ...frame, record: { ...frame.record, seq } });
+  }
+  return true;
 }
 
 function rebuild(

@@ -1,5 +1,14 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
@@ -8,6 +17,7 @@ import { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { openDurable } from '../support/durable';
+import { openTestHost } from '../support/host';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
 // Damaged files must never cost intact acknowledged writes: each row damages one file of a real
@@ -283,5 +293,109 @@ describe('damaged files keep every intact acknowledged write', () => {
       .sort()
       .map((name) => [name, readFileSync(path.join(dir, name))]);
     assert.deepEqual(after, before);
+  });
+});
+
+const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+
+function engram(file: string, args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, '--db', file, '--embedding', 'off', ...args], {
+    cwd: path.dirname(file),
+    encoding: 'utf8',
+    env: { ...process.env, ENGRAM_DB: '' },
+  });
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+function memoryCount(file: string): number {
+  const stats = engram(file, ['--json', 'stats']);
+  assert.equal(stats.code, 0, stats.err);
+  return (JSON.parse(stats.out) as { memories: number }).memories;
+}
+
+/**
+ * A database written the way the CLI writes one (one transaction per remember, no snapshot after
+ * the empty one, so no `.prev`), through the real engine; `snapshotEvery` takes snapshots too.
+ */
+async function remembered(count: number, snapshotEvery?: number): Promise<{ dir: string; file: string }> {
+  const dir = tempDir();
+  const file = path.join(dir, 'memory.db');
+  const t = await openTestHost({ dbPath: file });
+  const topics = ['postgres', 'kubernetes', 'redis', 'terraform', 'graphql', 'kafka', 'nginx', 'vitest'];
+  for (let i = 0; i < count; i++) {
+    await t.call('remember', {
+      content: `Decision ${i}: service-${i} uses ${topics[i % topics.length]} on port ${9000 + i}`,
+    });
+    if (snapshotEvery !== undefined && (i + 1) % snapshotEvery === 0) await t.host.store.db.snapshot();
+  }
+  await t.host.close();
+  return { dir, file };
+}
+
+describe('damaged files through the CLI (dist/cli.js)', () => {
+  it('a flipped high bit in record 12 length: 20 of 20 memories, the copy named on stderr', async () => {
+    const { dir, file } = await remembered(20);
+    assert.ok(!existsSync(`${file}.prev`));
+    const journal = `${file}.journal`;
+    flip(journal, frameOffsets(journal)[12]! + 3, 0x40);
+    const stats = engram(file, ['--json', 'stats']);
+    assert.equal(stats.code, 0, stats.err);
+    assert.equal((JSON.parse(stats.out) as { memories: number }).memories, 20);
+    const copies = damagedCopies(dir);
+    assert.equal(copies.length, 1);
+    assert.ok(stats.err.includes(path.join(dir, copies[0]!)), stats.err);
+    assert.doesNotMatch(stats.err, /torn/);
+  });
+
+  it('a deleted journal: a store error that names it, no new journal', async () => {
+    const { file } = await remembered(30);
+    rmSync(`${file}.journal`);
+    const stats = engram(file, ['stats']);
+    assert.equal(stats.code, 3);
+    assert.match(stats.err, /memory\.db\.journal is missing/);
+    assert.ok(!existsSync(`${file}.journal`));
+  });
+
+  it('a damaged memory.db and no .prev: recover rebuilds every memory from the journal', async () => {
+    const { file } = await remembered(30);
+    writeFileSync(file, Buffer.alloc(8192, 7));
+    const list = engram(file, ['list']);
+    assert.equal(list.code, 3);
+    assert.match(list.err, /engram recover/);
+    const recovered = engram(file, ['recover']);
+    assert.equal(recovered.code, 0, recovered.err);
+    assert.match(recovered.out, /rebuilt .* from an empty database/);
+    assert.equal(memoryCount(file), 30);
+  });
+
+  it('memory.db and .prev damaged, journal compacted: recover exits 3 and changes nothing', async () => {
+    const { dir, file } = await remembered(25, 10);
+    writeFileSync(file, Buffer.alloc(8192, 7));
+    writeFileSync(`${file}.prev`, Buffer.alloc(8192, 6));
+    const snapshot = () =>
+      readdirSync(dir)
+        .sort()
+        .map((name) => [name, readFileSync(path.join(dir, name))]);
+    const before = snapshot();
+    const recovered = engram(file, ['recover']);
+    assert.equal(recovered.code, 3, recovered.out);
+    assert.match(recovered.err, /cannot rebuild .* without loss/);
+    assert.doesNotMatch(recovered.out, /rebuilt/);
+    assert.deepEqual(snapshot(), before);
+  });
+
+  it('a journal an older version cut, with its damaged copy: recover salvages the records only the copy has', async () => {
+    const { dir, file } = await remembered(15, 10);
+    const journal = `${file}.journal`;
+    // What the old open left: the whole journal in a .damaged- copy, the journal cut at a record
+    // the snapshot already held, so the writes after the snapshot were in the copy only.
+    copyFileSync(journal, `${journal}.damaged-1700000000000`);
+    truncateSync(journal, frameOffsets(journal)[3]!);
+    assert.equal(memoryCount(file), 10);
+    const recovered = engram(file, ['recover']);
+    assert.equal(recovered.code, 0, recovered.err);
+    assert.match(recovered.out, /used the intact records of .*damaged-1700000000000/);
+    assert.equal(memoryCount(file), 15);
+    assert.ok(existsSync(path.join(dir, 'memory.db.journal.damaged-1700000000000')));
   });
 });
