@@ -390,7 +390,9 @@ describe('damaged files through the CLI (dist/cli.js)', () => {
     // What the old open left: the whole journal in a .damaged- copy, the journal cut at a record
     // the snapshot already held, so the writes after the snapshot were in the copy only.
     copyFileSync(journal, `${journal}.damaged-1700000000000`);
-    truncateSync(journal, frameOffsets(journal)[3]!);
+    const cut = frameOffsets(journal)[3];
+    assert.ok(cut !== undefined);
+    truncateSync(journal, cut);
     assert.equal(memoryCount(file), 10);
     const recovered = engram(file, ['recover']);
     assert.equal(recovered.code, 0, recovered.err);
