@@ -4,7 +4,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
 import { fsyncDirectory, writeFileAtomic } from './fsync';
 import { Journal } from './journal';
-import { journalOwner, scanJournal } from './journalScan';
+import { JOURNAL_HEADER_BYTES, JOURNAL_MAGIC, scanJournal } from './journalScan';
 import type { ScannedFrame } from './journalScan';
 import { applyRecord } from './replay';
 import { emptyDatabase, loadSnapshot, readMeta } from './snapshotFile';
@@ -82,8 +82,9 @@ function recoverNow({ path: databasePath, sql, acceptLoss = false }: RecoverOpti
   const problems: string[] = [];
   const journal = readJournal(files.journal);
   if (journal === 'missing') problems.push(`the journal ${files.journal} is missing`);
-  else if (journal === 'unreadable') problems.push(`the journal ${files.journal} has no valid header`);
-  dbId ??= typeof journal === 'object' ? journal.owner : undefined;
+  else if (journal === 'unreadable') problems.push(`the journal ${files.journal} is shorter than its header`);
+  if (typeof journal === 'object' && dbId === undefined && /^[0-9a-f]{32}$/.test(journal.owner))
+    dbId = journal.owner;
   if (dbId === undefined) {
     throw new EngramError('NOT_FOUND', `nothing to rebuild ${databasePath} from: ${notes.join(', ')}`);
   }
@@ -151,12 +152,9 @@ type JournalRead =
 function readJournal(file: string): JournalRead {
   if (!existsSync(file)) return 'missing';
   const bytes = readFileSync(file);
-  let owner: string;
-  try {
-    owner = journalOwner(bytes, file);
-  } catch {
-    return 'unreadable';
-  }
+  if (bytes.length < JOURNAL_HEADER_BYTES) return 'unreadable';
+  // A damaged magic does not make the records unreadable; the owner id still has to match.
+  const owner = bytes.subarray(JOURNAL_MAGIC.length, JOURNAL_HEADER_BYTES).toString('latin1');
   const scan = scanJournal(bytes);
   // Damage at the end that is not a torn append lost the transaction after the last intact one.
   const tail = scan.damaged.find((range) => range.before === undefined);

@@ -239,6 +239,22 @@ describe('damaged files keep every intact acknowledged write', () => {
     assert.equal(damagedCopies(dir).length, 0);
   });
 
+  it('a flipped bit in the journal header magic: open fails naming it, recover keeps all 20', async () => {
+    const { file } = await written(20);
+    const journal = `${file}.journal`;
+    flip(journal, 2, 0x04);
+    await assert.rejects(open(file), (error: unknown) => {
+      assert.ok(EngramError.is(error, 'CORRUPT'), String(error));
+      assert.match(error.message, /memory\.db\.journal/);
+      return true;
+    });
+    const report = await DurableDatabase.recover({ path: file, sql: await loadSqlJs(SQL_WASM_PATH) });
+    assert.deepEqual(report.lost, []);
+    const db = await open(file);
+    assert.deepEqual(values(db), expected(20));
+    await db.close();
+  });
+
   it('a deleted journal: open fails naming it', async () => {
     const { file } = await written(30);
     rmSync(`${file}.journal`);
