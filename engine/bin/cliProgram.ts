@@ -9,6 +9,8 @@ import { resolveDatabasePath, resolveWorkspaceRoot, userDataDirectory } from '..
 import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { DurableDatabase } from '../store/durableDatabase';
+import { loadSqlJs } from '../store/sqlite';
+import { lossLine, recoverLines } from './recoverOutput';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
@@ -308,14 +310,16 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   program
     .command('recover')
-    .description('restore a damaged database from its previous snapshot and journal')
-    .action(() => {
-      const options = globals();
-      const dbPath = databasePath();
-      const result = DurableDatabase.recover(dbPath);
-      io.stdout(
-        `${options.json ? JSON.stringify(result) : `kept the damaged file at ${result.keptAside}; restored ${result.restoredFrom}; the journal replays on next open`}\n`,
-      );
+    .description('rebuild a damaged database from its snapshots, journal and damaged journal copies')
+    .option('--accept-loss', 'rebuild even when some writes cannot be recovered, keeping all the others')
+    .action(async (o: { acceptLoss?: boolean }) => {
+      const report = await DurableDatabase.recover({
+        path: databasePath(),
+        sql: await loadSqlJs(io.sqlWasmPath),
+        acceptLoss: o.acceptLoss === true,
+      });
+      io.stdout(`${globals().json ? JSON.stringify(report) : recoverLines(report)}\n`);
+      if (report.lost.length > 0 || report.skipped.length > 0) io.stderr(`engram: ${lossLine(report)}\n`);
     });
 
   return {

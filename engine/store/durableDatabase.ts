@@ -1,17 +1,9 @@
-import {
-  copyFileSync,
-  existsSync,
-  linkSync,
-  promises as fsp,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
 import type { Clock, Logger } from '../host';
-import { fsyncDirectory, writeFileAtomic } from './fsync';
+import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
 import type { Migration } from './migrate';
@@ -23,6 +15,8 @@ import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
 import { createEmpty, loadSnapshot, readMeta } from './snapshotFile';
+import { recoverStore } from './recoverStore';
+import type { RecoverOptions, RecoverReport } from './recoverStore';
 
 export interface SnapshotPolicy {
   /** Snapshot soon once the journal holds this many bytes. @default 16 MiB */
@@ -117,11 +111,14 @@ export class DurableDatabase {
     for (const leftover of [files.snapshotTemp, files.journalTemp]) rmSync(leftover, { force: true });
 
     if (!existsSync(files.database)) {
+      // A journal with no record beside no snapshot at all: a first open that crashed before it
+      // wrote the database file (the journal is created first). Nothing was ever written.
+      if (!existsSync(files.previous) && Journal.isEmptyFile(files.journal)) rmSync(files.journal);
       if (existsSync(files.journal) || existsSync(files.previous)) {
         throw new EngramError(
           'CORRUPT',
           `database ${files.database} is missing but its journal or previous snapshot exists; ` +
-            `run \`engram recover\` to restore it from ${files.previous}`,
+            `run \`engram recover\` to rebuild it from them`,
           { database: files.database },
         );
       }
@@ -134,9 +131,17 @@ export class DurableDatabase {
       options.configure?.(db);
       const dbId = readMeta(db, 'db_id');
       const snapshotSeq = Number(readMeta(db, 'journal_seq'));
-      const opened = existsSync(files.journal)
-        ? Journal.open(files.journal, dbId, options.logger)
-        : { journal: Journal.create(files.journal, dbId), records: [] };
+      // Every snapshot has a journal beside it (created with the database): without it, the writes
+      // after the snapshot would vanish without a word.
+      if (!existsSync(files.journal)) {
+        throw new EngramError(
+          'CORRUPT',
+          `journal ${files.journal} is missing: the writes after transaction ${snapshotSeq} of ${files.database} ` +
+            `are in it; restore it, or run \`engram recover --accept-loss\` to go on without them`,
+          { journal: files.journal },
+        );
+      }
+      const opened = Journal.open(files.journal, dbId, options.logger, snapshotSeq);
       journal = opened.journal;
       const seq = replayRecords(db, opened.records, snapshotSeq, files.journal);
       const store = new DurableDatabase(db, journal, options, dbId, seq);
@@ -150,19 +155,9 @@ export class DurableDatabase {
     }
   }
 
-  /**
-   * Restores a damaged database from its previous snapshot plus the journal. The damaged file is
-   * moved aside (never deleted) and its new name is returned.
-   */
-  static recover(databasePath: string): { keptAside: string; restoredFrom: string } {
-    const files = storeFiles(databasePath);
-    if (!existsSync(files.previous)) {
-      throw new EngramError('NOT_FOUND', `no previous snapshot ${files.previous} to recover from`);
-    }
-    const keptAside = `${files.database}.corrupt-${Date.now()}`;
-    if (existsSync(files.database)) renameSync(files.database, keptAside);
-    writeFileAtomic(files.database, readFileSync(files.previous));
-    return { keptAside, restoredFrom: files.previous };
+  /** Rebuilds a damaged database from what is intact: see recoverStore. */
+  static recover(options: RecoverOptions): Promise<RecoverReport> {
+    return recoverStore(options);
   }
 
   get path(): string {

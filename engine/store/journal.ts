@@ -9,14 +9,23 @@ import {
   openSync,
   readSync,
   renameSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
 import { fsyncDirectory } from './fsync';
-import { decodeRecord, encodeRecord } from './statementLog';
+import {
+  encodeFrame,
+  JOURNAL_HEADER_BYTES,
+  JOURNAL_MAGIC,
+  journalOwner,
+  parseRecordAt,
+  scanJournal,
+} from './journalScan';
+import type { JournalScan } from './journalScan';
+import { encodeRecord } from './statementLog';
 import type { TransactionRecord } from './statementLog';
 
 /**
@@ -25,13 +34,11 @@ import type { TransactionRecord } from './statementLog';
  * File: an 8-byte magic, the 32-character id of the database it belongs to, then records of
  * [u32 LE payload length][u32 LE crc32 of payload][payload]. A record is appended with one write and
  * made durable with fdatasync before the transaction is acknowledged. A crash can only leave a torn
- * record at the tail; it is detected by its length or checksum and cut on open, never half-applied.
+ * record at the tail: it is cut on open, never half-applied. Any other damage is corruption: see open.
  */
-const MAGIC = Buffer.from('ENGRAMJ1', 'ascii');
-const HEADER_BYTES = MAGIC.length + 32;
+const HEADER_BYTES = JOURNAL_HEADER_BYTES;
 /** How long a derived write waits for its background fdatasync (more writes may come first). */
 const BACKGROUND_SYNC_DELAY_MS = 500;
-const RECORD_HEADER_BYTES = 8;
 
 interface RecordPosition {
   seq: number;
@@ -75,52 +82,58 @@ export class Journal {
   }
 
   /**
-   * Opens an existing journal, validates it belongs to `dbId`, reads its intact records and cuts a
-   * torn tail. A checksum failure followed by more data is corruption, not a torn write: the file is
-   * copied aside before it is cut, so nothing is destroyed.
+   * Opens an existing journal, validates it belongs to `dbId` and reads its intact records.
+   *
+   * A torn tail (see `JournalScan.tornTail`) is cut with a warning. Any other damage is corruption:
+   * when every transaction the snapshot at `snapshotSeq` lacks is still readable, the file is copied
+   * aside, rewritten with every intact record, and the copy is reported as an error. When one of
+   * those transactions is lost and intact ones follow it, nothing is changed: opening fails and
+   * `engram recover` decides what to keep.
    */
-  static open(filePath: string, dbId: string, logger: Logger): OpenedJournal {
-    const fd = openSync(filePath, 'r+');
+  static open(filePath: string, dbId: string, logger: Logger, snapshotSeq: number): OpenedJournal {
+    let fd = openSync(filePath, 'r+');
     try {
       const bytes = readWhole(fd);
-      if (bytes.length < HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) {
-        throw new EngramError('CORRUPT', `journal ${filePath} has no valid header`);
-      }
-      const ownerId = bytes.subarray(MAGIC.length, HEADER_BYTES).toString('ascii');
+      const ownerId = journalOwner(bytes, filePath);
       if (ownerId !== dbId) {
         throw new EngramError(
           'CORRUPT',
           `journal ${filePath} belongs to database ${ownerId}, not ${dbId}: refusing to replay it`,
         );
       }
-      const records: TransactionRecord[] = [];
-      const positions: RecordPosition[] = [];
-      let offset = HEADER_BYTES;
-      let damage: 'short' | 'checksum' | 'payload' | undefined;
-      while (offset < bytes.length) {
-        const parsed = parseRecordAt(bytes, offset);
-        if (typeof parsed === 'string') {
-          damage = parsed;
-          break;
-        }
-        records.push(parsed.record);
-        positions.push({ seq: parsed.record.seq, offset });
-        offset = parsed.next;
+      const scan = scanJournal(bytes);
+      const records = scan.frames.map((f) => f.record);
+      const corrupt = scan.damaged.length > 0 || scan.frames.some((f) => f.repaired);
+      let size = bytes.length;
+      let positions = scan.frames.map((f) => ({ seq: f.record.seq, offset: f.offset }));
+      if (corrupt) {
+        refuseLostNeededRecords(filePath, scan, snapshotSeq);
+        const aside = `${filePath}.damaged-${Date.now()}`;
+        copyFileSync(filePath, aside);
+        fsyncDirectory(path.dirname(filePath));
+        const rewritten = rewriteJournal(
+          filePath,
+          Journal.header(dbId),
+          scan.frames.map((f) => f.frame),
+        );
+        closeSync(fd);
+        fd = rewritten.fd;
+        size = rewritten.size;
+        positions = rewritten.positions.map((offset, i) => ({ seq: records[i]!.seq, offset }));
+        logger.error(
+          `journal ${filePath} was damaged (${describeDamage(scan, snapshotSeq)}); kept a copy at ${aside} ` +
+            `and replayed every intact transaction`,
+          { aside, damaged: scan.damaged, repaired: scan.frames.filter((f) => f.repaired).length },
+        );
+      } else if (scan.tornTail) {
+        logger.warn('cut a torn journal tail (an unacknowledged write interrupted by a crash)', {
+          journal: filePath,
+          bytes: scan.tornTail.to - scan.tornTail.from,
+        });
+        truncateDurably(fd, scan.tornTail.from);
+        size = scan.tornTail.from;
       }
-      if (damage !== undefined) {
-        const tail = bytes.length - offset;
-        if (!isTornTail(bytes, offset, damage)) {
-          const aside = `${filePath}.damaged-${Date.now()}`;
-          copyFileSync(filePath, aside);
-          logger.error('journal damaged before its tail; kept a copy and cut it', { aside, offset });
-        } else {
-          logger.warn('cut a torn journal tail (an unacknowledged write interrupted by a crash)', {
-            bytes: tail,
-          });
-        }
-        truncateDurably(fd, offset);
-      }
-      const journal = new Journal(filePath, dbId, fd, offset, positions);
+      const journal = new Journal(filePath, dbId, fd, size, positions);
       return { journal, records };
     } catch (error) {
       closeSync(fd);
@@ -128,9 +141,10 @@ export class Journal {
     }
   }
 
-  private static header(dbId: string): Buffer {
+  /** The bytes a journal of database `dbId` starts with. */
+  static header(dbId: string): Buffer {
     if (!/^[0-9a-f]{32}$/.test(dbId)) throw new Error(`database id must be 32 hex characters, got ${dbId}`);
-    return Buffer.concat([MAGIC, Buffer.from(dbId, 'ascii')]);
+    return Buffer.concat([JOURNAL_MAGIC, Buffer.from(dbId, 'ascii')]);
   }
 
   get recordCount(): number {
@@ -149,11 +163,7 @@ export class Journal {
    * for a transaction that needs no acknowledgement. Records reach the disk in order either way.
    */
   append(record: TransactionRecord, sync = true): void {
-    const payload = encodeRecord(record);
-    const frame = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);
-    frame.writeUInt32LE(payload.length, 0);
-    frame.writeUInt32LE(crc32(payload), 4);
-    payload.copy(frame, RECORD_HEADER_BYTES);
+    const frame = encodeFrame(encodeRecord(record));
     try {
       writeAll(this.fd, frame, this.size);
       if (sync) fdatasyncSync(this.fd);
@@ -256,22 +266,9 @@ export class Journal {
     if (from === HEADER_BYTES) return;
     const tail = Buffer.allocUnsafe(this.size - from);
     readExactly(this.fd, tail, from);
-    const temp = `${this.filePath}.tmp`;
-    // Read-write: this descriptor becomes the journal, and the next compaction reads from it.
-    const tempFd = openSync(temp, 'w+', 0o600);
-    try {
-      const header = Journal.header(this.dbId);
-      writeAll(tempFd, header, 0);
-      writeAll(tempFd, tail, header.length);
-      fdatasyncSync(tempFd);
-    } catch (error) {
-      closeSync(tempFd);
-      throw error;
-    }
-    renameSync(temp, this.filePath);
-    fsyncDirectory(path.dirname(this.filePath));
+    const rewritten = rewriteJournal(this.filePath, Journal.header(this.dbId), [tail]);
     closeSync(this.fd);
-    this.fd = tempFd;
+    this.fd = rewritten.fd;
     const shift = from - HEADER_BYTES;
     this.positions = this.positions
       .slice(firstKept === -1 ? this.positions.length : firstKept)
@@ -296,30 +293,76 @@ export class Journal {
   static exists(filePath: string): boolean {
     return existsSync(filePath);
   }
-}
 
-function parseRecordAt(
-  bytes: Buffer,
-  offset: number,
-): { record: TransactionRecord; next: number } | 'short' | 'checksum' | 'payload' {
-  if (offset + RECORD_HEADER_BYTES > bytes.length) return 'short';
-  const length = bytes.readUInt32LE(offset);
-  const checksum = bytes.readUInt32LE(offset + 4);
-  const end = offset + RECORD_HEADER_BYTES + length;
-  if (end > bytes.length) return 'short';
-  const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
-  if (crc32(payload) !== checksum) return 'checksum';
-  try {
-    return { record: decodeRecord(payload), next: end };
-  } catch {
-    return 'payload';
+  /** True when `filePath` exists and holds no record (a header at most). */
+  static isEmptyFile(filePath: string): boolean {
+    return existsSync(filePath) && statSync(filePath).size <= HEADER_BYTES;
   }
 }
 
-/** A bad frame that reaches the end of the file is a torn write; one with data after it is not. */
-function isTornTail(bytes: Buffer, offset: number, damage: 'short' | 'checksum' | 'payload'): boolean {
-  if (damage === 'short') return true;
-  return offset + RECORD_HEADER_BYTES + bytes.readUInt32LE(offset) >= bytes.length;
+/**
+ * Opening must not cut intact records the snapshot lacks: when a lost transaction after the
+ * snapshot has readable ones after it, replaying stops there, and cutting would drop them.
+ */
+function refuseLostNeededRecords(filePath: string, scan: JournalScan, snapshotSeq: number): void {
+  let expected = snapshotSeq + 1;
+  for (const { record } of scan.frames) {
+    if (record.seq < expected) continue;
+    if (record.seq > expected) {
+      const following = scan.frames.filter((f) => f.record.seq > expected).length;
+      const lost = record.seq - 1 === expected ? `${expected}` : `${expected}-${record.seq - 1}`;
+      throw new EngramError(
+        'CORRUPT',
+        `journal ${filePath} is damaged: transaction ${lost} is unreadable and the snapshot does not hold it, ` +
+          `with ${following} intact transactions after it; nothing was changed: run \`engram recover\` to see what it can save`,
+        { journal: filePath },
+      );
+    }
+    expected++;
+  }
+}
+
+function describeDamage(scan: JournalScan, snapshotSeq: number): string {
+  const parts = scan.damaged.map((range) => {
+    const where = `bytes ${range.from}-${range.to}`;
+    if (range.before === undefined)
+      return `${where}: every transaction after ${range.after ?? 0} is unreadable`;
+    const first = (range.after ?? 0) + 1;
+    const last = range.before - 1;
+    if (last < first) return `${where}: no transaction lost`;
+    const held = last <= snapshotSeq ? ', all held by the snapshot' : '';
+    return `${where}: transaction ${first === last ? first : `${first}-${last}`} unreadable${held}`;
+  });
+  const repaired = scan.frames.filter((f) => f.repaired).length;
+  if (repaired > 0) parts.push(`${repaired} record length${repaired === 1 ? '' : 's'} repaired`);
+  return parts.join('; ');
+}
+
+/** Writes `frames` after `header` to a new file, renames it over `filePath`; returns its descriptor. */
+function rewriteJournal(
+  filePath: string,
+  header: Buffer,
+  frames: Buffer[],
+): { fd: number; size: number; positions: number[] } {
+  const temp = `${filePath}.tmp`;
+  // Read-write: this descriptor becomes the journal, and the next compaction reads from it.
+  const fd = openSync(temp, 'w+', 0o600);
+  const positions: number[] = [];
+  let size = 0;
+  try {
+    for (const part of [header, ...frames]) {
+      if (part !== header) positions.push(size);
+      writeAll(fd, part, size);
+      size += part.length;
+    }
+    fdatasyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  renameSync(temp, filePath);
+  fsyncDirectory(path.dirname(filePath));
+  return { fd, size, positions };
 }
 
 function readWhole(fd: number): Buffer {

@@ -29,21 +29,26 @@ export function replayRecords(
         `journal ${journalPath} skips from transaction ${seq} to ${record.seq}`,
       );
     }
-    db.exec('BEGIN');
-    try {
-      for (const [sql, params] of record.statements) {
-        if (params === undefined) db.exec(sql);
-        else db.run(sql, params);
-      }
-      db.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(record.seq)]);
-      db.exec('COMMIT');
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw new EngramError('CORRUPT', `replaying transaction ${record.seq} failed: ${firstLine(error)}`);
-    }
+    applyRecord(db, record);
     seq = record.seq;
   }
   return seq;
+}
+
+/** Applies one record in its own transaction, recording its seq; a failure leaves nothing applied. */
+export function applyRecord(db: Database, record: TransactionRecord): void {
+  db.exec('BEGIN');
+  try {
+    for (const [sql, params] of record.statements) {
+      if (params === undefined) db.exec(sql);
+      else db.run(sql, params);
+    }
+    db.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(record.seq)]);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw new EngramError('CORRUPT', `replaying transaction ${record.seq} failed: ${firstLine(error)}`);
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -9,19 +9,28 @@ import { Journal } from './journal';
 
 const META_SCHEMA = 'CREATE TABLE IF NOT EXISTS engram_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)';
 
-/** Creates an empty database file (with its identity) and a fresh journal for it. */
+/**
+ * Creates an empty database file (with its identity) and a fresh journal for it. The journal comes
+ * first: a database file without its journal is refused on open (its writes would be lost).
+ */
 export function createEmpty(sql: SqlJsStatic, databasePath: string, journalPath: string): void {
-  const db = new sql.Database();
+  const dbId = randomBytes(16).toString('hex');
+  const db = emptyDatabase(sql, dbId);
   try {
-    const dbId = randomBytes(16).toString('hex');
-    db.exec(META_SCHEMA);
-    db.run("INSERT INTO engram_meta (key, value) VALUES ('db_id', ?), ('journal_seq', '0')", [dbId]);
     if (existsSync(journalPath)) unlinkSync(journalPath);
-    writeFileAtomic(databasePath, db.export());
     Journal.create(journalPath, dbId).close();
+    writeFileAtomic(databasePath, db.export());
   } finally {
     db.close();
   }
+}
+
+/** The database every store starts from: its identity and transaction 0. Its journal rebuilds the rest. */
+export function emptyDatabase(sql: SqlJsStatic, dbId: string): Database {
+  const db = new sql.Database();
+  db.exec(META_SCHEMA);
+  db.run("INSERT INTO engram_meta (key, value) VALUES ('db_id', ?), ('journal_seq', '0')", [dbId]);
+  return db;
 }
 
 /**
@@ -34,9 +43,12 @@ const IN_MEMORY_PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -32
 
 /** Loads and checks a snapshot; a damaged one is reported (never overwritten), with the way back. */
 export function loadSnapshot(sql: SqlJsStatic, databasePath: string, previousPath: string): Database {
+  // recover can rebuild from the journal alone when there is no previous snapshot.
   const offer = existsSync(previousPath)
     ? `; the previous snapshot ${previousPath} and the journal can restore it: run \`engram recover\``
-    : '';
+    : previousPath === ''
+      ? ''
+      : '; the journal may rebuild it: run `engram recover`';
   let bytes: Buffer;
   try {
     bytes = readFileSync(databasePath);

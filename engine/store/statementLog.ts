@@ -22,6 +22,12 @@ interface EncodedRecord {
   ops: Array<[number, unknown] | [number]>;
 }
 
+/**
+ * Every encoded payload starts with these bytes (JSON keeps key order, and `seq` comes first):
+ * the journal scan looks for them to find the next intact record after damage.
+ */
+export const RECORD_PAYLOAD_PREFIX = '{"seq":';
+
 export function encodeRecord(record: TransactionRecord): Buffer {
   const sqlIndex = new Map<string, number>();
   const sql: string[] = [];

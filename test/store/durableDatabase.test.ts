@@ -5,8 +5,9 @@ import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
+import { loadSqlJs } from '../../engine/store/sqlite';
 import { openDurable } from '../support/durable';
-import { tempDir } from '../support/temp';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
   {
@@ -106,9 +107,8 @@ describe('DurableDatabase', () => {
     await again.close();
   });
 
-  it('keeps a copy of a journal damaged before its tail', async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'memory.db');
+  it('refuses a journal damaged in a record the snapshot lacks, with intact records after it, and changes nothing', async () => {
+    const file = path.join(tempDir(), 'memory.db');
     const db = await open(file);
     db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['one']));
     const afterOne = statSync(`${file}.journal`).size;
@@ -117,11 +117,11 @@ describe('DurableDatabase', () => {
     const bytes = readFileSync(`${file}.journal`);
     bytes[afterOne + 12] = bytes[afterOne + 12]! ^ 0xff; // flip a payload byte of record 'two'
     writeFileSync(`${file}.journal`, bytes);
-    const reopened = await open(file);
-    assert.equal(count(reopened), 1);
-    const { readdirSync } = await import('node:fs');
-    assert.ok(readdirSync(dir).some((name) => name.startsWith('memory.db.journal.damaged-')));
-    await reopened.close();
+    await assert.rejects(
+      open(file),
+      (error: unknown) => EngramError.is(error, 'CORRUPT') && /recover/.test(error.message),
+    );
+    assert.deepEqual(readFileSync(`${file}.journal`), bytes);
   });
 
   it('refuses a corrupt database file without touching it, and recovers from .prev + journal', async () => {
@@ -141,8 +141,12 @@ describe('DurableDatabase', () => {
       return true;
     });
     assert.deepEqual(readFileSync(file), garbage);
-    const { keptAside } = DurableDatabase.recover(file);
-    assert.deepEqual(readFileSync(keptAside), garbage);
+    const { keptAside, rebuiltFrom } = await DurableDatabase.recover({
+      path: file,
+      sql: await loadSqlJs(SQL_WASM_PATH),
+    });
+    assert.equal(rebuiltFrom, `${file}.prev`);
+    assert.deepEqual(readFileSync(keptAside[0]!), garbage);
     const recovered = await open(file);
     assert.deepEqual(
       recovered.read((r) => r.all<{ v: string }>('SELECT v FROM items ORDER BY id')).map((row) => row.v),
