@@ -44,6 +44,7 @@ export const REMEMBER_RESULTS: ResultRecord<RememberResult[]> = {
       };
       if (result.similarity !== undefined) kept.similarity = result.similarity;
       if (result.surprise !== undefined) kept.surprise = result.surprise;
+      if (result.merged !== undefined) kept.merged = result.merged;
       return kept;
     }),
   rebuild: (reader, record) =>

@@ -50,6 +50,10 @@ export function rememberLine(result: RememberResult): string {
   }[result.outcome];
   const similar = result.similarity === undefined ? '' : ` (similarity ${result.similarity.toFixed(2)})`;
   const lines = [`${verb}${similar}: ${memoryLine(result.memory)}`];
+  if (result.merged)
+    lines.push(
+      `merged into ${result.merged.into}, replacing "${clip(result.merged.previousContent, 70)}" (${result.merged.reason})`,
+    );
   for (const id of result.superseded) lines.push(`superseded: ${id}`);
   if (result.redacted.length) lines.push(`redacted secrets: ${result.redacted.join(', ')}`);
   return lines.join('\n');

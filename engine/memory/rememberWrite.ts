@@ -3,6 +3,7 @@ import { redactSecrets } from '../extract/secrets';
 import { indexMemory } from '../retrieval/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
+import { distinguishingDifference } from './distinguishingTokens';
 import type { EntityLinker } from './entityLinker';
 import type { EventLedger } from './eventLedger';
 import { newId } from './ids';
@@ -67,14 +68,29 @@ export class RememberWrite {
       return { outcome: 'unchanged', memory: currentMemory(tx, duplicate), superseded: [], redacted };
     }
     const surprise = embedded ? surpriseOf(embedded.nearest) : undefined;
-    const near = embedded && input.dedupe ? this.nearDuplicate(tx, embedded, input, agent) : undefined;
+    const near =
+      embedded && input.dedupe ? this.nearDuplicate(tx, embedded, input, content.text, agent) : undefined;
     if (near) {
       this.flush(tx);
       const memory = this.mergeRestatement(tx, near.memory, input, content.text, hash, embedded!, now, {
         agent,
         session,
       });
-      return { outcome: 'updated', memory, superseded: [], redacted, similarity: near.score, surprise };
+      const merged = {
+        into: near.memory.id,
+        previousContent: near.memory.content,
+        similarity: near.score,
+        reason: `restatement: similarity ${near.score.toFixed(2)} >= ${this.deps.limits.nearDuplicateThreshold} and no number, name, path or identifier differs`,
+      };
+      return {
+        outcome: 'updated',
+        memory,
+        superseded: [],
+        redacted,
+        similarity: near.score,
+        surprise,
+        merged,
+      };
     }
 
     if (input.layer === 'working' && session !== null) {
@@ -184,11 +200,17 @@ export class RememberWrite {
     };
   }
 
-  /** The closest active memory of the same layer and visibility above the threshold, if any. */
+  /**
+   * The closest active memory of the same layer and visibility above the threshold that the new
+   * text restates, if any. A sentence encoder scores "ticket 101" and "ticket 102" as one
+   * sentence: a neighbour whose numbers, names, paths or identifiers differ is another fact, kept
+   * apart (only a conflict key or an edit replaces a fact).
+   */
   private nearDuplicate(
     reader: SqlReader,
     embedded: EmbeddedText,
     input: ValidRemember,
+    content: string,
     agent: string | null,
   ): { memory: Memory; score: number } | undefined {
     if (!NEAR_DUPLICATE_LAYERS.has(input.layer) || input.conflictKey !== null) return undefined;
@@ -196,7 +218,8 @@ export class RememberWrite {
       if (hit.score < this.deps.limits.nearDuplicateThreshold) break;
       const memory = currentMemory(reader, hit.memoryId);
       const visible = memory.scope === input.scope && (memory.scope === 'shared' || memory.agent === agent);
-      if (memory.status === 'active' && memory.layer === input.layer && visible)
+      if (memory.status !== 'active' || memory.layer !== input.layer || !visible) continue;
+      if (distinguishingDifference(memory.content, content) === undefined)
         return { memory, score: hit.score };
     }
     return undefined;

@@ -144,6 +144,20 @@ export interface RememberInput {
  */
 export type RememberOutcome = 'added' | 'updated' | 'unchanged' | 'superseded';
 
+/**
+ * A restatement merged into an existing memory: it names the memory and the text it replaced, so
+ * a merge is never silent. Merges happen only when the embedding is within the near-duplicate
+ * threshold and no number, name, path, version or identifier differs (distinguishingTokens.ts).
+ */
+export interface MergeNote {
+  /** Id of the memory that took the new wording (the result's memory). */
+  into: string;
+  /** Its wording before the merge (still in its history). */
+  previousContent: string;
+  similarity: number;
+  reason: string;
+}
+
 export interface RememberResult {
   outcome: RememberOutcome;
   memory: Memory;
@@ -153,6 +167,8 @@ export interface RememberResult {
   redacted: string[];
   /** With an embedding model: cosine similarity to the memory that was updated (`updated`). */
   similarity?: number;
+  /** `updated`: the memory the text was merged into, the wording it replaced, and why. */
+  merged?: MergeNote;
   /**
    * With an embedding model: 1 - mean cosine similarity to the nearest memories (0 = says what
    * is already known, 1 = unlike anything stored); it moved importance when none was given.

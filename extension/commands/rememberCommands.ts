@@ -22,7 +22,7 @@ function outcomeMessage(result: RememberResult): string {
     case 'unchanged':
       return `Already remembered: ${title}`;
     case 'updated':
-      return `Updated a similar memory: ${title}${redacted}`;
+      return `Merged into ${result.merged?.into ?? result.memory.id} as a restatement of "${memoryTitle({ content: result.merged?.previousContent ?? '' }, 40)}": ${title}${redacted}`;
     case 'superseded':
       return `Remembered, replacing ${result.superseded.length} older: ${title}${redacted}`;
     case 'added':

@@ -183,4 +183,24 @@ describe('engram CLI', () => {
     assert.doesNotMatch(engram(dir, ['list']).out, /concise/);
     assert.ok(existsSync(path.join(dir, 'user-home', 'user.db')));
   });
+
+  it('keeps notes that differ in a number apart, and names the memory a restatement merged into', () => {
+    const dir = tempDir();
+    const first = engram(dir, ['remember', 'writer 1 note 1']);
+    const second = engram(dir, ['remember', 'writer 1 note 2']);
+    assert.equal(second.code, 0, second.err);
+    assert.match(first.out, /^remembered: m_\w+ {2}semantic\/fact {2}writer 1 note 1\n$/);
+    assert.match(second.out, /^remembered: m_\w+ {2}semantic\/fact {2}writer 1 note 2\n$/);
+    const id = /^remembered: (m_\w+)/.exec(engram(dir, ['remember', 'Use pnpm for installs.']).out)?.[1];
+    const merged = engram(dir, ['remember', 'Use pnpm for installs']);
+    assert.equal(merged.code, 0, merged.err);
+    assert.match(
+      merged.out,
+      /^updated a near-duplicate \(similarity 0\.\d\d\): m_\w+ {2}semantic\/fact {2}Use pnpm for installs\n/,
+    );
+    assert.ok(
+      merged.out.includes(`merged into ${id}, replacing "Use pnpm for installs." (restatement: similarity `),
+      merged.out,
+    );
+  });
 });

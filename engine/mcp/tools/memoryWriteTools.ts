@@ -21,7 +21,7 @@ const remember = defineTool({
   name: 'memory_remember',
   title: 'Remember',
   description:
-    'Store a memory (a decision, convention, fact, error pattern, preference, procedure). Exact restatements are confirmed, not stored twice; a memory with the same conflictKey as an active one supersedes it (the old version is kept in history). Secrets are redacted.',
+    'Store a memory (a decision, convention, fact, error pattern, preference, procedure). Exact restatements are confirmed, not stored twice; a close restatement with the same numbers, names, paths and identifiers updates the memory it restates (outcome "updated", with `merged` naming it); a memory with the same conflictKey as an active one supersedes it (the old version is kept in history). Secrets are redacted.',
   group: 'memory',
   profiles: FULL_AND_CORE,
   // Restating a memory grows its confirmation count: a repeat is not free of effects.
@@ -44,19 +44,32 @@ const remember = defineTool({
     memory: memoryViewSchema,
     superseded: z.array(z.string()),
     redacted: z.array(z.string()),
+    merged: z
+      .object({
+        into: z.string(),
+        previousContent: z.string(),
+        similarity: z.number(),
+        reason: z.string(),
+      })
+      .optional()
+      .describe('outcome "updated": the memory this text was merged into, the wording it replaced, and why'),
   }),
   async run(args, context) {
     const result = (await context.call('remember', args)) as RememberResult;
     const memory = memoryView(result.memory);
     const superseded = result.superseded.length ? `; superseded ${result.superseded.join(', ')}` : '';
+    const merged = result.merged
+      ? `; merged into ${result.merged.into}, replacing "${result.merged.previousContent}" (${result.merged.reason})`
+      : '';
     return {
       structured: {
         outcome: result.outcome,
         memory,
         superseded: result.superseded,
         redacted: result.redacted,
+        ...(result.merged ? { merged: result.merged } : {}),
       },
-      text: `${result.outcome}: ${memoryLine(memory)}${superseded}`,
+      text: `${result.outcome}: ${memoryLine(memory)}${superseded}${merged}`,
     };
   },
 });
