@@ -99,3 +99,39 @@ export function parameterListsOf(text: string, name: string): Parameter[][] {
   }
   return lists;
 }
+
+/**
+ * How many arguments a declared parameter list accepts: parameters with a default or a `?` are
+ * optional, a rest parameter (`...args`, `*args`) takes any number more.
+ */
+export function arityOf(inside: string): { min: number; max: number } {
+  const parts = splitTopLevel(inside)
+    .map((p) => p.trim().replace(DECORATOR_RE, '').replace(MODIFIERS_RE, ''))
+    .filter((p) => p.length > 0 && p !== '/' && p !== '*');
+  if (parts[0] && /^(?:self|cls|&?self|&mut self)\b/.test(parts[0])) parts.shift();
+  let min = 0;
+  let max = 0;
+  for (const part of parts) {
+    if (/^(?:\.{3}|\*{1,2}\w)/.test(part)) return { min, max: Number.POSITIVE_INFINITY };
+    max++;
+    const head = part.split(':')[0] ?? part;
+    if (topLevelIndex(part, '=') === -1 && !head.trim().endsWith('?')) min = max;
+  }
+  return { min, max };
+}
+
+function splitTopLevel(inside: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of inside) {
+    if ('([{<'.includes(c)) depth++;
+    else if (')]}>'.includes(c)) depth--;
+    if (c === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  return parts;
+}

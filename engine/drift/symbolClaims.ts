@@ -3,7 +3,7 @@ import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribut
 import type { ClaimUnderCheck } from './attribution';
 import type { SymbolDefinition } from './symbolIndex';
 import type { FileReader } from './fileHistory';
-import { parameterListAt, parameterListsOf, parametersOf, sameParameters } from './signatures';
+import { arityOf, parameterListAt, parameterListsOf, parametersOf, sameParameters } from './signatures';
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
@@ -72,10 +72,15 @@ async function signatureCheck(
 ): Promise<ClaimCheck> {
   if (claim.parameters === undefined || definitions.length === 0) return ok('present');
   const stated = claim.signature !== undefined ? parametersOf(claim.signature.slice(1, -1)) : undefined;
+  // A call says only that so many arguments are accepted (optional and rest parameters count).
+  const accepts = (list: string) => {
+    const { min, max } = arityOf(list);
+    return (claim.parameters as number) >= min && (claim.parameters as number) <= max;
+  };
   const fits = (declared: Parameter[]) =>
     stated ? sameParameters(stated, declared) : declared.length === claim.parameters;
   const declared = definitions.map((d) => ({ definition: d, list: declaredList(d.signature, name) }));
-  if (declared.some(({ list }) => list === undefined || fits(parametersOf(list))))
+  if (declared.some(({ list }) => list === undefined || (stated ? fits(parametersOf(list)) : accepts(list))))
     return ok('present', { now: definitions[0]?.signature });
   const current = declared[0] as { definition: SymbolDefinition; list: string };
   const check: ClaimCheck = {
