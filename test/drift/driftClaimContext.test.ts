@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
+import type { DriftReport } from '../../engine/drift/driftReport';
+import { driftHost, rememberAt } from './driftHost';
+import { GitRepository } from './gitRepository';
+
+/*
+ * What a text asserts about the project, and what can show it: the causes of the false flags an
+ * outside evaluation found (issue 13), each as a case that failed before claims were read in
+ * context and presence was read from code only.
+ */
+
+const OWN = { projectPackages: new Set(['thelib']) };
+const summary = (text: string) => extractClaims(text, OWN).map((c) => [c.kind, c.subject, c.negated]);
+
+describe('drift claims in context', () => {
+  it('an example claims only the project API it calls, as a call (no declaration, no locals, no outside packages)', () => {
+    const text = [
+      'Use it like this:',
+      '```js',
+      "const thelib = require('thelib')",
+      "const pako = require('pako')",
+      'const finalLogger = thelib.final(logger, (err, evt) => {})',
+      "await client('https://example.com/x', { json: true })",
+      'finalLogger.info(`done`)',
+      '```',
+    ].join('\n');
+    const claims = extractClaims(text, OWN);
+    assert.deepEqual(
+      claims.map((c) => [c.kind, c.subject]),
+      [
+        ['symbol', 'thelib.final'],
+        ['symbol', 'finalLogger.info'],
+      ],
+      "pako is the reader's, client and the other names are the example's own; finalLogger is what thelib returned",
+    );
+    assert.equal(claims[0]?.signature, undefined, 'a call is no declaration');
+  });
+
+  it('output and shell blocks: no symbols, no dependencies from `npm install`, scripts kept', () => {
+    const text = [
+      'Run:',
+      '```sh',
+      'npm install thelib otherlib',
+      'npm run build',
+      '```',
+      '```',
+      'PinoAsync average: 129.507ms',
+      'OtherThing average: 3.1ms',
+      '```',
+    ].join('\n');
+    assert.deepEqual(summary(text), [['script', 'build', false]]);
+  });
+
+  it('a dependency only when the text says the project uses it', () => {
+    assert.deepEqual(summary('It works with web apps (React, Vue.js, Angular) and servers.'), []);
+    assert.deepEqual(summary('This project uses React for its views.'), [['dependency', 'react', false]]);
+    assert.deepEqual(summary('We no longer use Redux.'), [['dependency', 'redux', true]]);
+    assert.deepEqual(summary('Logging uses debug@2.6.9 everywhere.'), [['dependency', 'debug', false]]);
+  });
+
+  it('negation reaches only its object or subject, within its clause', () => {
+    assert.deepEqual(summary('Keep them in sync so that there are no discrepancies in README.md files.'), [
+      ['path', 'README.md', false],
+    ]);
+    assert.deepEqual(
+      summary("`url`, `method` and `data` options don't need to be specified in config.").map((c) => c[2]),
+      [false, false, false],
+    );
+    assert.deepEqual(summary('The `thelib.extreme` function has been completely removed.'), [
+      ['symbol', 'thelib.extreme', true],
+    ]);
+  });
+
+  it('markdown emphasis is no symbol; a bare word is a low-confidence claim unless named as API', () => {
+    assert.deepEqual(summary('__DEPRECATED: use `transport` instead.__ This is _not_ needed.'), [
+      ['symbol', 'transport', false],
+    ]);
+    const [event] = extractClaims('Emitted as `ready` when done.', OWN);
+    assert.equal(event?.confidence, 'low');
+    const [option] = extractClaims('Set the `prettifier` option to a module.', OWN);
+    assert.equal(option?.confidence, undefined);
+  });
+});
+
+const memoryIn = (report: DriftReport, id: string) => {
+  const memory = report.memories.find((m) => m.id === id);
+  assert.ok(memory, `no memory ${id}`);
+  return memory;
+};
+
+describe('drift evidence is code, not text', () => {
+  it('a renamed option stays gone although an error message, the docs, a test and a lockfile still name it', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: {
+        'package.json': JSON.stringify({ name: 'thelib', version: '1.0.0' }),
+        'lib/options.js':
+          'export function normalize(options) {\n  return { retryLimit: options.retryLimit };\n}\n',
+      },
+    });
+    const renaming = repo.commit('Rename retryLimit to retries', '2025-02-01T00:00:00Z', {
+      write: {
+        'lib/options.js': [
+          'export function normalize(options) {',
+          "  if (options.legacy) throw new Error('`retryLimit` has been renamed `retries`');",
+          '  // the old name is refused above',
+          '  return { retries: options.retries };',
+          '}',
+          '',
+        ].join('\n'),
+        'test/options.test.js': 'normalize({ retryLimit: 1 });\n',
+        'package-lock.json': JSON.stringify({ packages: { 'node_modules/retryLimit': {} } }),
+      },
+    });
+    repo.commit('Docs mention the old name', '2025-03-01T00:00:00Z', {
+      write: { 'README.md': 'The `retryLimit` option was renamed.\n' },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      'Set the `retryLimit` option to retry failed requests.',
+      '2025-01-15T00:00:00Z',
+    );
+    const claim = memoryIn(await test.call('drift', { all: true }), id).claims.find(
+      (c) => c.subject === 'retryLimit',
+    );
+    assert.equal(claim?.verdict, 'stale');
+    assert.equal(claim?.evidence.commit?.hash, renaming, 'the code commit, never the README edit');
+  });
+
+  it('a word that was never in the code is no drift; a path already gone before the memory blames no commit', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: {
+        'docs/guide.md': 'See example/run.html\n',
+        'docs/example/run.html': '<p>run</p>\n',
+        'old/a.txt': 'a\n',
+      },
+    });
+    repo.commit('Move old', '2025-01-05T00:00:00Z', { remove: ['old/a.txt'], write: { 'new/a.txt': 'a\n' } });
+    const deleting = repo.commit('Remove the example', '2025-03-01T00:00:00Z', {
+      remove: ['docs/example/run.html'],
+    });
+    const test = await driftHost(repo.root);
+    const id = await test.call('remember', {
+      content: 'For a running example see [example/run.html](example/run.html); `someHelper()` is yours.',
+      validFrom: '2025-02-01T00:00:00Z',
+      source: { file: 'docs/guide.md' },
+      dedupe: false,
+    });
+    const memory = memoryIn(await test.call('drift', { all: true }), id.memory.id);
+    const paths = memory.claims.filter((c) => c.kind === 'path');
+    assert.ok(paths.length > 0);
+    for (const path of paths) {
+      assert.equal(path.verdict, 'stale', 'resolved beside the memory source file');
+      assert.equal(path.evidence.commit?.hash, deleting);
+    }
+    assert.notEqual(memory.claims.find((c) => c.subject === 'someHelper')?.verdict, 'stale');
+    const before = await rememberAt(test, 'Old notes are in old/a.txt', '2025-02-01T00:00:00Z');
+    const gone = memoryIn(await test.call('drift', { all: true }), before).claims[0];
+    assert.equal(
+      gone?.verdict,
+      'unverifiable',
+      'already gone before the memory: no commit before it is blamed',
+    );
+  });
+});
