@@ -5,7 +5,7 @@ import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
 import type { RepoMap } from '../code/repoMap';
 import type { MemoryStore } from '../memory/memoryStore';
 import { tokenCount } from '../retrieval/tokenCount';
-import { optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
+import { optionalBoolean, optionalNumber, optionalQueryText, queryText, stringList } from './params';
 import type { Params } from './params';
 
 function limitOf(p: Params, fallback: number): number {
@@ -28,7 +28,7 @@ function mapBudget(p: Params): number {
 
 function repoMap(store: MemoryStore, p: Params): RepoMap {
   const focus = p['focus'] === undefined || p['focus'] === null ? [] : stringList(p, 'focus');
-  const query = optionalString(p, 'query');
+  const query = optionalQueryText(p, 'query');
   const budget = mapBudget(p);
   return store.read((r) =>
     buildRepoMap(r, referenceGraphOf(store, r), {
@@ -62,12 +62,12 @@ export const CODE_METHODS = {
   symbols: {
     write: false,
     run: (store: MemoryStore, p: Params) =>
-      store.read((r) => searchSymbols(r, text(p, 'query'), limitOf(p, 20))),
+      store.read((r) => searchSymbols(r, queryText(p, 'query'), limitOf(p, 20))),
   },
   files: {
     write: false,
     run: (store: MemoryStore, p: Params) =>
-      store.read((r) => searchFiles(r, text(p, 'query'), limitOf(p, 20))),
+      store.read((r) => searchFiles(r, queryText(p, 'query'), limitOf(p, 20))),
   },
   /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
   map: { write: false, run: repoMap },

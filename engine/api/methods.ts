@@ -24,7 +24,16 @@ import { indexMissing } from '../retrieval/lexicalIndex';
 import { recall } from '../retrieval/recall';
 import { buildContext, markContextInjected } from '../retrieval/contextBuilder';
 import { schemaVersion } from '../store/migrate';
-import { actorOf, optionalBoolean, optionalNumber, optionalString, stringList, text } from './params';
+import {
+  actorOf,
+  optionalBoolean,
+  optionalNumber,
+  optionalQueryText,
+  optionalString,
+  queryText,
+  stringList,
+  text,
+} from './params';
 import type { Params } from './params';
 import { collectStats } from './stats';
 import { REMEMBER_RESULTS } from './requestRecords';
@@ -168,7 +177,7 @@ export const METHODS = {
     return recall(
       store,
       {
-        query: text(p, 'query'),
+        query: queryText(p, 'query'),
         k: optionalNumber(p, 'k'),
         channels,
         layer: layerParam(p),
@@ -187,7 +196,7 @@ export const METHODS = {
         throw invalidInput(`budget must be a whole number of tokens from 50 to 200000; got ${budget}`);
       }
       return buildContext(store, {
-        query: text(p, 'query'),
+        query: queryText(p, 'query'),
         budget,
         session: actorOf(p).session,
         conversation: optionalString(p, 'conversation'),
@@ -203,7 +212,7 @@ export const METHODS = {
   ),
   entities: method(false, (store, p) =>
     store.read((r) =>
-      searchEntities(r, optionalString(p, 'query'), clampLimit(optionalNumber(p, 'limit') ?? 50)),
+      searchEntities(r, optionalQueryText(p, 'query'), clampLimit(optionalNumber(p, 'limit') ?? 50)),
     ),
   ),
   related: method(false, (store, p) =>

@@ -1,6 +1,7 @@
 import { invalidInput } from '../errors';
 import { describe } from '../memory/validate';
 import type { Actor } from '../memory/types';
+import { boundedQuery } from '../retrieval/queryLimit';
 
 /** Params arrive as JSON from other processes: every method checks its own. */
 export type Params = Record<string, unknown>;
@@ -17,6 +18,17 @@ export function text(params: Params, field: string): string {
   if (typeof value !== 'string' || value.trim() === '')
     throw invalidInput(`${field} is required (text); got ${describe(value)}`);
   return value;
+}
+
+/** Required query text, at most MAX_QUERY_CHARS characters (TOO_LARGE beyond). */
+export function queryText(params: Params, field: string): string {
+  return boundedQuery(field, text(params, field));
+}
+
+/** Optional query text, at most MAX_QUERY_CHARS characters (TOO_LARGE beyond). */
+export function optionalQueryText(params: Params, field: string): string | undefined {
+  const value = optionalString(params, field);
+  return value === undefined ? undefined : boundedQuery(field, value);
 }
 
 export function optionalString(params: Params, field: string): string | undefined {

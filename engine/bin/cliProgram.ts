@@ -272,7 +272,10 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       .command('serve')
       .description('serve the memory to MCP clients (stdio, or Streamable HTTP with --http)')
       .requiredOption('--mcp', 'serve MCP (the only protocol today)'),
-  ).action((o: { profile?: string; http?: boolean; port?: number }) => runBridge({ ...globals(), ...o }, io));
+  ).action(
+    (o: { profile?: string; http?: boolean; port?: number; sessionIdle?: number; requestTimeout?: number }) =>
+      runBridge({ ...globals(), ...o }, io),
+  );
 
   program
     .command('mcp-config')

@@ -7,8 +7,12 @@ export interface Mentions {
 }
 
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
-/** Path-like tokens: `src/a.ts`, `a.ts`, `xarray/core/dataset.py`, `xarray.core.dataset`. */
-const PATH_LIKE = /[A-Za-z0-9_$@-]+(?:[./\\][A-Za-z0-9_$@-]+)+/g;
+/**
+ * Path-like tokens: `src/a.ts`, `a.ts`, `xarray/core/dataset.py`, `xarray.core.dataset`. Tried
+ * only from the first character of a run (the lookbehind): a match inside a run implies one from
+ * its start, and retrying every character of a long run made the scan quadratic.
+ */
+const PATH_LIKE = /(?<![A-Za-z0-9_$@-])[A-Za-z0-9_$@-]+(?:[./\\][A-Za-z0-9_$@-]+)+/g;
 /** Shorter names (`i`, `db`, `id`) are too often just words or locals to steer a ranking. */
 const MIN_IDENTIFIER = 3;
 

@@ -10,6 +10,14 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/** A positive number of seconds, fractions allowed (tests use tenths). */
+export function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400 * 365)
+    throw new InvalidArgumentError(`"${value}" is not a number of seconds (more than 0).`);
+  return seconds;
+}
+
 /** The options of `dist/mcp.js`; `engram serve --mcp` takes the same ones. */
 export function addBridgeOptions(command: Command): Command {
   return command
@@ -23,7 +31,17 @@ export function addBridgeOptions(command: Command): Command {
       '--http',
       'serve Streamable HTTP on 127.0.0.1 instead of stdio (URL and token in .engram/mcp-http.json)',
     )
-    .option('--port <port>', 'HTTP port (default: any free port)', parsePort);
+    .option('--port <port>', 'HTTP port (default: any free port)', parsePort)
+    .option(
+      '--session-idle <seconds>',
+      'HTTP: close an MCP session after this long without a request (default 1800)',
+      parseSeconds,
+    )
+    .option(
+      '--request-timeout <seconds>',
+      'HTTP: a request must arrive whole within this, its headers within 10 s of it (default 30)',
+      parseSeconds,
+    );
 }
 
 /** Parses `dist/mcp.js` arguments. Usage errors go to stderr: stdout belongs to MCP frames. */

@@ -5,14 +5,28 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBridgeServer } from './bridgeServer';
 import type { BridgeRuntime } from './bridgeRuntime';
+import { HttpSessions } from './httpSessions';
 import { bearerMatches, newToken, writeTokenFile } from './httpToken';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Headers come first and are small: a client slower than this is holding a socket, not sending. */
+const MAX_HEADERS_TIMEOUT_MS = 10_000;
+/** An idle kept-alive socket is closed after this (Node's own default, set on purpose). */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export interface HttpBridgeOptions {
   /** @default 0 (any free port; the token file has the URL) */
   port: number;
   tokenFile: string;
+  /** A session without a request for this long is closed. @default 30 min */
+  sessionIdleMs?: number;
+  /**
+   * A request must arrive whole within this and its headers within min(this, 10 s), so a client
+   * sending them a byte at a time (slowloris) is cut off. @default 30 s
+   */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -22,11 +36,21 @@ export interface HttpBridgeOptions {
  */
 export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptions): Promise<void> {
   const token = newToken();
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] = [];
   const logger = runtime.settings.logger;
+  const sessions = new HttpSessions(options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, (id) =>
+    logger.debug(`http session ${id} closed after idling`),
+  );
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
-  const httpServer = http.createServer((req, res) => {
+  const serverOptions: http.ServerOptions = {
+    requestTimeout,
+    headersTimeout: Math.min(requestTimeout, MAX_HEADERS_TIMEOUT_MS),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // How often Node looks for requests past those timeouts (every 30 s by default).
+    connectionsCheckingInterval: Math.max(10, Math.min(requestTimeout / 4, 5_000)),
+  };
+  const httpServer = http.createServer(serverOptions, (req, res) => {
     void handle(req, res).catch((error: unknown) => {
       logger.warn(`http request failed: ${String(error)}`);
       if (!res.headersSent) reply(res, 500, 'internal error');
@@ -47,21 +71,26 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
     }
     if ((req.url ?? '').split('?')[0] !== '/mcp') return reply(res, 404, 'not found: the endpoint is /mcp');
     const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    const existing = typeof sessionId === 'string' ? sessions.use(sessionId, res) : undefined;
+    // An id we do not know (expired, deleted, or from before a restart) is a 404: the client
+    // then initializes a new session, as the Streamable HTTP transport specifies.
+    if (sessionId !== undefined && !existing)
+      return reply(res, 404, 'unknown mcp-session-id: initialize again');
     if (req.method !== 'POST') {
-      if (!existing) return reply(res, 400, 'unknown or missing mcp-session-id');
+      if (!existing) return reply(res, 400, 'missing mcp-session-id');
       return existing.handleRequest(req, res);
     }
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge(res);
     const body = await readJson(req);
-    if (body === undefined) return reply(res, 400, 'the body must be JSON of at most 4 MiB');
+    if (body === TOO_LARGE) return tooLarge(res);
+    if (body === undefined) return reply(res, 400, 'the body must be JSON');
     if (existing) return existing.handleRequest(req, res, body);
-    if (sessionId !== undefined || !isInitializeRequest(body))
-      return reply(res, 400, 'unknown or missing mcp-session-id');
-    const transport = new StreamableHTTPServerTransport({
+    if (!isInitializeRequest(body)) return reply(res, 400, 'missing mcp-session-id');
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
       allowedHosts,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id): void => sessions.add(id, transport),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -85,7 +114,7 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
-  for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+  await sessions.closeAll();
   await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
 
@@ -94,12 +123,21 @@ function reply(res: http.ServerResponse, status: number, message: string): void 
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** A body past MAX_BODY_BYTES: refused, and the connection closed rather than drained. */
+function tooLarge(res: http.ServerResponse): void {
+  res.setHeader('connection', 'close');
+  reply(res, 413, 'the body must be JSON of at most 4 MiB');
+}
+
+const TOO_LARGE = Symbol('too large');
+
+/** The parsed body; undefined when it is not JSON, TOO_LARGE past MAX_BODY_BYTES. */
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) return TOO_LARGE;
     chunks.push(chunk as Buffer);
   }
   try {

@@ -1,9 +1,11 @@
-import { invalidParams } from './argumentErrors';
+import { z } from 'zod';
+import { argumentError, invalidParams } from './argumentErrors';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
 import type { EventPage } from './methods/eventMethods';
 import type { ToolContext } from './toolDefinition';
+import { MAX_QUERY_CHARS } from '../retrieval/queryLimit';
 
 export const PROMPTS: Prompt[] = [
   {
@@ -36,6 +38,16 @@ const DECISION_KINDS = new Set<Memory['kind']>([
 ]);
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Prompt arguments are checked like tool inputs: `task` and `target` are queries, bounded as
+ * memory_recall's query is, and refused with the same one-line message.
+ */
+const ARGUMENTS: Record<string, z.ZodType<Record<string, string | undefined>>> = {
+  prime: z.object({ task: z.string().max(MAX_QUERY_CHARS).optional() }),
+  recap: z.object({ days: z.string().max(20).optional() }),
+  why: z.object({ target: z.string().max(MAX_QUERY_CHARS).optional() }),
+};
+
 const userMessage = (description: string, text: string): GetPromptResult => ({
   description,
   messages: [{ role: 'user', content: { type: 'text', text } }],
@@ -44,6 +56,18 @@ const userMessage = (description: string, text: string): GetPromptResult => ({
 export async function getPrompt(
   name: string,
   args: Record<string, string>,
+  context: ToolContext,
+): Promise<GetPromptResult> {
+  const schema = ARGUMENTS[name];
+  if (!schema) throw invalidParams(`name: no prompt named ${JSON.stringify(name.slice(0, 100))}`);
+  const parsed = schema.safeParse(args);
+  if (!parsed.success) throw argumentError(name, parsed.error);
+  return promptFor(name, parsed.data, context);
+}
+
+async function promptFor(
+  name: string,
+  args: Record<string, string | undefined>,
   context: ToolContext,
 ): Promise<GetPromptResult> {
   if (name === 'prime') {

@@ -18,6 +18,10 @@ export interface BridgeLaunch {
   http?: boolean;
   /** With http. @default 0 (any free port) */
   port?: number;
+  /** With http: seconds without a request before an MCP session is closed. @default 1800 */
+  sessionIdle?: number;
+  /** With http: seconds for a whole request to arrive. @default 30 */
+  requestTimeout?: number;
   embedding?: string;
 }
 
@@ -73,6 +77,8 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
       await serveHttp(runtime, {
         port: launch.port ?? 0,
         tokenFile: tokenFilePath(resolveDatabasePath(choice)),
+        ...(launch.sessionIdle === undefined ? {} : { sessionIdleMs: launch.sessionIdle * 1000 }),
+        ...(launch.requestTimeout === undefined ? {} : { requestTimeoutMs: launch.requestTimeout * 1000 }),
       });
     } else {
       const stopped = new Promise<void>((resolve) => {

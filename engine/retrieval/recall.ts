@@ -20,6 +20,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { searchLexicalInMemory } from './liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
+import { boundedQuery } from './queryLimit';
 import type { Intent } from './queryAnalysis';
 
 export interface RecallOptions {
@@ -72,7 +73,7 @@ export async function recall(
   dense?: DenseSearcher,
 ): Promise<RecallResult> {
   const started = performance.now();
-  const query = options.query.trim();
+  const query = boundedQuery('query', options.query).trim();
   if (query === '') throw invalidInput('query must not be empty');
   const k = options.k ?? 10;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput(`k must be 1 to 1000; got ${k}`);

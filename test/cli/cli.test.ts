@@ -7,10 +7,12 @@ import { tempDir } from '../support/temp';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 
-function engram(cwd: string, args: string[], env: Record<string, string> = {}) {
+/** Runs the built CLI; `timeout` (ms) ends a stalled run, which then fails on its exit code. */
+function engram(cwd: string, args: string[], env: Record<string, string> = {}, timeout?: number) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd,
     encoding: 'utf8',
+    ...(timeout === undefined ? {} : { timeout }),
     env: { ...process.env, ENGRAM_DB: '', ENGRAM_USER_DB: path.join(cwd, 'user-home', 'user.db'), ...env },
   });
   return { code: result.status, out: result.stdout, err: result.stderr };
@@ -128,6 +130,18 @@ describe('engram CLI', () => {
     const empty = engram(dir, [...db, 'remember', '   ']);
     assert.equal(empty.err.trim().split('\n')[0], 'engram: content must not be empty');
     assert.match(engram(dir, [...db, 'list']).out, /^0 of 0/);
+  });
+
+  it('refuses a query past the limit with one line, at once, for recall and context', () => {
+    const dir = tempDir();
+    const db = ['--db', path.join(dir, 'x.db')];
+    // 1 MB in 1,000-character words: one argument may not exceed 128 KB.
+    const words = Array.from({ length: 1000 }, () => 'a'.repeat(999));
+    for (const command of ['recall', 'context']) {
+      const result = engram(dir, [...db, command, ...words], {}, 20_000);
+      assert.equal(result.code, 1, `${command} -> ${result.code}: ${result.err}`);
+      assert.equal(result.err, 'engram: query is 999999 characters; the limit is 4000\n');
+    }
   });
 
   it('exits 2 for an unknown id and 3 for a damaged database', () => {

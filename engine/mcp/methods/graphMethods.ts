@@ -1,6 +1,6 @@
 import { invalidInput } from '../../errors';
 import type { MethodSpec } from '../../api/methods';
-import { actorOf, optionalNumber, optionalString } from '../../api/params';
+import { actorOf, optionalNumber, optionalQueryText } from '../../api/params';
 import type { Params } from '../../api/params';
 import { findEntity } from '../../memory/entityGraph';
 import { clampLimit } from '../../memory/memoryQueries';
@@ -63,7 +63,7 @@ export interface GraphPage {
 /** Reads the graph: by names (open_nodes), by a text match (search_nodes) or all (read_graph), a page of entities at a time. */
 function readGraph(store: MemoryStore, params: Params): GraphPage {
   const names = namesParam(params, 'names');
-  const query = optionalString(params, 'query');
+  const query = optionalQueryText(params, 'query');
   const limit = clampLimit(optionalNumber(params, 'limit') ?? 100);
   const offset = optionalNumber(params, 'offset') ?? 0;
   if (!Number.isInteger(offset) || offset < 0)

@@ -16,6 +16,7 @@ import {
 } from '../budget';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolContext, ToolDefinition } from '../toolDefinition';
+import { queryField } from './fields';
 
 /** The engine's searches return at most this many hits; a cursor pages within them. */
 const MAX_SEARCH_HITS = 1000;
@@ -345,12 +346,7 @@ const mapTool = defineTool({
       .max(100)
       .optional()
       .describe('files to centre the map on (workspace-relative), e.g. the ones being edited'),
-    query: z
-      .string()
-      .min(1)
-      .max(4000)
-      .optional()
-      .describe('the task in words; files and identifiers it names centre the map'),
+    query: queryField.optional().describe('the task in words; files and identifiers it names centre the map'),
     budget: budgetField,
   }),
   output: repoMapOutput,

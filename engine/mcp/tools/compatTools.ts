@@ -10,6 +10,7 @@ import {
 import type { GraphPage } from '../methods/graphMethods';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolContext, ToolDefinition } from '../toolDefinition';
+import { queryField } from './fields';
 
 /**
  * The nine tools of the official MCP memory server, with its input shapes and result shapes, over
@@ -223,11 +224,9 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     profiles: COMPAT,
     hints: READ_ONLY,
     input: z.object({
-      query: z
-        .string()
-        .min(1)
-        .max(4000)
-        .describe('The search query to match against entity names, types, and observation content'),
+      query: queryField.describe(
+        'The search query to match against entity names, types, and observation content',
+      ),
       cursor: cursorField,
     }),
     output: graphOutput,

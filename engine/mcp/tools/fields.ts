@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KINDS, LAYERS, SCOPES } from '../../memory/types';
+import { MAX_QUERY_CHARS } from '../../retrieval/queryLimit';
 
 /** Input fields shared by several tools, with the descriptions agents read. */
 export const idField = z.string().min(1).max(200).describe('memory id, or a unique prefix of 6+ characters');
@@ -12,4 +13,6 @@ export const scopeField = z
   .describe('private: visible to this agent only; shared (default): everyone');
 /** Oversize text is refused here with a clear error before it crosses to the engine host. */
 export const contentField = z.string().min(1).max(32_768).describe('the memory text');
+/** Free-text questions, refused past the engine's MAX_QUERY_CHARS with the field named. */
+export const queryField = z.string().min(1).max(MAX_QUERY_CHARS);
 export const timeField = z.string().min(1).max(64).describe('ISO 8601 time, e.g. 2026-01-31T12:00:00Z');

@@ -20,7 +20,7 @@ import { memoryLine, memoryView, memoryViewSchema, shrinkMemoryView } from '../m
 import type { MemoryView } from '../memoryView';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
-import { idField, kindField, layerField, timeField } from './fields';
+import { idField, kindField, layerField, queryField, timeField } from './fields';
 
 const FULL_AND_CORE = ['full', 'core'] as const;
 
@@ -54,7 +54,7 @@ const recallTool = defineTool({
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
   input: z.object({
-    query: z.string().min(1).max(4000).describe('what to look for, in words'),
+    query: queryField.describe('what to look for, in words'),
     k: z.number().int().min(1).max(200).optional().describe('how many memories at most (default 10)'),
     layer: layerField.optional(),
     channels: z.array(z.enum(CHANNELS)).min(1).optional().describe('retrieval channels to use (default all)'),
@@ -121,7 +121,7 @@ const contextTool = defineTool({
   // Records what was handed out (the injection ledger), so a repeat skips it.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   input: z.object({
-    query: z.string().min(1).max(4000).describe('what the agent is about to work on'),
+    query: queryField.describe('what the agent is about to work on'),
     budget: z
       .number()
       .int()

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EngramError } from '../../engine/errors';
+import type { MethodName } from '../../engine/api/methods';
+import { recall } from '../../engine/retrieval/recall';
+import { MAX_QUERY_CHARS } from '../../engine/retrieval/queryLimit';
+import { openTestHost } from '../support/host';
+
+const OVER = 'a'.repeat(MAX_QUERY_CHARS + 1);
+
+test('every engine method taking a query refuses one past MAX_QUERY_CHARS with TOO_LARGE, naming it', async () => {
+  const t = await openTestHost();
+  const methods: MethodName[] = ['recall', 'context', 'entities', 'graphRead', 'symbols', 'files', 'map'];
+  for (const method of methods) {
+    await assert.rejects(
+      t.call(method, { query: OVER }),
+      (error: unknown) =>
+        EngramError.is(error, 'TOO_LARGE') &&
+        error.message === `query is ${OVER.length} characters; the limit is ${MAX_QUERY_CHARS}`,
+      method,
+    );
+  }
+  // The function itself too, for callers inside the engine.
+  await assert.rejects(recall(t.host.store, { query: OVER }), (error: unknown) =>
+    EngramError.is(error, 'TOO_LARGE'),
+  );
+  const { hits } = await t.call('recall', { query: OVER.slice(1) });
+  assert.deepEqual(hits, []);
+});
