@@ -3,6 +3,8 @@ import type { FencedBlock } from '../extract/scanContext';
 import { defaultReceivers, projectBindings } from './projectBindings';
 import type { ProjectBindings } from './projectBindings';
 import { textRolesOf } from './textRoles';
+import { contextClaims } from './contextMatchers';
+import { overlaps } from './textClaimMatchers';
 import type { TextRole } from './textRoles';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -20,12 +22,13 @@ export function claimsInContext(
   claims: readonly Partial[],
   packages: ReadonlySet<string>,
   negatedAt: (position: number) => boolean = () => false,
+  programs: ReadonlySet<string> = new Set(),
 ): Partial[] {
   const roles = textRolesOf(text);
   const bindings = new Map<FencedBlock, ProjectBindings>();
   const bindingsAt = (position: number): ProjectBindings => {
     const fence = roles.fenceAt(position);
-    if (!fence) return { receivers: defaultReceivers(packages), imported: new Set() };
+    if (!fence) return { receivers: defaultReceivers(packages), imported: new Set(), declared: new Set() };
     let found = bindings.get(fence);
     if (!found) bindings.set(fence, (found = projectBindings(text.slice(fence.start, fence.end), packages)));
     return found;
@@ -36,6 +39,14 @@ export function claimsInContext(
     const kept = keep(text, claim, role, () => bindingsAt(claim.span[0]), packages, negatedAt(claim.span[0]));
     if (kept) out.push(kept);
   }
+  const extra = contextClaims({
+    text,
+    fences: roles.fences,
+    roleAt: (position) => roles.roleAt(position),
+    bindingsOf: (fence) => bindingsAt(fence.start),
+    programs,
+  });
+  for (const claim of extra) if (!out.some((c) => overlaps(c.span, claim.span))) out.push(claim);
   return out;
 }
 
@@ -78,9 +89,13 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
     case 'symbol': {
       const first = claim.subject.split('.')[0] ?? '';
       const dotted = claim.subject.includes('.');
-      if (!(dotted ? bindings.receivers.has(first) : bindings.imported.has(claim.subject))) return undefined;
       const { signature: _signature, signatureSpan: _span, ...call } = claim;
-      return call;
+      if (dotted ? bindings.receivers.has(first) : bindings.imported.has(claim.subject)) return call;
+      // A call through a name the example never bound to the project (a global it injects,
+      // `this`, an instance made elsewhere) may or may not be its API: checked, never decisive.
+      // The example's own names, and a bare name holding what the project returned, claim nothing.
+      if (bindings.declared.has(first) || (!dotted && bindings.receivers.has(first))) return undefined;
+      return { ...call, confidence: 'low' };
     }
     default:
       return undefined;

@@ -57,6 +57,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     dedupe([...special, ...fromEntities]),
     options.projectPackages ?? new Set(),
     negatedAt,
+    options.projectPrograms ?? new Set(),
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
   return claims.map((claim) => ({ ...claim, negated: negatedAt(claim.span[0]) }));

@@ -9,6 +9,8 @@ export interface ProjectBindings {
   receivers: Set<string>;
   /** Names imported from the project: `{ a, b as c }` gives a and c. */
   imported: Set<string>;
+  /** Names the example declares itself (`const x`, `function f`): never the project's. */
+  declared: Set<string>;
 }
 
 const IDENT = '[A-Za-z_$][\\w$]*';
@@ -28,7 +30,12 @@ export function defaultReceivers(packages: ReadonlySet<string>): Set<string> {
 export function projectBindings(code: string, packages: ReadonlySet<string>): ProjectBindings {
   const receivers = defaultReceivers(packages);
   const imported = new Set<string>();
-  if (packages.size === 0) return { receivers, imported };
+  const declared = new Set(
+    [...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
+      (m) => m[1] as string,
+    ),
+  );
+  if (packages.size === 0) return { receivers, imported, declared };
   const names = [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
   const defaultImport = new RegExp(
@@ -64,7 +71,8 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     }
     if (receivers.size === before) break;
   }
-  return { receivers, imported };
+  for (const name of [...receivers, ...imported]) declared.delete(name);
+  return { receivers, imported, declared };
 }
 
 function addNamed(list: string, into: Set<string>): void {

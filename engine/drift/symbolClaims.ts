@@ -83,9 +83,15 @@ async function signatureCheck(
   if (declared.some(({ list }) => list === undefined || (stated ? fits(parametersOf(list)) : accepts(list))))
     return ok('present', { now: definitions[0]?.signature });
   const current = declared[0] as { definition: SymbolDefinition; list: string };
+  // A call's argument count alone is never decisive (overloads, `arguments`, wrappers): it asks
+  // for review; a stated declaration that no longer matches is drift.
   const check: ClaimCheck = {
     verdict: 'stale',
-    evidence: { reason: 'signature changed', now: current.definition.signature },
+    evidence: {
+      reason: stated ? 'signature changed' : `called with ${claim.parameters} arguments, declared otherwise`,
+      now: current.definition.signature,
+      ...(stated ? {} : { doubtful: true }),
+    },
   };
   if (claim.signatureSpan) check.evidence.repair = { span: claim.signatureSpan, text: `(${current.list})` };
   const reader: FileReader<Parameter[][]> = {

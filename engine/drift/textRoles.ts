@@ -13,6 +13,8 @@ export interface TextRoles {
   roleAt(position: number): TextRole;
   /** The fenced block around a position, if any. */
   fenceAt(position: number): FencedBlock | undefined;
+  /** Every fenced block with its role. */
+  fences: ReadonlyArray<{ fence: FencedBlock; role: TextRole }>;
 }
 
 const SHELL = new Set([
@@ -43,6 +45,7 @@ export function textRolesOf(text: string): TextRoles {
   const fenceAt = (position: number) =>
     fences.find(({ fence }) => position >= fence.start && position < fence.end);
   return {
+    fences,
     fenceAt: (position) => fenceAt(position)?.fence,
     roleAt(position) {
       const fenced = fenceAt(position);

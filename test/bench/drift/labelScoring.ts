@@ -46,6 +46,9 @@ const emptyCounts = (): Counts => ({
 type Span = [number, number];
 const overlaps = (a: Span, b: Span) => a[0] < b[1] && b[0] < a[1];
 const FLAGGED = new Set(['stale', 'moved']);
+/** A flag is a claim called false with confidence: doubtful findings only ask for review. */
+const isFlag = (claim: { verdict: string; evidence: { doubtful?: boolean } }) =>
+  FLAGGED.has(claim.verdict) && claim.evidence.doubtful !== true;
 const DRIFTED = new Set(['stale', 'moved', 'dead']);
 
 export interface RepositoryScore {
@@ -85,7 +88,7 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
     const engineClaims = memory.drift?.claims ?? [];
     for (const { claim, span } of labelled) {
       const matches = engineClaims.filter((e) => overlaps(e.span, span));
-      const flagged = matches.filter((e) => FLAGGED.has(e.verdict));
+      const flagged = matches.filter(isFlag);
       for (const c of [counts(claim.type), total]) {
         c.labelled++;
         if (matches.length > 0) c.extracted++;
@@ -112,7 +115,7 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
           extracted: matches.length > 0,
         });
     }
-    for (const engine of engineClaims.filter((e) => FLAGGED.has(e.verdict))) {
+    for (const engine of engineClaims.filter(isFlag)) {
       const on = labelled.filter((l) => overlaps(l.span, engine.span));
       if (on.some((l) => l.claim.holds === 'unclear') && !on.some((l) => l.claim.holds === false)) continue;
       const type = on[0]?.claim.type ?? `unlabelled ${engine.kind}`;

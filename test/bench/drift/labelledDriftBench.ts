@@ -216,7 +216,7 @@ async function benchRepository(name: string, gitDir: string, options: Options) {
 function exploreFlags(memories: readonly MemoryUnderScore[]) {
   return memories.flatMap((m) =>
     (m.drift?.claims ?? [])
-      .filter((c) => c.verdict === 'stale' || c.verdict === 'moved')
+      .filter((c) => (c.verdict === 'stale' || c.verdict === 'moved') && c.evidence.doubtful !== true)
       .map((c) => ({
         memory: m.label.id,
         kind: c.kind,
