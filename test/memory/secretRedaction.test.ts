@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { assertNoSecrets, FAKE_SECRETS, filesUnder, TAG_SECRETS } from '../support/fakeSecrets';
+import {
+  assertNoSecrets,
+  assertRedacted,
+  FAKE_SECRETS,
+  filesUnder,
+  TAG_SECRETS,
+} from '../support/fakeSecrets';
 import type { FakeSecret } from '../support/fakeSecrets';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
@@ -12,7 +18,8 @@ import { tempDir } from '../support/temp';
  * no read result, in neither export, in no file of the store (journal and snapshot included).
  */
 type Call = TestHost['call'];
-type Surface = (call: Call, secrets: readonly FakeSecret[]) => Promise<void>;
+/** Writes the secrets through one surface; returns those it could write (a tag holds 64 characters). */
+type Surface = (call: Call, secrets: readonly FakeSecret[]) => Promise<readonly FakeSecret[] | void>;
 
 /** Placeholders an Engram export is written with, then swapped for the secrets (see engramExport). */
 const placeholder = (i: number) => `zqxplace${i}zqx`;
@@ -34,6 +41,7 @@ const SURFACES: Array<[name: string, write: Surface]> = [
     async (call) => {
       for (const [i, s] of TAG_SECRETS.entries())
         await call('remember', { content: `tagged note ${i}`, tags: ['ops', s.text] });
+      return TAG_SECRETS;
     },
   ],
   [
@@ -109,7 +117,12 @@ const SURFACES: Array<[name: string, write: Surface]> = [
     'import: the official memory.jsonl',
     async (call, secrets) => {
       const lines = secrets.flatMap((s, i) => [
-        JSON.stringify({ type: 'entity', name: s.text, entityType: 'credential', observations: [`uses ${s.text}`] }),
+        JSON.stringify({
+          type: 'entity',
+          name: s.text,
+          entityType: 'credential',
+          observations: [`uses ${s.text}`],
+        }),
         JSON.stringify({ type: 'entity', name: `Service ${i}`, entityType: s.text, observations: [] }),
         JSON.stringify({ type: 'relation', from: s.text, to: `Other ${s.text}`, relationType: s.text }),
       ]);
@@ -120,14 +133,20 @@ const SURFACES: Array<[name: string, write: Surface]> = [
     'compat create_entities',
     async (call, secrets) => {
       await call('graphCreateEntities', {
-        entities: secrets.map((s) => ({ name: s.text, entityType: s.text, observations: [`holds ${s.text}`] })),
+        entities: secrets.map((s) => ({
+          name: s.text,
+          entityType: s.text,
+          observations: [`holds ${s.text}`],
+        })),
       });
     },
   ],
   [
     'compat add_observations (its result is kept for retries)',
     async (call, secrets) => {
-      await call('graphCreateEntities', { entities: [{ name: 'Billing', entityType: 'service', observations: [] }] });
+      await call('graphCreateEntities', {
+        entities: [{ name: 'Billing', entityType: 'service', observations: [] }],
+      });
       await call('graphAddObservations', {
         observations: [{ entityName: 'Billing', contents: secrets.map((s) => `billing uses ${s.text}`) }],
       });
@@ -137,7 +156,11 @@ const SURFACES: Array<[name: string, write: Surface]> = [
     'compat create_relations',
     async (call, secrets) => {
       await call('graphCreateRelations', {
-        relations: secrets.map((s) => ({ from: s.text, to: 'Billing', relationType: `signs with ${s.text}` })),
+        relations: secrets.map((s) => ({
+          from: s.text,
+          to: 'Billing',
+          relationType: `signs with ${s.text}`,
+        })),
       });
     },
   ],
@@ -207,12 +230,14 @@ describe('secrets are redacted on every write (engine)', () => {
     test(name, async () => {
       const dir = tempDir();
       const t = await openTestHost({ dbPath: path.join(dir, 'memory.db') });
+      const call = t.call.bind(t);
       try {
-        await write(t.call, FAKE_SECRETS);
+        const written = (await write(call, FAKE_SECRETS)) ?? FAKE_SECRETS;
         const journaled = filesUnder(dir);
-        const shown = await readEverything(t.call);
+        const shown = await readEverything(call);
         await t.host.store.db.snapshot();
         assertNoSecrets([...shown, ...journaled, ...filesUnder(dir)]);
+        assertRedacted(shown, written);
       } finally {
         await t.host.close();
       }

@@ -1,0 +1,63 @@
+import { redactSecrets } from './secrets';
+
+/**
+ * A text as the store may keep it: without the secrets redactSecrets recognises. JSON (tags,
+ * sources, ledger data, request records) stays JSON: it is redacted whole (which sees
+ * `"password": "..."` with its key) only where that leaves it parseable, and then leaf by leaf,
+ * keys included (which sees a secret behind an escape: `\n` in a key block, `\"` around a value).
+ */
+export function storedText(text: string): string {
+  const first = text.charCodeAt(0);
+  if (first === 0x5b || first === 0x7b) {
+    const parsed = parseJson(text);
+    if (parsed !== undefined) return storedJson(text, parsed.value);
+  }
+  return redactSecrets(text).text;
+}
+
+function storedJson(text: string, value: unknown): string {
+  let base = text;
+  let parsed = value;
+  const whole = redactSecrets(text);
+  if (whole.redactions.length > 0) {
+    const reparsed = parseJson(whole.text);
+    if (reparsed !== undefined) {
+      base = whole.text;
+      parsed = reparsed.value;
+    }
+  }
+  const leaves = storedLeaves(parsed);
+  return leaves === parsed ? base : JSON.stringify(leaves);
+}
+
+/** The value with every string redacted; the same object when nothing changed. */
+function storedLeaves(value: unknown): unknown {
+  if (typeof value === 'string') return storedText(value);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const stored = storedLeaves(item);
+      if (stored !== item) (copy ??= value.slice())[i] = stored;
+    });
+    return copy ?? value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]) => {
+      const storedKey = storedText(key);
+      const stored = storedLeaves(item);
+      if (storedKey !== key || stored !== item) changed = true;
+      return [storedKey, stored] as const;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
+  return value;
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
