@@ -9,6 +9,7 @@ import {
 } from '../support/fakeSecrets';
 import type { FakeSecret } from '../support/fakeSecrets';
 import { openTestHost } from '../support/host';
+import { engramExportWith, mcpMemoryWith } from '../support/secretExport';
 import type { TestHost } from '../support/host';
 import { tempDir } from '../support/temp';
 
@@ -20,9 +21,6 @@ import { tempDir } from '../support/temp';
 type Call = TestHost['call'];
 /** Writes the secrets through one surface; returns those it could write (a tag holds 64 characters). */
 type Surface = (call: Call, secrets: readonly FakeSecret[]) => Promise<readonly FakeSecret[] | void>;
-
-/** Placeholders an Engram export is written with, then swapped for the secrets (see engramExport). */
-const placeholder = (i: number) => `zqxplace${i}zqx`;
 
 async function rememberPlain(call: Call, content: string): Promise<string> {
   return (await call('remember', { content })).memory.id;
@@ -109,24 +107,13 @@ const SURFACES: Array<[name: string, write: Surface]> = [
   [
     'import: an Engram export holding secrets in every field',
     async (call, secrets) => {
-      const text = await engramExport(secrets.length);
-      await call('import', { from: 'engram', text: withSecrets(text, secrets) });
+      await call('import', { from: 'engram', text: await engramExportWith(secrets) });
     },
   ],
   [
     'import: the official memory.jsonl',
     async (call, secrets) => {
-      const lines = secrets.flatMap((s, i) => [
-        JSON.stringify({
-          type: 'entity',
-          name: s.text,
-          entityType: 'credential',
-          observations: [`uses ${s.text}`],
-        }),
-        JSON.stringify({ type: 'entity', name: `Service ${i}`, entityType: s.text, observations: [] }),
-        JSON.stringify({ type: 'relation', from: s.text, to: `Other ${s.text}`, relationType: s.text }),
-      ]);
-      await call('import', { from: 'mcp-memory', text: lines.join('\n') });
+      await call('import', { from: 'mcp-memory', text: mcpMemoryWith(secrets) });
     },
   ],
   [
@@ -135,7 +122,8 @@ const SURFACES: Array<[name: string, write: Surface]> = [
       await call('graphCreateEntities', {
         entities: secrets.map((s) => ({
           name: s.text,
-          entityType: s.text,
+          // The type becomes the tag of its observations: a tag holds 64 characters.
+          entityType: TAG_SECRETS.includes(s) ? s.text : 'credential',
           observations: [`holds ${s.text}`],
         })),
       });
@@ -165,46 +153,6 @@ const SURFACES: Array<[name: string, write: Surface]> = [
     },
   ],
 ];
-
-/**
- * An Engram export of a database that used placeholder i wherever a secret could be: content,
- * context, tags, conflict key, annotation, invalidation reason (versions and events), entity names.
- */
-async function engramExport(count: number): Promise<string> {
-  const scratch = await openTestHost();
-  try {
-    for (let i = 0; i < count; i++) {
-      const p = placeholder(i);
-      const { memory } = await scratch.call('remember', {
-        content: `note ${p} here`,
-        context: `context ${p}`,
-        tags: [p],
-        conflictKey: `key ${p}`,
-      });
-      await scratch.call('annotate', { id: memory.id, text: `annotation ${p}` });
-      await scratch.call('invalidate', { id: memory.id, reason: `reason ${p}` });
-      await scratch.call('graphCreateEntities', { entities: [{ name: p, entityType: p, observations: [] }] });
-    }
-    return (await scratch.call('export', { format: 'jsonl' })).text!;
-  } finally {
-    await scratch.host.close();
-  }
-}
-
-/** The export as another tool (or an older Engram) would have written it with the secrets in clear. */
-function withSecrets(exported: string, secrets: readonly FakeSecret[]): string {
-  let text = exported;
-  // Descending, so that placeholder 1 does not match inside placeholder 10.
-  for (let i = secrets.length - 1; i >= 0; i--) {
-    const secret = secrets[i]!.text;
-    const escaped = (value: string) => JSON.stringify(value).slice(1, -1);
-    // Keys and aliases are lower-cased names.
-    text = text
-      .replaceAll(`"key":"${placeholder(i)}"`, `"key":"${escaped(secret.toLowerCase())}"`)
-      .replaceAll(placeholder(i), escaped(secret));
-  }
-  return text;
-}
 
 /** What every read shows, as JSON text: lists, versions, recall, entities, exports, events, graph. */
 async function readEverything(call: Call): Promise<Array<[string, string]>> {
