@@ -1,4 +1,6 @@
 import { EngramError, invalidInput } from '../errors';
+import { storedText } from '../extract/storedText';
+import { contentHash } from '../memory/contentHash';
 import { forEachJsonObject } from './jsonLines';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
@@ -105,10 +107,33 @@ export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
 }
 
 /**
+ * A line as it may be stored: every text without secrets (the file may come from another tool or
+ * an older version). A redacted memory gets the content hash of its stored content, and entities
+ * are matched by the stored key, which is what the store would have bound anyway.
+ */
+function storedLine(line: Line): Line {
+  const stored = { ...line };
+  for (const [key, value] of Object.entries(line)) {
+    if (typeof value === 'string' && key !== '_table') stored[key] = storedText(value);
+  }
+  if (line._table === 'memories' && stored['content'] !== line['content'])
+    stored['content_hash'] = contentHash(String(stored['content']));
+  // Keys are lower-cased names, the redaction marker included (as upsertEntity makes them).
+  if (line._table === 'entities' && stored['name'] !== line['name'])
+    stored['key'] = String(stored['name']).trim().toLowerCase();
+  else if (line._table === 'entities' && stored['key'] !== line['key'])
+    stored['key'] = String(stored['key']).toLowerCase();
+  if (line._table === 'entity_aliases' && stored['alias'] !== line['alias'])
+    stored['alias'] = String(stored['alias']).toLowerCase();
+  return stored;
+}
+
+/**
  * Imports parsed lines in one transaction. Memories already present (same id and version) are kept
  * as they are; entities are matched by key so that ids from another database never collide.
  */
-export function importEngramLines(tx: SqlWriter, lines: Line[]): ImportCounts {
+export function importEngramLines(tx: SqlWriter, given: Line[]): ImportCounts {
+  const lines = given.map(storedLine);
   const counts: ImportCounts = {};
   const bump = (table: string, added: boolean) => {
     const entry = (counts[table] ??= { added: 0, skipped: 0 });

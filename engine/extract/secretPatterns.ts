@@ -1,4 +1,4 @@
-import type { SecretDetector } from './secretCandidate';
+import type { SecretCandidate, SecretDetector } from './secretCandidate';
 
 interface TokenPattern {
   readonly kind: string;
@@ -102,8 +102,30 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_RE.test(value);
 }
 
-export const detectTokens: SecretDetector = (text, out) => {
-  for (const pattern of TOKEN_PATTERNS) {
+export const detectTokens: SecretDetector = (text, out) => scanPatterns(TOKEN_PATTERNS, text, out);
+
+const hintSource = (hint: string | RegExp) => (typeof hint === 'string' ? hint : hint.source);
+
+/**
+ * Case-insensitive twins of the patterns that need an upper-case letter (`AKIA`, `AIza`, `eyJ`),
+ * for text that was lower-cased before it came here: tags, entity keys and aliases (an export
+ * written by another tool holds them so). Run only on text without an upper-case letter (see
+ * secrets.ts), which the originals cannot match, so mixed-case prose gains no false positive.
+ */
+const LOWER_CASED_PATTERNS: readonly TokenPattern[] = TOKEN_PATTERNS.filter(
+  (p) => !p.re.flags.includes('i') && /[A-Z]/.test(hintSource(p.hint)),
+).map((p) => ({
+  ...p,
+  re: new RegExp(p.re.source, `${p.re.flags}i`),
+  // The text has no upper-case letter: a lower-cased literal hint is as exact as the original.
+  hint: typeof p.hint === 'string' ? p.hint.toLowerCase() : new RegExp(p.hint.source, 'i'),
+}));
+
+export const detectLowerCasedTokens: SecretDetector = (text, out) =>
+  scanPatterns(LOWER_CASED_PATTERNS, text, out);
+
+function scanPatterns(patterns: readonly TokenPattern[], text: string, out: SecretCandidate[]): void {
+  for (const pattern of patterns) {
     const { hint } = pattern;
     if (typeof hint === 'string' ? !text.includes(hint) : !hint.test(text)) continue;
     for (const m of text.matchAll(pattern.re)) {
@@ -114,7 +136,7 @@ export const detectTokens: SecretDetector = (text, out) => {
       out.push({ kind: pattern.kind, start: range[0], end: range[1] });
     }
   }
-};
+}
 
 /** The explicit group, else the first group that matched (with `d`), else the whole match. */
 function secretRange(m: RegExpMatchArray, group: number | undefined): [number, number] | undefined {

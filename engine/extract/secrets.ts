@@ -1,8 +1,8 @@
 import { EngramError } from '../errors';
-import { detectPrivateKeys } from './privateKeyBlocks';
+import { detectLowerCasedPrivateKeys, detectPrivateKeys } from './privateKeyBlocks';
 import { detectAssignments } from './secretAssignments';
 import type { SecretCandidate, SecretDetector } from './secretCandidate';
-import { detectTokens } from './secretPatterns';
+import { detectLowerCasedTokens, detectTokens } from './secretPatterns';
 
 export interface Redaction {
   /** What was redacted: `aws-access-key`, `github-token`, `jwt`, `private-key`, `password` ... */
@@ -20,11 +20,26 @@ export interface RedactionResult {
 }
 
 /**
+ * Shapes that need an upper-case letter (`AKIA...`, `eyJ...`, `-----BEGIN ... PRIVATE KEY-----`),
+ * in text that has none because it was lower-cased before it came here: tags, entity keys.
+ */
+const detectLowerCased: SecretDetector = (text, out) => {
+  if (/[A-Z]/.test(text)) return;
+  detectLowerCasedPrivateKeys(text, out);
+  detectLowerCasedTokens(text, out);
+};
+
+/**
  * In priority order: when two detectors claim overlapping text, the earlier one wins, so a key
  * block beats anything inside it and a recognised token shape names its kind before the generic
  * `password=`/`token:` rule sees the same value.
  */
-const DETECTORS: readonly SecretDetector[] = [detectPrivateKeys, detectTokens, detectAssignments];
+const DETECTORS: readonly SecretDetector[] = [
+  detectPrivateKeys,
+  detectTokens,
+  detectLowerCased,
+  detectAssignments,
+];
 
 /**
  * Replaces secrets (API keys, tokens, private keys, credentials in assignments and connection
@@ -56,4 +71,9 @@ export function redactSecrets(text: string): RedactionResult {
   }
   parts.push(text.slice(last));
   return { text: parts.join(''), redactions };
+}
+
+/** The text as it may be stored: `redactSecrets(text).text`. */
+export function withoutSecrets(text: string): string {
+  return redactSecrets(text).text;
 }

@@ -1,4 +1,5 @@
 import { notFound } from '../errors';
+import { withoutSecrets } from '../extract/secrets';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 export interface Entity {
@@ -33,14 +34,31 @@ export function recordRelation(
     'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at) ' +
       'VALUES (?, ?, ?, 1.0 / 3.0, 1, ?, ?) ON CONFLICT (source_id, target_id, type) DO UPDATE SET ' +
       'evidence_count = evidence_count + 1, strength = (evidence_count + 1.0) / (evidence_count + 3.0), last_seen_at = excluded.last_seen_at',
-    [sourceId, targetId, type, at, at],
+    [sourceId, targetId, withoutSecrets(type), at, at],
   );
 }
 
-export function upsertEntity(tx: SqlWriter, key: string, name: string, type: string, at: number): number {
+/**
+ * The entity with this key, created if missing. A name holding a secret is stored redacted and
+ * gives the key (the given key is the secret lower-cased, which may no longer look like one).
+ */
+export function upsertEntity(
+  tx: SqlWriter,
+  givenKey: string,
+  givenName: string,
+  type: string,
+  at: number,
+): number {
+  const name = withoutSecrets(givenName);
+  const key = name === givenName ? withoutSecrets(givenKey).toLowerCase() : name.trim().toLowerCase();
   const existing = resolveAlias(tx, key);
   if (existing !== undefined) return existing;
-  tx.run('INSERT INTO entities (key, name, type, created_at) VALUES (?, ?, ?, ?)', [key, name, type, at]);
+  tx.run('INSERT INTO entities (key, name, type, created_at) VALUES (?, ?, ?, ?)', [
+    key,
+    name,
+    withoutSecrets(type),
+    at,
+  ]);
   return tx.value<number>('SELECT id FROM entities WHERE key = ?', [key])!;
 }
 
@@ -63,9 +81,9 @@ function followMerges(reader: SqlReader, id: number): number {
   return current;
 }
 
-/** Finds one entity by name, key or alias (case-insensitive). */
+/** Finds one entity by name, key or alias (case-insensitive); a name with a secret, as it was stored. */
 export function findEntity(reader: SqlReader, nameOrAlias: string): Entity | undefined {
-  const id = resolveAlias(reader, nameOrAlias.trim().toLowerCase());
+  const id = resolveAlias(reader, withoutSecrets(nameOrAlias).trim().toLowerCase());
   return id === undefined ? undefined : entityById(reader, id);
 }
 

@@ -1,5 +1,5 @@
 import { EngramError, invalidInput } from '../errors';
-import { redactSecrets } from '../extract/secrets';
+import { redactSecrets, withoutSecrets } from '../extract/secrets';
 import type { Clock } from '../host';
 import type { DurableDatabase, WriteOptions } from '../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
@@ -30,6 +30,7 @@ import {
   parseTime,
   requiredText,
   validateImportance,
+  validateConflictKey,
   validateRemember,
   validateTags,
   oneOf,
@@ -254,8 +255,7 @@ export class MemoryStore {
     if (changes.kind !== undefined) patch.kind = oneOf('kind', changes.kind, KINDS);
     if (changes.layer !== undefined) patch.layer = oneOf('layer', changes.layer, LAYERS);
     if (changes.critical !== undefined) patch.critical = changes.critical === true;
-    if (changes.conflictKey !== undefined)
-      patch.conflictKey = optionalText('conflictKey', changes.conflictKey, 200);
+    if (changes.conflictKey !== undefined) patch.conflictKey = validateConflictKey(changes.conflictKey);
     if (Object.keys(patch).length === 0) throw invalidInput('edit needs at least one field to change');
     return this.write((tx, now) => {
       const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
@@ -286,7 +286,7 @@ export class MemoryStore {
 
   /** Marks a memory as no longer true from `validTo` (default now), with a reason. */
   invalidate(idOrPrefix: string, reason: string, actor: Actor = {}, validTo?: number | string): Memory {
-    const why = requiredText('reason', reason, 2000);
+    const why = withoutSecrets(requiredText('reason', reason, 2000));
     const end = validTo === undefined ? undefined : parseTime('validTo', validTo);
     return this.changeStatus(idOrPrefix, actor, ['active'], 'invalidate', (memory, now) => ({
       patch: { status: 'invalidated', statusReason: why, validTo: end ?? now },

@@ -1,4 +1,5 @@
 import { EngramError, invalidInput } from '../errors';
+import { withoutSecrets } from '../extract/secrets';
 import type { MemoryLimits } from './limits';
 import { KINDS, LAYERS, SCOPES, TRUST_LEVELS } from './types';
 import type { Kind, Layer, RememberInput, Scope, SourceRef, Trust } from './types';
@@ -54,12 +55,19 @@ export function validateTags(value: unknown): string[] {
   const tags = new Set<string>();
   for (const tag of value) {
     if (typeof tag !== 'string') throw invalidInput(`each tag must be text; got ${describe(tag)}`);
-    const clean = tag.trim().toLowerCase();
+    // Redacted before lower-casing: `AKIA...` or `eyJ...` lower-cased is no longer their shape.
+    const clean = withoutSecrets(tag.trim()).toLowerCase();
     if (clean === '') continue;
     if (clean.length > 64) throw invalidInput(`tag "${clean.slice(0, 20)}..." is longer than 64 characters`);
     tags.add(clean);
   }
   return [...tags];
+}
+
+/** A conflict key (it names what a memory supersedes, and is shown and exported), secrets redacted. */
+export function validateConflictKey(value: unknown): string | null {
+  const key = optionalText('conflictKey', value, 200)?.trim();
+  return key ? withoutSecrets(key) : null;
 }
 
 export function validateImportance(value: unknown): number {
@@ -98,7 +106,7 @@ function validateSource(value: unknown): SourceRef | null {
     if (numeric ? typeof field !== 'number' : typeof field !== 'string') {
       throw invalidInput(`source.${key} must be ${numeric ? 'a number' : 'text'}; got ${describe(field)}`);
     }
-    (source as Record<string, unknown>)[key] = field;
+    (source as Record<string, unknown>)[key] = typeof field === 'string' ? withoutSecrets(field) : field;
   }
   return source;
 }
@@ -116,7 +124,7 @@ export function validateRemember(input: RememberInput, limits: MemoryLimits): Va
     critical: input.critical === true,
     pinned: input.pinned === true,
     scope: input.scope === undefined ? 'shared' : oneOf('scope', input.scope, SCOPES),
-    conflictKey: optionalText('conflictKey', input.conflictKey, 200)?.trim() || null,
+    conflictKey: validateConflictKey(input.conflictKey),
     source: validateSource(input.source),
     validFrom: input.validFrom === undefined ? null : parseTime('validFrom', input.validFrom),
     agent: optionalText('agent', input.agent, 200),

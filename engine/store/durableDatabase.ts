@@ -14,6 +14,7 @@ import { defaultCheckpointWorkerScript, runCheckpoint } from './checkpoint';
 import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
+import { storedParams } from './writePolicy';
 import { createEmpty, loadSnapshot, readMeta } from './snapshotFile';
 import { recoverStore } from './recoverStore';
 import type { RecoverOptions, RecoverReport } from './recoverStore';
@@ -177,7 +178,8 @@ export class DurableDatabase {
 
   /**
    * Runs `fn` in one transaction. Returns only after the transaction is in the journal on disk;
-   * if `fn` throws, nothing is kept. Nested calls join the outer transaction.
+   * if `fn` throws, nothing is kept. Nested calls join the outer transaction. Every text a
+   * statement binds goes through the write policy first (writePolicy.ts: secrets are redacted).
    *
    * `durable: false` is for data that can be derived again (the code index and what is made from
    * it): the transaction is journaled and survives the process being killed, but its fdatasync runs
@@ -300,7 +302,8 @@ export class DurableDatabase {
       all: (sql, params) => cache.all(sql, params),
       get: (sql, params) => cache.get(sql, params),
       value: (sql, params) => cache.value(sql, params),
-      run: (sql: string, params?: SqlParams) => {
+      run: (sql: string, given?: SqlParams) => {
+        const params = given === undefined ? undefined : storedParams(given);
         const changes = params === undefined ? execScript(this.db, sql) : cache.run(sql, params);
         statements.push([sql, params]);
         return changes;

@@ -1,4 +1,5 @@
 import { notFound } from '../../errors';
+import { withoutSecrets } from '../../extract/secrets';
 import { findEntity, recordRelation, upsertEntity } from '../../memory/entityGraph';
 import type { MemoryStore } from '../../memory/memoryStore';
 import type { Actor, RememberInput } from '../../memory/types';
@@ -9,7 +10,8 @@ import type { GraphEntity, GraphRelation } from './knowledgeGraph';
 /**
  * Writes of the official MCP memory server's tools, applied to Engram's entity graph inside the
  * caller's transaction. Observations become semantic memories (deduplicated like any memory) with
- * an explicit link to their entity, written as the calling agent.
+ * an explicit link to their entity, written as the calling agent. Results name what was stored:
+ * observations, names and relation types with their secrets redacted, as every read shows them.
  */
 export function addObservations(
   store: MemoryStore,
@@ -19,7 +21,7 @@ export function addObservations(
   actor: Actor,
 ): string[] {
   const known = new Set(observationsOf(tx, entity.id));
-  const added = [...new Set(contents)].filter((content) => !known.has(content));
+  const added = [...new Set(contents.map(withoutSecrets))].filter((content) => !known.has(content));
   if (added.length === 0) return [];
   const inputs: RememberInput[] = added.map((content) => ({
     content,
@@ -49,15 +51,11 @@ export function createEntities(
   for (const entity of entities) {
     if (findEntity(tx, entity.name)) continue;
     const key = entity.name.trim().toLowerCase();
-    const id = upsertEntity(tx, key, entity.name, entity.entityType, now);
-    addObservations(
-      store,
-      tx,
-      { id, name: entity.name, type: entity.entityType },
-      entity.observations,
-      actor,
-    );
-    created.push(entity);
+    const name = withoutSecrets(entity.name);
+    const entityType = withoutSecrets(entity.entityType);
+    const id = upsertEntity(tx, key, name, entityType, now);
+    addObservations(store, tx, { id, name, type: entityType }, entity.observations, actor);
+    created.push({ name, entityType, observations: entity.observations.map(withoutSecrets) });
   }
   return created;
 }
@@ -68,9 +66,10 @@ export function createRelations(tx: SqlWriter, now: number, relations: GraphRela
   for (const relation of relations) {
     const source = ensureEntity(tx, relation.from, now);
     const target = ensureEntity(tx, relation.to, now);
-    if (relationExists(tx, source, target, relation.relationType)) continue;
-    recordRelation(tx, source, target, relation.relationType, now);
-    created.push(relation);
+    const relationType = withoutSecrets(relation.relationType);
+    if (relationExists(tx, source, target, relationType)) continue;
+    recordRelation(tx, source, target, relationType, now);
+    created.push({ from: withoutSecrets(relation.from), to: withoutSecrets(relation.to), relationType });
   }
   return created;
 }
@@ -125,7 +124,7 @@ export function deleteObservations(
   const matches = tx.all<{ id: string }>(
     'SELECT me.memory_id AS id FROM memory_entities me JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL ' +
       `WHERE me.entity_id = ? AND m.status = 'active' AND m.content IN (${texts.map(() => '?').join(', ')})`,
-    [entity.id, ...texts],
+    [entity.id, ...texts.map(withoutSecrets)],
   );
   for (const { id } of matches) store.forget(id, actor);
   return matches.length;
@@ -138,6 +137,6 @@ export function deleteRelation(tx: SqlWriter, relation: GraphRelation): number {
   return tx.run('DELETE FROM relations WHERE source_id = ? AND target_id = ? AND type = ?', [
     source.id,
     target.id,
-    relation.relationType,
+    withoutSecrets(relation.relationType),
   ]);
 }

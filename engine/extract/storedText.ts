@@ -1,0 +1,89 @@
+import { redactSecrets } from './secrets';
+
+/** Texts up to this length are remembered once found clean. */
+const CACHED_LENGTH = 512;
+/** Clean texts per generation; the cache holds two generations (at most ~4 MB of text). */
+const GENERATION = 2048;
+/**
+ * A write binds the same texts again and again (a memory's content in its row and its index row,
+ * layers, kinds, scopes, tag lists, the outcomes in a request record): a text found clean is not
+ * scanned again while it is recent. Only clean texts are kept, so the cache never holds a secret.
+ */
+let current = new Set<string>();
+let previous = new Set<string>();
+
+/**
+ * A text as the store may keep it: without the secrets redactSecrets recognises. JSON (tags,
+ * sources, ledger data, request records) stays JSON: it is redacted whole (which sees
+ * `"password": "..."` with its key) only where that leaves it parseable, and then leaf by leaf,
+ * keys included (which sees a secret behind an escape: `\n` in a key block, `\"` around a value).
+ */
+export function storedText(text: string): string {
+  if (text.length > CACHED_LENGTH) return redactedText(text);
+  if (current.has(text) || previous.has(text)) return text;
+  const stored = redactedText(text);
+  if (stored === text) {
+    if (current.size >= GENERATION) {
+      previous = current;
+      current = new Set();
+    }
+    current.add(text);
+  }
+  return stored;
+}
+
+function redactedText(text: string): string {
+  const first = text.charCodeAt(0); // '[' or '{': maybe JSON
+  if (first === 0x5b || first === 0x7b) {
+    const parsed = parseJson(text);
+    if (parsed !== undefined) return storedJson(text, parsed.value);
+  }
+  return redactSecrets(text).text;
+}
+
+function storedJson(text: string, value: unknown): string {
+  let base = text;
+  let parsed = value;
+  const whole = redactSecrets(text);
+  if (whole.redactions.length > 0) {
+    const reparsed = parseJson(whole.text);
+    if (reparsed !== undefined) {
+      base = whole.text;
+      parsed = reparsed.value;
+    }
+  }
+  const leaves = storedLeaves(parsed);
+  return leaves === parsed ? base : JSON.stringify(leaves);
+}
+
+/** The value with every string redacted; the same object when nothing changed. */
+function storedLeaves(value: unknown): unknown {
+  if (typeof value === 'string') return storedText(value);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const stored = storedLeaves(item);
+      if (stored !== item) (copy ??= value.slice())[i] = stored;
+    });
+    return copy ?? value;
+  }
+  if (value !== null && typeof value === 'object') {
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]) => {
+      const storedKey = storedText(key);
+      const stored = storedLeaves(item);
+      if (storedKey !== key || stored !== item) changed = true;
+      return [storedKey, stored] as const;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
+  return value;
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
