@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBridgeServer } from './bridgeServer';
 import type { BridgeRuntime } from './bridgeRuntime';
-import { bearerMatches, newToken, writeTokenFile } from './httpToken';
+import { bearerMatches, newToken, removeTokenFile, writeTokenFile } from './httpToken';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -80,13 +80,18 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
   writeTokenFile(options.tokenFile, { url, token, pid: process.pid });
   logger.warn(`engram-mcp: Streamable HTTP at ${url}; bearer token in ${options.tokenFile}`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-  for (const transport of sessions.values()) await transport.close().catch(() => undefined);
-  await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  try {
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  } finally {
+    // A stale token file would point clients at a dead port and leave a secret lying around.
+    removeTokenFile(options.tokenFile, token);
+  }
 }
 
 function reply(res: http.ServerResponse, status: number, message: string): void {

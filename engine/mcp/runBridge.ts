@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { stderrLogger } from '../host';
-import { resolveDatabasePath, userDataDirectory } from '../paths';
+import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './bridgeRuntime';
 import { serveHttp } from './httpBridge';
 import { tokenFilePath } from './httpToken';
@@ -70,10 +70,10 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
   });
   try {
     if (launch.http) {
-      await serveHttp(runtime, {
-        port: launch.port ?? 0,
-        tokenFile: tokenFilePath(resolveDatabasePath(choice)),
-      });
+      const dbPath = resolveDatabasePath(choice);
+      // The .gitignore first: the engine opens lazily, and a token file without it would be staged by `git add -A`.
+      prepareDatabaseDirectory(dbPath);
+      await serveHttp(runtime, { port: launch.port ?? 0, tokenFile: tokenFilePath(dbPath) });
     } else {
       const stopped = new Promise<void>((resolve) => {
         process.once('SIGTERM', resolve);
