@@ -283,7 +283,7 @@ export const METHODS = {
     }
     const lines = body.split(/\r?\n/);
     if (from === 'mcp-memory') return { from, ...importMcpMemory(store, lines) };
-    const parsed = store.read((r) => parseEngramLines(r, lines));
+    const parsed = store.read((r) => parseEngramLines(r, lines, store.limits));
     const counts = store.write((tx) => {
       const imported = importEngramLines(tx, parsed);
       indexMissing(tx);

@@ -1,5 +1,7 @@
 import { EngramError, invalidInput } from '../errors';
 import { forEachJsonObject } from './jsonLines';
+import type { MemoryLimits } from '../memory/limits';
+import { optionalText } from '../memory/validate';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
@@ -75,8 +77,39 @@ export interface ImportCounts {
 
 type Line = Record<string, unknown> & { _table: Table };
 
-/** Parses and checks every line first: a malformed line rejects the whole file, naming the line. */
-export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
+/**
+ * Text fields with a size limit, named as remember, edit and annotate name them: an import must not
+ * bring in what those would refuse (a 100 MB memory took 805 MB of RAM to read back).
+ */
+const SIZED_FIELDS: Partial<Record<Table, Record<string, [string, (limits: MemoryLimits) => number]>>> = {
+  memories: {
+    content: ['content', (l) => l.maxContentChars],
+    context: ['context', (l) => l.maxContextChars],
+  },
+  annotations: { text: ['annotation', (l) => l.maxAnnotationChars] },
+};
+
+function checkSizes(
+  table: Table,
+  record: Record<string, unknown>,
+  limits: MemoryLimits,
+  where: string,
+): void {
+  for (const [field, [label, limit]] of Object.entries(SIZED_FIELDS[table] ?? {})) {
+    try {
+      optionalText(label, record[field], limit(limits));
+    } catch (error) {
+      if (EngramError.is(error)) throw new EngramError(error.code, `${where}: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Parses and checks every line first: a malformed or oversized line rejects the whole file, naming
+ * the line.
+ */
+export function parseEngramLines(reader: SqlReader, lines: string[], limits: MemoryLimits): Line[] {
   const columns = new Map<Table, Set<string>>(TABLES.map((t) => [t, new Set(columnsOf(reader, t))]));
   const parsed: Line[] = [];
   const first = lines.find((line) => line.trim() !== '');
@@ -99,6 +132,7 @@ export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
         throw invalidInput(`${where}: field "${key}" must be text, a number or null`);
       }
     }
+    checkSizes(table, record, limits, where);
     parsed.push(record as Line);
   });
   return parsed;

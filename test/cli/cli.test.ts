@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../support/temp';
-
-const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
-
-function engram(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, ENGRAM_DB: '', ENGRAM_USER_DB: path.join(cwd, 'user-home', 'user.db'), ...env },
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+import { engram } from './engramCli';
 
 describe('engram CLI', () => {
   it('remembers and recalls in a fresh database in the current folder, with a .gitignore', () => {

@@ -4,10 +4,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { CLI } from '../cli/engramCli';
 import { GitRepository } from '../drift/gitRepository';
 import { bridgeEnv } from './bridgeProcess';
-
-const CLI = path.resolve(import.meta.dirname, '../../dist/cli.js');
 
 test('serve --mcp --http in a fresh git repository: `git add -A` never stages the token file, which is gone once the server stops', async () => {
   const repo = new GitRepository();
