@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { simpleGit } from 'simple-git';
 import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
+import { excludePathspecs } from './oversizedFiles';
 
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
@@ -208,6 +209,13 @@ function parseTimeline(out: string): Array<{ hash: string; time: number }> {
     });
 }
 
+export interface GrepOptions {
+  commit?: string;
+  wholeWord: boolean;
+  /** Working-tree files not to read (too large for the scanner: oversizedFiles.ts). */
+  skip?: readonly string[];
+}
+
 /**
  * Which of `needles` occur in the tracked files at `commit` (or in the working tree, untracked
  * files included, when `commit` is undefined), and in which files: batched `git grep -o`.
@@ -215,7 +223,7 @@ function parseTimeline(out: string): Array<{ hash: string; time: number }> {
 export async function grepNeedles(
   ctx: GitContext,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean },
+  options: GrepOptions,
 ): Promise<Map<string, Set<string>>> {
   const found = new Map<string, Set<string>>();
   const unique = [...new Set(needles)].filter((n) => n.length > 0).sort();
@@ -236,14 +244,17 @@ export async function grepNeedles(
 async function runGrep(
   git: SimpleGit,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean },
+  options: GrepOptions,
 ): Promise<Map<string, Set<string>>> {
-  const args = [LITERAL, 'grep', '-z', '-o', '-I', '-F', '--no-color'];
+  const skip = options.commit ? [] : (options.skip ?? []);
+  // Literal pathspecs turn off the magic an exclude needs; the excludes say `literal` themselves.
+  const args = skip.length > 0 ? ['grep'] : [LITERAL, 'grep'];
+  args.push('-z', '-o', '-I', '-F', '--no-color');
   if (options.wholeWord) args.push('-w');
   if (!options.commit) args.push('--untracked');
   for (const needle of needles) args.push('-e', needle);
   if (options.commit) args.push(options.commit);
-  args.push('--', '.');
+  args.push('--', '.', ...excludePathspecs(skip));
   let output: string;
   try {
     output = await git.raw(args);

@@ -3,6 +3,7 @@ import { looksBinary } from '../code/fileContent';
 import { walkWorkspace } from '../code/walker';
 import { grepNeedles } from './gitHistory';
 import type { GitContext } from './gitHistory';
+import { excludePathspecs, oversizedUntracked } from './oversizedFiles';
 import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
 import type { RouteDefinition } from './routeDefinitions';
 
@@ -10,10 +11,13 @@ const SEARCH_BATCH = 300;
 
 /**
  * Searches the workspace's text now: through `git grep` when there is git (tracked and untracked,
- * ignored files left out), else by walking the workspace with the scanner's ignore rules.
+ * ignored files and untracked files over the scanner's size limit left out), else by walking the
+ * workspace with the scanner's ignore rules and size limit.
  */
 export class WorkspaceSearch {
   private texts: Promise<Map<string, string>> | undefined;
+  /** Listed once per check, like the texts. */
+  private oversized: Promise<string[]> | undefined;
 
   constructor(
     private readonly root: string,
@@ -23,7 +27,7 @@ export class WorkspaceSearch {
   /** Which needles occur, and in which files. `wholeWord` matches identifiers only as words. */
   async find(needles: readonly string[], wholeWord: boolean): Promise<Map<string, Set<string>>> {
     if (needles.length === 0) return new Map();
-    if (this.git) return grepNeedles(this.git, needles, { wholeWord });
+    if (this.git) return grepNeedles(this.git, needles, { wholeWord, skip: await this.skipped(this.git) });
     const texts = await this.fileTexts();
     const found = new Map<string, Set<string>>();
     const unique = [...new Set(needles)];
@@ -56,8 +60,22 @@ export class WorkspaceSearch {
       }
     };
     if (this.git) {
+      const skip = excludePathspecs(await this.skipped(this.git));
       const out = await this.git.git
-        .raw(['grep', '-z', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', '.'])
+        .raw([
+          'grep',
+          '-z',
+          '-o',
+          '-I',
+          '-i',
+          '-E',
+          '--untracked',
+          '-e',
+          ROUTE_DEFINITION_ERE,
+          '--',
+          '.',
+          ...skip,
+        ])
         .catch(() => '');
       for (const line of out.split('\n')) {
         const nul = line.indexOf('\0');
@@ -67,6 +85,11 @@ export class WorkspaceSearch {
     }
     for (const [file, text] of await this.fileTexts()) add(file, text);
     return routes;
+  }
+
+  private skipped(git: GitContext): Promise<string[]> {
+    this.oversized ??= oversizedUntracked(git);
+    return this.oversized;
   }
 
   /** Every text file of the workspace, read once per check (only without git). */
