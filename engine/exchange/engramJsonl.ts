@@ -2,6 +2,7 @@ import { EngramError, invalidInput } from '../errors';
 import { forEachJsonObject } from './jsonLines';
 import type { MemoryLimits } from '../memory/limits';
 import { optionalText } from '../memory/validate';
+import { schemaVersion } from '../store/migrate';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
@@ -105,6 +106,17 @@ function checkSizes(
   }
 }
 
+/** An export from a newer schema may carry meaning this Engram would drop or misread: refused. */
+function checkSchema(schema: unknown, known: number, where: string): void {
+  if (schema === undefined) return;
+  if (typeof schema !== 'number' || !Number.isInteger(schema) || schema < 1)
+    throw invalidInput(`${where}: schema must be a whole number; got ${JSON.stringify(schema)}`);
+  if (schema > known)
+    throw invalidInput(
+      `${where}: the export has schema version ${schema} but this Engram knows only ${known}: update Engram`,
+    );
+}
+
 /**
  * Parses and checks every line first: a malformed or oversized line rejects the whole file, naming
  * the line.
@@ -120,6 +132,7 @@ export function parseEngramLines(reader: SqlReader, lines: string[], limits: Mem
     if (record['_format'] === FORMAT) {
       if (record['version'] !== FORMAT_VERSION)
         throw invalidInput(`${where}: export format version ${String(record['version'])} is not supported`);
+      checkSchema(record['schema'], schemaVersion(reader), where);
       return;
     }
     const table = record['_table'] as Table;
