@@ -19,7 +19,8 @@ test('serve --mcp --http in a fresh git repository: `git add -A` never stages th
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     // Stage the moment the token file appears: the .gitignore must already be there.
-    while (!existsSync(tokenFile)) await delay(5);
+    while (!existsSync(tokenFile) && child.exitCode === null) await delay(5);
+    assert.ok(existsSync(tokenFile), 'the server ended before it wrote its token file');
     repo.git('add', '-A');
     assert.deepEqual(repo.git('diff', '--cached', '--name-only'), '');
   } finally {
