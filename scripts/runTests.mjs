@@ -25,6 +25,20 @@ const files = findTests(path.join(root, 'test'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 
+// The webview render tests drive a real Chromium: a fresh machine gets it installed first (as root or
+// through passwordless sudo, like `npm run test:vscode`); when that cannot be done, one line says why.
+if (files.some((f) => f.includes(`${path.sep}webview${path.sep}`))) {
+  const setup = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'test/support/browserSetup.ts')],
+    {
+      stdio: 'inherit',
+      cwd: root,
+    },
+  );
+  if (setup.status !== 0) process.exit(1);
+}
+
 // One TAP file per run, so two runs at once never read each other's counts.
 mkdirSync(path.join(root, 'bench-out'), { recursive: true });
 const tapFile = path.join(root, 'bench-out', `tests-${process.pid}.tap`);

@@ -271,7 +271,12 @@ export const METHODS = {
     });
     const file = optionalString(p, 'file');
     if (file === undefined) return { format, text: body };
-    writeFileSync(file, body, { mode: 0o600 });
+    try {
+      writeFileSync(file, body, { mode: 0o600 });
+    } catch (error) {
+      // An expected failure (a missing folder, no permission): one line, not a logged crash.
+      throw invalidInput(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
     return { format, file, bytes: Buffer.byteLength(body) };
   }),
   import: method(true, (store, p) => {
@@ -292,7 +297,7 @@ export const METHODS = {
     }
     const lines = body.split(/\r?\n/);
     if (from === 'mcp-memory') return { from, ...importMcpMemory(store, lines) };
-    const parsed = store.read((r) => parseEngramLines(r, lines));
+    const parsed = store.read((r) => parseEngramLines(r, lines, store.limits));
     const counts = store.write((tx) => {
       const imported = importEngramLines(tx, parsed);
       indexMissing(tx);

@@ -64,8 +64,11 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--session <id>', 'session id (working memory, injection ledger)')
     .option('--embedding <model>', `embedding model: ${EMBEDDING_SETTING_HELP} (env ENGRAM_EMBEDDING)`)
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError('(run engram --help for usage)');
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      outputError: (text, write) => write(usageLine(text)),
+    });
 
   const globals = () => program.opts<GlobalOptions>();
   const actor = () => ({ agent: globals().agent, session: globals().session });
@@ -335,6 +338,20 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       return exitCode;
     },
   };
+}
+
+/**
+ * Commander's usage errors as one line like every other error: `error: unknown option '--x'` and
+ * its suggestion line become `engram: unknown option '--x' (run engram --help for usage)`.
+ */
+function usageLine(text: string): string {
+  const message = text
+    .replace(/^error: /, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+  return `engram: ${message} (run engram --help for usage)\n`;
 }
 
 function reportError(error: unknown, io: CliEnvironment, json: boolean): number {

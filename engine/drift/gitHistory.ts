@@ -4,6 +4,7 @@ import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
 import { codeOfLine, evidencePathspecs } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
+import { excludePathspecs } from './oversizedFiles';
 
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
@@ -210,6 +211,17 @@ function parseTimeline(out: string): Array<{ hash: string; time: number }> {
     });
 }
 
+export interface GrepOptions {
+  commit?: string;
+  wholeWord: boolean;
+  /** Working-tree files not to read (too large for the scanner: oversizedFiles.ts). */
+  skip?: readonly string[];
+  /** What may be read (evidenceFiles.ts): `text` (default) or `code`. */
+  scope?: EvidenceScope;
+  /** Only these files (each taken literally); the whole tree when absent. */
+  files?: readonly string[];
+}
+
 /**
  * Which of `needles` occur in the tracked files at `commit` (or in the working tree, untracked
  * files included, when `commit` is undefined), and in which files: batched `git grep`. Lockfiles
@@ -219,7 +231,7 @@ function parseTimeline(out: string): Array<{ hash: string; time: number }> {
 export async function grepNeedles(
   ctx: GitContext,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean; scope?: EvidenceScope; files?: readonly string[] },
+  options: GrepOptions,
 ): Promise<Map<string, Set<string>>> {
   const found = new Map<string, Set<string>>();
   const unique = [...new Set(needles)].filter((n) => n.length > 0).sort();
@@ -241,8 +253,9 @@ export async function grepNeedles(
 async function runGrep(
   git: SimpleGit,
   needles: readonly string[],
-  options: { commit?: string; wholeWord: boolean; scope: EvidenceScope; files?: readonly string[] },
+  options: GrepOptions & { scope: EvidenceScope },
 ): Promise<Map<string, Set<string>>> {
+  const skip = options.commit ? [] : (options.skip ?? []);
   // Whole lines for code, so comments and strings can be told from code; only the match otherwise.
   const lines = options.scope === 'code';
   const args = ['grep', '-z', '-I', '-F', '--no-color'];
@@ -251,7 +264,7 @@ async function runGrep(
   if (!options.commit) args.push('--untracked');
   for (const needle of needles) args.push('-e', needle);
   if (options.commit) args.push(options.commit);
-  args.push('--', ...evidencePathspecs(options.scope, options.files));
+  args.push('--', ...evidencePathspecs(options.scope, options.files), ...excludePathspecs(skip));
   let output: string;
   try {
     output = await git.raw(args);

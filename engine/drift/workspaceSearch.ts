@@ -5,6 +5,7 @@ import { codeOfLine, isCodeEvidence } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
 import { grepNeedles } from './gitHistory';
 import type { GitContext } from './gitHistory';
+import { excludePathspecs, oversizedUntracked } from './oversizedFiles';
 import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
 import type { RouteDefinition } from './routeDefinitions';
 
@@ -12,11 +13,14 @@ const SEARCH_BATCH = 300;
 
 /**
  * Searches the workspace's text now: through `git grep` when there is git (tracked and untracked,
- * ignored files left out), else by walking the workspace with the scanner's ignore rules.
+ * ignored files and untracked files over the scanner's size limit left out), else by walking the
+ * workspace with the scanner's ignore rules and size limit.
  */
 export class WorkspaceSearch {
   private texts: Promise<Map<string, string>> | undefined;
   private codeTexts: Map<string, string> | undefined;
+  /** Listed once per check, like the texts. */
+  private oversized: Promise<string[]> | undefined;
 
   constructor(
     private readonly root: string,
@@ -33,7 +37,8 @@ export class WorkspaceSearch {
     scope: EvidenceScope = 'text',
   ): Promise<Map<string, Set<string>>> {
     if (needles.length === 0) return new Map();
-    if (this.git) return grepNeedles(this.git, needles, { wholeWord, scope });
+    if (this.git)
+      return grepNeedles(this.git, needles, { wholeWord, scope, skip: await this.skipped(this.git) });
     const texts = await this.fileTexts(scope);
     const found = new Map<string, Set<string>>();
     const unique = [...new Set(needles)];
@@ -66,8 +71,22 @@ export class WorkspaceSearch {
       }
     };
     if (this.git) {
+      const skip = excludePathspecs(await this.skipped(this.git));
       const out = await this.git.git
-        .raw(['grep', '-z', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', '.'])
+        .raw([
+          'grep',
+          '-z',
+          '-o',
+          '-I',
+          '-i',
+          '-E',
+          '--untracked',
+          '-e',
+          ROUTE_DEFINITION_ERE,
+          '--',
+          '.',
+          ...skip,
+        ])
         .catch(() => '');
       for (const line of out.split('\n')) {
         const nul = line.indexOf('\0');
@@ -77,6 +96,11 @@ export class WorkspaceSearch {
     }
     for (const [file, text] of await this.fileTexts('text')) add(file, text);
     return routes;
+  }
+
+  private skipped(git: GitContext): Promise<string[]> {
+    this.oversized ??= oversizedUntracked(git);
+    return this.oversized;
   }
 
   /** The text files of the workspace a scope reads (code with comments and strings blanked), once per check, only without git. */

@@ -2,6 +2,9 @@ import { EngramError, invalidInput } from '../errors';
 import { storedText } from '../extract/storedText';
 import { contentHash } from '../memory/contentHash';
 import { forEachJsonObject } from './jsonLines';
+import type { MemoryLimits } from '../memory/limits';
+import { optionalText } from '../memory/validate';
+import { schemaVersion } from '../store/migrate';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
@@ -77,8 +80,50 @@ export interface ImportCounts {
 
 type Line = Record<string, unknown> & { _table: Table };
 
-/** Parses and checks every line first: a malformed line rejects the whole file, naming the line. */
-export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
+/**
+ * Text fields with a size limit, named as remember, edit and annotate name them: an import must not
+ * bring in what those would refuse (a 100 MB memory took 805 MB of RAM to read back).
+ */
+const SIZED_FIELDS: Partial<Record<Table, Record<string, [string, (limits: MemoryLimits) => number]>>> = {
+  memories: {
+    content: ['content', (l) => l.maxContentChars],
+    context: ['context', (l) => l.maxContextChars],
+  },
+  annotations: { text: ['annotation', (l) => l.maxAnnotationChars] },
+};
+
+function checkSizes(
+  table: Table,
+  record: Record<string, unknown>,
+  limits: MemoryLimits,
+  where: string,
+): void {
+  for (const [field, [label, limit]] of Object.entries(SIZED_FIELDS[table] ?? {})) {
+    try {
+      optionalText(label, record[field], limit(limits));
+    } catch (error) {
+      if (EngramError.is(error)) throw new EngramError(error.code, `${where}: ${error.message}`);
+      throw error;
+    }
+  }
+}
+
+/** An export from a newer schema may carry meaning this Engram would drop or misread: refused. */
+function checkSchema(schema: unknown, known: number, where: string): void {
+  if (schema === undefined) return;
+  if (typeof schema !== 'number' || !Number.isInteger(schema) || schema < 1)
+    throw invalidInput(`${where}: schema must be a whole number; got ${JSON.stringify(schema)}`);
+  if (schema > known)
+    throw invalidInput(
+      `${where}: the export has schema version ${schema} but this Engram knows only ${known}: update Engram`,
+    );
+}
+
+/**
+ * Parses and checks every line first: a malformed or oversized line rejects the whole file, naming
+ * the line.
+ */
+export function parseEngramLines(reader: SqlReader, lines: string[], limits: MemoryLimits): Line[] {
   const columns = new Map<Table, Set<string>>(TABLES.map((t) => [t, new Set(columnsOf(reader, t))]));
   const parsed: Line[] = [];
   const first = lines.find((line) => line.trim() !== '');
@@ -89,6 +134,7 @@ export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
     if (record['_format'] === FORMAT) {
       if (record['version'] !== FORMAT_VERSION)
         throw invalidInput(`${where}: export format version ${String(record['version'])} is not supported`);
+      checkSchema(record['schema'], schemaVersion(reader), where);
       return;
     }
     const table = record['_table'] as Table;
@@ -101,6 +147,7 @@ export function parseEngramLines(reader: SqlReader, lines: string[]): Line[] {
         throw invalidInput(`${where}: field "${key}" must be text, a number or null`);
       }
     }
+    checkSizes(table, record, limits, where);
     parsed.push(record as Line);
   });
   return parsed;

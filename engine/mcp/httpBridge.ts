@@ -6,7 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBridgeServer } from './bridgeServer';
 import type { BridgeRuntime } from './bridgeRuntime';
 import { HttpSessions } from './httpSessions';
-import { bearerMatches, newToken, writeTokenFile } from './httpToken';
+import { bearerMatches, newToken, removeTokenFile, writeTokenFile } from './httpToken';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -109,13 +109,18 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
   writeTokenFile(options.tokenFile, { url, token, pid: process.pid });
   logger.warn(`engram-mcp: Streamable HTTP at ${url}; bearer token in ${options.tokenFile}`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-  await sessions.closeAll();
-  await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  try {
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    await sessions.closeAll();
+    await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  } finally {
+    // A stale token file would point clients at a dead port and leave a secret lying around.
+    removeTokenFile(options.tokenFile, token);
+  }
 }
 
 function reply(res: http.ServerResponse, status: number, message: string): void {

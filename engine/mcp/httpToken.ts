@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where `--http` writes its URL and bearer token: beside the database, readable by the user only. */
@@ -17,6 +17,16 @@ export function writeTokenFile(file: string, contents: { url: string; token: str
   rmSync(file, { force: true });
   writeFileSync(file, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
+}
+
+/** Removes the token file when the server stops, unless another server has replaced it since. */
+export function removeTokenFile(file: string, token: string): void {
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { token?: unknown }).token === token)
+      rmSync(file, { force: true });
+  } catch {
+    // Already gone or unreadable: nothing of ours to remove.
+  }
 }
 
 /** Compares in constant time, so the token cannot be guessed a byte at a time from response times. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { stderrLogger } from '../host';
-import { resolveDatabasePath, userDataDirectory } from '../paths';
+import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './bridgeRuntime';
 import { serveHttp } from './httpBridge';
 import { tokenFilePath } from './httpToken';
@@ -74,9 +74,12 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
   });
   try {
     if (launch.http) {
+      const dbPath = resolveDatabasePath(choice);
+      // The .gitignore first: the engine opens lazily, and a token file without it would be staged by `git add -A`.
+      prepareDatabaseDirectory(dbPath);
       await serveHttp(runtime, {
         port: launch.port ?? 0,
-        tokenFile: tokenFilePath(resolveDatabasePath(choice)),
+        tokenFile: tokenFilePath(dbPath),
         ...(launch.sessionIdle === undefined ? {} : { sessionIdleMs: launch.sessionIdle * 1000 }),
         ...(launch.requestTimeout === undefined ? {} : { requestTimeoutMs: launch.requestTimeout * 1000 }),
       });

@@ -27,6 +27,8 @@ export class LineDelimitedTransport implements Transport {
   private skipping = false;
   private started = false;
   private closed = false;
+  /** Resolves at the output's next 'drain' while writes are backed up. */
+  private drained: Promise<void> | undefined;
 
   constructor(
     private readonly input: Readable,
@@ -134,10 +136,20 @@ export class LineDelimitedTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once('drain', resolve);
+    if (this.output.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    // Every write while the client is not reading shares one wait: a listener per write passed
+    // Node's limit of 10 and printed MaxListenersExceededWarning. A closed output ends it too.
+    this.drained ??= new Promise<void>((resolve) => {
+      const done = () => {
+        this.output.off('drain', done);
+        this.output.off('close', done);
+        this.drained = undefined;
+        resolve();
+      };
+      this.output.on('drain', done);
+      this.output.on('close', done);
     });
+    return this.drained;
   }
 }
 

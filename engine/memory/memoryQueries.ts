@@ -86,7 +86,7 @@ export function listMemories(reader: SqlReader, options: ListOptions): Page<Memo
   }
   if (options.pinned !== undefined) where.push(options.pinned ? 's.pinned = 1' : 'coalesce(s.pinned, 0) = 0');
   const limit = clampLimit(options.limit ?? 50);
-  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const offset = checkOffset(options.offset ?? 0);
   const filter = where.join(' AND ');
   const total =
     reader.value<number>(
@@ -122,6 +122,12 @@ export function memoriesAsOf(
       ? `SELECT ${VERSION_COLUMNS} FROM memories m WHERE m.recorded_at <= ? AND (m.superseded_at IS NULL OR m.superseded_at > ?) AND m.status = 'active'${layerFilter} ORDER BY m.recorded_at DESC LIMIT ?`
       : `SELECT ${VERSION_COLUMNS} FROM memories m WHERE m.superseded_at IS NULL AND m.status NOT IN ('forgotten', 'archived') AND m.valid_from <= ? AND (m.valid_to IS NULL OR m.valid_to > ?)${layerFilter} ORDER BY m.valid_from DESC LIMIT ?`;
   return reader.all<MemoryRow>(sql, [time, time, ...tail, clampLimit(limit)]).map(toVersion);
+}
+
+function checkOffset(offset: number): number {
+  if (!Number.isInteger(offset) || offset < 0)
+    throw invalidInput(`offset must be a whole number from 0; got ${offset}`);
+  return offset;
 }
 
 export function clampLimit(limit: number): number {

@@ -351,7 +351,7 @@ export class MemoryStore {
   }
 
   annotate(idOrPrefix: string, text: string, actor: Actor = {}) {
-    const note = redactSecrets(requiredText('annotation', text, 10_000).trim()).text;
+    const note = redactSecrets(requiredText('annotation', text, this.limits.maxAnnotationChars).trim()).text;
     return this.write((tx, now) => {
       const id = resolveId(tx, idOrPrefix);
       const annotation = {

@@ -78,17 +78,48 @@ export function validateImportance(value: unknown): number {
   return value;
 }
 
-/** Accepts ms since the epoch or an ISO 8601 date/time. */
+/** The last moment a four-digit ISO 8601 year can name: 9999-12-31T23:59:59.999Z. */
+const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** A date, or a date and time with optional seconds, fraction and zone: the forms Date.parse reads reliably. */
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/i;
+
+/**
+ * Accepts ms since the epoch or an ISO 8601 date/time of years 0000-9999. Date.parse alone rolls
+ * impossible dates over (2026-02-30 became March 2) and takes six-digit years: both are refused.
+ */
 export function parseTime(field: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= LATEST_TIME) return value;
   if (typeof value === 'string' && value.trim() !== '') {
-    const asNumber = Number(value);
-    if (/^\d{10,}$/.test(value.trim()) && Number.isFinite(asNumber)) return asNumber;
-    const parsed = Date.parse(value);
+    const trimmed = value.trim();
+    const asNumber = Number(trimmed);
+    if (/^\d{10,}$/.test(trimmed) && asNumber <= LATEST_TIME) return asNumber;
+    const parsed = isCalendarTime(trimmed) ? Date.parse(trimmed) : Number.NaN;
     if (!Number.isNaN(parsed)) return parsed;
   }
   throw invalidInput(
     `${field} must be a time (ISO 8601 like 2026-01-31T12:00:00Z, or ms since 1970); got ${describe(value)}`,
+  );
+}
+
+function isCalendarTime(text: string): boolean {
+  const m = ISO_TIME.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = m
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part)));
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
+  const daysInMonth = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month! - 1] ?? 0;
+  return (
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= daysInMonth &&
+    hour! <= 23 &&
+    minute! <= 59 &&
+    second! <= 59 &&
+    zoneHour! <= 23 &&
+    zoneMinute! <= 59
   );
 }
 

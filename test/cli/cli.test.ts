@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../support/temp';
-
-const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
-
-/** Runs the built CLI; `timeout` (ms) ends a stalled run, which then fails on its exit code. */
-function engram(cwd: string, args: string[], env: Record<string, string> = {}, timeout?: number) {
-  const result = spawnSync(process.execPath, [CLI, ...args], {
-    cwd,
-    encoding: 'utf8',
-    ...(timeout === undefined ? {} : { timeout }),
-    env: { ...process.env, ENGRAM_DB: '', ENGRAM_USER_DB: path.join(cwd, 'user-home', 'user.db'), ...env },
-  });
-  return { code: result.status, out: result.stdout, err: result.stderr };
-}
+import { engram } from './engramCli';
 
 describe('engram CLI', () => {
   it('remembers and recalls in a fresh database in the current folder, with a .gitignore', () => {

@@ -5,13 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { WebviewToHost } from '../../webview/graph/protocol';
 import { launchChromium } from '../vscode/support/browser';
+import { CHROMIUM } from '../support/browser';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
 import { openGraphPage } from './graphPage';
 import type { HostStandIn } from './graphPage';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CHROMIUM = process.env['ENGRAM_CHROMIUM'] ?? '/usr/bin/chromium';
 const SHOTS = path.join(ROOT, 'bench-out', 'screenshots');
 
 /** Hostile memory content: markup, an event handler, a script, a Markdown link and a command URI. */

