@@ -34,7 +34,18 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
   let earlier: PathEvent | undefined;
   for (const candidate of candidatesOf(ctx, claim, resolved.relative)) {
     const event = await historyOf(ctx, candidate, time);
-    if (event && event.committed > time) return fromEvent(ctx, event);
+    if (event && event.committed > time) {
+      const check = await fromEvent(ctx, event);
+      // A path written relative to its document is repaired relative to it too.
+      if (candidate !== resolved.relative && check.evidence.target !== undefined && claim.sourceFile) {
+        const base = path.posix.dirname(claim.sourceFile);
+        return {
+          ...check,
+          evidence: { ...check.evidence, target: path.posix.relative(base, check.evidence.target) },
+        };
+      }
+      return check;
+    }
     earlier ??= event;
   }
   if (earlier)

@@ -137,6 +137,30 @@ describe('drift evidence is code, not text', () => {
     assert.equal(claim?.evidence.commit?.hash, renaming, 'the code commit, never the README edit');
   });
 
+  it('a link relative to its document is repaired relative to it: text and URL, nothing else', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: { 'docs/guide.md': 'x\n', 'docs/example/run.html': '<p>run</p>\n' },
+    });
+    repo.commit('Rename the example folder', '2025-03-01T00:00:00Z', {
+      rename: [['docs/example/run.html', 'docs/examples/run.html']],
+    });
+    const test = await driftHost(repo.root);
+    const original = 'Open [example/run.html](example/run.html) in a browser to see `it` run.';
+    const { memory } = await test.call('remember', {
+      content: original,
+      validFrom: '2025-02-01T00:00:00Z',
+      source: { file: 'docs/guide.md' },
+      dedupe: false,
+    });
+    const fixed = await test.call('drift', { fix: true, ids: [memory.id] });
+    assert.equal(fixed.fix?.actions[0]?.action, 'rewrite');
+    assert.equal(
+      (await test.call('get', { id: memory.id })).memory.content,
+      'Open [examples/run.html](examples/run.html) in a browser to see `it` run.',
+    );
+  });
+
   it('a word that was never in the code is no drift; a path already gone before the memory blames no commit', async () => {
     const repo = new GitRepository();
     repo.commit('initial', '2025-01-01T00:00:00Z', {
