@@ -34,7 +34,8 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
   let earlier: PathEvent | undefined;
   for (const candidate of candidatesOf(ctx, claim, resolved.relative)) {
     const event = await historyOf(ctx, candidate, time);
-    if (event && event.committed > time) {
+    // git keeps whole seconds: a commit in the memory's own second may have come after it.
+    if (event && event.committed >= Math.floor(time / 1000) * 1000) {
       const check = await fromEvent(ctx, event);
       // A path written relative to its document is repaired relative to it too.
       if (candidate !== resolved.relative && check.evidence.target !== undefined && claim.sourceFile) {

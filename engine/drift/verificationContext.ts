@@ -87,7 +87,7 @@ export async function createVerificationContext(
     literals: new BatchLoader((keys) => search.find(keys, false), new Set()),
     codeLiterals: new BatchLoader((keys) => search.find(keys, false, 'code'), new Set()),
     routes: () => (routes ??= search.routes()),
-    pathEvents: git ? pathEvents(git) : Promise.resolve(new Map<string, PathEvent[]>()),
+    pathEvents: git ? settledLater(pathEvents(git)) : Promise.resolve(new Map<string, PathEvent[]>()),
     wordsAt: async (commits, word) => {
       const found = await Promise.all(
         commits.map((c) => wordsAtLoader(c)?.get(word) ?? Promise.resolve(new Set<string>())),
@@ -100,6 +100,16 @@ export async function createVerificationContext(
     fileBreak: async (files, time, reader, isFalse, mode) =>
       git ? firstBreak(git, files, (await commitsAt(git, time))[0], reader, isFalse, mode) : undefined,
   };
+}
+
+/**
+ * A promise started before anyone may ask for it (a check whose claims never need it leaves it
+ * pending): marked handled, so a failure no one awaited (the workspace deleted meanwhile) is no
+ * unhandled rejection; whoever awaits it still sees the failure.
+ */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** Why a check could not use history, for the report. */
