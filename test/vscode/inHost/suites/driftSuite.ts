@@ -3,7 +3,13 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { RememberResult } from '../../../../engine/memory/types';
 import type { DriftReport } from '../../../../extension/driftReport';
-import { engramApi, workspacePath } from '../extensionApi';
+import type {
+  DriftDecision,
+  DriftReviewOutcome,
+  DriftReviewStep,
+} from '../../../../extension/commands/driftReview';
+import { DriftTreeProvider } from '../../../../extension/views/driftTree';
+import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { test } from '../harness';
 
 const git = (...args: string[]) =>
@@ -48,4 +54,101 @@ test('Fix Drift rewrites the moved path in a new version of the memory', async (
   assert.match(memory.content, /src\/crypto\/digest\.ts/);
   assert.ok(memory.version > 1, 'the old wording stays in the history');
   assert.equal(api.drift.isStale(movedMemory), false);
+});
+
+/** The diff tabs the drift review shows its rewrites in (generated documents, engram-view:). */
+const driftDiffTabs = () =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'engram-view');
+
+let skippedMemory = '';
+
+test('Fix Drift reviews memory by memory: only the accepted one changes, and no diff tab stays open', async () => {
+  const api = await engramApi();
+  const human = await vscode.commands.executeCommand<RememberResult>(
+    'engram.rememberNote',
+    'Logging in is implemented in src/auth/login.ts',
+    'fact',
+  );
+  // An agent's memory: a plain fix would repair it without asking, a review must not when skipped.
+  const agent = await api.engine.call(
+    'remember',
+    { content: 'The HTTP routes table is declared in src/server.ts', kind: 'fact' },
+    { agent: 'drift-review-test' },
+  );
+  skippedMemory = agent.memory.id;
+  git('mv', 'src/auth/login.ts', 'src/auth/signIn.ts');
+  git('mv', 'src/server.ts', 'src/app.ts');
+  git('commit', '-q', '-m', 'Rename login.ts and server.ts');
+  await vscode.commands.executeCommand('engram.scanWorkspace');
+  const agentBefore = await api.engine.call('history', { id: skippedMemory });
+  const asked: Array<{ id: string; change: string; diffOpen: boolean }> = [];
+  const decide = (step: DriftReviewStep): DriftDecision => {
+    const { memoryId } = step.proposal;
+    asked.push({
+      id: memoryId,
+      change: step.proposal.change,
+      diffOpen: driftDiffTabs().some(
+        (t) => (t.input as vscode.TabInputTextDiff).modified.path.includes(memoryId) && t.isActive,
+      ),
+    });
+    return memoryId === human.memory.id ? 'accept' : 'skip';
+  };
+  const outcome = await vscode.commands.executeCommand<DriftReviewOutcome>(
+    'engram.fixDrift',
+    undefined,
+    decide,
+  );
+  const ours = asked.filter((a) => a.id === human.memory.id || a.id === skippedMemory);
+  assert.deepEqual(
+    ours.map(({ change, diffOpen }) => ({ change, diffOpen })),
+    [
+      { change: 'rewrite', diffOpen: true },
+      { change: 'rewrite', diffOpen: true },
+    ],
+    `each memory was asked about once, with its diff in front: ${JSON.stringify(asked)}`,
+  );
+  assert.deepEqual(outcome.accepted, [human.memory.id]);
+  assert.ok(outcome.skipped.includes(skippedMemory));
+  const { memory: fixed } = await api.engine.call('get', { id: human.memory.id });
+  assert.match(fixed.content, /src\/auth\/signIn\.ts/, 'the accepted human memory was rewritten');
+  assert.equal(fixed.version, human.memory.version + 1);
+  const agentAfter = await api.engine.call('history', { id: skippedMemory });
+  assert.deepEqual(agentAfter, agentBefore, 'the skipped memory has no new version and no annotation');
+  assert.deepEqual(driftDiffTabs(), [], 'the review closed its diff tabs');
+  assert.equal(api.drift.isStale(human.memory.id), false);
+  assert.equal(api.drift.isStale(skippedMemory), true);
+});
+
+test("The Drift view's Fix… reviews just that row's memory and repairs it once accepted", async () => {
+  const api = await engramApi();
+  const tree = new DriftTreeProvider(api.drift);
+  const row = tree.getChildren().find((n) => n.type === 'finding' && n.finding.memoryId === skippedMemory);
+  assert.ok(row, 'the skipped memory is still a row of the Drift view');
+  const contextValue = tree.getTreeItem(row).contextValue;
+  tree.dispose();
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+    contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+  };
+  const menu = manifest.contributes.menus['view/item/context']?.filter(
+    (m) => m.command === 'engram.fixDriftMemory',
+  );
+  assert.ok(menu?.length, 'Fix… is in the Drift view items menu');
+  for (const m of menu)
+    assert.ok(m.when?.includes(`viewItem == ${contextValue}`), `${m.when} offers Fix… on the row`);
+  const asked: string[] = [];
+  const outcome = await vscode.commands.executeCommand<DriftReviewOutcome>(
+    'engram.fixDriftMemory',
+    row,
+    (step: DriftReviewStep) => {
+      asked.push(step.proposal.memoryId);
+      return 'accept';
+    },
+  );
+  assert.deepEqual(asked, [skippedMemory], 'only that memory was reviewed');
+  assert.deepEqual(outcome.accepted, [skippedMemory]);
+  const { memory } = await api.engine.call('get', { id: skippedMemory });
+  assert.match(memory.content, /src\/app\.ts/);
+  assert.deepEqual(driftDiffTabs(), []);
 });
