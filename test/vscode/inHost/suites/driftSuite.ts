@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RememberResult } from '../../../../engine/memory/types';
 import type { DriftReport } from '../../../../extension/driftReport';
@@ -66,21 +68,27 @@ let skippedMemory = '';
 
 test('Fix Drift reviews memory by memory: only the accepted one changes, and no diff tab stays open', async () => {
   const api = await engramApi();
+  // Files of their own: later suites open the fixture's src/auth/login.ts.
+  mkdirSync(path.join(workspacePath(), 'src', 'billing'), { recursive: true });
+  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'invoice.ts'), 'export const invoice = 1;\n');
+  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'taxRates.ts'), 'export const rates = [];\n');
+  git('add', 'src/billing');
+  git('commit', '-q', '-m', 'Add billing');
   const human = await vscode.commands.executeCommand<RememberResult>(
     'engram.rememberNote',
-    'Logging in is implemented in src/auth/login.ts',
+    'Invoices are built in src/billing/invoice.ts',
     'fact',
   );
   // An agent's memory: a plain fix would repair it without asking, a review must not when skipped.
   const agent = await api.engine.call(
     'remember',
-    { content: 'The HTTP routes table is declared in src/server.ts', kind: 'fact' },
+    { content: 'Tax rates are looked up in src/billing/taxRates.ts', kind: 'fact' },
     { agent: 'drift-review-test' },
   );
   skippedMemory = agent.memory.id;
-  git('mv', 'src/auth/login.ts', 'src/auth/signIn.ts');
-  git('mv', 'src/server.ts', 'src/app.ts');
-  git('commit', '-q', '-m', 'Rename login.ts and server.ts');
+  git('mv', 'src/billing/invoice.ts', 'src/billing/invoices.ts');
+  git('mv', 'src/billing/taxRates.ts', 'src/billing/rates.ts');
+  git('commit', '-q', '-m', 'Rename the billing files');
   await vscode.commands.executeCommand('engram.scanWorkspace');
   const agentBefore = await api.engine.call('history', { id: skippedMemory });
   const asked: Array<{ id: string; change: string; diffOpen: boolean }> = [];
@@ -112,7 +120,7 @@ test('Fix Drift reviews memory by memory: only the accepted one changes, and no 
   assert.deepEqual(outcome.accepted, [human.memory.id]);
   assert.ok(outcome.skipped.includes(skippedMemory));
   const { memory: fixed } = await api.engine.call('get', { id: human.memory.id });
-  assert.match(fixed.content, /src\/auth\/signIn\.ts/, 'the accepted human memory was rewritten');
+  assert.match(fixed.content, /src\/billing\/invoices\.ts/, 'the accepted human memory was rewritten');
   assert.equal(fixed.version, human.memory.version + 1);
   const agentAfter = await api.engine.call('history', { id: skippedMemory });
   assert.deepEqual(agentAfter, agentBefore, 'the skipped memory has no new version and no annotation');
@@ -149,6 +157,6 @@ test("The Drift view's Fix… reviews just that row's memory and repairs it once
   assert.deepEqual(asked, [skippedMemory], 'only that memory was reviewed');
   assert.deepEqual(outcome.accepted, [skippedMemory]);
   const { memory } = await api.engine.call('get', { id: skippedMemory });
-  assert.match(memory.content, /src\/app\.ts/);
+  assert.match(memory.content, /src\/billing\/rates\.ts/);
   assert.deepEqual(driftDiffTabs(), []);
 });
