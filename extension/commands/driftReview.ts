@@ -178,7 +178,9 @@ export async function reviewDriftFixes(
       }
       const { memory } = await engine.call('get', { id: proposal.memoryId });
       const step: DriftReviewStep = { proposal, current: memory.content, index, total: proposals.length };
+      // An invalidation has no diff: the last rewrite's diff must not stand beside its question.
       if (proposal.change === 'rewrite') await showRewrite(services, prefix, step);
+      else await closeDiffs(prefix);
       const decision = (await decide(step)) ?? 'cancel';
       if (decision === 'cancel') {
         void vscode.window.showInformationMessage('Engram: drift fix cancelled; no memory was changed.');
