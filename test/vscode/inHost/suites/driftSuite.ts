@@ -20,6 +20,16 @@ const git = (...args: string[]) =>
     stdio: 'ignore',
   });
 
+/**
+ * Commits once the clock is past the second the memories were written in: git dates commits to the
+ * second, and the checker blames a commit only when it is after the memory (a commit in the same
+ * second reads as "already gone before the memory was written").
+ */
+async function commitAfterMemories(message: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
+  git('commit', '-q', '-m', message);
+}
+
 let movedMemory = '';
 
 test('Check Drift finds a memory whose file was renamed in git, with the commit, and the views show it', async () => {
@@ -32,7 +42,7 @@ test('Check Drift finds a memory whose file was renamed in git, with the commit,
   );
   movedMemory = note.memory.id;
   git('mv', 'src/crypto/hash.ts', 'src/crypto/digest.ts');
-  git('commit', '-q', '-m', 'Rename hash.ts to digest.ts');
+  await commitAfterMemories('Rename hash.ts to digest.ts');
   await vscode.commands.executeCommand('engram.scanWorkspace');
   const report = await vscode.commands.executeCommand<DriftReport>('engram.checkDrift');
   const finding = report.findings.find((f) => f.memoryId === movedMemory);
@@ -88,7 +98,7 @@ test('Fix Drift reviews memory by memory: only the accepted one changes, and no 
   skippedMemory = agent.memory.id;
   git('mv', 'src/billing/invoice.ts', 'src/billing/invoices.ts');
   git('mv', 'src/billing/taxRates.ts', 'src/billing/rates.ts');
-  git('commit', '-q', '-m', 'Rename the billing files');
+  await commitAfterMemories('Rename the billing files');
   await vscode.commands.executeCommand('engram.scanWorkspace');
   const agentBefore = await api.engine.call('history', { id: skippedMemory });
   const asked: Array<{ id: string; change: string; diffOpen: boolean }> = [];
