@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
 import { DRIFT_METHOD, describeEvidence, readDriftReport } from './driftReport';
 import type { DriftFinding, DriftReport } from './driftReport';
+import { readDriftProposals } from './driftProposals';
+import type { DriftProposal } from './driftProposals';
 
 export const DRIFT_UNAVAILABLE = 'Drift checking is not available in this version of the Engram engine yet.';
 
@@ -75,18 +77,30 @@ export class DriftState implements vscode.Disposable {
     return this.report;
   }
 
-  /**
-   * The checker's repairs for every drifted memory: with `dryRun` what they would be (nothing
-   * changes), else applied (old versions stay in each memory's history), then checked again.
-   */
-  async fix(dryRun: boolean): Promise<DriftReport | undefined> {
+  /** What a fix would change, memory by memory, for the user to review (nothing changes). */
+  async proposals(): Promise<DriftProposal[] | undefined> {
     if (!vscode.workspace.isTrusted)
       throw new Error('Drift reads workspace files: trust this workspace first.');
     if (!this.available) return undefined;
-    const result = await this.engine.callIfAvailable(DRIFT_METHOD, { fix: true, dryRun });
-    const plan = readDriftReport(result, Date.now());
-    if (!dryRun) await this.check();
-    return plan;
+    return readDriftProposals(await this.engine.callIfAvailable(DRIFT_METHOD, { fix: true, dryRun: true }));
+  }
+
+  /**
+   * Applies the checker's repairs (old versions stay in each memory's history), then checks again.
+   * With `ids` (the memories whose repair the user accepted) only those are repaired, a human's
+   * included; without, every agent-written one is, and a human's only gets a review proposal.
+   */
+  async fix(ids?: readonly string[]): Promise<DriftReport | undefined> {
+    if (!vscode.workspace.isTrusted)
+      throw new Error('Drift reads workspace files: trust this workspace first.');
+    if (!this.available) return undefined;
+    const result = await this.engine.callIfAvailable(DRIFT_METHOD, {
+      fix: true,
+      ...(ids ? { ids: [...ids] } : {}),
+    });
+    const applied = readDriftReport(result, Date.now());
+    await this.check();
+    return applied;
   }
 
   dispose(): void {

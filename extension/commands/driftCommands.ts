@@ -3,24 +3,22 @@ import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 import { DRIFT_UNAVAILABLE } from '../driftState';
 import type { DriftFinding } from '../driftReport';
-import { describeEvidence } from '../driftReport';
-import { memoryTitle } from '../memoryPresentation';
+import { reviewDriftFixes } from './driftReview';
+import type { DriftDecider } from './driftReview';
 
-/** Shows the rewrite of one memory as a diff: the memory now (left) and after the repair (right). */
-async function previewRewrite(services: EngramServices, finding: DriftFinding): Promise<void> {
-  const { memory } = await services.engine.call('get', { id: finding.memoryId });
-  const stamp = Date.now();
-  const current = services.documents.show(`/drift/${stamp}/${memory.id}.current.md`, `${memory.content}\n`);
-  const proposed = services.documents.show(
-    `/drift/${stamp}/${memory.id}.fixed.md`,
-    `${finding.proposedContent ?? ''}\n`,
-  );
-  await vscode.commands.executeCommand(
-    'vscode.diff',
-    current,
-    proposed,
-    `Engram drift fix: ${memoryTitle(memory, 40)}`,
-  );
+/** Decisions a caller passes instead of the QuickPick: 'apply' (tests, chat buttons) accepts all. */
+function deciderOf(arg: unknown): DriftDecider | undefined {
+  if (arg === 'apply') return () => Promise.resolve('acceptRest');
+  if (typeof arg === 'function') return (step) => Promise.resolve((arg as DriftDecider)(step));
+  return undefined;
+}
+
+/** The memory a Drift view row (or a caller passing an id) names. */
+function findingMemory(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg !== '') return arg;
+  if (typeof arg === 'object' && arg !== null && 'finding' in arg)
+    return (arg as { finding: DriftFinding }).finding.memoryId;
+  return undefined;
 }
 
 export function registerDriftCommands(services: EngramServices): vscode.Disposable[] {
@@ -50,54 +48,27 @@ export function registerDriftCommands(services: EngramServices): vscode.Disposab
       return report;
     }),
     /**
-     * Fix Drift: a dry run first; rewrites are previewed as diffs and applied only after the user
-     * confirms. Without drift (or without a checker) it says so plainly.
+     * Fix Drift: every proposed rewrite or invalidation, reviewed memory by memory (see
+     * driftReview.ts). The second argument may carry the decisions (tests: a function per step).
      */
-    guardedCommand('engram.fixDrift', log, async (arg?: unknown, preconfirmed?: unknown) => {
+    guardedCommand('engram.fixDrift', log, async (_arg?: unknown, decisions?: unknown) => {
       if (!drift.available) {
         void vscode.window.showInformationMessage(`Engram: ${DRIFT_UNAVAILABLE}`);
         return undefined;
       }
-      // From a Drift view row, that memory's rewrite is previewed first. The engine repairs every
-      // drifted memory in one run, so the confirmation lists them all.
-      const focus =
-        typeof arg === 'object' && arg !== null && 'finding' in arg
-          ? (arg as { finding: DriftFinding }).finding.memoryId
-          : undefined;
-      const plan = await drift.fix(true);
-      const findings = [...(plan?.findings ?? [])].sort(
-        (a, b) => Number(b.memoryId === focus) - Number(a.memoryId === focus),
-      );
-      if (findings.length === 0) {
-        void vscode.window.showInformationMessage(
-          'Engram: no drift to fix: every checked memory still matches the code.',
-        );
-        return plan;
+      const decide = deciderOf(decisions);
+      return reviewDriftFixes(services, decide ? { decide } : {});
+    }),
+    /** The Drift view's Fix…: the same review for the one memory of that row. */
+    guardedCommand('engram.fixDriftMemory', log, async (arg?: unknown, decisions?: unknown) => {
+      if (!drift.available) {
+        void vscode.window.showInformationMessage(`Engram: ${DRIFT_UNAVAILABLE}`);
+        return undefined;
       }
-      for (const f of findings.filter((f) => f.proposedContent).slice(0, 3))
-        await previewRewrite(services, f);
-      const summary = findings
-        .slice(0, 5)
-        .map(
-          (f) =>
-            `• ${memoryTitle({ content: f.content || f.memoryId }, 50)}: ${f.repair ?? f.status} ${describeEvidence(f.evidence)}`,
-        )
-        .join('\n');
-      // Callers that already asked the user (chat buttons, tests) pass 'apply'.
-      const apply =
-        preconfirmed === 'apply'
-          ? 'Apply'
-          : await vscode.window.showWarningMessage(
-              `Engram: apply ${findings.length} drift ${findings.length === 1 ? 'fix' : 'fixes'}?`,
-              { modal: true, detail: `${summary}\n\nOld versions are kept in each memory's history.` },
-              'Apply',
-            );
-      if (apply !== 'Apply') return plan;
-      const applied = await drift.fix(false);
-      void vscode.window.showInformationMessage(
-        `Engram: applied ${applied?.findings.length ?? findings.length} drift fixes.`,
-      );
-      return applied;
+      const only = findingMemory(arg);
+      if (!only) throw new Error('Fix… needs a drifted memory: use it on a row of the Drift view');
+      const decide = deciderOf(decisions);
+      return reviewDriftFixes(services, { only, ...(decide ? { decide } : {}) });
     }),
   ];
 }

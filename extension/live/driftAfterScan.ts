@@ -24,7 +24,7 @@ export function followScansWithDrift(
         try {
           const report = await drift.check(paths);
           if (readSettings().driftAutoFix && report && report.findings.length > 0) {
-            const fixed = await drift.fix(false);
+            const fixed = await drift.fix();
             log.info(`drift auto-fix applied ${fixed?.findings.length ?? 0} repairs`);
           }
         } catch (error) {

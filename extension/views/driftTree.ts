@@ -28,7 +28,10 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
     tooltip.appendText(f.reason);
     if (f.proposedContent) tooltip.appendMarkdown('\n\n**Suggested:** ').appendText(f.proposedContent);
     item.tooltip = tooltip;
-    item.contextValue = f.proposedContent ? 'driftFinding.fixable' : 'driftFinding';
+    // Fix… is offered where the checker suggests a change to accept (a stale claim with no
+    // repair only needs a person to look).
+    const fixable = f.proposedContent !== undefined || f.repair === 'rewrite' || f.repair === 'invalidate';
+    item.contextValue = fixable ? 'driftFinding.fixable' : 'driftFinding';
     item.command = { command: 'engram.openMemory', title: 'Open Memory', arguments: [f.memoryId] };
     return item;
   }

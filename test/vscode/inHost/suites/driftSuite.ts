@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RememberResult } from '../../../../engine/memory/types';
 import type { DriftReport } from '../../../../extension/driftReport';
-import { engramApi, workspacePath } from '../extensionApi';
+import type {
+  DriftDecision,
+  DriftReviewOutcome,
+  DriftReviewStep,
+} from '../../../../extension/commands/driftReview';
+import { DriftTreeProvider } from '../../../../extension/views/driftTree';
+import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { test } from '../harness';
 
 const git = (...args: string[]) =>
@@ -11,6 +19,16 @@ const git = (...args: string[]) =>
     cwd: workspacePath(),
     stdio: 'ignore',
   });
+
+/**
+ * Commits once the clock is past the second the memories were written in: git dates commits to the
+ * second, and the checker blames a commit only when it is after the memory (a commit in the same
+ * second reads as "already gone before the memory was written").
+ */
+async function commitAfterMemories(message: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
+  git('commit', '-q', '-m', message);
+}
 
 let movedMemory = '';
 
@@ -24,7 +42,7 @@ test('Check Drift finds a memory whose file was renamed in git, with the commit,
   );
   movedMemory = note.memory.id;
   git('mv', 'src/crypto/hash.ts', 'src/crypto/digest.ts');
-  git('commit', '-q', '-m', 'Rename hash.ts to digest.ts');
+  await commitAfterMemories('Rename hash.ts to digest.ts');
   await vscode.commands.executeCommand('engram.scanWorkspace');
   const report = await vscode.commands.executeCommand<DriftReport>('engram.checkDrift');
   const finding = report.findings.find((f) => f.memoryId === movedMemory);
@@ -48,4 +66,107 @@ test('Fix Drift rewrites the moved path in a new version of the memory', async (
   assert.match(memory.content, /src\/crypto\/digest\.ts/);
   assert.ok(memory.version > 1, 'the old wording stays in the history');
   assert.equal(api.drift.isStale(movedMemory), false);
+});
+
+/** The diff tabs the drift review shows its rewrites in (generated documents, engram-view:). */
+const driftDiffTabs = () =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'engram-view');
+
+let skippedMemory = '';
+
+test('Fix Drift reviews memory by memory: only the accepted one changes, and no diff tab stays open', async () => {
+  const api = await engramApi();
+  // Files of their own: later suites open the fixture's src/auth/login.ts.
+  mkdirSync(path.join(workspacePath(), 'src', 'billing'), { recursive: true });
+  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'invoice.ts'), 'export const invoice = 1;\n');
+  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'taxRates.ts'), 'export const rates = [];\n');
+  git('add', 'src/billing');
+  git('commit', '-q', '-m', 'Add billing');
+  const human = await vscode.commands.executeCommand<RememberResult>(
+    'engram.rememberNote',
+    'Invoices are built in src/billing/invoice.ts',
+    'fact',
+  );
+  // An agent's memory: a plain fix would repair it without asking, a review must not when skipped.
+  const agent = await api.engine.call(
+    'remember',
+    { content: 'Tax rates are looked up in src/billing/taxRates.ts', kind: 'fact' },
+    { agent: 'drift-review-test' },
+  );
+  skippedMemory = agent.memory.id;
+  git('mv', 'src/billing/invoice.ts', 'src/billing/invoices.ts');
+  git('mv', 'src/billing/taxRates.ts', 'src/billing/rates.ts');
+  await commitAfterMemories('Rename the billing files');
+  await vscode.commands.executeCommand('engram.scanWorkspace');
+  const agentBefore = await api.engine.call('history', { id: skippedMemory });
+  const asked: Array<{ id: string; change: string; diffOpen: boolean }> = [];
+  const decide = (step: DriftReviewStep): DriftDecision => {
+    const { memoryId } = step.proposal;
+    asked.push({
+      id: memoryId,
+      change: step.proposal.change,
+      diffOpen: driftDiffTabs().some(
+        (t) => (t.input as vscode.TabInputTextDiff).modified.path.includes(memoryId) && t.isActive,
+      ),
+    });
+    return memoryId === human.memory.id ? 'accept' : 'skip';
+  };
+  const outcome = await vscode.commands.executeCommand<DriftReviewOutcome>(
+    'engram.fixDrift',
+    undefined,
+    decide,
+  );
+  const ours = asked.filter((a) => a.id === human.memory.id || a.id === skippedMemory);
+  assert.deepEqual(
+    ours.map(({ change, diffOpen }) => ({ change, diffOpen })),
+    [
+      { change: 'rewrite', diffOpen: true },
+      { change: 'rewrite', diffOpen: true },
+    ],
+    `each memory was asked about once, with its diff in front: ${JSON.stringify(asked)}`,
+  );
+  assert.deepEqual(outcome.accepted, [human.memory.id]);
+  assert.ok(outcome.skipped.includes(skippedMemory));
+  const { memory: fixed } = await api.engine.call('get', { id: human.memory.id });
+  assert.match(fixed.content, /src\/billing\/invoices\.ts/, 'the accepted human memory was rewritten');
+  assert.equal(fixed.version, human.memory.version + 1);
+  const agentAfter = await api.engine.call('history', { id: skippedMemory });
+  assert.deepEqual(agentAfter, agentBefore, 'the skipped memory has no new version and no annotation');
+  assert.deepEqual(driftDiffTabs(), [], 'the review closed its diff tabs');
+  assert.equal(api.drift.isStale(human.memory.id), false);
+  assert.equal(api.drift.isStale(skippedMemory), true);
+});
+
+test("The Drift view's Fix… reviews just that row's memory and repairs it once accepted", async () => {
+  const api = await engramApi();
+  const tree = new DriftTreeProvider(api.drift);
+  const row = tree.getChildren().find((n) => n.type === 'finding' && n.finding.memoryId === skippedMemory);
+  assert.ok(row, 'the skipped memory is still a row of the Drift view');
+  const contextValue = tree.getTreeItem(row).contextValue;
+  tree.dispose();
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+    contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+  };
+  const menu = manifest.contributes.menus['view/item/context']?.filter(
+    (m) => m.command === 'engram.fixDriftMemory',
+  );
+  assert.ok(menu?.length, 'Fix… is in the Drift view items menu');
+  for (const m of menu)
+    assert.ok(m.when?.includes(`viewItem == ${contextValue}`), `${m.when} offers Fix… on the row`);
+  const asked: string[] = [];
+  const outcome = await vscode.commands.executeCommand<DriftReviewOutcome>(
+    'engram.fixDriftMemory',
+    row,
+    (step: DriftReviewStep) => {
+      asked.push(step.proposal.memoryId);
+      return 'accept';
+    },
+  );
+  assert.deepEqual(asked, [skippedMemory], 'only that memory was reviewed');
+  assert.deepEqual(outcome.accepted, [skippedMemory]);
+  const { memory } = await api.engine.call('get', { id: skippedMemory });
+  assert.match(memory.content, /src\/billing\/rates\.ts/);
+  assert.deepEqual(driftDiffTabs(), []);
 });
