@@ -1,5 +1,5 @@
 import type { CommitEvidence } from './claimTypes';
-import { COMMIT_FORMAT, LITERAL, grepNeedles, parseDatedCommit } from './gitHistory';
+import { COMMIT_FORMAT, LITERAL, grepNeedles, historyAnswer, parseDatedCommit } from './gitHistory';
 import type { GitContext } from './gitHistory';
 
 /** Commits checked one by one for the word before settling for the newest change. */
@@ -21,13 +21,11 @@ export function firstChange(
   becomes: 'absent' | 'present',
 ): Promise<CommitEvidence | undefined> {
   const sorted = [...new Set(files)].filter((f) => f !== '').sort();
-  const key = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
-  let answer = ctx.cache.walks.get(key) as Promise<CommitEvidence | undefined> | undefined;
-  if (!answer) {
-    answer = walk(ctx, needle, sorted, since, becomes).catch(() => undefined);
-    ctx.cache.walks.set(key, answer);
-  }
-  return answer;
+  const question = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
+  // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit).
+  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes)).catch(
+    () => undefined,
+  );
 }
 
 async function walk(
