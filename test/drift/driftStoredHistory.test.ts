@@ -138,5 +138,17 @@ describe('drift history stored in the database', () => {
     );
     const repeated = movedCalls.filter((c) => commitGreps.includes(c));
     assert.deepEqual(repeated, [], 'greps at old commits come from the database');
+
+    // Answers of the old HEAD are dropped; those keyed by commits alone stay.
+    const after = await openTestHost({ dbPath });
+    const heads = after.host.store.read((r) =>
+      r.all<{ head: string | null; n: number }>(
+        'SELECT head, COUNT(*) AS n FROM drift_history GROUP BY head ORDER BY head',
+      ),
+    );
+    await after.host.close();
+    assert.equal(heads.length, 2, JSON.stringify(heads));
+    assert.equal(heads[0]?.head, null);
+    assert.equal(heads[1]?.head, moved.history.head);
   });
 });
