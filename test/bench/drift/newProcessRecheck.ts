@@ -2,8 +2,9 @@
  * What a drift re-check from a new process costs (the CLI's case; the labelled bench re-checks in
  * its own process, where this process's history cache answers). The candidate doc blocks of a
  * labelled repository's old commit are remembered on a clone at its new commit, then
- * `engram drift` runs twice as separate processes of the built CLI, each timed (wall, and CPU of
- * the process and its git children) with its git calls counted through a logging git on PATH.
+ * `engram drift` runs three times (the last after a new commit) as separate processes of the
+ * built CLI, each timed (wall, and CPU of the process and its git children) with its git calls
+ * counted through a logging git on PATH.
  *
  * Usage: node --import tsx test/bench/drift/newProcessRecheck.ts NAME=GIT_DIR (after a build)
  */
@@ -76,7 +77,19 @@ async function main(): Promise<void> {
     writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho x >> '${log}'\nexec '${real}' "$@"\n`);
     chmodSync(path.join(bin, 'git'), 0o755);
     const reports: string[] = [];
-    for (const label of ['first check', 're-check']) {
+    for (const label of ['first check', 're-check', 're-check after a new commit']) {
+      if (label.endsWith('commit'))
+        git(ws, [
+          '-c',
+          'user.name=bench',
+          '-c',
+          'user.email=bench@example.com',
+          'commit',
+          '-q',
+          '--allow-empty',
+          '-m',
+          'HEAD moves',
+        ]);
       writeFileSync(log, '');
       const run = spawnSync(
         '/usr/bin/time',
@@ -120,7 +133,7 @@ async function main(): Promise<void> {
         `${name} ${label} (new process, ${texts.length} memories): ${Math.round(wall * 1000)} ms wall, ${Math.round((user + sys) * 1000)} ms CPU with git, ${calls} git calls\n`,
       );
     }
-    process.stdout.write(`same report: ${reports[0] === reports[1]}\n`);
+    process.stdout.write(`same report: ${reports.every((r) => r === reports[0])}\n`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
