@@ -41,6 +41,7 @@ export class StoredHistory {
   private readonly used = new Set<string>();
   private readonly pending: Array<Promise<unknown>> = [];
   private readonly fresh = new Map<string, { head: string | null; answer: string }>();
+  private readonly unsure = new Set<string>();
 
   private constructor(
     private readonly root: string,
@@ -89,12 +90,20 @@ export class StoredHistory {
     this.pending.push(
       answer.then(
         (value) => {
+          if (this.unsure.has(key)) return;
           const v = codec ? codec.encode(value) : value;
           this.fresh.set(key, { head, answer: JSON.stringify({ v }) });
         },
         () => undefined,
       ),
     );
+  }
+
+  /** An answer that is a guess (a step of it failed): used by this check, never stored. */
+  doNotStore(question: string, head: string | null): void {
+    const key = this.keyOf(question, head);
+    this.unsure.add(key);
+    this.fresh.delete(key);
   }
 
   /** Waits for the answers still being computed, so `save` can write them. */
@@ -106,7 +115,7 @@ export class StoredHistory {
    * Writes the new answers, marks the used ones, drops answers of other HEADs and the least
    * recently used past the bound. Call inside the check's write, after `settled`.
    */
-  save(tx: SqlWriter, head: string, now: number): void {
+  save(tx: SqlWriter, head: string, now: number, limit = MAX_HISTORY_ANSWERS): void {
     if (this.fresh.size === 0 && !this.staleUse(now) && !this.otherHeads(head)) return;
     tx.run('DELETE FROM drift_history WHERE head IS NOT NULL AND head <> ?', [head]);
     for (const [key, row] of this.fresh)
@@ -127,10 +136,10 @@ export class StoredHistory {
       ]);
     }
     const count = tx.value<number>('SELECT COUNT(*) FROM drift_history') ?? 0;
-    if (count > MAX_HISTORY_ANSWERS)
+    if (count > limit)
       tx.run(
         'DELETE FROM drift_history WHERE key IN (SELECT key FROM drift_history ORDER BY used_at DESC, key LIMIT -1 OFFSET ?)',
-        [MAX_HISTORY_ANSWERS],
+        [limit],
       );
     this.fresh.clear();
   }

@@ -23,7 +23,12 @@ export function firstChange(
   const sorted = [...new Set(files)].filter((f) => f !== '').sort();
   const question = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
   // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit).
-  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes)).catch(
+  // A walk that could not grep a commit guessed there: its answer is used but not kept.
+  const unsure = () => {
+    ctx.stored.doNotStore(question, ctx.head);
+    ctx.cache.answers.delete(question);
+  };
+  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes, unsure)).catch(
     () => undefined,
   );
 }
@@ -34,6 +39,7 @@ async function walk(
   files: readonly string[],
   since: readonly string[],
   becomes: 'absent' | 'present',
+  unsure: () => void,
 ): Promise<CommitEvidence | undefined> {
   const range = ['HEAD', ...since.filter((c) => c !== ctx.head).map((c) => `^${c}`)];
   if (since.includes(ctx.head)) return undefined;
@@ -54,7 +60,7 @@ async function walk(
     .filter((c) => c !== undefined);
   if (changes.length <= 1) return changes[0];
   for (const change of changes.slice(0, MAX_STEPS)) {
-    const present = await occursAt(ctx, needle, change.hash, pathspec);
+    const present = await occursAt(ctx, needle, change.hash, pathspec, unsure);
     if (present === (becomes === 'present')) return change;
   }
   return changes[changes.length - 1];
@@ -66,6 +72,7 @@ async function occursAt(
   needle: string,
   commit: string,
   files: readonly string[],
+  unsure: () => void,
 ): Promise<boolean> {
   const paths = files.length === 1 && files[0] === '.' ? [] : files;
   const found = await grepNeedles(ctx, [needle], {
@@ -73,6 +80,9 @@ async function occursAt(
     wholeWord: IDENTIFIER_RE.test(needle),
     scope: IDENTIFIER_RE.test(needle) ? 'code' : 'text',
     files: paths,
-  }).catch(() => new Map<string, Set<string>>());
+  }).catch(() => {
+    unsure();
+    return new Map<string, Set<string>>();
+  });
   return (found.get(needle)?.size ?? 0) > 0;
 }
