@@ -65,8 +65,9 @@ export async function checkDrift(store: MemoryStore, options: DriftCheckOptions 
     claims = claims.filter((c) => wanted.has(c.memoryId));
   }
   const checks = await verifyAll(ctx, claims);
+  await ctx.history.settled();
   const byMemory = groupByMemory(claims, checks);
-  const memories = recordResults(store, byMemory, extracted, options.actor ?? {});
+  const memories = recordResults(store, byMemory, extracted, options.actor ?? {}, ctx);
   const statuses = memories.map((m) => m.status);
   return {
     root,
@@ -128,15 +129,17 @@ function groupByMemory(
 
 /**
  * One transaction: new claims with their verdicts, changed verdicts, statuses, valid_to of
- * memories that became false, drift events.
+ * memories that became false, drift events, and the history answers the check learned.
  */
 function recordResults(
   store: MemoryStore,
   byMemory: Map<string, MemoryChecks>,
   extracted: readonly Extracted[],
   actor: Actor,
+  ctx: VerificationContext,
 ): MemoryDrift[] {
   return store.write((tx, now) => {
+    if (ctx.git) ctx.history.save(tx, ctx.git.head, now);
     const checksOf = new Map<ClaimForCheck, ClaimCheck>();
     for (const { claims, checks } of byMemory.values())
       claims.forEach((claim, i) => checksOf.set(claim, checks[i] as ClaimCheck));

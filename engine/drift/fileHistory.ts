@@ -1,6 +1,14 @@
 import { spawn } from 'node:child_process';
 import type { CommitEvidence } from './claimTypes';
-import { COMMIT_FORMAT, LITERAL, gitEnvironment, parseDatedCommit } from './gitHistory';
+import {
+  COMMIT_FORMAT,
+  LITERAL,
+  SET_CODEC,
+  gitEnvironment,
+  historyAnswer,
+  parseDatedCommit,
+} from './gitHistory';
+import type { AnswerCodec } from './historyStore';
 import type { GitContext } from './gitHistory';
 
 /**
@@ -62,7 +70,7 @@ function versionAt<T>(
   file: string,
   reader: FileReader<T>,
 ): Promise<T | 'unreadable'> {
-  return cached(ctx, `at\u0000${reader.name}\u0000${commit}\u0000${file}`, async () => {
+  return historyAnswer(ctx, `at\u0000${reader.name}\u0000${commit}\u0000${file}`, 'commits', async () => {
     const [text] = await catFiles(ctx.root, [`${commit}:${file}`]);
     return reader.read(text, file);
   }).catch(() => 'unreadable' as const);
@@ -74,17 +82,21 @@ function versionAt<T>(
  * its own older commits.
  */
 function descendants(ctx: GitContext, asOf: string, file: string): Promise<Set<string>> {
-  return cached(ctx, `descendants\u0000${asOf}\u0000${file}`, () =>
-    ctx.git
-      .raw([LITERAL, 'rev-list', '--ancestry-path', `${asOf}..HEAD`, '--', file])
-      .then((out) => new Set(out.split('\n').filter((line) => line.length > 0)))
-      .catch(() => new Set<string>()),
-  );
+  return historyAnswer(
+    ctx,
+    `descendants\u0000${asOf}\u0000${file}`,
+    'head',
+    () =>
+      ctx.git
+        .raw([LITERAL, 'rev-list', '--ancestry-path', `${asOf}..HEAD`, '--', file])
+        .then((out) => new Set(out.split('\n').filter((line) => line.length > 0))),
+    SET_CODEC as AnswerCodec<Set<string>>,
+  ).catch(() => new Set<string>());
 }
 
 /** Every readable version of a file in HEAD's history, oldest first, read once per HEAD and reader. */
 function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): Promise<Array<Version<T>>> {
-  return cached(ctx, `versions\u0000${reader.name}\u0000${file}`, async () => {
+  return historyAnswer(ctx, `versions\u0000${reader.name}\u0000${file}`, 'head', async () => {
     const out = await ctx.git.raw([LITERAL, 'log', COMMIT_FORMAT, 'HEAD', '--', file]);
     const commits = out
       .split('\x1e')
@@ -104,15 +116,6 @@ function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): 
   }).catch(() => []);
 }
 
-function cached<V>(ctx: GitContext, key: string, load: () => Promise<V>): Promise<V> {
-  let answer = ctx.cache.walks.get(key) as Promise<V> | undefined;
-  if (!answer) {
-    answer = load();
-    ctx.cache.walks.set(key, answer);
-  }
-  return answer;
-}
-
 /**
  * The contents of `objects` (`commit:path`) in one `git cat-file --batch`: undefined for an object
  * that does not exist (the commit deleted the file). simple-git cannot write to git's stdin.
@@ -128,7 +131,12 @@ function catFiles(root: string, objects: readonly string[]): Promise<Array<strin
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', reject);
-    child.on('close', () => resolve(parseBatch(Buffer.concat(chunks), objects.length)));
+    // A cut-off batch would read as deleted files, an answer that is then stored: it fails instead.
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(parseBatch(Buffer.concat(chunks), objects.length))
+        : reject(new Error(`git cat-file --batch exited with ${code}`)),
+    );
     child.stdin.end(`${objects.join('\n')}\n`);
   });
 }

@@ -5,6 +5,7 @@ import type { CommitEvidence } from './claimTypes';
 import { codeOfLine, evidencePathspecs } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
 import { excludePathspecs } from './oversizedFiles';
+import type { AnswerCodec, StoredHistory } from './historyStore';
 
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
@@ -15,6 +16,8 @@ export interface GitContext {
   /** A shallow clone: history before its oldest commit is unknown. */
   shallow: boolean;
   cache: HistoryCache;
+  /** This check's answers stored in the database (historyStore.ts), read and written by the check. */
+  stored: StoredHistory;
 }
 
 /** A deletion or rename of a path. */
@@ -30,13 +33,8 @@ export interface PathEvent {
 /** Answers for one HEAD: a new HEAD starts a new cache, so nothing is answered from stale history. */
 interface HistoryCache {
   head: string;
-  /** Every deletion and rename per path, newest first. */
-  pathEvents?: Promise<Map<string, PathEvent[]>>;
-  /** HEAD's first-parent line and its whole history, newest first by committer time. */
-  timeline?: Promise<Timeline>;
-  /** Answers of historyWalk and fileHistory, by question. */
-  walks: Map<string, Promise<unknown>>;
-  grep: Map<string, Promise<Map<string, Set<string>>>>;
+  /** Answers by question (see historyAnswer); each may reject, and callers decide what then. */
+  answers: Map<string, Promise<unknown>>;
 }
 
 const caches = new Map<string, HistoryCache>();
@@ -46,7 +44,7 @@ export const COMMIT_FORMAT = '--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%ct';
 /** Arguments per git grep call: far below any platform's command-line limit. */
 const GREP_BATCH = 400;
 
-export async function openGit(root: string): Promise<GitContext | undefined> {
+export async function openGit(root: string, stored: StoredHistory): Promise<GitContext | undefined> {
   let git: SimpleGit;
   try {
     // Asked without simple-git: outside a repository its failed task could surface once more as an
@@ -58,12 +56,12 @@ export async function openGit(root: string): Promise<GitContext | undefined> {
     const key = `${root}\u0000${head}`;
     let cache = caches.get(key);
     if (!cache) {
-      cache = { head, grep: new Map(), walks: new Map() };
+      cache = { head, answers: new Map() };
       // One HEAD per workspace is kept: an older one is never asked again.
       for (const old of caches.keys()) if (old.startsWith(`${root}\u0000`)) caches.delete(old);
       caches.set(key, cache);
     }
-    return { git, root, head, shallow, cache };
+    return { git, root, head, shallow, cache, stored };
   } catch {
     return undefined;
   }
@@ -121,11 +119,64 @@ export function parseDatedCommit(header: string): { commit: CommitEvidence; comm
  * `--follow` per path once more than a handful of paths are missing, and asked once per HEAD.
  */
 export function pathEvents(ctx: GitContext): Promise<Map<string, PathEvent[]>> {
-  ctx.cache.pathEvents ??= ctx.git
-    .raw(['log', '-z', '-M', '--relative', '--name-status', '--diff-filter=DR', COMMIT_FORMAT, 'HEAD'])
-    .then(parsePathEvents);
-  return ctx.cache.pathEvents;
+  return historyAnswer(
+    ctx,
+    'pathEvents',
+    'head',
+    () =>
+      ctx.git
+        .raw(['log', '-z', '-M', '--relative', '--name-status', '--diff-filter=DR', COMMIT_FORMAT, 'HEAD'])
+        .then(parsePathEvents),
+    MAP_CODEC as AnswerCodec<Map<string, PathEvent[]>>,
+  );
 }
+
+/**
+ * The answer to `question`: from this process's cache of HEAD, else from the database, else from
+ * `load` (git), kept for the database either way. `dependsOn: 'head'` when the question is about
+ * HEAD's history (the answer is then stored under HEAD); `'commits'` when the commit hashes in the
+ * question alone decide it.
+ */
+export function historyAnswer<V>(
+  ctx: GitContext,
+  question: string,
+  dependsOn: 'head' | 'commits',
+  load: () => Promise<V>,
+  codec?: AnswerCodec<V>,
+): Promise<V> {
+  const head = dependsOn === 'head' ? ctx.head : null;
+  let answer = ctx.cache.answers.get(question) as Promise<V> | undefined;
+  if (!answer) {
+    const stored = ctx.stored.lookup(question, head, codec);
+    answer = stored ? Promise.resolve(stored.value) : countedLoad(load);
+    ctx.cache.answers.set(question, answer);
+  }
+  ctx.stored.keep(question, head, answer, codec);
+  return answer;
+}
+
+function countedLoad<V>(load: () => Promise<V>): Promise<V> {
+  historyLoads++;
+  return load();
+}
+
+let historyLoads = 0;
+/** How many history questions went to git in this process (for tests: a stored answer asks none). */
+export function historyLoadCount(): number {
+  return historyLoads;
+}
+
+/** A Map as its entries (JSON has no Map). */
+export const MAP_CODEC: AnswerCodec<Map<unknown, unknown>> = {
+  encode: (map) => [...map],
+  decode: (json) => new Map(json as Array<[unknown, unknown]>),
+};
+
+/** A Set as its values. */
+export const SET_CODEC: AnswerCodec<Set<unknown>> = {
+  encode: (set) => [...set],
+  decode: (json) => new Set(json as unknown[]),
+};
 
 function parsePathEvents(output: string): Map<string, PathEvent[]> {
   const events = new Map<string, PathEvent[]>();
@@ -187,14 +238,15 @@ interface Timeline {
  * branch merged later is only on the first). A word was in the code then if either held it.
  */
 export async function commitsAt(ctx: GitContext, time: number): Promise<string[]> {
-  ctx.cache.timeline ??= Promise.all([
-    ctx.git.raw(['log', '--first-parent', '--format=%H %ct', 'HEAD']),
-    ctx.git.raw(['log', '--format=%H %ct', 'HEAD']),
-  ]).then(([firstParent, all]) => ({
-    firstParent: parseTimeline(firstParent),
-    all: parseTimeline(all).sort((a, b) => b.time - a.time),
-  }));
-  const timeline = await ctx.cache.timeline;
+  const timeline = await historyAnswer(ctx, 'timeline', 'head', () =>
+    Promise.all([
+      ctx.git.raw(['log', '--first-parent', '--format=%H %ct', 'HEAD']),
+      ctx.git.raw(['log', '--format=%H %ct', 'HEAD']),
+    ]).then(([firstParent, all]): Timeline => ({
+      firstParent: parseTimeline(firstParent),
+      all: parseTimeline(all).sort((a, b) => b.time - a.time),
+    })),
+  );
   const hashes = [timeline.all, timeline.firstParent]
     .map((line) => line.find((c) => c.time <= time)?.hash)
     .filter((h): h is string => h !== undefined);
@@ -233,20 +285,50 @@ export async function grepNeedles(
   needles: readonly string[],
   options: GrepOptions,
 ): Promise<Map<string, Set<string>>> {
-  const found = new Map<string, Set<string>>();
   const unique = [...new Set(needles)].filter((n) => n.length > 0).sort();
   const scope = options.scope ?? 'text';
-  for (let i = 0; i < unique.length; i += GREP_BATCH) {
-    const batch = unique.slice(i, i + GREP_BATCH);
-    const key = `${options.commit ?? 'worktree'}\u0000${options.wholeWord ? 'w' : 'f'}\u0000${scope}\u0000${(options.files ?? []).join('\u0001')}\u0000${batch.join('\u0000')}`;
-    // The working tree changes without HEAD moving: only answers about commits are cached.
-    let answer = options.commit ? ctx.cache.grep.get(key) : undefined;
-    if (!answer) {
-      answer = runGrep(ctx.git, batch, { ...options, scope });
-      if (options.commit) ctx.cache.grep.set(key, answer);
-    }
-    for (const [needle, files] of await answer) found.set(needle, files);
-  }
+  const { commit } = options;
+  // The working tree changes without HEAD moving: only answers about commits are kept.
+  if (!commit) return grepBatches(ctx.git, unique, { ...options, scope });
+  const found = new Map<string, Set<string>>();
+  // One question per needle, so a re-check greps only the needles it has not asked before. At a
+  // commit a needle's files do not depend on the other needles of its batch: code is searched by
+  // whole lines (runGrep), and a text search at a commit asks one needle at a time (historyWalk).
+  const question = (needle: string) =>
+    `grep\u0000${commit}\u0000${options.wholeWord ? 'w' : 'f'}\u0000${scope}\u0000${(options.files ?? []).join('\u0001')}\u0000${needle}`;
+  const missing = unique.filter(
+    (n) => !ctx.cache.answers.has(question(n)) && !ctx.stored.has(question(n), null),
+  );
+  const batch = missing.length > 0 ? grepBatches(ctx.git, missing, { ...options, scope }) : undefined;
+  // Each needle's answer awaits the batch and sees its failure; this only keeps it from going unhandled.
+  if (batch) void batch.catch(() => undefined);
+  const answers = unique.map((needle) =>
+    historyAnswer(
+      ctx,
+      question(needle),
+      'commits',
+      async () => (await (batch as Promise<Map<string, Set<string>>>)).get(needle) ?? new Set<string>(),
+      SET_CODEC as AnswerCodec<Set<string>>,
+    ),
+  );
+  const files = await Promise.all(answers);
+  unique.forEach((needle, i) => {
+    const at = files[i] as Set<string>;
+    if (at.size > 0) found.set(needle, at);
+  });
+  return found;
+}
+
+/** `runGrep` over `needles` in batches of GREP_BATCH. */
+async function grepBatches(
+  git: SimpleGit,
+  needles: readonly string[],
+  options: GrepOptions & { scope: EvidenceScope },
+): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>();
+  for (let i = 0; i < needles.length; i += GREP_BATCH)
+    for (const [needle, files] of await runGrep(git, needles.slice(i, i + GREP_BATCH), options))
+      found.set(needle, files);
   return found;
 }
 

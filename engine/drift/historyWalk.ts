@@ -1,5 +1,5 @@
 import type { CommitEvidence } from './claimTypes';
-import { COMMIT_FORMAT, LITERAL, grepNeedles, parseDatedCommit } from './gitHistory';
+import { COMMIT_FORMAT, LITERAL, grepNeedles, historyAnswer, parseDatedCommit } from './gitHistory';
 import type { GitContext } from './gitHistory';
 
 /** Commits checked one by one for the word before settling for the newest change. */
@@ -21,13 +21,16 @@ export function firstChange(
   becomes: 'absent' | 'present',
 ): Promise<CommitEvidence | undefined> {
   const sorted = [...new Set(files)].filter((f) => f !== '').sort();
-  const key = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
-  let answer = ctx.cache.walks.get(key) as Promise<CommitEvidence | undefined> | undefined;
-  if (!answer) {
-    answer = walk(ctx, needle, sorted, since, becomes).catch(() => undefined);
-    ctx.cache.walks.set(key, answer);
-  }
-  return answer;
+  const question = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
+  // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit).
+  // A walk that could not grep a commit guessed there: its answer is used but not kept.
+  const unsure = () => {
+    ctx.stored.doNotStore(question, ctx.head);
+    ctx.cache.answers.delete(question);
+  };
+  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes, unsure)).catch(
+    () => undefined,
+  );
 }
 
 async function walk(
@@ -36,6 +39,7 @@ async function walk(
   files: readonly string[],
   since: readonly string[],
   becomes: 'absent' | 'present',
+  unsure: () => void,
 ): Promise<CommitEvidence | undefined> {
   const range = ['HEAD', ...since.filter((c) => c !== ctx.head).map((c) => `^${c}`)];
   if (since.includes(ctx.head)) return undefined;
@@ -56,7 +60,7 @@ async function walk(
     .filter((c) => c !== undefined);
   if (changes.length <= 1) return changes[0];
   for (const change of changes.slice(0, MAX_STEPS)) {
-    const present = await occursAt(ctx, needle, change.hash, pathspec);
+    const present = await occursAt(ctx, needle, change.hash, pathspec, unsure);
     if (present === (becomes === 'present')) return change;
   }
   return changes[changes.length - 1];
@@ -68,6 +72,7 @@ async function occursAt(
   needle: string,
   commit: string,
   files: readonly string[],
+  unsure: () => void,
 ): Promise<boolean> {
   const paths = files.length === 1 && files[0] === '.' ? [] : files;
   const found = await grepNeedles(ctx, [needle], {
@@ -75,6 +80,9 @@ async function occursAt(
     wholeWord: IDENTIFIER_RE.test(needle),
     scope: IDENTIFIER_RE.test(needle) ? 'code' : 'text',
     files: paths,
-  }).catch(() => new Map<string, Set<string>>());
+  }).catch(() => {
+    unsure();
+    return new Map<string, Set<string>>();
+  });
   return (found.get(needle)?.size ?? 0) > 0;
 }

@@ -48,3 +48,27 @@ export function driftMigration(version: number): Migration {
     },
   };
 }
+
+/**
+ * The drift check's history answers (historyStore.ts), so a re-check from a new process asks git
+ * only what changed. `key` hashes the question (with HEAD when the answer depends on it); `head`
+ * is that HEAD, NULL when the commit hashes of the question alone decide the answer (kept until
+ * least recently used past the bound); `answer` is JSON; `used_at` orders the eviction.
+ */
+export function historyAnswersMigration(version: number): Migration {
+  return {
+    version,
+    name: 'drift: stored git history answers, keyed by the commits they are about',
+    up(tx) {
+      tx.run(`
+        CREATE TABLE drift_history (
+          key TEXT PRIMARY KEY,
+          head TEXT,
+          answer TEXT NOT NULL,
+          used_at INTEGER NOT NULL
+        );
+        CREATE INDEX drift_history_used ON drift_history (used_at);
+      `);
+    },
+  };
+}

@@ -5,6 +5,7 @@ import type { CommitEvidence } from './claimTypes';
 import { commitsAt, grepNeedles, openGit, pathEvents } from './gitHistory';
 import { firstChange } from './historyWalk';
 import { firstBreak } from './fileHistory';
+import { StoredHistory } from './historyStore';
 import type { FileReader } from './fileHistory';
 import type { GitContext, PathEvent } from './gitHistory';
 import { readManifestFacts } from './manifestFacts';
@@ -19,6 +20,8 @@ export interface VerificationContext {
   root: string;
   realRoot: string;
   git: GitContext | undefined;
+  /** History answers stored in the database: read at the start of the check, new ones saved at its end. */
+  history: StoredHistory;
   manifests: ManifestFacts;
   symbols: SymbolIndex;
   search: WorkspaceSearch;
@@ -61,7 +64,8 @@ export async function createVerificationContext(
   // The database is read before the first await: a reader is only valid inside its read.
   const manifests = readManifestFacts(reader, root, realRoot);
   const symbols = readSymbolIndex(reader);
-  const git = await openGit(root);
+  const history = StoredHistory.read(reader, root);
+  const git = await openGit(root, history);
   const search = new WorkspaceSearch(root, git);
   let routes: Promise<Map<string, RouteDefinition[]>> | undefined;
   const loaders = new Map<string, BatchLoader<Set<string>>>();
@@ -80,6 +84,7 @@ export async function createVerificationContext(
     root,
     realRoot,
     git,
+    history,
     manifests,
     symbols,
     search,

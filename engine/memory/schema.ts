@@ -1,6 +1,6 @@
 import { indexMissing } from '../retrieval/lexicalIndex';
 import { codeIndexMigration } from '../code/schema';
-import { driftMigration } from '../drift/schema';
+import { driftMigration, historyAnswersMigration } from '../drift/schema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -230,4 +230,5 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  historyAnswersMigration(9),
 ];

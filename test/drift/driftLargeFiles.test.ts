@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { DEFAULT_MAX_FILE_BYTES } from '../../engine/code/walker';
 import { openGit } from '../../engine/drift/gitHistory';
+import { StoredHistory } from '../../engine/drift/historyStore';
 import { WorkspaceSearch } from '../../engine/drift/workspaceSearch';
 import { GitRepository } from './gitRepository';
 
@@ -24,14 +25,14 @@ describe('drift searches leave out untracked files over the size limit, like the
   );
 
   it('finds needles in small untracked files but not in the large one', async () => {
-    const search = new WorkspaceSearch(repo.root, await openGit(repo.root));
+    const search = new WorkspaceSearch(repo.root, await openGit(repo.root, StoredHistory.empty(repo.root)));
     const found = await search.find(['validateToken', 'tracked'], true);
     assert.deepEqual([...(found.get('validateToken') ?? [])], ['small.ts']);
     assert.deepEqual([...(found.get('tracked') ?? [])], ['src/app.ts']);
   });
 
   it('finds routes in small untracked files (one exactly at the limit) but not in the large one', async () => {
-    const search = new WorkspaceSearch(repo.root, await openGit(repo.root));
+    const search = new WorkspaceSearch(repo.root, await openGit(repo.root, StoredHistory.empty(repo.root)));
     const routes = await search.routes();
     assert.deepEqual([...routes.keys()].sort(), ['/edge', '/small']);
   });

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StoredHistory } from '../../engine/drift/historyStore';
+import { openTestHost } from '../support/host';
+import type { TestHost } from '../support/host';
+
+const HOUR = 60 * 60 * 1000;
+const ROOT = '/workspace';
+const HEAD_A = 'a'.repeat(40);
+const HEAD_B = 'b'.repeat(40);
+
+/** One check: reads the stored answers, lets `ask` use them, saves what it learned at `head`. */
+async function check(test: TestHost, head: string, ask: (history: StoredHistory) => void, limit?: number) {
+  const history = test.host.store.read((r) => StoredHistory.read(r, ROOT));
+  ask(history);
+  await history.settled();
+  test.host.store.write((tx, now) => history.save(tx, head, now, limit));
+  return history;
+}
+
+function rows(test: TestHost): Array<{ head: string | null; answer: string }> {
+  return test.host.store.read((r) =>
+    r.all<{ head: string | null; answer: string }>('SELECT head, answer FROM drift_history ORDER BY answer'),
+  );
+}
+
+describe('stored history answers', () => {
+  it('keeps sure answers, never a guessed one, and reads them back in a later check', async () => {
+    const test = await openTestHost();
+    await check(test, HEAD_A, (h) => {
+      h.keep('grep at c1', null, Promise.resolve(['src/a.ts']));
+      h.keep('walk to HEAD', HEAD_A, Promise.resolve({ hash: 'c2' }));
+      h.keep('guessed walk', HEAD_A, Promise.resolve({ hash: 'c3' }));
+      h.doNotStore('guessed walk', HEAD_A);
+      h.keep('failed grep', null, Promise.reject(new Error('git busy')));
+    });
+    assert.equal(rows(test).length, 2);
+    await check(test, HEAD_A, (h) => {
+      assert.deepEqual(h.lookup('grep at c1', null)?.value, ['src/a.ts']);
+      assert.deepEqual(h.lookup('walk to HEAD', HEAD_A)?.value, { hash: 'c2' });
+      assert.equal(h.lookup('guessed walk', HEAD_A), undefined);
+      assert.equal(h.lookup('failed grep', null), undefined);
+      assert.equal(h.lookup('walk to HEAD', HEAD_B), undefined, 'another HEAD asks again');
+    });
+  });
+
+  it('drops answers of a HEAD no longer current and, past the bound, the least recently used', async () => {
+    const test = await openTestHost();
+    await check(test, HEAD_A, (h) => {
+      h.keep('grep 1', null, Promise.resolve(1));
+      h.keep('grep 2', null, Promise.resolve(2));
+      h.keep('walk', HEAD_A, Promise.resolve(3));
+    });
+    test.clock.advance(2 * HOUR);
+    // HEAD moved: the walk of HEAD_A goes; grep 1 is used again, so grep 2 is the least recent.
+    await check(
+      test,
+      HEAD_B,
+      (h) => {
+        assert.equal(h.lookup('grep 1', null)?.value, 1);
+        h.keep('grep 3', null, Promise.resolve(4));
+      },
+      2,
+    );
+    assert.deepEqual(
+      rows(test).map((r) => [r.head, r.answer]),
+      [
+        [null, '{"v":1}'],
+        [null, '{"v":4}'],
+      ],
+    );
+  });
+});
