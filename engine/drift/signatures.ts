@@ -27,22 +27,7 @@ export function parameterListAt(
 
 /** `input: string, opts = {}` -> [{input, string}, {opts}]; Python's leading self/cls left out. */
 export function parametersOf(inside: string): Parameter[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const c of inside) {
-    if ('([{<'.includes(c)) depth++;
-    else if (')]}>'.includes(c)) depth--;
-    if (c === ',' && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += c;
-  }
-  parts.push(current);
-  const parameters = parts
-    .map((p) => p.trim().replace(DECORATOR_RE, '').replace(MODIFIERS_RE, ''))
-    .filter((p) => p.length > 0 && p !== '/' && p !== '*')
-    .map(parameterOf);
+  const parameters = parameterTexts(inside).map(parameterOf);
   if (parameters[0] && /^(?:self|cls|&?self|&mut self)$/.test(parameters[0].name)) parameters.shift();
   return parameters;
 }
@@ -105,9 +90,7 @@ export function parameterListsOf(text: string, name: string): Parameter[][] {
  * optional, a rest parameter (`...args`, `*args`) takes any number more.
  */
 export function arityOf(inside: string): { min: number; max: number } {
-  const parts = splitTopLevel(inside)
-    .map((p) => p.trim().replace(DECORATOR_RE, '').replace(MODIFIERS_RE, ''))
-    .filter((p) => p.length > 0 && p !== '/' && p !== '*');
+  const parts = parameterTexts(inside);
   if (parts[0] && /^(?:self|cls|&?self|&mut self)\b/.test(parts[0])) parts.shift();
   let min = 0;
   let max = 0;
@@ -118,6 +101,13 @@ export function arityOf(inside: string): { min: number; max: number } {
     if (topLevelIndex(part, '=') === -1 && !head.trim().endsWith('?')) min = max;
   }
   return { min, max };
+}
+
+/** Each parameter's text, without decorators and modifiers (Python's `/` and `*` markers left out). */
+function parameterTexts(inside: string): string[] {
+  return splitTopLevel(inside)
+    .map((p) => p.trim().replace(DECORATOR_RE, '').replace(MODIFIERS_RE, ''))
+    .filter((p) => p.length > 0 && p !== '/' && p !== '*');
 }
 
 function splitTopLevel(inside: string): string[] {

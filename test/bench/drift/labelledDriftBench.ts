@@ -14,10 +14,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../../engine/api/hostDispatcher';
 import type { DriftReport, MemoryDrift } from '../../../engine/drift/driftReport';
-import { silentLogger } from '../../../engine/host';
-import { SQL_WASM_PATH_FOR_BENCH } from '../driftBenchSupport';
+import { call, openHost } from '../driftBench';
 import { docBlocks, isCandidate } from './docBlocks';
 import type { LabelFile, LabelledMemory } from './labelFile';
 import { ratio, scoreRepository } from './labelScoring';
@@ -91,23 +89,6 @@ function candidateMemories(ws: string, commit: string): LabelledMemory[] {
         claims: [],
       })),
   );
-}
-
-async function openHost(dbPath: string, root: string): Promise<EngineHost> {
-  return EngineHost.open({
-    dbPath,
-    sqlWasmPath: SQL_WASM_PATH_FOR_BENCH,
-    logger: silentLogger,
-    clock: Date.now,
-    snapshot: { idleMs: 600_000 },
-    embedding: null,
-    code: { root, grammarsDirectory: path.resolve(__dirname, '../../../grammars'), runner: 'inline' },
-  });
-}
-
-let request = 0;
-async function call<T>(host: EngineHost, method: string, params: Record<string, unknown>): Promise<T> {
-  return (await host.dispatch(method, params, { requestId: `bench-${++request}`, client: 'bench' })) as T;
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number }> {
