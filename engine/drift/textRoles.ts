@@ -1,4 +1,4 @@
-import { createScanContext } from '../extract/scanContext';
+import { SHELL_LANGUAGES, createScanContext } from '../extract/scanContext';
 import type { FencedBlock } from '../extract/scanContext';
 
 /**
@@ -17,21 +17,6 @@ export interface TextRoles {
   fences: ReadonlyArray<{ fence: FencedBlock; role: TextRole }>;
 }
 
-const SHELL = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'fish',
-  'shell',
-  'console',
-  'terminal',
-  'powershell',
-  'ps1',
-  'pwsh',
-  'cmd',
-  'bat',
-  'shell-session',
-]);
 const OUTPUT = new Set(['text', 'txt', 'plain', 'plaintext', 'log', 'output', 'none', 'diff']);
 const COMMAND_LINE_RE =
   /^\s*(?:\$\s|>\s|(?:npm|npx|pnpm|yarn|bun|node|deno|git|cd|curl|docker|make|pip|python3?)\s)/;
@@ -61,7 +46,8 @@ export function textRolesOf(text: string): TextRoles {
 
 /** A fence's role from its language, or from its lines when it names none. */
 function fenceRole(text: string, fence: FencedBlock): TextRole {
-  if (SHELL.has(fence.language)) return 'shell';
+  // An unlabelled fence is told by its lines below, not taken for a shell session.
+  if (fence.language !== '' && SHELL_LANGUAGES.has(fence.language)) return 'shell';
   if (OUTPUT.has(fence.language)) return 'output';
   if (fence.language !== '') return 'example';
   const lines = text

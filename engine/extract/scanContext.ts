@@ -25,7 +25,8 @@ export interface FencedBlock {
 const INLINE_CODE_RE = /`([^`\n]{1,400})`/g;
 const FENCE_RE = /[ ]{0,3}(`{3,}|~{3,})[ \t]*([\w+-]*)/y;
 const REDACTION_RE = /\[REDACTED:[\w-]{1,40}\]/g;
-const SHELL_LANGUAGES = new Set([
+/** Fence languages of shell sessions ('' too: an unlabelled fence is read as one here). */
+export const SHELL_LANGUAGES: ReadonlySet<string> = new Set([
   '',
   'sh',
   'bash',
