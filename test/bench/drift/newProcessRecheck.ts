@@ -12,9 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../../engine/api/hostDispatcher';
-import { silentLogger } from '../../../engine/host';
-import { SQL_WASM_PATH_FOR_BENCH } from '../driftBenchSupport';
+import { openHost } from '../driftBench';
 import { docBlocks, isCandidate } from './docBlocks';
 import type { LabelFile } from './labelFile';
 
@@ -47,15 +45,7 @@ async function main(): Promise<void> {
           .map((b) => b.text),
       );
     const dbPath = path.join(work, 'memory.db');
-    const host = await EngineHost.open({
-      dbPath,
-      sqlWasmPath: SQL_WASM_PATH_FOR_BENCH,
-      logger: silentLogger,
-      clock: Date.now,
-      snapshot: { idleMs: 600_000 },
-      embedding: null,
-      code: { root: ws, grammarsDirectory: path.resolve(__dirname, '../../../grammars'), runner: 'inline' },
-    });
+    const host = await openHost(dbPath, ws);
     try {
       await host.dispatch('scan', {}, { requestId: 'scan', client: 'bench' });
       const memories = texts.map((content) => ({
