@@ -1,11 +1,11 @@
+import type { DriftReport as CheckReport } from '../engine/index';
 import { readDriftReport } from './driftReport';
 import type { DriftEvidence } from './driftReport';
 
 /**
  * One change a drift fix would make to one memory, for the user to accept or skip. The engine's
  * dry run (`drift {fix, dryRun}`) plans a rewrite or an invalidation; for a human's memory it only
- * proposes it (a `review` whose reason starts "proposed rewrite" / "proposed invalidate"), and
- * does it once the memory is named in `ids`.
+ * proposes it (a `review` carrying `proposed`), and does it once the memory is named in `ids`.
  */
 export interface DriftProposal {
   memoryId: string;
@@ -21,9 +21,6 @@ export interface DriftProposal {
   evidence: DriftEvidence;
 }
 
-type Loose = Record<string, unknown>;
-const asObject = (v: unknown): Loose => (typeof v === 'object' && v !== null ? (v as Loose) : {});
-
 const PROPOSED = /^proposed (rewrite|invalidate)\b[^:]*:\s*/;
 
 function plainReason(reason: string): string {
@@ -31,30 +28,21 @@ function plainReason(reason: string): string {
 }
 
 /** Reads a dry run's fix actions into one proposal per memory (plain reviews propose nothing). */
-export function readDriftProposals(result: unknown): DriftProposal[] {
-  const root = asObject(result);
-  const actions = asObject(root['fix'])['actions'];
-  if (!Array.isArray(actions)) return [];
+export function readDriftProposals(result: CheckReport): DriftProposal[] {
   // The checked memories give each proposal its excerpt and the commit that made it drift.
-  const findings = new Map(
-    readDriftReport({ ...root, fix: undefined }, 0).findings.map((f) => [f.memoryId, f]),
-  );
+  const findings = new Map(readDriftReport(result, 0).findings.map((f) => [f.memoryId, f]));
   const proposals = new Map<string, DriftProposal>();
-  for (const value of actions) {
-    const action = asObject(value);
-    const memoryId = typeof action['id'] === 'string' ? action['id'] : undefined;
-    const reason = typeof action['reason'] === 'string' ? action['reason'] : '';
-    const kind = action['action'] === 'review' ? PROPOSED.exec(reason)?.[1] : action['action'];
-    if (!memoryId || (kind !== 'rewrite' && kind !== 'invalidate') || proposals.has(memoryId)) continue;
-    const content = typeof action['content'] === 'string' ? action['content'] : undefined;
-    if (kind === 'rewrite' && content === undefined) continue;
-    const finding = findings.get(memoryId);
-    proposals.set(memoryId, {
-      memoryId,
-      change: kind,
-      ...(content !== undefined && kind === 'rewrite' ? { proposedContent: content } : {}),
-      reason: plainReason(reason),
-      needsConsent: action['action'] === 'review',
+  for (const action of result.fix?.actions ?? []) {
+    const change = action.action === 'review' ? action.proposed : action.action;
+    if (change === undefined || proposals.has(action.id)) continue;
+    if (change === 'rewrite' && action.content === undefined) continue;
+    const finding = findings.get(action.id);
+    proposals.set(action.id, {
+      memoryId: action.id,
+      change,
+      ...(action.content !== undefined && change === 'rewrite' ? { proposedContent: action.content } : {}),
+      reason: plainReason(action.reason),
+      needsConsent: action.action === 'review',
       excerpt: finding?.content ?? '',
       evidence: finding?.evidence ?? {},
     });

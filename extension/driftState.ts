@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
-import { DRIFT_METHOD, describeEvidence, readDriftReport } from './driftReport';
+import type { FixAction } from '../engine/index';
+import { describeEvidence, readDriftReport } from './driftReport';
 import type { DriftFinding, DriftReport } from './driftReport';
 import { readDriftProposals } from './driftProposals';
 import type { DriftProposal } from './driftProposals';
-
-export const DRIFT_UNAVAILABLE = 'Drift checking is not available in this version of the Engram engine yet.';
 
 /**
  * The last drift report of this window, shared by the Drift view, the Memories view's warnings,
@@ -19,10 +18,6 @@ export class DriftState implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly engine: EngineConnection) {}
-
-  get available(): boolean {
-    return this.engine.hasMethod(DRIFT_METHOD);
-  }
 
   get last(): DriftReport | undefined {
     return this.report;
@@ -45,22 +40,22 @@ export class DriftState implements vscode.Disposable {
   }
 
   /**
-   * Runs the checker; undefined when this engine has none. With `paths` (after a scan) only the
-   * memories naming those files are re-checked, and their verdicts replace the earlier ones.
+   * Runs the checker. With `paths` (after a scan) only the memories naming those files are
+   * re-checked, and their verdicts replace the earlier ones.
    */
-  async check(paths?: string[]): Promise<DriftReport | undefined> {
-    if (!vscode.workspace.isTrusted)
-      throw new Error('Drift reads workspace files: trust this workspace first.');
-    if (!this.available) return undefined;
+  async check(paths?: string[]): Promise<DriftReport> {
+    requireTrust();
     const incremental = paths !== undefined && this.report !== undefined;
     this.running++;
-    let result: unknown;
+    let report: DriftReport;
     try {
-      result = await this.engine.callIfAvailable(DRIFT_METHOD, incremental ? { paths, all: true } : {});
+      report = readDriftReport(
+        await this.engine.call('drift', incremental ? { paths, all: true } : {}),
+        Date.now(),
+      );
     } finally {
       this.running--;
     }
-    const report = readDriftReport(result, Date.now());
     if (incremental) {
       for (const id of report.checked) this.byMemory.delete(id);
     } else {
@@ -78,32 +73,30 @@ export class DriftState implements vscode.Disposable {
   }
 
   /** What a fix would change, memory by memory, for the user to review (nothing changes). */
-  async proposals(): Promise<DriftProposal[] | undefined> {
-    if (!vscode.workspace.isTrusted)
-      throw new Error('Drift reads workspace files: trust this workspace first.');
-    if (!this.available) return undefined;
-    return readDriftProposals(await this.engine.callIfAvailable(DRIFT_METHOD, { fix: true, dryRun: true }));
+  async proposals(): Promise<DriftProposal[]> {
+    requireTrust();
+    return readDriftProposals(await this.engine.call('drift', { fix: true, dryRun: true }));
   }
 
   /**
    * Applies the checker's repairs (old versions stay in each memory's history), then checks again.
    * With `ids` (the memories whose repair the user accepted) only those are repaired, a human's
    * included; without, every agent-written one is, and a human's only gets a review proposal.
+   * Resolves to the repairs the engine made (reviews included).
    */
-  async fix(ids?: readonly string[]): Promise<DriftReport | undefined> {
-    if (!vscode.workspace.isTrusted)
-      throw new Error('Drift reads workspace files: trust this workspace first.');
-    if (!this.available) return undefined;
-    const result = await this.engine.callIfAvailable(DRIFT_METHOD, {
-      fix: true,
-      ...(ids ? { ids: [...ids] } : {}),
-    });
-    const applied = readDriftReport(result, Date.now());
+  async fix(ids?: readonly string[]): Promise<FixAction[]> {
+    requireTrust();
+    const result = await this.engine.call('drift', { fix: true, ...(ids ? { ids: [...ids] } : {}) });
     await this.check();
-    return applied;
+    return result.fix?.actions ?? [];
   }
 
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+function requireTrust(): void {
+  if (!vscode.workspace.isTrusted)
+    throw new Error('Drift reads workspace files: trust this workspace first.');
 }

@@ -135,24 +135,6 @@ export class EngineConnection implements vscode.Disposable {
     return result;
   }
 
-  /**
-   * Calls a method this version of the engine may not have yet (drift arrives in its own issue):
-   * resolves to `undefined` when the engine does not know the method, so callers can say so.
-   */
-  async callIfAvailable(method: string, params: Params = {}, actor?: Actor): Promise<unknown> {
-    await this.ready();
-    if (!loadEngineModule().isMethodName(method)) return undefined;
-    return this.call(method, params, actor);
-  }
-
-  /**
-   * Whether the engine has this method; before the engine has loaded (just after activation)
-   * assumed so: `callIfAvailable` checks again once it has.
-   */
-  hasMethod(method: string): boolean {
-    return engineModule ? engineModule.isMethodName(method) : true;
-  }
-
   /** After a change elsewhere (another process wrote): views re-read. */
   notifyChanged(): void {
     this.changed.fire();

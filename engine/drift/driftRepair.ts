@@ -49,6 +49,7 @@ function planFor(memory: MemoryDrift, content: string, consent: boolean): FixAct
           id: action.id,
           action: 'review',
           reason: `proposed ${action.action} (a human's memory is changed only when accepted): ${action.reason}`,
+          proposed: action.action,
           ...(action.content !== undefined ? { content: action.content } : {}),
         },
   );

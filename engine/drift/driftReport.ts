@@ -59,6 +59,11 @@ export interface FixAction {
   content?: string;
   /** For invalidate: the valid-to time given. */
   validTo?: number;
+  /**
+   * For a review of a human's memory: the change a fix would make once the user accepts it (its
+   * text, for a rewrite, is `content`).
+   */
+  proposed?: 'rewrite' | 'invalidate';
 }
 
 export interface FixReport {

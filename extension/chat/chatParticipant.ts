@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { DRIFT_UNAVAILABLE } from '../driftState';
 import { describeEvidence } from '../driftReport';
 import type { RecallHit } from '../../engine/retrieval/recall';
 import { escapedText, memoryListItem, sourceReference } from './chatMarkdown';
@@ -118,22 +117,18 @@ async function contextCommand(
 }
 
 async function driftCommand(deps: ChatDependencies, stream: vscode.ChatResponseStream) {
-  if (!deps.drift.available) {
-    stream.markdown(DRIFT_UNAVAILABLE);
-    return { metadata: { command: 'drift', available: false } };
-  }
   if (!vscode.workspace.isTrusted) {
     stream.markdown('Drift reads the workspace files: trust this workspace to check it.');
     return { metadata: { command: 'drift', available: false } };
   }
   stream.progress('Checking memories against the code and git history…');
   const report = await deps.drift.check();
-  const findings = report?.findings ?? [];
+  const findings = report.findings;
   if (findings.length === 0) {
     stream.markdown('Every checked memory still matches the code.');
   } else {
     stream.markdown(
-      `${findings.length} stale ${findings.length === 1 ? 'memory' : 'memories'}${report?.score === undefined ? '' : ` (drift score ${Math.round(report.score)})`}:\n\n`,
+      `${findings.length} stale ${findings.length === 1 ? 'memory' : 'memories'}${report.score === undefined ? '' : ` (drift score ${Math.round(report.score)})`}:\n\n`,
     );
     for (const f of findings) {
       stream.markdown(

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { DRIFT_UNAVAILABLE } from '../driftState';
 import { describeEvidence } from '../driftReport';
 import { readSettings } from '../settings';
 import { shortId } from '../memoryPresentation';
@@ -131,9 +130,8 @@ export function registerLanguageModelTools(
         log,
         'drift check',
         async () => {
-          if (!drift.available) return text(DRIFT_UNAVAILABLE);
           const report = await drift.check();
-          const findings = report?.findings ?? [];
+          const findings = report.findings;
           if (findings.length === 0)
             return text('No stale memories: every checked claim still matches the code.');
           return text(

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
-import { DRIFT_UNAVAILABLE } from '../driftState';
 import type { DriftFinding } from '../driftReport';
 import { reviewDriftFixes } from './driftReview';
 import type { DriftDecider } from './driftReview';
@@ -25,10 +24,6 @@ export function registerDriftCommands(services: EngramServices): vscode.Disposab
   const { drift, log } = services;
   return [
     guardedCommand('engram.checkDrift', log, async () => {
-      if (!drift.available) {
-        void vscode.window.showInformationMessage(`Engram: ${DRIFT_UNAVAILABLE}`);
-        return undefined;
-      }
       const report = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
@@ -36,15 +31,13 @@ export function registerDriftCommands(services: EngramServices): vscode.Disposab
         },
         () => drift.check(),
       );
-      if (report) {
-        const stale = report.findings.length;
-        void vscode.window.showInformationMessage(
-          stale === 0
-            ? 'Engram: no stale memories.'
-            : `Engram: ${stale} stale ${stale === 1 ? 'memory' : 'memories'}${report.score === undefined ? '' : `, drift score ${Math.round(report.score)}`}.`,
-        );
-        if (stale > 0) await vscode.commands.executeCommand('engram.drift.focus');
-      }
+      const stale = report.findings.length;
+      void vscode.window.showInformationMessage(
+        stale === 0
+          ? 'Engram: no stale memories.'
+          : `Engram: ${stale} stale ${stale === 1 ? 'memory' : 'memories'}${report.score === undefined ? '' : `, drift score ${Math.round(report.score)}`}.`,
+      );
+      if (stale > 0) await vscode.commands.executeCommand('engram.drift.focus');
       return report;
     }),
     /**
@@ -52,19 +45,11 @@ export function registerDriftCommands(services: EngramServices): vscode.Disposab
      * driftReview.ts). The second argument may carry the decisions (tests: a function per step).
      */
     guardedCommand('engram.fixDrift', log, async (_arg?: unknown, decisions?: unknown) => {
-      if (!drift.available) {
-        void vscode.window.showInformationMessage(`Engram: ${DRIFT_UNAVAILABLE}`);
-        return undefined;
-      }
       const decide = deciderOf(decisions);
       return reviewDriftFixes(services, decide ? { decide } : {});
     }),
     /** The Drift view's Fix…: the same review for the one memory of that row. */
     guardedCommand('engram.fixDriftMemory', log, async (arg?: unknown, decisions?: unknown) => {
-      if (!drift.available) {
-        void vscode.window.showInformationMessage(`Engram: ${DRIFT_UNAVAILABLE}`);
-        return undefined;
-      }
       const only = findingMemory(arg);
       if (!only) throw new Error('Fix… needs a drifted memory: use it on a row of the Drift view');
       const decide = deciderOf(decisions);

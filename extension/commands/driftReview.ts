@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EngramServices } from './services';
 import type { DriftProposal } from '../driftProposals';
-import type { DriftReport } from '../driftReport';
+import type { FixAction } from '../../engine/index';
 import { VIEW_SCHEME, memoryUri } from '../memoryDocuments';
 import { memoryTitle, shortId } from '../memoryPresentation';
 
@@ -25,7 +25,7 @@ export interface DriftReviewOutcome {
   skipped: string[];
   cancelled: boolean;
   /** The applied repairs, when some were accepted. */
-  applied?: DriftReport;
+  applied?: FixAction[];
 }
 
 interface DecisionItem extends vscode.QuickPickItem {
@@ -157,7 +157,6 @@ export async function reviewDriftFixes(
       },
       () => drift.proposals(),
     );
-    if (!planned) return undefined;
     const proposals = planned.filter((p) => options.only === undefined || p.memoryId === options.only);
     if (proposals.length === 0) {
       void vscode.window.showInformationMessage(
@@ -207,7 +206,7 @@ export async function reviewDriftFixes(
     void vscode.window.showInformationMessage(
       `Engram: ${done.join(' and ')}${skipped.length > 0 ? `, left ${skipped.length} as ${skipped.length === 1 ? 'it was' : 'they were'}` : ''}. Old versions stay in each memory's history.`,
     );
-    return { accepted, skipped, cancelled: false, ...(applied ? { applied } : {}) };
+    return { accepted, skipped, cancelled: false, applied };
   } finally {
     await closeDiffs(prefix);
     reviewing = false;

@@ -15,7 +15,7 @@ export function followScansWithDrift(
 ): vscode.Disposable[] {
   return [
     scans.onDidFinish((scan) => {
-      if (!drift.available || !vscode.workspace.isTrusted) return;
+      if (!vscode.workspace.isTrusted) return;
       const c = scan.changes;
       const paths = [...c.added, ...c.changed, ...c.deleted, ...c.renamed.flatMap((r) => [r.from, r.to])];
       // Nothing changed on disk: the last verdicts still hold.
@@ -23,9 +23,9 @@ export function followScansWithDrift(
       void (async () => {
         try {
           const report = await drift.check(paths);
-          if (readSettings().driftAutoFix && report && report.findings.length > 0) {
+          if (readSettings().driftAutoFix && report.findings.length > 0) {
             const fixed = await drift.fix();
-            log.info(`drift auto-fix applied ${fixed?.findings.length ?? 0} repairs`);
+            log.info(`drift auto-fix applied ${fixed.length} repairs`);
           }
         } catch (error) {
           log.warn(`drift after scan failed: ${String(error)}`);

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { DriftState } from '../driftState';
-import { DRIFT_UNAVAILABLE } from '../driftState';
 import type { DriftFinding } from '../driftReport';
 import { describeEvidence } from '../driftReport';
 import { memoryTitle, shortId } from '../memoryPresentation';
@@ -26,11 +25,10 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
     const tooltip = new vscode.MarkdownString(`**${f.status}** \`${shortId(f.memoryId)}\`\n\n`);
     tooltip.appendText(f.reason);
-    if (f.proposedContent) tooltip.appendMarkdown('\n\n**Suggested:** ').appendText(f.proposedContent);
     item.tooltip = tooltip;
     // Fix… is offered where the checker suggests a change to accept (a stale claim with no
     // repair only needs a person to look).
-    const fixable = f.proposedContent !== undefined || f.repair === 'rewrite' || f.repair === 'invalidate';
+    const fixable = f.repair === 'rewrite' || f.repair === 'invalidate';
     item.contextValue = fixable ? 'driftFinding.fixable' : 'driftFinding';
     item.command = { command: 'engram.openMemory', title: 'Open Memory', arguments: [f.memoryId] };
     return item;
@@ -38,7 +36,6 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
 
   getChildren(node?: DriftTreeNode): DriftTreeNode[] {
     if (node) return [];
-    if (!this.drift.available) return [{ type: 'message', text: DRIFT_UNAVAILABLE }];
     if (!vscode.workspace.isTrusted)
       return [{ type: 'message', text: 'Drift checks need a trusted workspace.' }];
     const report = this.drift.last;

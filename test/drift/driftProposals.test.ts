@@ -51,11 +51,22 @@ describe("VS Code's drift review reads a real dry run", () => {
     );
   });
 
-  it('proposes nothing for a memory that only needs a person to look', () => {
-    const result = {
-      memories: [{ id: 'm1', status: 'stale', excerpt: 'x', claims: [] }],
-      fix: { dryRun: true, actions: [{ id: 'm1', action: 'review', reason: 'drift, please review: gone' }] },
-    };
+  it('proposes nothing for a memory that only needs a person to look', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'src/server.ts': 'export function configurePort(port: number) {\n  return port;\n}\n' },
+    });
+    repo.commit('Drop configurePort', T2, { write: { 'src/server.ts': 'export const port = 1;\n' } });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(test, 'The port is set by `configurePort()` in src/server.ts', BEFORE_CHANGE);
+
+    const result = await test.call('drift', { fix: true, dryRun: true });
+    const actions = result.fix?.actions.filter((a) => a.id === id) ?? [];
+    assert.deepEqual(
+      actions.map((a) => [a.action, a.proposed]),
+      [['review', undefined]],
+      JSON.stringify(result.memories),
+    );
     assert.deepEqual(readDriftProposals(result), []);
   });
 });
