@@ -1,12 +1,31 @@
 // Runs the whole test suite with node's test runner (through tsx for TypeScript), after a build,
 // and ends with one summary line: "tests: N passed, N failed".
-// Usage: node scripts/runTests.mjs [filter substring...]
+// Usage: node scripts/runTests.mjs [--tier unit|process] [filter substring...]
+//
+// Two tiers, both run by `npm test` (and so by `npm run check`):
+// - unit: everything in this process's reach (a real sql.js database in temp directories, real git
+//   repositories, the CLI's program with collected output, workers);
+// - process: tests of spawned binaries and processes (dist/cli.js, dist/mcp.js, crash and failover,
+//   locks between processes, the webviews in Chromium). A file belongs here when it lives in one
+//   of PROCESS_DIRECTORIES or its name ends in `.process.test.ts`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const filters = process.argv.slice(2);
+const PROCESS_DIRECTORIES = ['process', 'durability', 'mcp', 'webview'].map(
+  (d) => `${path.sep}test${path.sep}${d}${path.sep}`,
+);
+const args = process.argv.slice(2);
+const tierAt = args.indexOf('--tier');
+const tier = tierAt >= 0 ? args.splice(tierAt, 2)[1] : undefined;
+if (tier !== undefined && tier !== 'unit' && tier !== 'process') {
+  console.error(`runTests: --tier must be unit or process; got "${tier}"`);
+  process.exit(1);
+}
+const filters = args;
+const inProcessTier = (file) =>
+  file.endsWith('.process.test.ts') || PROCESS_DIRECTORIES.some((d) => file.includes(d));
 
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -22,6 +41,7 @@ function findTests(dir) {
 }
 const files = findTests(path.join(root, 'test'))
   .filter((f) => !f.includes(`${path.sep}vscode${path.sep}`))
+  .filter((f) => tier === undefined || inProcessTier(f) === (tier === 'process'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 
@@ -39,6 +59,11 @@ if (files.some((f) => f.includes(`${path.sep}webview${path.sep}`))) {
   if (setup.status !== 0) process.exit(1);
 }
 
+// Most test files wait on child processes, disks and sockets rather than the CPU, so running a few
+// files at once fills both cores (node's default is one file at a time on a 2-core machine).
+// ENGRAM_TEST_CONCURRENCY overrides it (1 to run one file at a time when hunting a flake).
+const concurrency = Number(process.env.ENGRAM_TEST_CONCURRENCY || 4);
+
 // One TAP file per run, so two runs at once never read each other's counts.
 mkdirSync(path.join(root, 'bench-out'), { recursive: true });
 const tapFile = path.join(root, 'bench-out', `tests-${process.pid}.tap`);
@@ -48,6 +73,7 @@ const run = spawnSync(
     '--import',
     'tsx',
     '--test',
+    `--test-concurrency=${concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     '--test-reporter=tap',

@@ -18,7 +18,7 @@ function assertOneLineError(result: CliResult, what: RegExp, args: string): void
 }
 
 describe('the CLI refuses impossible input with one line and changes nothing', () => {
-  it('rejects impossible dates and years past 9999 in --valid-from, as-of and --valid-to', () => {
+  it('rejects impossible dates and years past 9999 in --valid-from, as-of and --valid-to', async () => {
     const dir = tempDir();
     const db = ['--db', path.join(dir, 'x.db')];
     for (const args of [
@@ -31,13 +31,20 @@ describe('the CLI refuses impossible input with one line and changes nothing', (
       ['as-of', '2026-02-30'],
     ]) {
       assertOneLineError(
-        engram(dir, [...db, ...args]),
+        await engram(dir, [...db, ...args]),
         new RegExp(args.at(-1)!.replace('+', '\\+')),
         args.join(' '),
       );
     }
-    assert.match(engram(dir, [...db, 'list']).out, /^0 of 0/);
-    const leap = engram(dir, [...db, '--json', 'remember', 'Leap day release', '--valid-from', '2028-02-29']);
+    assert.match((await engram(dir, [...db, 'list'])).out, /^0 of 0/);
+    const leap = await engram(dir, [
+      ...db,
+      '--json',
+      'remember',
+      'Leap day release',
+      '--valid-from',
+      '2028-02-29',
+    ]);
     assert.equal(leap.code, 0, leap.err);
     assert.equal(
       new Date((JSON.parse(leap.out) as { memory: { validFrom: number } }).memory.validFrom).toISOString(),
@@ -45,40 +52,48 @@ describe('the CLI refuses impossible input with one line and changes nothing', (
     );
     const id = (JSON.parse(leap.out) as { memory: { id: string } }).memory.id;
     assertOneLineError(
-      engram(dir, [...db, 'invalidate', id, '--reason', 'moot', '--valid-to', '2027-02-29']),
+      await engram(dir, [...db, 'invalidate', id, '--reason', 'moot', '--valid-to', '2027-02-29']),
       /2027-02-29/,
       'invalidate --valid-to 2027-02-29',
     );
-    assert.match(engram(dir, [...db, 'get', id]).out, /active/);
+    assert.match((await engram(dir, [...db, 'get', id])).out, /active/);
   });
 
-  it('rejects a negative or fractional --offset', () => {
+  it('rejects a negative or fractional --offset', async () => {
     const dir = tempDir();
     const db = ['--db', path.join(dir, 'x.db')];
-    assertOneLineError(engram(dir, [...db, 'list', '--offset', '-1']), /offset .*-1/, 'list --offset -1');
-    assertOneLineError(engram(dir, [...db, 'list', '--offset', '1.5']), /offset .*1\.5/, 'list --offset 1.5');
-    assert.equal(engram(dir, [...db, 'list', '--offset', '0']).code, 0);
+    assertOneLineError(
+      await engram(dir, [...db, 'list', '--offset', '-1']),
+      /offset .*-1/,
+      'list --offset -1',
+    );
+    assertOneLineError(
+      await engram(dir, [...db, 'list', '--offset', '1.5']),
+      /offset .*1\.5/,
+      'list --offset 1.5',
+    );
+    assert.equal((await engram(dir, [...db, 'list', '--offset', '0'])).code, 0);
   });
 
-  it('refuses an export from a newer schema, naming both versions, and imports nothing', () => {
+  it('refuses an export from a newer schema, naming both versions, and imports nothing', async () => {
     const dir = tempDir();
     const source = ['--db', path.join(dir, 'source.db')];
-    assert.equal(engram(dir, [...source, 'remember', 'Melanie owns the release process']).code, 0);
-    assert.equal(engram(dir, [...source, 'export', 'out.jsonl']).code, 0);
+    assert.equal((await engram(dir, [...source, 'remember', 'Melanie owns the release process'])).code, 0);
+    assert.equal((await engram(dir, [...source, 'export', 'out.jsonl'])).code, 0);
     const lines = readFileSync(path.join(dir, 'out.jsonl'), 'utf8').split('\n');
     const header = JSON.parse(lines[0]!) as { schema: number };
     lines[0] = JSON.stringify({ ...header, schema: header.schema + 1 });
     writeFileSync(path.join(dir, 'newer.jsonl'), lines.join('\n'));
     const target = ['--db', path.join(dir, 'target.db')];
     assertOneLineError(
-      engram(dir, [...target, 'import', 'newer.jsonl']),
+      await engram(dir, [...target, 'import', 'newer.jsonl']),
       new RegExp(`schema version ${header.schema + 1}.*${header.schema}`),
       'import of a newer schema',
     );
-    assert.match(engram(dir, [...target, 'list']).out, /^0 of 0/);
+    assert.match((await engram(dir, [...target, 'list'])).out, /^0 of 0/);
   });
 
-  it('prints every usage error, and a failed export, on one line', () => {
+  it('prints every usage error, and a failed export, on one line', async () => {
     const dir = tempDir();
     const db = ['--db', path.join(dir, 'x.db')];
     for (const [args, what] of [
@@ -96,7 +111,7 @@ describe('the CLI refuses impossible input with one line and changes nothing', (
       [['mcp-config'], /--client/],
       [['export', path.join(dir, 'missing', 'out.jsonl')], /cannot write .*missing.*ENOENT/],
     ] as Array<[string[], RegExp]>) {
-      assertOneLineError(engram(dir, [...db, ...args]), what, args.join(' '));
+      assertOneLineError(await engram(dir, [...db, ...args]), what, args.join(' '));
     }
   });
 });
