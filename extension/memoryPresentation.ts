@@ -26,6 +26,20 @@ export const LAYER_ICONS: Record<string, string> = {
   codebase: 'code',
 };
 
+/** `1 memory`, `2 memories`. */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What each layer holds, in the words the walkthrough uses (extension/media/walkthrough/what.md). */
+export const LAYER_DESCRIPTIONS: Record<string, string> = {
+  working: 'Notes for the current session',
+  episodic: 'What happened, and when',
+  semantic: 'Facts and decisions that hold until something changes them',
+  procedural: 'How to do things: commands, steps, conventions',
+  codebase: 'Summaries of your files, made by scanning the workspace',
+};
+
 export function kindIcon(memory: Pick<Memory, 'kind' | 'pinned' | 'status'>): vscode.ThemeIcon {
   if (memory.status !== 'active')
     return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
 import type { DriftState } from './driftState';
+import { plural } from './memoryPresentation';
 import type { ScanProgress } from '../engine/code/scanProtocol';
 
 /**
- * One status-bar item: memory count, scan progress while a scan runs, the drift score once checked.
+ * One status-bar item: memory count, scan progress while a scan runs, the stale memories once drift
+ * was checked (the Drift view's count).
  * Clicking opens the Memories view. Counts are re-read after writes, debounced.
  */
 export class EngramStatusBar implements vscode.Disposable {
@@ -43,6 +45,11 @@ export class EngramStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** What a screen reader says for the item (the text's icons read as words otherwise). */
+  get accessibilityLabel(): string | undefined {
+    return this.item.accessibilityInformation?.label;
+  }
+
   private scheduleRefresh(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => void this.refresh(), 300);
@@ -61,19 +68,45 @@ export class EngramStatusBar implements vscode.Disposable {
   private render(): void {
     const state = this.engine.state;
     const parts: string[] = [];
-    if (state === 'starting' || state === 'idle') parts.push('$(loading~spin) Engram');
-    else if (state === 'failed') parts.push('$(error) Engram');
-    else parts.push(`$(database) ${this.memories ?? '…'}`);
-    if (this.scan) parts.push(`$(sync~spin) ${this.scan.phase} ${this.scan.done}/${this.scan.total}`);
-    const score = this.drift.last?.score;
-    if (score !== undefined) parts.push(`$(warning) drift ${Math.round(score)}`);
+    const spoken: string[] = [];
+    if (state === 'starting' || state === 'idle') {
+      parts.push('$(loading~spin) Engram');
+      spoken.push('Engram is starting');
+    } else if (state === 'failed') {
+      parts.push('$(error) Engram');
+      spoken.push('Engram could not start');
+    } else {
+      parts.push(`$(database) ${this.memories ?? '…'}`);
+      spoken.push(
+        `Engram: ${this.memories === undefined ? 'counting' : plural(this.memories, 'memory', 'memories')}`,
+      );
+    }
+    if (this.scan) {
+      parts.push(`$(sync~spin) ${this.scan.phase} ${this.scan.done}/${this.scan.total}`);
+      spoken.push(`scanning, ${this.scan.done} of ${this.scan.total} files`);
+    }
+    // The Drift view's findings are the one source: the count shown is the count listed there,
+    // and nothing is shown (no warning) while every checked memory holds.
+    const stale = this.drift.last?.findings.length;
+    if (stale !== undefined && stale > 0) {
+      parts.push(`$(warning) ${stale} stale`);
+      spoken.push(plural(stale, 'stale memory', 'stale memories'));
+    }
     this.item.text = parts.join('  ');
+    this.item.accessibilityInformation = { label: spoken.join(', '), role: 'button' };
     const tip = new vscode.MarkdownString();
-    tip.appendText(
-      state === 'failed'
-        ? `Engram could not start: ${this.engine.failureMessage ?? 'unknown error'}`
-        : `Engram: ${this.memories ?? 'counting'} active memories${this.engine.role ? ` (this window is the ${this.engine.role})` : ''}`,
-    );
+    if (state === 'failed') {
+      tip.appendText(`Engram could not start: ${this.engine.failureMessage ?? 'unknown error'}`);
+    } else {
+      tip.appendText(`Engram: ${this.memories ?? 'counting'} active memories. `);
+      tip.appendText(
+        stale === undefined
+          ? 'Drift not checked yet.'
+          : stale === 0
+            ? 'Every checked memory matches the code.'
+            : `${plural(stale, 'memory no longer matches', 'memories no longer match')} the code: see the Drift view.`,
+      );
+    }
     this.item.tooltip = tip;
     this.item.backgroundColor =
       state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

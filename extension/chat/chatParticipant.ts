@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
 import { describeEvidence } from '../driftReport';
@@ -202,7 +203,7 @@ export function registerChatParticipant(
   extensionUri: vscode.Uri,
 ): vscode.Disposable {
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, engramChatHandler(deps, log));
-  participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'engram.svg');
+  participant.iconPath = vscode.Uri.joinPath(extensionUri, ...ENGRAM_ICON);
   participant.followupProvider = {
     provideFollowups(result) {
       const command = (result.metadata as { command?: string } | undefined)?.command;

@@ -3,7 +3,7 @@ import type { EngramServices } from './services';
 import type { DriftProposal } from '../driftProposals';
 import type { FixAction } from '../../engine/index';
 import { VIEW_SCHEME, memoryUri } from '../memoryDocuments';
-import { memoryTitle, shortId } from '../memoryPresentation';
+import { memoryTitle, plural, shortId } from '../memoryPresentation';
 
 /** The user's answer for one memory; `acceptRest` / `skipRest` answer the remaining ones too. */
 export type DriftDecision = 'accept' | 'skip' | 'acceptRest' | 'skipRest' | 'cancel';
@@ -31,8 +31,6 @@ export interface DriftReviewOutcome {
 interface DecisionItem extends vscode.QuickPickItem {
   decision: DriftDecision;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 function stepItems(step: DriftReviewStep): DecisionItem[] {
   const { proposal, index, total } = step;

@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 
-/** The Memories view's filter and refresh, and the status bar's click target. */
+/** The walkthrough's id as VS Code names it: `<publisher>.<name>#<walkthrough id>` (package.json). */
+const WALKTHROUGH = 'engram.engram#gettingStarted';
+
+/** The Memories view's filter and refresh, the status bar's click target and the walkthrough. */
 export function registerViewCommands(services: EngramServices): vscode.Disposable[] {
   const { memories, engine, log } = services;
   return [
@@ -23,5 +26,8 @@ export function registerViewCommands(services: EngramServices): vscode.Disposabl
     guardedCommand('engram.refreshMemories', log, () => engine.notifyChanged()),
     guardedCommand('engram.showViews', log, () => vscode.commands.executeCommand('engram.memories.focus')),
     guardedCommand('engram.showLog', log, () => log.show()),
+    guardedCommand('engram.openWalkthrough', log, () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false),
+    ),
   ];
 }

@@ -36,8 +36,8 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
 
   getChildren(node?: DriftTreeNode): DriftTreeNode[] {
     if (node) return [];
-    if (!vscode.workspace.isTrusted)
-      return [{ type: 'message', text: 'Drift checks need a trusted workspace.' }];
+    // Untrusted: no rows, so the view shows its welcome, which says why (package.json viewsWelcome).
+    if (!vscode.workspace.isTrusted) return [];
     const report = this.drift.last;
     if (!report) return [];
     if (report.findings.length === 0) return [{ type: 'message', text: 'No stale memories.' }];

@@ -3,7 +3,15 @@ import { LAYERS } from '../../engine/memory/types';
 import type { Layer, Memory } from '../../engine/memory/types';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { LAYER_ICONS, kindIcon, memoryDescription, memoryTitle, memoryTooltip } from '../memoryPresentation';
+import {
+  LAYER_DESCRIPTIONS,
+  LAYER_ICONS,
+  kindIcon,
+  plural,
+  memoryDescription,
+  memoryTitle,
+  memoryTooltip,
+} from '../memoryPresentation';
 
 /** Rows per layer: past this the tree says how many more and points at the filter. */
 const PAGE = 200;
@@ -64,7 +72,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
       case 'layer': {
         const item = new vscode.TreeItem(node.layer, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `layer:${node.layer}`;
-        item.description = String(node.count);
+        item.description = plural(node.count, 'memory', 'memories');
+        item.tooltip = LAYER_DESCRIPTIONS[node.layer];
         item.iconPath = new vscode.ThemeIcon(LAYER_ICONS[node.layer] ?? 'folder');
         item.contextValue = 'layer';
         if (this.filterText !== undefined && node.count > 0)
@@ -127,6 +136,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
       }));
     }
     const stats = await this.engine.call('stats');
+    // No memory at all: no rows, so the view shows its welcome (package.json viewsWelcome).
+    if (stats.memories === 0) return [];
     return LAYERS.map((layer) => ({ type: 'layer', layer, count: stats.byLayer[layer] ?? 0 }));
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineActivity } from '../../engine/api/engineActivity';
 import type { EngineConnection } from '../engineConnection';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -75,7 +76,7 @@ export class GraphPanel implements vscode.Disposable {
     GraphPanel.current = this;
     panel.webview.options = graphWebviewOptions(extensionUri);
     panel.webview.html = graphHtml(panel.webview, extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'extension', 'media', 'engram.svg');
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, ...ENGRAM_ICON);
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineConnection } from '../engineConnection';
 import { guardedCommand } from '../commands/guardedCommand';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -79,7 +80,7 @@ export class TimelinePanel implements vscode.Disposable {
     TimelinePanel.current = this;
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = timelineHtml(panel.webview, extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'extension', 'media', 'engram.svg');
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, ...ENGRAM_ICON);
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),

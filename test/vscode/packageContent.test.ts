@@ -1,11 +1,25 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { PACKAGE_ASSETS } from '../../extension/packageAssets';
 import { REPO_ROOT, VSIX_PATH } from './support/artifacts';
 import { zipEntryNames } from './support/zipListing';
 
 const DIST = path.join(REPO_ROOT, 'dist');
+const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  contributes: { commands: Array<{ command: string }> };
+};
+
+/** The files a manifest value names: icon paths and walkthrough media, at any depth. */
+function manifestFiles(value: unknown, key = ''): string[] {
+  if (typeof value === 'string')
+    return ['icon', 'markdown', 'image', 'svg'].includes(key) && !value.startsWith('$(') ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => manifestFiles(v, key));
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => manifestFiles(v, k));
+  return [];
+}
 /** Built for the boundary test only; the extension never loads it. */
 const NOT_SHIPPED = new Set(['engine.js']);
 
@@ -51,9 +65,23 @@ describe('the packaged .vsix', () => {
     for (const asset of assets) assert.ok(shipped.has(asset), `${asset} is missing from the .vsix`);
   });
 
-  it('ships the manifest and the icons the manifest names', () => {
+  it('ships the manifest, every file it names (icons, walkthrough pages) and every file the code loads', () => {
     assert.ok(shipped.has('package.json'));
-    assert.ok(shipped.has('extension/media/engram.svg'));
+    const named = manifestFiles(manifest);
+    assert.ok(named.includes('extension/media/walkthrough/what.md'), 'the walkthrough pages are named');
+    const loaded = PACKAGE_ASSETS.map((parts) => parts.join('/'));
+    for (const file of [...named, ...loaded])
+      assert.ok(shipped.has(file), `${file} is named but missing from the .vsix`);
+  });
+
+  it('links only to commands the manifest contributes (walkthrough steps, welcome views)', () => {
+    const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+    const linked = [...JSON.stringify(manifest.contributes).matchAll(/command:(engram\.[\w.]+)/g)].map(
+      (m) => m[1] ?? '',
+    );
+    assert.ok(linked.length >= 8, `only ${linked.length} command links`);
+    for (const command of linked)
+      assert.ok(contributed.has(command), `${command} is linked but not contributed`);
   });
 
   it('ships no sources, tests, source maps or node_modules', () => {

@@ -33,9 +33,24 @@ test('every contributed command is registered, and every registered engram comma
   assert.ok(contributed.length >= 19, `expected the whole command surface, got ${contributed.length}`);
 });
 
-test('the status bar shows the memory count once the engine is ready', async () => {
+test('the status bar shows the memory count once the engine is ready, in words for a screen reader', async () => {
   const api = await engramApi();
   await api.statusBar.refresh();
   const { memories } = await api.engine.call('stats');
   assert.match(api.statusBar.text, new RegExp(`\\$\\(database\\) ${memories}\\b`));
+  assert.doesNotMatch(api.statusBar.text, /warning/, 'no warning before anything drifted');
+  assert.match(api.statusBar.accessibilityLabel ?? '', new RegExp(`^Engram: ${memories} memor(y|ies)`));
+});
+
+test('Get Started opens the walkthrough, whose steps link only to real commands', async () => {
+  await engramApi();
+  await vscode.commands.executeCommand('engram.openWalkthrough');
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+    contributes: { walkthroughs: Array<{ id: string; steps: Array<{ id: string }> }> };
+  };
+  const walkthrough = manifest.contributes.walkthroughs.find((w) => w.id === 'gettingStarted');
+  assert.deepEqual(
+    walkthrough?.steps.map((s) => s.id),
+    ['what', 'remember', 'scan', 'chat', 'agents'],
+  );
 });

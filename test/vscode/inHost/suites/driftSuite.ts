@@ -56,6 +56,11 @@ test('Check Drift finds a memory whose file was renamed in git, with the commit,
   const row = rows.find((r) => r.type === 'memory' && r.memory.id === movedMemory);
   assert.ok(row);
   assert.match(String(api.memories.getTreeItem(row).description), /^stale/);
+  // The status bar counts what the Drift view lists, in words for a screen reader too.
+  const stale = api.drift.last?.findings.length ?? 0;
+  assert.ok(stale > 0);
+  assert.match(api.statusBar.text, new RegExp(`\\$\\(warning\\) ${stale} stale$`));
+  assert.match(api.statusBar.accessibilityLabel ?? '', new RegExp(`${stale} stale memor(y|ies)$`));
 });
 
 test('Fix Drift rewrites the moved path in a new version of the memory', async () => {

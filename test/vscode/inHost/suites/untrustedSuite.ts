@@ -11,6 +11,9 @@ export const WAITING_FOR_TRUST = 'waiting for the workspace to be trusted';
 test('in Restricted Mode the extension runs: remember and recall work through the commands', async () => {
   assert.equal(vscode.workspace.isTrusted, false, 'this window opened the folder untrusted');
   const api = await engramApi();
+  // Nothing remembered yet: the Memories view has no rows, so VS Code shows its welcome (with
+  // buttons), not five empty layers.
+  assert.deepEqual(await api.memories.getChildren(), []);
   const note = await vscode.commands.executeCommand<RememberResult>(
     'engram.rememberNote',
     'Restricted Mode still keeps the memory of this project',
