@@ -111,7 +111,11 @@ function loggingGit(work: string): { bin: string; log: string } {
     .find(existsSync);
   if (!real) throw new Error('no git on PATH');
   mkdirSync(bin);
-  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+  // Each line: milliseconds the call took, then its arguments (ENGRAM_BENCH_GIT_LOG prints them).
+  writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\nstart=$(date +%s%N)\n'${real}' "$@"\nrc=$?\necho "$(( ($(date +%s%N) - start) / 1000000 )) $*" >> '${log}'\nexit $rc\n`,
+  );
   chmodSync(path.join(bin, 'git'), 0o755);
   return { bin, log };
 }
