@@ -16,6 +16,8 @@ import { GitRepository } from './gitRepository';
 
 const T1 = '2025-01-10T12:00:00Z';
 const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
+const LATER_SCRIPT = '2025-02-10T12:00:00Z';
+const AFTER_SCRIPT = '2025-02-20T00:00:00Z';
 const T2 = '2025-03-01T12:00:00Z';
 const MEMORY = 'Invoices call `computeTax()` in src/tax.js; `lockOnlyWord` formats them.';
 
@@ -29,6 +31,8 @@ function lockfile(): string {
   return JSON.stringify(lock, null, 2);
 }
 
+const manifest = (scripts: Record<string, string>) => JSON.stringify({ name: 'app', scripts }, null, 2);
+
 function project(): { repo: GitRepository; change: string } {
   const repo = new GitRepository();
   repo.commit('initial', T1, {
@@ -36,11 +40,18 @@ function project(): { repo: GitRepository; change: string } {
       'src/tax.js':
         'export function computeTax(amount) {\n  return amount * 0.2;\n}\nexport const rate = 1;\n',
       'src/server.js': "app.get('/health', health);\n",
-      'package.json': JSON.stringify({ name: 'app' }, null, 2),
+      'package.json': manifest({ build: 'tsc', lint: 'eslint .' }),
     },
   });
-  const change = repo.commit('Drop computeTax, add the lockfile', T2, {
-    write: { 'src/tax.js': 'export const rate = 1;\n', 'package-lock.json': lockfile() },
+  repo.commit('Add a check script', LATER_SCRIPT, {
+    write: { 'package.json': manifest({ build: 'tsc', lint: 'eslint .', check: 'tsc --noEmit' }) },
+  });
+  const change = repo.commit('Drop computeTax and the scripts, add the lockfile', T2, {
+    write: {
+      'src/tax.js': 'export const rate = 1;\n',
+      'package.json': manifest({ build: 'tsc' }),
+      'package-lock.json': lockfile(),
+    },
   });
   return { repo, change };
 }
@@ -59,7 +70,7 @@ async function withGitOnPath<T>(dir: string, body: () => Promise<T>): Promise<T>
 describe('what a drift check reads and how often it asks git', () => {
   const { repo, change } = project();
 
-  it('a first check never greps the lockfile and walks HEAD once for its timeline', async () => {
+  it('a first check never greps the lockfile, walks HEAD once for its timeline, reads files at commits in batches', async () => {
     const dbPath = path.join(tempDir(), 'memory.db');
     const setup = await openTestHost({
       dbPath,
@@ -67,18 +78,26 @@ describe('what a drift check reads and how often it asks git', () => {
     });
     await setup.call('scan', { tokens: false });
     await rememberAt(setup, MEMORY, BEFORE_CHANGE);
+    // Two memories of two commits: package.json is read at each, and through its whole history.
+    await rememberAt(setup, 'Run `npm run lint` before pushing.', BEFORE_CHANGE);
+    await rememberAt(setup, 'Run `npm run check` before pushing.', AFTER_SCRIPT);
     await setup.host.close();
     const git = countingGit();
     const report = cliDrift(dbPath, repo.root, git.dir);
     const calls = git.calls();
-    const computeTax = report.memories[0]?.claims.find((c) => c.subject === 'computeTax');
-    assert.equal(computeTax?.verdict, 'stale', JSON.stringify(report.memories));
-    assert.equal(computeTax?.evidence.commit?.hash, change);
+    const claims = report.memories.flatMap((m) => m.claims);
+    for (const subject of ['computeTax', 'lint', 'check']) {
+      const claim = claims.find((c) => c.subject === subject);
+      assert.equal(claim?.verdict, 'stale', `${subject}: ${JSON.stringify(claims)}`);
+      assert.equal(claim?.evidence.commit?.hash, change, subject);
+    }
     const greps = calls.filter((c) => c.startsWith('grep '));
     assert.ok(greps.length > 0, calls.join('\n'));
     for (const grep of greps) assert.ok(grep.includes(':(exclude,glob)**/package-lock.json'), grep);
     const walks = calls.filter((c) => /^log .*--format=%H %ct/.test(c));
     assert.equal(walks.length, 1, `one walk of HEAD's commits: ${walks.join('\n')}`);
+    const reads = calls.filter((c) => c.startsWith('cat-file'));
+    assert.equal(reads.length, 2, `package.json at two commits, then its versions: ${calls.join('\n')}`);
   });
 
   it('finds neither words nor routes in a lockfile, with git or without', async () => {

@@ -97,7 +97,8 @@ export async function timeAtScale(
       load: os.loadavg()[0] ?? 0,
     };
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (!process.env.ENGRAM_BENCH_KEEP) rmSync(work, { recursive: true, force: true });
+    else process.stderr.write(`kept ${work}\n`);
   }
 }
 
