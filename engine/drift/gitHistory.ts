@@ -49,10 +49,10 @@ export async function openGit(root: string, stored: StoredHistory): Promise<GitC
   try {
     // Asked without simple-git: outside a repository its failed task could surface once more as an
     // unhandled rejection after the awaiting call had already caught it (seen in CI under load).
-    const head = await headOf(root);
-    if (!head || !/^[0-9a-f]{40,64}$/.test(head)) return undefined;
+    const found = await headOf(root);
+    if (!found) return undefined;
+    const { head, shallow } = found;
     git = simpleGit({ baseDir: root, maxConcurrentProcesses: 4 }).env(gitEnvironment());
-    const shallow = (await git.raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
     const key = `${root}\u0000${head}`;
     let cache = caches.get(key);
     if (!cache) {
@@ -67,14 +67,24 @@ export async function openGit(root: string, stored: StoredHistory): Promise<GitC
   }
 }
 
-/** HEAD's commit, or undefined when `root` is not in a git repository (or has no commit yet). */
-function headOf(root: string): Promise<string | undefined> {
+/**
+ * HEAD's commit and whether the clone is shallow (one git process: every check asks), or
+ * undefined when `root` is not in a git repository (or has no commit yet).
+ */
+function headOf(root: string): Promise<{ head: string; shallow: boolean } | undefined> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['rev-parse', '--verify', '-q', 'HEAD'],
+      ['rev-parse', '--is-shallow-repository', '--verify', '-q', 'HEAD'],
       { cwd: root, env: gitEnvironment(), windowsHide: true },
-      (error, stdout) => resolve(error ? undefined : stdout.trim()),
+      (error, stdout) => {
+        const [shallow, head] = stdout.trim().split('\n');
+        resolve(
+          error || !head || !/^[0-9a-f]{40,64}$/.test(head)
+            ? undefined
+            : { head, shallow: shallow === 'true' },
+        );
+      },
     );
   });
 }

@@ -96,6 +96,7 @@ describe('what a drift check reads and how often it asks git', () => {
     for (const grep of greps) assert.ok(grep.includes(':(exclude,glob)**/package-lock.json'), grep);
     const walks = calls.filter((c) => /^log .*--format=%H %ct/.test(c));
     assert.equal(walks.length, 1, `one walk of HEAD's commits: ${walks.join('\n')}`);
+    assert.equal(calls.filter((c) => c.startsWith('rev-parse')).length, 1, 'HEAD and shallow in one call');
     const reads = calls.filter((c) => c.startsWith('cat-file'));
     assert.equal(reads.length, 2, `package.json at two commits, then its versions: ${calls.join('\n')}`);
   });
