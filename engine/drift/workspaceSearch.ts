@@ -3,7 +3,7 @@ import { looksBinary } from '../code/fileContent';
 import { walkWorkspace } from '../code/walker';
 import { codeOfLine, evidencePathspecs, isCodeEvidence, isGenerated } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
-import { grepNeedles } from './gitHistory';
+import { grepNeedles } from './gitGrep';
 import type { GitContext } from './gitHistory';
 import { excludePathspecs, oversizedUntracked } from './oversizedFiles';
 import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
