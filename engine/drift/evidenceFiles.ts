@@ -67,6 +67,12 @@ export function evidencePathspecs(scope: EvidenceScope, files: readonly string[]
 }
 
 const NOT_CODE_RE = globsToRegExp([...GENERATED, ...NOT_CODE]);
+const GENERATED_RE = globsToRegExp(GENERATED);
+
+/** True when a workspace path (`/` separators) is a lockfile, generated or vendored: never read. */
+export function isGenerated(file: string): boolean {
+  return GENERATED_RE.test(file);
+}
 
 /** True when a workspace path (`/` separators) can show that a name exists in the code. */
 export function isCodeEvidence(file: string): boolean {

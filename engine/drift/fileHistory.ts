@@ -8,6 +8,7 @@ import {
   historyAnswer,
   parseDatedCommit,
 } from './gitHistory';
+import { BatchLoader } from './batchLoader';
 import type { AnswerCodec } from './historyStore';
 import type { GitContext } from './gitHistory';
 
@@ -71,7 +72,7 @@ function versionAt<T>(
   reader: FileReader<T>,
 ): Promise<T | 'unreadable'> {
   return historyAnswer(ctx, `at\u0000${reader.name}\u0000${commit}\u0000${file}`, 'commits', async () => {
-    const [text] = await catFiles(ctx.root, [`${commit}:${file}`]);
+    const text = await objectsOf(ctx).get(`${commit}:${file}`);
     return reader.read(text, file);
   }).catch(() => 'unreadable' as const);
 }
@@ -103,10 +104,8 @@ function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): 
       .map((chunk) => parseDatedCommit(chunk.trim()))
       .filter((c) => c !== undefined)
       .sort((a, b) => a.committed - b.committed);
-    const texts = await catFiles(
-      ctx.root,
-      commits.map((c) => `${c.commit.hash}:${file}`),
-    );
+    const objects = objectsOf(ctx);
+    const texts = await Promise.all(commits.map((c) => objects.get(`${c.commit.hash}:${file}`)));
     const versions: Array<Version<T>> = [];
     commits.forEach((c, i) => {
       const value = reader.read(texts[i], file);
@@ -114,6 +113,26 @@ function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): 
     });
     return versions;
   }).catch(() => []);
+}
+
+/** Per HEAD's process cache: an object (`commit:path`) never changes, whichever check asks. */
+const objectLoaders = new WeakMap<GitContext['cache'], BatchLoader<string | undefined>>();
+
+/**
+ * The files read at commits, one `git cat-file --batch` for all those asked at once: claims are
+ * verified together, and each versionAt alone was a process (26 on mocha's first check), and a
+ * file read by several readers (dependencies, scripts of package.json) is read once.
+ */
+function objectsOf(ctx: GitContext): BatchLoader<string | undefined> {
+  let loader = objectLoaders.get(ctx.cache);
+  if (!loader) {
+    loader = new BatchLoader(async (objects) => {
+      const texts = await catFiles(ctx.root, objects);
+      return new Map(objects.map((object, i) => [object, texts[i]]));
+    }, undefined);
+    objectLoaders.set(ctx.cache, loader);
+  }
+  return loader;
 }
 
 /**

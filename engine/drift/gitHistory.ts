@@ -2,9 +2,6 @@ import { execFile } from 'node:child_process';
 import { simpleGit } from 'simple-git';
 import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
-import { codeOfLine, evidencePathspecs } from './evidenceFiles';
-import type { EvidenceScope } from './evidenceFiles';
-import { excludePathspecs } from './oversizedFiles';
 import type { AnswerCodec, StoredHistory } from './historyStore';
 
 /** What git can say about the workspace: absent without git or without a commit. */
@@ -41,18 +38,16 @@ const caches = new Map<string, HistoryCache>();
 /** Paths from memories are names, never pathspec magic (`*`, `:(glob)`). */
 export const LITERAL = '--literal-pathspecs';
 export const COMMIT_FORMAT = '--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%ct';
-/** Arguments per git grep call: far below any platform's command-line limit. */
-const GREP_BATCH = 400;
 
 export async function openGit(root: string, stored: StoredHistory): Promise<GitContext | undefined> {
   let git: SimpleGit;
   try {
     // Asked without simple-git: outside a repository its failed task could surface once more as an
     // unhandled rejection after the awaiting call had already caught it (seen in CI under load).
-    const head = await headOf(root);
-    if (!head || !/^[0-9a-f]{40,64}$/.test(head)) return undefined;
+    const found = await headOf(root);
+    if (!found) return undefined;
+    const { head, shallow } = found;
     git = simpleGit({ baseDir: root, maxConcurrentProcesses: 4 }).env(gitEnvironment());
-    const shallow = (await git.raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
     const key = `${root}\u0000${head}`;
     let cache = caches.get(key);
     if (!cache) {
@@ -67,14 +62,24 @@ export async function openGit(root: string, stored: StoredHistory): Promise<GitC
   }
 }
 
-/** HEAD's commit, or undefined when `root` is not in a git repository (or has no commit yet). */
-function headOf(root: string): Promise<string | undefined> {
+/**
+ * HEAD's commit and whether the clone is shallow (one git process: every check asks), or
+ * undefined when `root` is not in a git repository (or has no commit yet).
+ */
+function headOf(root: string): Promise<{ head: string; shallow: boolean } | undefined> {
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['rev-parse', '--verify', '-q', 'HEAD'],
+      ['rev-parse', '--is-shallow-repository', '--verify', '-q', 'HEAD'],
       { cwd: root, env: gitEnvironment(), windowsHide: true },
-      (error, stdout) => resolve(error ? undefined : stdout.trim()),
+      (error, stdout) => {
+        const [shallow, head] = stdout.trim().split('\n');
+        resolve(
+          error || !head || !/^[0-9a-f]{40,64}$/.test(head)
+            ? undefined
+            : { head, shallow: shallow === 'true' },
+        );
+      },
     );
   });
 }
@@ -238,14 +243,10 @@ interface Timeline {
  * branch merged later is only on the first). A word was in the code then if either held it.
  */
 export async function commitsAt(ctx: GitContext, time: number): Promise<string[]> {
+  // One walk of the whole history (with parents) gives both lines: a second walk for the first
+  // parents costs as much again (1.4 s on mocha under load).
   const timeline = await historyAnswer(ctx, 'timeline', 'head', () =>
-    Promise.all([
-      ctx.git.raw(['log', '--first-parent', '--format=%H %ct', 'HEAD']),
-      ctx.git.raw(['log', '--format=%H %ct', 'HEAD']),
-    ]).then(([firstParent, all]): Timeline => ({
-      firstParent: parseTimeline(firstParent),
-      all: parseTimeline(all).sort((a, b) => b.time - a.time),
-    })),
+    ctx.git.raw(['log', '--format=%H %ct %P', 'HEAD']).then((out) => parseTimeline(out, ctx.head)),
   );
   const hashes = [timeline.all, timeline.firstParent]
     .map((line) => line.find((c) => c.time <= time)?.hash)
@@ -253,142 +254,20 @@ export async function commitsAt(ctx: GitContext, time: number): Promise<string[]
   return [...new Set(hashes)];
 }
 
-function parseTimeline(out: string): Array<{ hash: string; time: number }> {
-  return out
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => {
-      const [hash, seconds] = line.split(' ');
-      return { hash: hash ?? '', time: Number(seconds) * 1000 };
-    });
-}
-
-export interface GrepOptions {
-  commit?: string;
-  wholeWord: boolean;
-  /** Working-tree files not to read (too large for the scanner: oversizedFiles.ts). */
-  skip?: readonly string[];
-  /** What may be read (evidenceFiles.ts): `text` (default) or `code`. */
-  scope?: EvidenceScope;
-  /** Only these files (each taken literally); the whole tree when absent. */
-  files?: readonly string[];
-}
-
-/**
- * Which of `needles` occur in the tracked files at `commit` (or in the working tree, untracked
- * files included, when `commit` is undefined), and in which files: batched `git grep`. Lockfiles
- * and generated files are never searched; with `scope: 'code'` neither are docs, tests, examples
- * and changelogs, and a match must stand in code, not in a comment or a string (evidenceFiles.ts).
- */
-export async function grepNeedles(
-  ctx: GitContext,
-  needles: readonly string[],
-  options: GrepOptions,
-): Promise<Map<string, Set<string>>> {
-  const unique = [...new Set(needles)].filter((n) => n.length > 0).sort();
-  const scope = options.scope ?? 'text';
-  const { commit } = options;
-  // The working tree changes without HEAD moving: only answers about commits are kept.
-  if (!commit) return grepBatches(ctx.git, unique, { ...options, scope });
-  const found = new Map<string, Set<string>>();
-  // One question per needle, so a re-check greps only the needles it has not asked before. At a
-  // commit a needle's files do not depend on the other needles of its batch: code is searched by
-  // whole lines (runGrep), and a text search at a commit asks one needle at a time (historyWalk).
-  const question = (needle: string) =>
-    `grep\u0000${commit}\u0000${options.wholeWord ? 'w' : 'f'}\u0000${scope}\u0000${(options.files ?? []).join('\u0001')}\u0000${needle}`;
-  const missing = unique.filter(
-    (n) => !ctx.cache.answers.has(question(n)) && !ctx.stored.has(question(n), null),
-  );
-  const batch = missing.length > 0 ? grepBatches(ctx.git, missing, { ...options, scope }) : undefined;
-  // Each needle's answer awaits the batch and sees its failure; this only keeps it from going unhandled.
-  if (batch) void batch.catch(() => undefined);
-  const answers = unique.map((needle) =>
-    historyAnswer(
-      ctx,
-      question(needle),
-      'commits',
-      async () => (await (batch as Promise<Map<string, Set<string>>>)).get(needle) ?? new Set<string>(),
-      SET_CODEC as AnswerCodec<Set<string>>,
-    ),
-  );
-  const files = await Promise.all(answers);
-  unique.forEach((needle, i) => {
-    const at = files[i] as Set<string>;
-    if (at.size > 0) found.set(needle, at);
-  });
-  return found;
-}
-
-/** `runGrep` over `needles` in batches of GREP_BATCH. */
-async function grepBatches(
-  git: SimpleGit,
-  needles: readonly string[],
-  options: GrepOptions & { scope: EvidenceScope },
-): Promise<Map<string, Set<string>>> {
-  const found = new Map<string, Set<string>>();
-  for (let i = 0; i < needles.length; i += GREP_BATCH)
-    for (const [needle, files] of await runGrep(git, needles.slice(i, i + GREP_BATCH), options))
-      found.set(needle, files);
-  return found;
-}
-
-async function runGrep(
-  git: SimpleGit,
-  needles: readonly string[],
-  options: GrepOptions & { scope: EvidenceScope },
-): Promise<Map<string, Set<string>>> {
-  const skip = options.commit ? [] : (options.skip ?? []);
-  // Whole lines for code, so comments and strings can be told from code; only the match otherwise.
-  const lines = options.scope === 'code';
-  const args = ['grep', '-z', '-I', '-F', '--no-color'];
-  if (!lines) args.push('-o');
-  if (options.wholeWord) args.push('-w');
-  if (!options.commit) args.push('--untracked');
-  for (const needle of needles) args.push('-e', needle);
-  if (options.commit) args.push(options.commit);
-  args.push('--', ...evidencePathspecs(options.scope, options.files), ...excludePathspecs(skip));
-  let output: string;
-  try {
-    output = await git.raw(args);
-  } catch (error) {
-    // git grep exits 1 when nothing matched.
-    if (/exited with code 1|^$/.test(String((error as Error).message ?? ''))) return new Map();
-    throw error;
+/** `hash time parents...` lines: every commit newest first, and the first-parent line from `head`. */
+function parseTimeline(out: string, head: string): Timeline {
+  const commits = new Map<string, { hash: string; time: number; firstParent: string | undefined }>();
+  for (const line of out.split('\n')) {
+    if (line.length === 0) continue;
+    const [hash = '', seconds, firstParent] = line.split(' ');
+    commits.set(hash, { hash, time: Number(seconds) * 1000, firstParent });
   }
-  const prefix = options.commit ? `${options.commit}:` : '';
-  const found = new Map<string, Set<string>>();
-  const add = (match: string, file: string) => {
-    let files = found.get(match);
-    if (!files) found.set(match, (files = new Set()));
-    files.add(file);
-  };
-  const wanted = lines ? new Set(needles) : undefined;
-  for (const line of output.split('\n')) {
-    const nul = line.indexOf('\0');
-    if (nul === -1) continue;
-    let file = line.slice(0, nul);
-    if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
-    const content = line.slice(nul + 1);
-    if (!wanted) add(content, file);
-    else if (content.length <= MAX_LINE)
-      for (const needle of needlesInCode(codeOfLine(file, content), wanted)) add(needle, file);
-  }
-  return found;
+  const firstParent: Timeline['firstParent'] = [];
+  for (let at = commits.get(head); at; at = at.firstParent ? commits.get(at.firstParent) : undefined)
+    firstParent.push({ hash: at.hash, time: at.time });
+  const all = [...commits.values()].map(({ hash, time }) => ({ hash, time })).sort((a, b) => b.time - a.time);
+  return { firstParent, all };
 }
-
-/** Longer lines are minified or generated code: never evidence. */
-const MAX_LINE = 2_000;
-const WORD_RE = /[A-Za-z_$][\w$]*/g;
-
-/** The needles that stand in a line of code: identifiers as whole words, anything else as text. */
-function needlesInCode(code: string, wanted: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  for (const m of code.matchAll(WORD_RE)) if (wanted.has(m[0])) out.push(m[0]);
-  for (const needle of wanted) if (!IDENTIFIER_RE.test(needle) && code.includes(needle)) out.push(needle);
-  return out;
-}
-
-const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
 
 /** The commit that added a path (for a negated path that exists again): the first after `time`. */
 export async function addedBy(

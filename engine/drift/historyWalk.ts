@@ -1,5 +1,6 @@
 import type { CommitEvidence } from './claimTypes';
-import { COMMIT_FORMAT, LITERAL, grepNeedles, historyAnswer, parseDatedCommit } from './gitHistory';
+import { grepNeedles } from './gitGrep';
+import { COMMIT_FORMAT, LITERAL, historyAnswer, parseDatedCommit } from './gitHistory';
 import type { GitContext } from './gitHistory';
 
 /** Commits checked one by one for the word before settling for the newest change. */

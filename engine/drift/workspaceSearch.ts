@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { looksBinary } from '../code/fileContent';
 import { walkWorkspace } from '../code/walker';
-import { codeOfLine, isCodeEvidence } from './evidenceFiles';
+import { codeOfLine, evidencePathspecs, isCodeEvidence, isGenerated } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
-import { grepNeedles } from './gitHistory';
+import { grepNeedles } from './gitGrep';
 import type { GitContext } from './gitHistory';
 import { excludePathspecs, oversizedUntracked } from './oversizedFiles';
 import { ROUTE_DEFINITION_ERE, routesIn } from './routeDefinitions';
@@ -14,7 +14,8 @@ const SEARCH_BATCH = 300;
 /**
  * Searches the workspace's text now: through `git grep` when there is git (tracked and untracked,
  * ignored files and untracked files over the scanner's size limit left out), else by walking the
- * workspace with the scanner's ignore rules and size limit.
+ * workspace with the scanner's ignore rules and size limit. Lockfiles and generated files are
+ * never read either way.
  */
 export class WorkspaceSearch {
   private texts: Promise<Map<string, string>> | undefined;
@@ -71,22 +72,10 @@ export class WorkspaceSearch {
       }
     };
     if (this.git) {
-      const skip = excludePathspecs(await this.skipped(this.git));
+      // Route definitions are looked for in any text but lockfiles and generated files.
+      const skip = [...evidencePathspecs('text'), ...excludePathspecs(await this.skipped(this.git))];
       const out = await this.git.git
-        .raw([
-          'grep',
-          '-z',
-          '-o',
-          '-I',
-          '-i',
-          '-E',
-          '--untracked',
-          '-e',
-          ROUTE_DEFINITION_ERE,
-          '--',
-          '.',
-          ...skip,
-        ])
+        .raw(['grep', '-z', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', ...skip])
         .catch(() => '');
       for (const line of out.split('\n')) {
         const nul = line.indexOf('\0');
@@ -126,6 +115,8 @@ export class WorkspaceSearch {
       const { files } = await walkWorkspace({ root: this.root });
       const texts = new Map<string, string>();
       for (const file of files) {
+        // Lockfiles and generated files are never evidence (evidenceFiles.ts): not even read.
+        if (isGenerated(file.path)) continue;
         const content = await readFile(file.absolutePath).catch(() => undefined);
         if (content && !looksBinary(content)) texts.set(file.path, content.toString('utf8'));
       }

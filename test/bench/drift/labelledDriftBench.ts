@@ -5,9 +5,16 @@
  * dry run, and checked again from a new host. Prints precision, recall, extraction recall,
  * attribution and repairs per repository and claim type, with first-check and re-check times.
  *
+ * Then, per repository, the "500 memories" line: first check and re-checks as new CLI processes at
+ * scale with a lockfile committed (scaleTiming.ts).
+ *
  * Usage: npm run bench:drift -- --repo NAME=GIT_DIR [--repo ...] [--json] [--explore] [--lockfile-mb N]
+ *   [--no-timing | --timing-only] [--scale N]
  * NAME is a label file's name (pino for pino.json); GIT_DIR a clone or bare mirror holding both
  * commits. `--explore` lists every flag on all candidate doc blocks (for development repositories).
+ * `--no-timing` skips the run at scale (slow); `--timing-only` runs only it (no quality figures:
+ * how held-out repositories are timed without looking at their results); `--scale` sets its
+ * number of memories (500).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,10 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DriftReport, MemoryDrift } from '../../../engine/drift/driftReport';
 import { call, openHost } from '../driftBench';
-import { docBlocks, isCandidate } from './docBlocks';
+import { candidateBlocks } from './docMemories';
 import type { LabelFile, LabelledMemory } from './labelFile';
 import { ratio, scoreRepository } from './labelScoring';
 import type { MemoryUnderScore, RepositoryScore } from './labelScoring';
+import { scaleLine, timeAtScale } from './scaleTiming';
+import type { ScaleTiming } from './scaleTiming';
 import { syntheticLockfile } from './syntheticLockfile';
 
 const LABELS = path.resolve(__dirname, '../drift-labels');
@@ -37,15 +46,28 @@ interface Options {
   json: boolean;
   explore: boolean;
   lockfileMb: number;
+  /** Whether to time the check at scale, and whether to do only that. */
+  timing: 'no' | 'also' | 'only';
+  scale: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { repos: new Map(), json: false, explore: false, lockfileMb: 2 };
+  const options: Options = {
+    repos: new Map(),
+    json: false,
+    explore: false,
+    lockfileMb: 2,
+    timing: 'also',
+    scale: 500,
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--json') options.json = true;
     else if (arg === '--explore') options.explore = true;
     else if (arg === '--lockfile-mb') options.lockfileMb = Number(argv[++i]);
+    else if (arg === '--no-timing') options.timing = 'no';
+    else if (arg === '--timing-only') options.timing = 'only';
+    else if (arg === '--scale') options.scale = Number(argv[++i]);
     else if (arg === '--repo') {
       const m = /^([\w.-]+)=(.+)$/.exec(argv[++i] ?? '');
       if (!m) throw new Error('--repo expects NAME=GIT_DIR');
@@ -53,6 +75,10 @@ function parseArgs(argv: string[]): Options {
     } else throw new Error(`unknown argument ${arg}`);
   }
   if (options.repos.size === 0) throw new Error('usage: labelledDriftBench --repo NAME=GIT_DIR [...]');
+  if (!Number.isInteger(options.scale) || options.scale <= 0)
+    throw new Error(`--scale expects a positive whole number, got ${options.scale}`);
+  if (!(options.lockfileMb >= 0))
+    throw new Error(`--lockfile-mb expects a size in MB, got ${options.lockfileMb}`);
   return options;
 }
 
@@ -71,24 +97,15 @@ function blockText(
 
 /** Every candidate block of the docs at a commit, as unlabelled memories (explore mode). */
 function candidateMemories(ws: string, commit: string): LabelledMemory[] {
-  const files = git(ws, ['ls-tree', '-r', '--name-only', commit])
-    .split('\n')
-    .filter(
-      (f) => /^(README\.md|docs\/.*\.md|documentation\/.*\.md)$/i.test(f) && !/changelog|history/i.test(f),
-    );
-  return files.flatMap((file) =>
-    docBlocks(git(ws, ['show', `${commit}:${file}`]))
-      .filter((b) => isCandidate(b.text))
-      .map((b) => ({
-        id: `${file}:${b.startLine}`,
-        file,
-        startLine: b.startLine,
-        endLine: b.endLine,
-        sha1OfText: createHash('sha1').update(b.text).digest('hex'),
-        selection: 'random' as const,
-        claims: [],
-      })),
-  );
+  return candidateBlocks(ws, commit).map((b) => ({
+    id: `${b.file}:${b.startLine}`,
+    file: b.file,
+    startLine: b.startLine,
+    endLine: b.endLine,
+    sha1OfText: createHash('sha1').update(b.text).digest('hex'),
+    selection: 'random' as const,
+    claims: [],
+  }));
 }
 
 async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number }> {
@@ -103,15 +120,21 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wallMs: numb
   };
 }
 
+/** The old and new commits of a repository: its labels', or (explore) late 2021 and HEAD. */
+function commitsOf(gitDir: string, labels: LabelFile | undefined): { oldCommit: string; newCommit: string } {
+  return {
+    oldCommit: labels?.old.commit ?? git(gitDir, ['log', '-1', '--before=2021-11-01', '--format=%H']).trim(),
+    newCommit: labels?.new.commit ?? git(gitDir, ['rev-parse', 'HEAD']).trim(),
+  };
+}
+
 async function benchRepository(name: string, gitDir: string, options: Options) {
   const labels = options.explore ? undefined : readLabels(name);
   const work = mkdtempSync(path.join(os.tmpdir(), `engram-labelled-drift-${name}-`));
   try {
     const ws = path.join(work, 'ws');
     git(work, ['clone', '-q', '--no-checkout', gitDir, ws]);
-    const oldCommit =
-      labels?.old.commit ?? git(ws, ['log', '-1', '--before=2021-11-01', '--format=%H']).trim();
-    const newCommit = labels?.new.commit ?? git(ws, ['rev-parse', 'HEAD']).trim();
+    const { oldCommit, newCommit } = commitsOf(gitDir, labels);
     git(ws, ['checkout', '-q', '--detach', newCommit]);
     const oldTime = Number(git(ws, ['show', '-s', '--format=%ct', oldCommit]).trim()) * 1000;
     const chosen = labels?.memories ?? candidateMemories(ws, oldCommit);
@@ -233,9 +256,17 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const known = new Set(readdirSync(LABELS).map((f) => f.replace(/\.json$/, '')));
   const results = [];
+  const scale: Array<{ name: string; timing: ScaleTiming }> = [];
   for (const [name, gitDir] of options.repos) {
     if (!options.explore && !known.has(name)) throw new Error(`no label file ${name}.json in ${LABELS}`);
-    results.push(await benchRepository(name, gitDir, options));
+    if (options.timing !== 'only') results.push(await benchRepository(name, gitDir, options));
+    if (options.timing === 'no') continue;
+    const { oldCommit, newCommit } = commitsOf(gitDir, options.explore ? undefined : readLabels(name));
+    const timing = await timeAtScale(gitDir, oldCommit, newCommit, {
+      count: options.scale,
+      lockfileMb: options.lockfileMb,
+    });
+    scale.push({ name, timing });
   }
   const document = {
     date: new Date().toISOString(),
@@ -245,18 +276,24 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' '),
     results,
+    scale,
   };
   if (options.json) {
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     return;
   }
   process.stdout.write(`${document.date} ${document.machine}, load ${document.load}\n`);
-  for (const r of results) {
-    if (r.score) printScore(r.name, r.split, r.score);
-    if (options.explore) for (const f of r.flags) process.stdout.write(`${JSON.stringify(f)}\n`);
-    process.stdout.write(
-      `  ${r.memories} memories; scan ${r.scanMs} ms; first check ${r.firstCheck.wallMs} ms wall / ${r.firstCheck.cpuMs} ms CPU; re-check ${r.recheck.wallMs} ms wall / ${r.recheck.cpuMs} ms CPU${r.mismatchedTexts.length ? `; texts differing from the labels: ${r.mismatchedTexts.join(', ')}` : ''}\n`,
-    );
+  for (const name of options.repos.keys()) {
+    const r = results.find((result) => result.name === name);
+    if (r) {
+      if (r.score) printScore(r.name, r.split, r.score);
+      if (options.explore) for (const f of r.flags) process.stdout.write(`${JSON.stringify(f)}\n`);
+      process.stdout.write(
+        `  ${r.memories} memories; scan ${r.scanMs} ms; first check ${r.firstCheck.wallMs} ms wall / ${r.firstCheck.cpuMs} ms CPU; re-check ${r.recheck.wallMs} ms wall / ${r.recheck.cpuMs} ms CPU${r.mismatchedTexts.length ? `; texts differing from the labels: ${r.mismatchedTexts.join(', ')}` : ''}\n`,
+      );
+    } else process.stdout.write(`${name}\n`);
+    const timing = scale.find((s) => s.name === name)?.timing;
+    if (timing) process.stdout.write(`  ${scaleLine(timing)}\n`);
   }
 }
 

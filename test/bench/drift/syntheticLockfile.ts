@@ -16,7 +16,9 @@ export function syntheticLockfile(texts: readonly string[], megabytes: number): 
       dependencies: { [words[(i * 7) % Math.max(1, words.length)] ?? 'dep']: '^1.0.0' },
     };
     packages[`node_modules/${name}`] = entry;
-    size += JSON.stringify(entry).length + name.length + 20;
+    // As printed below: the entry's own lines, each indented 4 more, under its quoted key.
+    const printed = JSON.stringify(entry, null, 2);
+    size += printed.length + printed.split('\n').length * 4 + name.length + 22;
   }
   return JSON.stringify({ name: 'bench', lockfileVersion: 3, requires: true, packages }, null, 2);
 }
