@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     ...registerGraphPanel(context.extensionUri, engine, activity.event, log),
     registerChatParticipant({ engine, drift }, log, context.extensionUri),
     ...registerLanguageModelTools(engine, drift, log),
-    registerMcpServerProvider(context.extensionPath),
+    registerMcpServerProvider(context.extensionPath, log),
     ...followScansWithDrift(scans, drift, log),
     ...(root ? watchWorkspace(root, scans) : []),
     // Trust granted later: reopen so the engine gets the workspace to scan, then scan it.

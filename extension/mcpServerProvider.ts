@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
+import { refreshLauncher } from '../engine/mcp/mcpLauncher';
 import { readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
 import { databasePath } from './databasePath';
@@ -11,15 +15,45 @@ export const MCP_PROVIDER_ID = 'engram.mcpServers';
  * this window's engine as a client, so both see one database. It runs on the extension host's
  * runtime: Electron needs ELECTRON_RUN_AS_NODE for that, plain Node ignores it.
  */
-export function registerMcpServerProvider(extensionPath: string): vscode.Disposable {
+/**
+ * Whether the workspace's `.vscode/mcp.json` already starts Engram (Configure MCP for… wrote it for
+ * teammates): then VS Code starts that one, and offering this one too would list Engram twice.
+ */
+async function configuredInWorkspace(root: string | undefined): Promise<boolean> {
+  if (!root) return false;
+  try {
+    const config = parse(await readFile(path.join(root, '.vscode', 'mcp.json'), 'utf8')) as {
+      servers?: Record<string, unknown>;
+    };
+    return config.servers?.['engram'] !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+export function registerMcpServerProvider(
+  extensionPath: string,
+  log: { warn(message: string): void },
+): vscode.Disposable {
+  // An update moved the bridge: configurations written earlier start it through the launcher.
+  try {
+    refreshLauncher(os.homedir(), path.join(extensionPath, 'dist', 'mcp.js'));
+  } catch (error) {
+    log.warn(`could not update the MCP launcher: ${String(error)}`);
+  }
   const changed = new vscode.EventEmitter<void>();
   const settingsListener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('engram.mcp') || e.affectsConfiguration('engram.database')) changed.fire();
   });
+  const workspaceConfig = vscode.workspace.createFileSystemWatcher('**/.vscode/mcp.json');
+  workspaceConfig.onDidCreate(() => changed.fire());
+  workspaceConfig.onDidChange(() => changed.fire());
+  workspaceConfig.onDidDelete(() => changed.fire());
   const provider = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
     onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () => {
+    provideMcpServerDefinitions: async () => {
       const root = workspaceRoot();
+      if (await configuredInWorkspace(root)) return [];
       const settings = readSettings();
       const args = [path.join(extensionPath, 'dist', 'mcp.js'), '--profile', settings.mcpToolProfile];
       if (root) args.push('--workspace', root);
@@ -36,5 +70,5 @@ export function registerMcpServerProvider(extensionPath: string): vscode.Disposa
       ];
     },
   });
-  return vscode.Disposable.from(provider, settingsListener, changed);
+  return vscode.Disposable.from(provider, settingsListener, workspaceConfig, changed);
 }

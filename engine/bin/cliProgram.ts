@@ -20,6 +20,7 @@ import { registerReadCommands } from './readCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { addBridgeOptions } from '../mcp/bridgeCommand';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
+import { launcherPath } from '../mcp/mcpLauncher';
 import { runBridge } from '../mcp/runBridge';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
@@ -307,7 +308,9 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       });
       if (o.write) config.write();
       io.stdout(
-        o.write ? `wrote the engram entry to ${config.file}\n` : `# ${config.file}\n${config.snippet}\n`,
+        o.write
+          ? `wrote the engram entry to ${config.file}; it starts ${launcherPath(io.home)}, which runs ${bridgeScript}\n`
+          : `# ${config.file}\n${config.snippet}\n`,
       );
     });
 

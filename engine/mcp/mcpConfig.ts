@@ -3,13 +3,14 @@ import path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { invalidInput } from '../errors';
+import { launcherPath, portableLauncher, writeLauncher } from './mcpLauncher';
 
 export const MCP_CLIENTS = ['claude-code', 'codex', 'cline', 'vscode', 'cursor'] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
 
 export interface McpConfigContext {
   workspace: string;
-  /** Absolute path of dist/mcp.js. */
+  /** Absolute path of dist/mcp.js: where the launcher points. */
   bridgeScript: string;
   home: string;
   platform: NodeJS.Platform;
@@ -37,28 +38,47 @@ function vscodeGlobalStorage(context: McpConfigContext): string {
   return path.join(user, 'globalStorage');
 }
 
-/** The configuration each client needs to start `node dist/mcp.js --workspace <workspace>` over stdio. */
+/**
+ * The configuration each client needs to start Engram's MCP bridge over stdio, through the launcher
+ * (engine/mcp/mcpLauncher.ts), never the versioned path of one installation. Files in the workspace
+ * (Claude Code's `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) are shared with teammates, so
+ * they hold no absolute path: the launcher in the client's home variable, and the workspace from the
+ * client (Claude Code starts servers in the project; the bridge finds its root from there).
+ */
 export function mcpConfig(client: string, context: McpConfigContext): McpConfig {
   if (!(MCP_CLIENTS as readonly string[]).includes(client))
     throw invalidInput(`--client must be one of ${MCP_CLIENTS.join(', ')}; got "${client}"`);
   const command = 'node';
-  const args = [context.bridgeScript, '--workspace', context.workspace];
+  // User-level files (Codex, Cline) are this user's own: absolute paths are right there.
+  const args = [launcherPath(context.home), '--workspace', context.workspace];
+  const home = context.platform === 'win32' ? '${USERPROFILE}' : '${HOME}';
+  const editorArgs = [portableLauncher('${userHome}'), '--workspace', '${workspaceFolder}'];
   const json = (file: string, key: string, entry: Record<string, unknown>): McpConfig => ({
     client: client as McpClient,
     file,
     snippet: JSON.stringify({ [key]: { engram: entry } }, null, 2),
-    write: () => writeJsonEntry(file, [key, 'engram'], entry),
+    write: () => {
+      writeLauncher(context.home, context.bridgeScript);
+      writeJsonEntry(file, [key, 'engram'], entry);
+    },
   });
   switch (client as McpClient) {
     case 'claude-code':
-      return json(path.join(context.workspace, '.mcp.json'), 'mcpServers', { type: 'stdio', command, args });
+      return json(path.join(context.workspace, '.mcp.json'), 'mcpServers', {
+        type: 'stdio',
+        command,
+        args: [portableLauncher(home)],
+      });
     case 'cursor':
-      return json(path.join(context.workspace, '.cursor', 'mcp.json'), 'mcpServers', { command, args });
+      return json(path.join(context.workspace, '.cursor', 'mcp.json'), 'mcpServers', {
+        command,
+        args: editorArgs,
+      });
     case 'vscode':
       return json(path.join(context.workspace, '.vscode', 'mcp.json'), 'servers', {
         type: 'stdio',
         command,
-        args,
+        args: editorArgs,
       });
     case 'cline':
       return json(
@@ -78,7 +98,10 @@ export function mcpConfig(client: string, context: McpConfigContext): McpConfig 
         client: 'codex',
         file,
         snippet: stringifyToml({ mcp_servers: { engram: entry } }),
-        write: () => writeTomlEntry(file, entry),
+        write: () => {
+          writeLauncher(context.home, context.bridgeScript);
+          writeTomlEntry(file, entry);
+        },
       };
     }
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -41,12 +41,20 @@ test('Export writes Engram JSONL and Import reads it back; MCP memory files are 
   assert.match(hits[0]?.memory.content ?? '', /Tuesday/);
 });
 
-test('Configure MCP for Claude Code writes the bridge into .mcp.json', async () => {
+test('Configure MCP for Claude Code writes a shareable .mcp.json and a launcher that starts this bridge', async () => {
   await engramApi();
-  await vscode.commands.executeCommand('engram.configureMcp', 'claude-code');
-  const config = JSON.parse(readFileSync(path.join(workspacePath(), '.mcp.json'), 'utf8')) as {
-    mcpServers: { engram: { command: string; args: string[] } };
-  };
-  assert.ok(config.mcpServers.engram.args.some((a) => a.endsWith(path.join('dist', 'mcp.js'))));
-  assert.ok(config.mcpServers.engram.args.includes(workspacePath()));
+  // The launcher lives in the user's home: this test leaves it as it found it.
+  const launcher = path.join(os.homedir(), '.config', 'engram', 'mcp.cjs');
+  const before = existsSync(launcher) ? readFileSync(launcher, 'utf8') : undefined;
+  try {
+    await vscode.commands.executeCommand('engram.configureMcp', 'claude-code');
+    const text = readFileSync(path.join(workspacePath(), '.mcp.json'), 'utf8');
+    const config = JSON.parse(text) as { mcpServers: { engram: { command: string; args: string[] } } };
+    assert.deepEqual(config.mcpServers.engram.args, ['${HOME}/.config/engram/mcp.cjs']);
+    assert.ok(!text.includes(workspacePath()), 'no absolute path in a file teammates share');
+    assert.match(readFileSync(launcher, 'utf8'), /dist[\\/]+mcp\.js/);
+  } finally {
+    if (before === undefined) rmSync(launcher, { force: true });
+    else writeFileSync(launcher, before);
+  }
 });
