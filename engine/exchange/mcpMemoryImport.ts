@@ -102,7 +102,10 @@ export function importMcpMemory(
 function importIntoKnowledgeGraph(tx: SqlWriter, entities: McpEntity[], relations: McpRelation[]): void {
   const known = new Set(
     entities
-      .filter((e) => tx.value('SELECT 1 FROM kg_entities WHERE name = ? LIMIT 1', [storedText(e.name)]) !== undefined)
+      .filter(
+        (e) =>
+          tx.value('SELECT 1 FROM kg_entities WHERE name = ? LIMIT 1', [storedText(e.name)]) !== undefined,
+      )
       .map((e) => e.name),
   );
   createKgEntities(
