@@ -1,25 +1,23 @@
 import { invalidInput } from '../errors';
+import { storedText } from '../extract/storedText';
 import { forEachJsonObject } from './jsonLines';
 import { recordRelation, upsertEntity } from '../memory/entityGraph';
+import { addKgObservations, createKgEntities, createKgRelations } from '../knowledgeGraph/graphWrites';
+import type { KgEntity, KgRelation } from '../knowledgeGraph/graphTypes';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { RememberInput } from '../memory/types';
+import type { SqlWriter } from '../store/sqlAccess';
 
 /**
  * Imports the knowledge graph file of the official MCP memory server (`memory.jsonl`): lines
  * `{"type":"entity","name","entityType","observations":[...]}` and
- * `{"type":"relation","from","to","relationType"}`. Each observation becomes a semantic memory
- * linked to its entity; relations become directed entity relations.
+ * `{"type":"relation","from","to","relationType"}`. The graph goes into the compat knowledge graph
+ * as the file holds it (the compat tools then answer as the official server did over that file);
+ * besides, each observation becomes a semantic memory linked to an Engram entity, and relations
+ * directed entity relations, so that Engram's own recall and graph know them too.
  */
-interface McpEntity {
-  name: string;
-  entityType: string;
-  observations: string[];
-}
-interface McpRelation {
-  from: string;
-  to: string;
-  relationType: string;
-}
+type McpEntity = KgEntity;
+type McpRelation = KgRelation;
 
 export function parseMcpMemoryLines(lines: string[]): { entities: McpEntity[]; relations: McpRelation[] } {
   const entities: McpEntity[] = [];
@@ -27,7 +25,8 @@ export function parseMcpMemoryLines(lines: string[]): { entities: McpEntity[]; r
   forEachJsonObject(lines, (record, where) => {
     if (record['type'] === 'entity') {
       const { name, entityType, observations } = record;
-      if (typeof name !== 'string' || name.trim() === '') throw invalidInput(`${where}: entity needs a name`);
+      // The official server accepts any text as a name, the empty one included.
+      if (typeof name !== 'string') throw invalidInput(`${where}: entity needs a name`);
       if (typeof entityType !== 'string')
         throw invalidInput(`${where}: entity "${name}" needs an entityType`);
       if (!Array.isArray(observations) || observations.some((o) => typeof o !== 'string')) {
@@ -55,10 +54,13 @@ export function importMcpMemory(
 ): { entities: number; observations: number; relations: number; duplicates: number } {
   const { entities, relations } = parseMcpMemoryLines(lines);
   return store.write((tx, now) => {
+    importIntoKnowledgeGraph(tx, entities, relations);
     let observations = 0;
     let duplicates = 0;
     const ids = new Map<string, number>();
     for (const entity of entities) {
+      // Engram's entity graph keys names by their trimmed lower case: an empty one has no entity.
+      if (entity.name.trim() === '') continue;
       const id = upsertEntity(tx, entity.name.trim().toLowerCase(), entity.name, entity.entityType, now);
       ids.set(entity.name, id);
       const inputs: RememberInput[] = entity.observations.map((observation) => ({
@@ -79,6 +81,7 @@ export function importMcpMemory(
       }
     }
     for (const relation of relations) {
+      if (relation.from.trim() === '' || relation.to.trim() === '') continue;
       const from =
         ids.get(relation.from) ??
         upsertEntity(tx, relation.from.trim().toLowerCase(), relation.from, 'name', now);
@@ -88,4 +91,30 @@ export function importMcpMemory(
     }
     return { entities: entities.length, observations, relations: relations.length, duplicates };
   });
+}
+
+/**
+ * The file's graph into the compat knowledge graph, as the official server would hold it after
+ * reading the file: entities and relations in file order, a name or relation repeated in the file
+ * kept twice. What the graph already held stays: an entity already there gets the file's
+ * observations it lacks, a relation already there is not added again.
+ */
+function importIntoKnowledgeGraph(tx: SqlWriter, entities: McpEntity[], relations: McpRelation[]): void {
+  const known = new Set(
+    entities
+      .filter(
+        (e) =>
+          tx.value('SELECT 1 FROM kg_entities WHERE name = ? LIMIT 1', [storedText(e.name)]) !== undefined,
+      )
+      .map((e) => e.name),
+  );
+  createKgEntities(
+    tx,
+    entities.filter((e) => !known.has(e.name)),
+  );
+  addKgObservations(
+    tx,
+    entities.filter((e) => known.has(e.name)).map((e) => ({ entityName: e.name, contents: e.observations })),
+  );
+  createKgRelations(tx, relations);
 }

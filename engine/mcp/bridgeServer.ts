@@ -13,6 +13,8 @@ import {
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } from './argumentErrors';
+import { compatArgumentMessage, compatErrorResult } from './compatErrors';
+import { EngramError } from '../errors';
 import type { BridgeRuntime } from './bridgeRuntime';
 import { getPrompt, PROMPTS } from './prompts';
 import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources';
@@ -79,7 +81,10 @@ export function createBridgeServer(runtime: BridgeRuntime): Server {
         `name: no tool named ${JSON.stringify(name.slice(0, 100))} in the ${runtime.profile} profile`,
       );
     const parsed = inputSchemaOf(tool).safeParse(args ?? {});
-    if (!parsed.success) throw argumentError(name, parsed.error);
+    if (!parsed.success) {
+      if (tool.group === 'compat') return compatErrorResult(compatArgumentMessage(name, parsed.error));
+      throw argumentError(name, parsed.error);
+    }
     return runTool(tool, parsed.data, context, runtime);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
@@ -111,6 +116,12 @@ async function runTool(
       structuredContent: output.structured,
     };
   } catch (error) {
+    // The official memory server answers every failure of its tools in the result, as it is.
+    if (tool.group === 'compat') {
+      if (!EngramError.is(error, 'NOT_FOUND'))
+        runtime.settings.logger.warn(`${tool.name} failed: ${oneLine(error)}`);
+      return compatErrorResult(error instanceof Error ? error.message : String(error));
+    }
     if (error instanceof ProtocolError) throw error;
     if (isCallerError(error)) throw invalidParams(`${tool.name}: ${oneLine(error)}`);
     // Not found, a store failure, a host that could not be reached: the call fails cleanly, in

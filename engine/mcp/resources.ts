@@ -8,7 +8,7 @@ import type { ToolContext } from './toolDefinition';
 import { repoMapWithin } from './tools/codeTools';
 import { driftCheckPage } from './tools/driftTools';
 
-/** Resources: one memory by id, the newest memories, the repo map and the drift report. */
+/** Resources: one memory by id, the newest memories, the compat knowledge graph, the repo map and the drift report. */
 export const RESOURCES: Resource[] = [
   {
     uri: 'memory://recent',
@@ -23,6 +23,14 @@ export const RESOURCES: Resource[] = [
     title: 'Repository map',
     description:
       'The ranked map of the code index (most important files and their main signatures), within a token budget; empty until the workspace is scanned (code_scan)',
+    mimeType: 'application/json',
+  },
+  {
+    // The official MCP memory server's resource, named and described as there (the compat profile).
+    uri: 'memory://knowledge-graph',
+    name: 'knowledge-graph',
+    title: 'Knowledge Graph',
+    description: 'The full knowledge graph with all entities and relations',
     mimeType: 'application/json',
   },
   {
@@ -56,6 +64,7 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     const fitted = fitToBudget(page.items.map(memoryView), DEFAULT_BUDGET, shrinkMemoryView);
     return json({ memories: fitted.items, total: page.total });
   }
+  if (uri === 'memory://knowledge-graph') return json(await context.call('graphRead', {}));
   if (uri === 'code://map') return json(await repoMapWithin({}, DEFAULT_BUDGET, context));
   if (uri === 'drift://report') {
     const { summary, memories, next } = await driftCheckPage({}, 0, DEFAULT_BUDGET, context);

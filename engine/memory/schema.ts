@@ -1,6 +1,7 @@
 import { indexMissing } from '../retrieval/lexicalIndex';
 import { codeIndexMigration } from '../code/schema';
 import { driftMigration, historyAnswersMigration } from '../drift/schema';
+import { knowledgeGraphMigration } from '../knowledgeGraph/schema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -231,4 +232,5 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   historyAnswersMigration(9),
+  knowledgeGraphMigration(10),
 ];

@@ -17,9 +17,10 @@ export function recordList(params: Params, field: string): Params[] {
   });
 }
 
-export function nonEmptyText(record: Params, field: string, where: string): string {
+/** Any text, empty included: the official memory server's names, types and observations may be empty. */
+export function text(record: Params, field: string, where: string): string {
   const value = record[field];
-  if (typeof value !== 'string' || value.trim() === '')
+  if (typeof value !== 'string')
     throw invalidInput(`${where}.${field} is required (text); got ${describe(value)}`);
   return value;
 }

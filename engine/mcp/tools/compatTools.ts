@@ -1,66 +1,40 @@
 import { z } from 'zod';
-import {
-  cursorField,
-  cursorNumber,
-  decodeCursor,
-  DEFAULT_BUDGET,
-  encodeCursor,
-  fitToBudget,
-} from '../budget';
-import type { GraphPage } from '../methods/graphMethods';
+import type { KgGraph } from '../../knowledgeGraph/graphTypes';
 import { defineTool, READ_ONLY } from '../toolDefinition';
-import type { ToolContext, ToolDefinition } from '../toolDefinition';
-import { queryField } from './fields';
+import type { ToolDefinition } from '../toolDefinition';
 
 /**
- * The nine tools of the official MCP memory server, with its input shapes and result shapes, over
- * Engram's entity graph (see methods/knowledgeGraph.ts for the mapping). Only additions: an
- * optional cursor, and a nextCursor when a graph read did not fit the token budget.
+ * The nine tools of the official MCP memory server (@modelcontextprotocol/server-memory) over
+ * Engram's compat knowledge graph (engine/knowledgeGraph): the same names, descriptions, hints,
+ * input and result shapes, the same answers (test/mcp/compatParity.test.ts runs both side by side).
+ * Inputs have no length or count limits and accept empty text, as there; reads return the whole
+ * answer. Bounded reads are Engram's own tools' job.
  */
 const COMPAT = ['full', 'compat'] as const;
 
 const entity = z.object({
-  name: z.string().min(1).max(400).describe('The name of the entity'),
-  entityType: z.string().min(1).max(200).describe('The type of the entity'),
-  observations: z
-    .array(z.string().min(1).max(32_768))
-    .max(1000)
-    .describe('An array of observation contents associated with the entity'),
+  name: z.string().describe('The name of the entity'),
+  entityType: z.string().describe('The type of the entity'),
+  observations: z.array(z.string()).describe('An array of observation contents associated with the entity'),
 });
 const relation = z.object({
-  from: z.string().min(1).max(400).describe('The name of the entity where the relation starts'),
-  to: z.string().min(1).max(400).describe('The name of the entity where the relation ends'),
-  relationType: z.string().min(1).max(200).describe('The type of the relation'),
+  from: z.string().describe('The name of the entity where the relation starts'),
+  to: z.string().describe('The name of the entity where the relation ends'),
+  relationType: z.string().describe('The type of the relation'),
 });
-const graphOutput = z.object({
-  entities: z.array(entity),
-  relations: z.array(relation),
-  nextCursor: z.string().nullable().optional(),
-});
+const graphOutput = z.object({ entities: z.array(entity), relations: z.array(relation) });
 const doneOutput = z.object({ success: z.boolean(), message: z.string() });
 const json = (value: unknown) => JSON.stringify(value, null, 2);
-const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true };
+/** The official server's hints: a create repeated adds nothing, but it says idempotentHint false. */
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
 const DELETE = { readOnlyHint: false, destructiveHint: true, idempotentHint: true };
 
-/** Reads one page of the graph and fits its entities (and the relations they start) to the budget. */
-async function graphPage(
-  tool: string,
-  context: ToolContext,
-  params: Record<string, unknown>,
-  cursor: string | undefined,
-) {
-  const offset = cursorNumber(tool, decodeCursor(tool, cursor), 'o', 0);
-  const page = (await context.call('graphRead', { ...params, offset, limit: 100 })) as GraphPage;
-  const entities = fitToBudget(page.entities, Math.floor(DEFAULT_BUDGET * 0.75), (e) => ({
-    ...e,
-    observations: e.observations.slice(0, 5),
-  }));
-  const names = new Set(entities.items.map((e) => e.name));
-  const relations = page.relations.filter((r) => names.has(r.from));
-  const shown = offset + entities.taken;
-  const nextCursor = shown < page.total ? encodeCursor(tool, { o: shown }) : null;
-  const structured = { entities: entities.items, relations, nextCursor };
-  return { structured, text: json(structured) };
+function done(message: string) {
+  return { structured: { success: true, message }, text: message };
+}
+
+function graphResult(graph: KgGraph) {
+  return { structured: graph, text: json(graph) };
 }
 
 export const COMPAT_TOOLS: ToolDefinition[] = [
@@ -71,7 +45,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: z.object({ entities: z.array(entity).max(1000) }),
+    input: z.object({ entities: z.array(entity) }),
     output: z.object({ entities: z.array(entity) }),
     async run(args, context) {
       const result = (await context.call('graphCreateEntities', args)) as {
@@ -88,7 +62,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: z.object({ relations: z.array(relation).max(1000) }),
+    input: z.object({ relations: z.array(relation) }),
     output: z.object({ relations: z.array(relation) }),
     async run(args, context) {
       const result = (await context.call('graphCreateRelations', args)) as {
@@ -105,21 +79,12 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     profiles: COMPAT,
     hints: WRITE,
     input: z.object({
-      observations: z
-        .array(
-          z.object({
-            entityName: z
-              .string()
-              .min(1)
-              .max(400)
-              .describe('The name of the entity to add the observations to'),
-            contents: z
-              .array(z.string().min(1).max(32_768))
-              .max(1000)
-              .describe('An array of observation contents to add'),
-          }),
-        )
-        .max(1000),
+      observations: z.array(
+        z.object({
+          entityName: z.string().describe('The name of the entity to add the observations to'),
+          contents: z.array(z.string()).describe('An array of observation contents to add'),
+        }),
+      ),
     }),
     output: z.object({
       results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })),
@@ -134,24 +99,17 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
   defineTool({
     name: 'delete_entities',
     title: 'Delete Entities',
-    description:
-      'Delete multiple entities and their associated relations from the knowledge graph (their observations are forgotten, recoverable with memory_restore)',
+    description: 'Delete multiple entities and their associated relations from the knowledge graph',
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
     input: z.object({
-      entityNames: z
-        .array(z.string().min(1).max(400))
-        .max(1000)
-        .describe('An array of entity names to delete'),
+      entityNames: z.array(z.string()).describe('An array of entity names to delete'),
     }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
-      return {
-        structured: { success: true, message: 'Entities deleted successfully' },
-        text: 'Entities deleted successfully',
-      };
+      return done('Entities deleted successfully');
     },
   }),
   defineTool({
@@ -162,29 +120,17 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     profiles: COMPAT,
     hints: DELETE,
     input: z.object({
-      deletions: z
-        .array(
-          z.object({
-            entityName: z
-              .string()
-              .min(1)
-              .max(400)
-              .describe('The name of the entity containing the observations'),
-            observations: z
-              .array(z.string().min(1).max(32_768))
-              .max(1000)
-              .describe('An array of observations to delete'),
-          }),
-        )
-        .max(1000),
+      deletions: z.array(
+        z.object({
+          entityName: z.string().describe('The name of the entity containing the observations'),
+          observations: z.array(z.string()).describe('An array of observations to delete'),
+        }),
+      ),
     }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
-      return {
-        structured: { success: true, message: 'Observations deleted successfully' },
-        text: 'Observations deleted successfully',
-      };
+      return done('Observations deleted successfully');
     },
   }),
   defineTool({
@@ -194,27 +140,23 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: z.object({ relations: z.array(relation).max(1000).describe('An array of relations to delete') }),
+    input: z.object({ relations: z.array(relation).describe('An array of relations to delete') }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
-      return {
-        structured: { success: true, message: 'Relations deleted successfully' },
-        text: 'Relations deleted successfully',
-      };
+      return done('Relations deleted successfully');
     },
   }),
   defineTool({
     name: 'read_graph',
     title: 'Read Graph',
-    description:
-      'Read the entire knowledge graph (a page within the token budget; pass nextCursor as cursor for more)',
+    description: 'Read the entire knowledge graph',
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: z.object({ cursor: cursorField }),
+    input: z.object({}),
     output: graphOutput,
-    run: ({ cursor }, context) => graphPage('read_graph', context, {}, cursor),
+    run: async (_args, context) => graphResult((await context.call('graphRead', {})) as KgGraph),
   }),
   defineTool({
     name: 'search_nodes',
@@ -224,13 +166,12 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     profiles: COMPAT,
     hints: READ_ONLY,
     input: z.object({
-      query: queryField.describe(
-        'The search query to match against entity names, types, and observation content',
-      ),
-      cursor: cursorField,
+      query: z
+        .string()
+        .describe('The search query to match against entity names, types, and observation content'),
     }),
     output: graphOutput,
-    run: ({ query, cursor }, context) => graphPage('search_nodes', context, { query }, cursor),
+    run: async ({ query }, context) => graphResult((await context.call('graphRead', { query })) as KgGraph),
   }),
   defineTool({
     name: 'open_nodes',
@@ -240,10 +181,9 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     profiles: COMPAT,
     hints: READ_ONLY,
     input: z.object({
-      names: z.array(z.string().min(1).max(400)).max(1000).describe('An array of entity names to retrieve'),
-      cursor: cursorField,
+      names: z.array(z.string()).describe('An array of entity names to retrieve'),
     }),
     output: graphOutput,
-    run: ({ names, cursor }, context) => graphPage('open_nodes', context, { names }, cursor),
+    run: async ({ names }, context) => graphResult((await context.call('graphRead', { names })) as KgGraph),
   }),
 ];

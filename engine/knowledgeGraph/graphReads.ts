@@ -1,0 +1,108 @@
+import type { SqlReader } from '../store/sqlAccess';
+import type { KgEntity, KgGraph, KgRelation } from './graphTypes';
+
+/**
+ * Reads of the compat knowledge graph, answering as the official MCP memory server does: entities
+ * and relations in creation order, observations in the order they were added, and for a part of
+ * the graph every relation with at least one end among its entities.
+ */
+
+interface EntityRow {
+  id: number;
+  name: string;
+  entityType: string;
+}
+
+/** SQLite binds at most 32,766 variables per statement; lists of names are read in slices. */
+const SLICE = 500;
+
+const RELATION_COLUMNS = 'id, from_name AS "from", to_name AS "to", relation_type AS relationType';
+
+function slices<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += SLICE) out.push(items.slice(i, i + SLICE));
+  return out;
+}
+
+const marks = (count: number) => Array.from({ length: count }, () => '?').join(', ');
+
+/** Entities with their observations, in row order. */
+function withObservations(reader: SqlReader, rows: EntityRow[], all: boolean): KgEntity[] {
+  const observations = new Map<number, string[]>(rows.map((row) => [row.id, []]));
+  const add = (row: { entityId: number; content: string }) =>
+    observations.get(row.entityId)?.push(row.content);
+  if (all) {
+    reader
+      .all<{ entityId: number; content: string }>(
+        'SELECT entity_id AS entityId, content FROM kg_observations ORDER BY id',
+      )
+      .forEach(add);
+  } else {
+    for (const ids of slices(rows.map((row) => row.id)))
+      reader
+        .all<{ entityId: number; content: string }>(
+          `SELECT entity_id AS entityId, content FROM kg_observations WHERE entity_id IN (${marks(ids.length)}) ORDER BY id`,
+          ids,
+        )
+        .forEach(add);
+  }
+  return rows.map((row) => ({
+    name: row.name,
+    entityType: row.entityType,
+    observations: observations.get(row.id) ?? [],
+  }));
+}
+
+function allRelations(reader: SqlReader): KgRelation[] {
+  return reader
+    .all<KgRelation & { id: number }>(`SELECT ${RELATION_COLUMNS} FROM kg_relations ORDER BY id`)
+    .map(({ from, to, relationType }) => ({ from, to, relationType }));
+}
+
+/** The whole graph (read_graph and the memory://knowledge-graph resource). */
+export function readKnowledgeGraph(reader: SqlReader): KgGraph {
+  const rows = reader.all<EntityRow>(
+    'SELECT id, name, entity_type AS entityType FROM kg_entities ORDER BY id',
+  );
+  return { entities: withObservations(reader, rows, true), relations: allRelations(reader) };
+}
+
+/**
+ * Entities whose name, type or an observation contains the query, ignoring case as JavaScript's
+ * toLowerCase does (all of Unicode, which SQLite's lower() does not): the match runs here.
+ */
+export function searchKnowledgeGraph(reader: SqlReader, query: string): KgGraph {
+  const needle = query.toLowerCase();
+  const has = (text: string) => text.toLowerCase().includes(needle);
+  const graph = readKnowledgeGraph(reader);
+  const entities = graph.entities.filter((e) => has(e.name) || has(e.entityType) || e.observations.some(has));
+  return { entities, relations: touching(graph.relations, entities) };
+}
+
+function touching(relations: KgRelation[], entities: KgEntity[]): KgRelation[] {
+  const names = new Set(entities.map((e) => e.name));
+  return relations.filter((r) => names.has(r.from) || names.has(r.to));
+}
+
+/** The entities with exactly these names (every one of a repeated name), and their relations. */
+export function openKnowledgeGraphNodes(reader: SqlReader, names: readonly string[]): KgGraph {
+  const byId = new Map<number, EntityRow>();
+  for (const part of slices([...new Set(names)]))
+    for (const row of reader.all<EntityRow>(
+      `SELECT id, name, entity_type AS entityType FROM kg_entities WHERE name IN (${marks(part.length)})`,
+      part,
+    ))
+      byId.set(row.id, row);
+  const rows = [...byId.values()].sort((a, b) => a.id - b.id);
+  const entities = withObservations(reader, rows, false);
+  const relations = new Map<number, KgRelation>();
+  for (const part of slices([...new Set(rows.map((row) => row.name))]))
+    for (const column of ['from_name', 'to_name'])
+      for (const { id, from, to, relationType } of reader.all<KgRelation & { id: number }>(
+        `SELECT ${RELATION_COLUMNS} FROM kg_relations WHERE ${column} IN (${marks(part.length)})`,
+        part,
+      ))
+        relations.set(id, { from, to, relationType });
+  const ordered = [...relations.entries()].sort(([a], [b]) => a - b).map(([, relation]) => relation);
+  return { entities, relations: ordered };
+}
