@@ -2,6 +2,8 @@ import { EngramError, invalidInput } from '../errors';
 import { storedText } from '../extract/storedText';
 import { contentHash } from '../memory/contentHash';
 import { forEachJsonObject } from './jsonLines';
+import { importIntoKnowledgeGraph } from '../knowledgeGraph/graphImport';
+import type { KgEntity, KgRelation } from '../knowledgeGraph/graphTypes';
 import type { MemoryLimits } from '../memory/limits';
 import { optionalText } from '../memory/validate';
 import { schemaVersion } from '../store/migrate';
@@ -28,6 +30,9 @@ const TABLES = [
   'events',
   'sessions',
   'injections',
+  'kg_entities',
+  'kg_observations',
+  'kg_relations',
 ] as const;
 type Table = (typeof TABLES)[number];
 
@@ -42,7 +47,38 @@ const ORDER_BY: Record<Table, string> = {
   events: 'seq',
   sessions: 'id',
   injections: 'conversation, memory_id',
+  kg_entities: 'id',
+  kg_observations: 'id',
+  kg_relations: 'id',
 };
+
+/** The compat knowledge graph's tables: imported as a graph (ids are local), not row by row. */
+const KNOWLEDGE_GRAPH_TABLES: ReadonlySet<Table> = new Set([
+  'kg_entities',
+  'kg_observations',
+  'kg_relations',
+]);
+
+/** The compat graph an export's kg_* rows hold, in their order. */
+function knowledgeGraphOf(lines: readonly Line[]): { entities: KgEntity[]; relations: KgRelation[] } {
+  const byId = new Map<number, KgEntity>();
+  const entities: KgEntity[] = [];
+  for (const line of lines.filter((l) => l._table === 'kg_entities')) {
+    const entity = { name: str(line['name']), entityType: str(line['entity_type']), observations: [] };
+    byId.set(Number(line['id']), entity);
+    entities.push(entity);
+  }
+  for (const line of lines.filter((l) => l._table === 'kg_observations'))
+    byId.get(Number(line['entity_id']))?.observations.push(str(line['content']));
+  const relations = lines
+    .filter((l) => l._table === 'kg_relations')
+    .map((l) => ({
+      from: str(l['from_name']),
+      to: str(l['to_name']),
+      relationType: str(l['relation_type']),
+    }));
+  return { entities, relations };
+}
 
 /** Columns written for each table; `rowid` of memories and `seq` of events are local. */
 function columnsOf(reader: SqlReader, table: Table): string[] {
@@ -215,9 +251,21 @@ export function importEngramLines(tx: SqlWriter, given: Line[]): ImportCounts {
     ]);
   }
 
+  // The graph merges (an entity already there gets only the observations it lacks): counted by
+  // what the tables gained.
+  const rowsOf = (table: Table) => tx.value<number>(`SELECT count(*) FROM ${table}`) ?? 0;
+  const before = [...KNOWLEDGE_GRAPH_TABLES].map(rowsOf);
+  const graph = knowledgeGraphOf(lines);
+  importIntoKnowledgeGraph(tx, graph.entities, graph.relations);
+  [...KNOWLEDGE_GRAPH_TABLES].forEach((table, i) => {
+    const given = lines.filter((l) => l._table === table).length;
+    const added = rowsOf(table) - (before[i] ?? 0);
+    if (given > 0) counts[table] = { added, skipped: given - added };
+  });
+
   for (const line of lines) {
     const { _table: type, ...fields } = line;
-    if (type === 'entities') continue;
+    if (type === 'entities' || KNOWLEDGE_GRAPH_TABLES.has(type)) continue;
     if (
       type === 'memories' &&
       tx.value('SELECT 1 FROM memories WHERE id = ? AND version = 1', [str(fields['id'])]) === undefined

@@ -1,12 +1,10 @@
 import { invalidInput } from '../errors';
-import { storedText } from '../extract/storedText';
 import { forEachJsonObject } from './jsonLines';
 import { recordRelation, upsertEntity } from '../memory/entityGraph';
-import { addKgObservations, createKgEntities, createKgRelations } from '../knowledgeGraph/graphWrites';
+import { importIntoKnowledgeGraph } from '../knowledgeGraph/graphImport';
 import type { KgEntity, KgRelation } from '../knowledgeGraph/graphTypes';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { RememberInput } from '../memory/types';
-import type { SqlWriter } from '../store/sqlAccess';
 
 /**
  * Imports the knowledge graph file of the official MCP memory server (`memory.jsonl`): lines
@@ -91,30 +89,4 @@ export function importMcpMemory(
     }
     return { entities: entities.length, observations, relations: relations.length, duplicates };
   });
-}
-
-/**
- * The file's graph into the compat knowledge graph, as the official server would hold it after
- * reading the file: entities and relations in file order, a name or relation repeated in the file
- * kept twice. What the graph already held stays: an entity already there gets the file's
- * observations it lacks, a relation already there is not added again.
- */
-function importIntoKnowledgeGraph(tx: SqlWriter, entities: McpEntity[], relations: McpRelation[]): void {
-  const known = new Set(
-    entities
-      .filter(
-        (e) =>
-          tx.value('SELECT 1 FROM kg_entities WHERE name = ? LIMIT 1', [storedText(e.name)]) !== undefined,
-      )
-      .map((e) => e.name),
-  );
-  createKgEntities(
-    tx,
-    entities.filter((e) => !known.has(e.name)),
-  );
-  addKgObservations(
-    tx,
-    entities.filter((e) => known.has(e.name)).map((e) => ({ entityName: e.name, contents: e.observations })),
-  );
-  createKgRelations(tx, relations);
 }

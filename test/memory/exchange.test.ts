@@ -148,3 +148,34 @@ describe('export and import', () => {
     assert.equal((await t.call('stats')).memories, 0);
   });
 });
+
+describe('the compat knowledge graph in an Engram export', () => {
+  it('comes back exactly (order, a repeated name, shared texts) and a second import adds nothing', async () => {
+    const source = await openTestHost();
+    await source.call('graphCreateEntities', {
+      entities: [
+        { name: 'Alice', entityType: 'person', observations: ['works at Acme Corp', 'likes tea'] },
+        { name: 'Bob', entityType: 'person', observations: ['works at Acme Corp'] },
+        { name: 'Acme Corp', entityType: 'company', observations: [] },
+      ],
+    });
+    await source.call('graphAddObservations', {
+      observations: [{ entityName: 'Alice', contents: ['rides a bike'] }],
+    });
+    await source.call('graphCreateRelations', {
+      relations: [
+        { from: 'Alice', to: 'Acme Corp', relationType: 'works_at' },
+        { from: 'Bob', to: 'Nobody Yet', relationType: 'knows' },
+      ],
+    });
+    const graph = await source.call('graphRead', {});
+    const exported = (await source.call('export', {})).text!;
+    assert.match(exported, /"_table":"kg_observations"/);
+
+    const target = await openTestHost();
+    await target.call('import', { text: exported });
+    assert.deepEqual(await target.call('graphRead', {}), graph);
+    await target.call('import', { text: exported });
+    assert.deepEqual(await target.call('graphRead', {}), graph, 'importing twice adds nothing');
+  });
+});
