@@ -86,7 +86,7 @@ const recallTool = defineTool({
       channels: hit.channels,
     }));
     const trace = offset === 0 ? result.trace : undefined;
-    const limit = (budget ?? DEFAULT_BUDGET) - (trace ? jsonTokens(trace, budget ?? DEFAULT_BUDGET) : 0);
+    const limit = (budget ?? DEFAULT_BUDGET) - (trace ? jsonTokens(trace) : 0);
     const page = fitToBudget(hits, Math.max(200, limit), (hit, b) => ({
       ...hit,
       memory: shrinkMemoryView(hit.memory, b),
@@ -197,7 +197,7 @@ const getTool = defineTool({
       confirmations: memory.confirmations,
     };
     let truncated = false;
-    if (jsonTokens(full, budget) > budget) {
+    if (jsonTokens(full) > budget) {
       // The source context is the bulk of a large memory: cut it first, then the content.
       const contextText =
         full.context === null ? null : truncateToTokens(full.context, Math.floor(budget / 2));
@@ -210,7 +210,7 @@ const getTool = defineTool({
     }
     const notes = fitToBudget(
       annotations.map(annotationView).reverse(),
-      Math.max(0, budget - jsonTokens(full, budget)),
+      Math.max(0, budget - jsonTokens(full)),
     );
     truncated ||= notes.taken < annotations.length;
     const noteLines = notes.items.map((a) => `note ${a.createdAt}: ${a.text}`);
@@ -283,10 +283,8 @@ const historyTool = defineTool({
     // Notes come with the first page only, within what the versions left of the budget.
     const notes =
       offset === 0
-        ? fitToBudget(
-            result.annotations.map(annotationView),
-            Math.max(0, budget - jsonTokens(fitted.items, budget)),
-          ).items
+        ? fitToBudget(result.annotations.map(annotationView), Math.max(0, budget - jsonTokens(fitted.items)))
+            .items
         : [];
     const lines = fitted.items.map(
       (v: MemoryView & { change: string }) => `v${v.version} ${v.recordedAt} ${v.change}: ${v.content}`,
