@@ -31,6 +31,9 @@ export const PROMPTS: Prompt[] = [
   },
 ];
 
+/** Prompts that record something: prime marks what it handed out (the injection ledger), as memory_context does. */
+export const RECORDING_PROMPTS: ReadonlySet<string> = new Set(['prime']);
+
 const DECISION_KINDS = new Set<Memory['kind']>([
   'decision',
   'preference',

@@ -35,6 +35,9 @@ export const RESOURCES: Resource[] = [
   },
 ];
 
+/** Resources whose reading records something (the drift check's verdicts); the rest change nothing. */
+export const RECORDING_RESOURCES: ReadonlySet<string> = new Set(['drift://report']);
+
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
     uriTemplate: 'memory://{id}',
