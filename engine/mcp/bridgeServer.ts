@@ -14,6 +14,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } from './argumentErrors';
 import type { BridgeRuntime } from './bridgeRuntime';
+import { portableSchema } from './portableSchema';
 import { getPrompt, PROMPTS, RECORDING_PROMPTS } from './prompts';
 import { readResource, RECORDING_RESOURCES, RESOURCE_TEMPLATES, RESOURCES } from './resources';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
@@ -31,8 +32,8 @@ function describeTool(tool: ToolDefinition): Tool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(inputSchemaOf(tool), { io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+    inputSchema: portableSchema(z.toJSONSchema(inputSchemaOf(tool), { io: 'input' })) as Tool['inputSchema'],
+    outputSchema: portableSchema(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.hints, openWorldHint: false },
   };
 }

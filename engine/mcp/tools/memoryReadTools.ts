@@ -45,6 +45,18 @@ function nextCursor(tool: string, offset: number, taken: number, total: number):
 const moreLine = (next: string | null, shown: number, total: number) =>
   next === null ? `${shown} of ${total}` : `${shown} of ${total}; more with cursor ${next}`;
 
+/** RecallTrace (retrieval/recall.ts), typed field by field: an untyped `{}` is not portable. */
+const traceSchema = z.object({
+  intent: z.string(),
+  terms: z.array(z.string()),
+  entities: z.array(z.string()),
+  channels: z.array(
+    z.object({ name: z.string(), weight: z.number(), candidates: z.number(), ms: z.number() }),
+  ),
+  dropped: z.array(z.object({ memoryId: z.string(), reason: z.string(), fused: z.number() })),
+  totalMs: z.number(),
+});
+
 const recallTool = defineTool({
   name: 'memory_recall',
   title: 'Recall',
@@ -74,7 +86,7 @@ const recallTool = defineTool({
       }),
     ),
     total: z.number(),
-    trace: z.unknown().optional(),
+    trace: traceSchema.optional(),
     nextCursor: nextCursorField,
   }),
   async run({ budget, cursor, ...args }, context) {
