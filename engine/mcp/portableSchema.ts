@@ -18,7 +18,7 @@ function rewrite(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewrite);
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
     const empty = typeof value === 'object' && value !== null && Object.keys(value).length === 0;
     out[key] = key === 'additionalProperties' && empty ? true : rewrite(value);
   }
