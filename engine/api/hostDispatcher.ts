@@ -87,9 +87,10 @@ export class EngineHost {
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     store.sweepExpired();
-    store.write((tx, now) =>
-      tx.run('DELETE FROM applied_requests WHERE at < ?', [now - APPLIED_REQUEST_TTL_MS]),
-    );
+    // Only when something expired: opening a store to read it must not append to the journal.
+    const expiredBefore = store.clock() - APPLIED_REQUEST_TTL_MS;
+    if (store.read((r) => r.value('SELECT 1 FROM applied_requests WHERE at < ? LIMIT 1', [expiredBefore])))
+      store.write((tx) => tx.run('DELETE FROM applied_requests WHERE at < ?', [expiredBefore]));
     if (options.code) store.code = new CodeWorkspace(options.code);
     const provider = options.embedding;
     if (provider) {

@@ -97,6 +97,9 @@ async function embedContents(
   return contents.map((c) => (c === undefined ? undefined : embedded[next++]));
 }
 
+/** `readOnly: true`: the caller promised to change nothing (an MCP read-only tool), so no access is noted. */
+const readOnlyCall = (p: Params) => optionalBoolean(p, 'readOnly') === true;
+
 const layerParam = (p: Params) => (p['layer'] === undefined ? undefined : oneOf('layer', p['layer'], LAYERS));
 
 export const METHODS = {
@@ -116,7 +119,7 @@ export const METHODS = {
     store.read((r) => {
       const id = resolveId(r, text(p, 'id'));
       const memory = currentMemory(r, id);
-      store.noteRead({ type: 'read', memoryId: id, ...actorOf(p) });
+      if (!readOnlyCall(p)) store.noteRead({ type: 'read', memoryId: id, ...actorOf(p) });
       return { memory, annotations: annotationsOf(r, id) };
     }),
   ),
@@ -185,6 +188,7 @@ export const METHODS = {
         asOf: p['asOf'] === undefined ? undefined : parseTime('asOf', p['asOf']),
         session: actorOf(p).session,
         explain: optionalBoolean(p, 'explain'),
+        noteAccess: !readOnlyCall(p),
       },
       store.vectors,
     );

@@ -16,8 +16,9 @@ import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } f
 import { compatArgumentMessage, compatErrorResult } from './compatErrors';
 import { EngramError } from '../errors';
 import type { BridgeRuntime } from './bridgeRuntime';
-import { getPrompt, PROMPTS } from './prompts';
-import { readResource, RESOURCE_TEMPLATES, RESOURCES } from './resources';
+import { portableSchema } from './portableSchema';
+import { getPrompt, PROMPTS, RECORDING_PROMPTS } from './prompts';
+import { readResource, RECORDING_RESOURCES, RESOURCE_TEMPLATES, RESOURCES } from './resources';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { toolsFor } from './toolRegistry';
 
@@ -33,8 +34,8 @@ function describeTool(tool: ToolDefinition): Tool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(inputSchemaOf(tool), { io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+    inputSchema: portableSchema(z.toJSONSchema(inputSchemaOf(tool), { io: 'input' })) as Tool['inputSchema'],
+    outputSchema: portableSchema(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.hints, openWorldHint: false },
   };
 }
@@ -85,22 +86,44 @@ export function createBridgeServer(runtime: BridgeRuntime): Server {
       if (tool.group === 'compat') return compatErrorResult(compatArgumentMessage(name, parsed.error));
       throw argumentError(name, parsed.error);
     }
-    return runTool(tool, parsed.data, context, runtime);
+    return runTool(tool, parsed.data, tool.hints.readOnlyHint ? readOnly(context) : context, runtime);
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: RESOURCE_TEMPLATES,
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    guard(`resource ${request.params.uri.slice(0, 100)}`, () => readResource(request.params.uri, context)),
+    guard(`resource ${request.params.uri.slice(0, 100)}`, () =>
+      readResource(
+        request.params.uri,
+        RECORDING_RESOURCES.has(request.params.uri) ? context : readOnly(context),
+      ),
+    ),
   );
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     guard(`prompt ${request.params.name.slice(0, 100)}`, () =>
-      getPrompt(request.params.name, request.params.arguments ?? {}, context),
+      getPrompt(
+        request.params.name,
+        request.params.arguments ?? {},
+        RECORDING_PROMPTS.has(request.params.name) ? context : readOnly(context),
+      ),
     ),
   );
   return server;
+}
+
+/**
+ * The context of a call that promised to change nothing (readOnlyHint, a plain resource or prompt):
+ * its engine calls carry `readOnly`, so reads note no access and nothing reaches the journal.
+ */
+function readOnly(context: ToolContext): ToolContext {
+  return {
+    call: (method, params) => context.call(method, { ...params, readOnly: true }),
+    get bridge() {
+      return context.bridge;
+    },
+  };
 }
 
 async function runTool(

@@ -29,11 +29,19 @@ export const nextCursorField = z
   .nullable()
   .describe('pass as cursor to get the rest; null when this is everything');
 
-/** Tokens of a value as JSON. UTF-8 bytes bound tokens from above, so short values skip the tokenizer. */
-export function jsonTokens(value: unknown, limit: number): number {
-  const json = JSON.stringify(value);
-  return Buffer.byteLength(json) <= limit ? Math.ceil(json.length / 4) : tokenCount(json);
+/**
+ * Tokens of a value as JSON, counted with the real tokenizer: characters/4 undercounts JSON (ids,
+ * ISO times and punctuation tokenize densely), which let whole results run 20-60% over budget.
+ */
+export function jsonTokens(value: unknown): number {
+  return tokenCount(JSON.stringify(value) ?? 'null');
 }
+
+/**
+ * What a page's wrapper costs beside its items: field names, totals and a cursor (~40 tokens of
+ * base64), so the items get the budget less this.
+ */
+export const ENVELOPE_TOKENS = 100;
 
 export interface Fitted<T> {
   items: T[];
@@ -51,9 +59,10 @@ export function fitToBudget<T>(
   shrink?: (item: T, budget: number) => T,
 ): Fitted<T> {
   const out: T[] = [];
-  let left = budget;
+  let left = budget - ENVELOPE_TOKENS;
   for (const item of items) {
-    const cost = jsonTokens(item, left);
+    // +1: the comma that joins it to the list.
+    const cost = jsonTokens(item) + 1;
     if (cost > left) {
       if (out.length === 0) out.push(shrink ? shrink(item, budget) : item);
       break;

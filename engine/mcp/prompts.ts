@@ -6,6 +6,8 @@ import type { RecallResult } from '../retrieval/recall';
 import type { EventPage } from './methods/eventMethods';
 import type { ToolContext } from './toolDefinition';
 import { MAX_QUERY_CHARS } from '../retrieval/queryLimit';
+import { tokenCount } from '../retrieval/tokenCount';
+import { DEFAULT_BUDGET } from './budget';
 
 export const PROMPTS: Prompt[] = [
   {
@@ -29,6 +31,9 @@ export const PROMPTS: Prompt[] = [
   },
 ];
 
+/** Prompts that record something: prime marks what it handed out (the injection ledger), as memory_context does. */
+export const RECORDING_PROMPTS: ReadonlySet<string> = new Set(['prime']);
+
 const DECISION_KINDS = new Set<Memory['kind']>([
   'decision',
   'preference',
@@ -47,6 +52,18 @@ const ARGUMENTS: Record<string, z.ZodType<Record<string, string | undefined>>> =
   recap: z.object({ days: z.string().max(20).optional() }),
   why: z.object({ target: z.string().max(MAX_QUERY_CHARS).optional() }),
 };
+
+/** The lines, in order, while they fit `budget` tokens (each costs its newline too). */
+function linesWithin(lines: readonly string[], budget: number): string[] {
+  const kept: string[] = [];
+  let left = budget;
+  for (const line of lines) {
+    left -= tokenCount(line) + 1;
+    if (left < 0) break;
+    kept.push(line);
+  }
+  return kept;
+}
 
 const userMessage = (description: string, text: string): GetPromptResult => ({
   description,
@@ -88,13 +105,15 @@ async function promptFor(
       from: Date.now() - days * DAY_MS,
       limit: 200,
     })) as EventPage;
-    const lines = page.events.map(
+    const all = page.events.map(
       (e) =>
         `- ${new Date(e.at).toISOString()} ${e.type}${e.agent ? ` by ${e.agent}` : ''}${e.content ? `: ${e.content.slice(0, 300)}` : ''}`,
     );
+    const lines = linesWithin(all, DEFAULT_BUDGET - 100);
+    const partial = page.next !== null || lines.length < all.length;
     return userMessage(
       `Memory changes of the last ${days} days`,
-      `What changed in the project memory in the last ${days} days${page.next === null ? '' : ' (the first 200 changes)'}:\n\n${lines.join('\n') || '(nothing)'}`,
+      `What changed in the project memory in the last ${days} days${partial ? ` (the first ${lines.length} changes; memory_timeline pages through the rest)` : ''}:\n\n${lines.join('\n') || '(nothing)'}`,
     );
   }
   if (name === 'why') {

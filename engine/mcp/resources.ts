@@ -43,6 +43,9 @@ export const RESOURCES: Resource[] = [
   },
 ];
 
+/** Resources whose reading records something (the drift check's verdicts); the rest change nothing. */
+export const RECORDING_RESOURCES: ReadonlySet<string> = new Set(['drift://report']);
+
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
     uriTemplate: 'memory://{id}',
@@ -56,8 +59,9 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
 const RECENT_COUNT = 50;
 
 export async function readResource(uri: string, context: ToolContext): Promise<ReadResourceResult> {
+  // Compact, as the budget counts it: indentation alone would add ~20% tokens.
   const json = (value: unknown) => ({
-    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value) }],
   });
   if (uri === 'memory://recent') {
     const page = (await context.call('list', { limit: RECENT_COUNT })) as Page<Memory>;

@@ -96,8 +96,14 @@ export class MemoryVectors implements DenseSearcher {
     return this.provider.embed(texts);
   }
 
+  /**
+   * A read never waits on the embedder: while background embedding catches up, the model is busy
+   * with its batches (a query would wait behind one, seconds on a CPU model), so a query without a
+   * cached vector gets no dense hits and recall answers from its other channels.
+   */
   async search(query: string, limit: number): Promise<Array<{ memoryId: string; score: number }>> {
-    return this.nearest(await this.embedQuery(query), limit);
+    const vector = this.syncing ? this.queryCache.get(query) : await this.embedQuery(query);
+    return vector ? this.nearest(vector, limit) : [];
   }
 
   /** The closest memories to `vector` with their cosine similarity, best first. */

@@ -37,6 +37,11 @@ export interface RecallOptions {
   session?: string;
   /** Return the trace: per-channel ranks, boosts, dropped candidates. @default false */
   explain?: boolean;
+  /**
+   * Record the access (a ledger event, access counters, entity weights). False for read-only
+   * callers, such as the MCP tools that declare readOnlyHint. @default true
+   */
+  noteAccess?: boolean;
   /** PageRank blend of query entities vs accumulated entity weights. @default {query: 0.7, memory: 0.3} */
   pagerankBlend?: { query: number; memory: number };
 }
@@ -198,7 +203,7 @@ export async function recall(
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
   const top = hits.slice(0, k);
 
-  recordAccess(store, query, top, options.session, now);
+  if (options.noteAccess !== false) recordAccess(store, query, top, options.session, now);
   const result: RecallResult = { query, hits: top };
   if (options.explain) {
     result.trace = {

@@ -1,19 +1,24 @@
-// Per-call latency through the MCP bridge over stdio at 10k memories: remember and recall with the
-// bridge hosting the database and with a second bridge as its client, and side by side the official
-// @modelcontextprotocol/server-memory doing the same writes and searches through the same client.
-// Usage: npm run bench:mcp  (env BENCH_MEMORIES, BENCH_QUERIES, BENCH_EMBEDDING; default 10000, 300, off)
+// Per-call latency through the MCP bridge over stdio. First Engram's compat profile against the
+// official @modelcontextprotocol/server-memory, interleaved call by call at 1k and 10k entities
+// (mcpCompatBench.ts: create, add, selective search, open, read_graph, RSS, CPU time, load); then
+// Engram's own remember and recall at 10k memories, as host and as a client of the host.
+// Usage: npm run bench:mcp  (env BENCH_COMPAT_SIZES, BENCH_MEMORIES, BENCH_QUERIES, BENCH_EMBEDDING;
+// default 1000,10000 / 10000 / 300 / off; BENCH_MEMORIES=0 skips the second part)
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { compatPart } from './mcpCompatBench';
+import { machine } from './stats';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const MEMORIES = Number(process.env['BENCH_MEMORIES'] ?? 10_000);
 const QUERIES = Number(process.env['BENCH_QUERIES'] ?? 300);
 const CLIENT_WRITES = 1000;
 const EMBEDDING = process.env['BENCH_EMBEDDING'] ?? 'off';
+const COMPAT_SIZES = (process.env['BENCH_COMPAT_SIZES'] ?? '1000,10000').split(',').map(Number);
 
 const WORDS = (
   'auth login session token cache redis postgres migration schema webview timeline graph scanner ' +
@@ -92,7 +97,8 @@ const engramEnv = { ENGRAM_EMBEDDING: EMBEDDING };
 const texts = Array.from({ length: MEMORIES }, (_, i) => sentence(i));
 const queries = Array.from({ length: QUERIES }, query);
 
-async function main(): Promise<void> {
+/** Engram's own tools: remember and recall as host, and as a second bridge that is its client. */
+async function memoryPart(): Promise<void> {
   const host = await connect(process.execPath, bridgeArgs, engramEnv, workspace);
   record(
     'engram bridge (host)',
@@ -139,45 +145,27 @@ async function main(): Promise<void> {
   );
   await joined.close();
   await host.close();
+}
 
-  // The official server keeps its graph in one JSONL file that each write reads and rewrites.
-  const memoryFile = path.join(workspace, 'server-memory.jsonl');
-  const official = await connect(
-    process.execPath,
-    [path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
-    { MEMORY_FILE_PATH: memoryFile },
-    workspace,
-  );
-  record(
-    'official server-memory',
-    `create_entities (0 -> ${MEMORIES})`,
-    await timeCalls(MEMORIES, (i) =>
-      official.callTool({
-        name: 'create_entities',
-        arguments: { entities: [{ name: `memory-${i}`, entityType: 'memory', observations: [texts[i]!] }] },
-      }),
-    ),
-  );
-  record(
-    'official server-memory',
-    `search_nodes @${MEMORIES}`,
-    await timeCalls(QUERIES, (i) =>
-      official.callTool({ name: 'search_nodes', arguments: { query: queries[i]!.split(' ')[0]! } }),
-    ),
-  );
-  await official.close();
-
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  const compat = await compatPart(root, path.join(workspace, 'compat'), COMPAT_SIZES, EMBEDDING);
+  if (MEMORIES > 0) await memoryPart();
   const out = path.join(root, 'bench-out');
   mkdirSync(out, { recursive: true });
   const report = {
     date: new Date().toISOString(),
-    machine: `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${os.platform()} node ${process.version}`,
+    machine: machine(),
+    loadAverage: { before: loadBefore, after: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     memories: MEMORIES,
     embedding: EMBEDDING,
+    compat,
     rows,
   };
   writeFileSync(path.join(out, 'mcp-bench.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\n${report.machine}; written to bench-out/mcp-bench.json`);
+  console.log(
+    `\n${report.machine}; load ${report.loadAverage.before.join(' ')} -> ${report.loadAverage.after.join(' ')}; written to bench-out/mcp-bench.json`,
+  );
 }
 
 void main();

@@ -47,3 +47,25 @@ test('the official MCP inspector lists the tools and round-trips a remember and 
   ])) as { structuredContent: { hits: Array<{ memory: { content: string } }> } };
   assert.equal(recalled.structuredContent.hits[0]?.memory.content, 'The inspector can write memories');
 });
+
+test('the official inspector finds no portability problem in any tool schema of the full profile', async () => {
+  const workspace = tempWorkspace();
+  const { stdout, stderr } = await run(
+    process.execPath,
+    [
+      INSPECTOR,
+      '--cli',
+      '--strict',
+      process.execPath,
+      BRIDGE,
+      '--workspace',
+      workspace,
+      '--method',
+      'tools/list',
+    ],
+    { env: bridgeEnv(), cwd: workspace },
+  );
+  // --strict prints each finding (tool, path, issue) and then the counts; a clean list prints none.
+  assert.ok((JSON.parse(stdout) as { tools: unknown[] }).tools.length > 20);
+  assert.doesNotMatch(stderr, /warning|error|portab/i, stderr.slice(0, 3000));
+});

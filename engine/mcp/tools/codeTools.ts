@@ -112,10 +112,10 @@ const scanTool = defineTool({
     };
     // A scan cannot be paged (a repeat finds nothing changed), so the path lists are cut to the
     // budget left by the summary, shared out in order: deleted and renamed (what memories lost) first.
-    let left = Math.max(0, budget - jsonTokens(summary, budget) - 50);
+    let left = Math.max(0, budget - jsonTokens(summary) - 50);
     const take = <T>(items: T[]): T[] => {
       const kept = strictlyWithin(items, left);
-      left -= jsonTokens(kept, left);
+      left -= jsonTokens(kept);
       return kept;
     };
     const deleted = take(changes.deleted);
@@ -152,7 +152,7 @@ export function strictlyWithin<T>(items: readonly T[], budget: number): T[] {
   const kept: T[] = [];
   let left = budget;
   for (const item of items) {
-    const cost = jsonTokens(item, left) + 1;
+    const cost = jsonTokens(item) + 1;
     if (cost > left) break;
     kept.push(item);
     left -= cost;
@@ -328,7 +328,7 @@ export async function repoMapWithin(
   // JSON escaping makes the text dearer in the structured result than the map counted it.
   const text = truncateToTokens(rest.text, Math.floor(budget * MAP_TEXT_SHARE));
   const head = { ...rest, text, filesOmitted: 0 };
-  const kept = strictlyWithin<RepoMapFile>(files, budget - jsonTokens(head, budget) - 20);
+  const kept = strictlyWithin<RepoMapFile>(files, budget - jsonTokens(head) - 20);
   return { ...head, files: kept, filesOmitted: files.length - kept.length };
 }
 

@@ -91,7 +91,7 @@ function driftView(memory: MemoryDrift): MemoryDriftView {
 function shrinkDrift(view: MemoryDriftView, budget: number): MemoryDriftView {
   const ordered = [...view.claims].sort((a, b) => Number(a.verdict === 'ok') - Number(b.verdict === 'ok'));
   const base = { ...view, excerpt: view.excerpt.slice(0, 100), claims: [] };
-  const claims = strictlyWithin(ordered, Math.max(0, budget - jsonTokens(base, budget) - 10));
+  const claims = strictlyWithin(ordered, Math.max(0, budget - jsonTokens(base) - 10));
   return { ...base, claims, claimsOmitted: view.claims.length - claims.length };
 }
 
@@ -149,7 +149,7 @@ export async function driftCheckPage(
   const summary = summaryOf(report);
   const page = fitToBudget(
     report.memories.slice(offset).map(driftView),
-    Math.max(200, budget - jsonTokens(summary, budget) - 20),
+    Math.max(200, budget - jsonTokens(summary) - 20),
     shrinkDrift,
   );
   const taken = offset + page.taken;
@@ -243,13 +243,13 @@ const fixTool = defineTool({
       ...(a.validTo === undefined ? {} : { validTo: iso(a.validTo) as string }),
     }));
     // Actions first (what was or would be done), then the drifted memories in what is left.
-    let left = Math.max(200, budget - jsonTokens(summary, budget) - 40);
+    let left = Math.max(200, budget - jsonTokens(summary) - 40);
     const actions = fitToBudget(views, Math.floor(left * 0.6), (a, b) => ({
       ...a,
       reason: a.reason.slice(0, b),
       ...(a.content === undefined ? {} : { content: a.content.slice(0, b) }),
     })).items;
-    left -= jsonTokens(actions, left);
+    left -= jsonTokens(actions);
     const memories = strictlyWithin(report.memories.map(driftView), Math.max(0, left));
     const verb = dryRun ? 'would' : 'did';
     return {

@@ -45,6 +45,18 @@ function nextCursor(tool: string, offset: number, taken: number, total: number):
 const moreLine = (next: string | null, shown: number, total: number) =>
   next === null ? `${shown} of ${total}` : `${shown} of ${total}; more with cursor ${next}`;
 
+/** RecallTrace (retrieval/recall.ts), typed field by field: an untyped `{}` is not portable. */
+const traceSchema = z.object({
+  intent: z.string(),
+  terms: z.array(z.string()),
+  entities: z.array(z.string()),
+  channels: z.array(
+    z.object({ name: z.string(), weight: z.number(), candidates: z.number(), ms: z.number() }),
+  ),
+  dropped: z.array(z.object({ memoryId: z.string(), reason: z.string(), fused: z.number() })),
+  totalMs: z.number(),
+});
+
 const recallTool = defineTool({
   name: 'memory_recall',
   title: 'Recall',
@@ -74,7 +86,7 @@ const recallTool = defineTool({
       }),
     ),
     total: z.number(),
-    trace: z.unknown().optional(),
+    trace: traceSchema.optional(),
     nextCursor: nextCursorField,
   }),
   async run({ budget, cursor, ...args }, context) {
@@ -86,7 +98,7 @@ const recallTool = defineTool({
       channels: hit.channels,
     }));
     const trace = offset === 0 ? result.trace : undefined;
-    const limit = (budget ?? DEFAULT_BUDGET) - (trace ? jsonTokens(trace, budget ?? DEFAULT_BUDGET) : 0);
+    const limit = (budget ?? DEFAULT_BUDGET) - (trace ? jsonTokens(trace) : 0);
     const page = fitToBudget(hits, Math.max(200, limit), (hit, b) => ({
       ...hit,
       memory: shrinkMemoryView(hit.memory, b),
@@ -197,7 +209,7 @@ const getTool = defineTool({
       confirmations: memory.confirmations,
     };
     let truncated = false;
-    if (jsonTokens(full, budget) > budget) {
+    if (jsonTokens(full) > budget) {
       // The source context is the bulk of a large memory: cut it first, then the content.
       const contextText =
         full.context === null ? null : truncateToTokens(full.context, Math.floor(budget / 2));
@@ -210,7 +222,7 @@ const getTool = defineTool({
     }
     const notes = fitToBudget(
       annotations.map(annotationView).reverse(),
-      Math.max(0, budget - jsonTokens(full, budget)),
+      Math.max(0, budget - jsonTokens(full)),
     );
     truncated ||= notes.taken < annotations.length;
     const noteLines = notes.items.map((a) => `note ${a.createdAt}: ${a.text}`);
@@ -283,10 +295,8 @@ const historyTool = defineTool({
     // Notes come with the first page only, within what the versions left of the budget.
     const notes =
       offset === 0
-        ? fitToBudget(
-            result.annotations.map(annotationView),
-            Math.max(0, budget - jsonTokens(fitted.items, budget)),
-          ).items
+        ? fitToBudget(result.annotations.map(annotationView), Math.max(0, budget - jsonTokens(fitted.items)))
+            .items
         : [];
     const lines = fitted.items.map(
       (v: MemoryView & { change: string }) => `v${v.version} ${v.recordedAt} ${v.change}: ${v.content}`,

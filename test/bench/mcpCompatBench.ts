@@ -1,0 +1,216 @@
+// Engram's compat profile and the official @modelcontextprotocol/server-memory side by side over
+// stdio, interleaved call by call (who goes first alternates), so machine load hits both alike.
+// Part of `npm run bench:mcp`; sizes from BENCH_COMPAT_SIZES (default 1000,10000).
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { processUsage } from './processUsage';
+import type { ProcessUsage } from './processUsage';
+import { median, round } from './stats';
+
+interface Server {
+  name: 'engram' | 'official';
+  client: Client;
+  pid: number;
+}
+
+export interface CompatRow {
+  size: number;
+  operation: string;
+  calls: number;
+  engramP50: number;
+  officialP50: number;
+  /** engram / official: below 1 is Engram faster. */
+  ratio: number;
+}
+
+export interface CompatCheckpoint {
+  size: number;
+  engram: ProcessUsage;
+  official: ProcessUsage;
+  loadAverage: number[];
+}
+
+const TYPES = ['person', 'service', 'library', 'decision', 'incident'];
+const SEARCHES = 100;
+const OPENS = 100;
+const ADDS = 200;
+
+/** A token only entity `i` has, so a search for it is selective (1 match) in both servers. */
+const marker = (i: number) => `k${i}q`;
+const observation = (i: number, n: number) =>
+  `Observation ${n} of entity ${i}: the ${TYPES[i % TYPES.length]} ${marker(i)} was reviewed in sprint ${i % 40}.`;
+
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
+async function start(
+  name: Server['name'],
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<Server> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) base[k] = v;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...base, ...env },
+    cwd,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'mcp-compat-bench', version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools();
+  return { name, client, pid: transport.pid! };
+}
+
+/** Runs `count` calls on both servers, alternating which goes first; returns each one's times. */
+async function interleaved(
+  servers: readonly [Server, Server],
+  count: number,
+  call: (client: Client, i: number) => Promise<unknown>,
+): Promise<Record<Server['name'], number[]>> {
+  const times: Record<Server['name'], number[]> = { engram: [], official: [] };
+  for (let i = 0; i < count; i++) {
+    const order = i % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
+    for (const server of order) {
+      const began = performance.now();
+      const result = (await call(server.client, i)) as { isError?: boolean; content?: unknown };
+      times[server.name].push(performance.now() - began);
+      if (result.isError)
+        throw new Error(`${server.name} call ${i} failed: ${JSON.stringify(result.content)}`);
+    }
+  }
+  return times;
+}
+
+export async function compatPart(
+  root: string,
+  workspace: string,
+  sizes: readonly number[],
+  embedding: string,
+): Promise<{ rows: CompatRow[]; checkpoints: CompatCheckpoint[] }> {
+  mkdirSync(workspace, { recursive: true });
+  const engram = await start(
+    'engram',
+    [path.join(root, 'dist/mcp.js'), '--workspace', workspace, '--profile', 'compat'],
+    { ENGRAM_EMBEDDING: embedding },
+    workspace,
+  );
+  const official = await start(
+    'official',
+    [path.join(root, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+    { MEMORY_FILE_PATH: path.join(workspace, 'server-memory.jsonl') },
+    workspace,
+  );
+  const servers = [engram, official] as const;
+  const rows: CompatRow[] = [];
+  const checkpoints: CompatCheckpoint[] = [];
+  const next = random(42);
+  const pick = (size: number) => Math.floor(next() * size);
+  const row = (size: number, operation: string, times: Record<Server['name'], number[]>) => {
+    const engramP50 = round(median(times.engram));
+    const officialP50 = round(median(times.official));
+    const out = {
+      size,
+      operation,
+      calls: times.engram.length,
+      engramP50,
+      officialP50,
+      ratio: round(engramP50 / officialP50),
+    };
+    rows.push(out);
+    console.log(
+      `@${String(size).padEnd(6)} ${operation.padEnd(34)} n=${String(out.calls).padStart(5)}  engram ${engramP50.toFixed(2).padStart(8)} ms  official ${officialP50.toFixed(2).padStart(8)} ms  ratio ${out.ratio.toFixed(2)}`,
+    );
+  };
+
+  let created = 0;
+  try {
+    for (const size of sizes) {
+      const from = created;
+      row(
+        size,
+        `create_entities (${from} -> ${size})`,
+        await interleaved(servers, size - from, (client, i) =>
+          client.callTool({
+            name: 'create_entities',
+            arguments: {
+              entities: [
+                {
+                  name: `entity-${from + i}`,
+                  entityType: TYPES[(from + i) % TYPES.length]!,
+                  observations: [observation(from + i, 0), observation(from + i, 1)],
+                },
+              ],
+            },
+          }),
+        ),
+      );
+      created = size;
+      const targets = Array.from({ length: ADDS }, () => pick(size));
+      row(
+        size,
+        'add_observations (1 to 1 entity)',
+        await interleaved(servers, ADDS, (client, i) =>
+          client.callTool({
+            name: 'add_observations',
+            arguments: {
+              observations: [
+                { entityName: `entity-${targets[i]!}`, contents: [observation(targets[i]!, 100 + i)] },
+              ],
+            },
+          }),
+        ),
+      );
+      const searched = Array.from({ length: SEARCHES }, () => pick(size));
+      row(
+        size,
+        'search_nodes (selective, 1 match)',
+        await interleaved(servers, SEARCHES, (client, i) =>
+          client.callTool({ name: 'search_nodes', arguments: { query: marker(searched[i]!) } }),
+        ),
+      );
+      const opened = Array.from({ length: OPENS }, () =>
+        Array.from({ length: 5 }, () => `entity-${pick(size)}`),
+      );
+      row(
+        size,
+        'open_nodes (5 names)',
+        await interleaved(servers, OPENS, (client, i) =>
+          client.callTool({ name: 'open_nodes', arguments: { names: opened[i]! } }),
+        ),
+      );
+      row(
+        size,
+        'read_graph',
+        await interleaved(servers, size >= 10_000 ? 5 : 10, (client) =>
+          client.callTool({ name: 'read_graph', arguments: {} }),
+        ),
+      );
+      const checkpoint = {
+        size,
+        engram: processUsage(engram.pid),
+        official: processUsage(official.pid),
+        loadAverage: os.loadavg().map((l) => round(l)),
+      };
+      checkpoints.push(checkpoint);
+      console.log(
+        `@${String(size).padEnd(6)} RSS engram ${checkpoint.engram.rssMb} MB, official ${checkpoint.official.rssMb} MB; CPU so far engram ${checkpoint.engram.cpuSeconds} s, official ${checkpoint.official.cpuSeconds} s; load ${checkpoint.loadAverage.join(' ')}`,
+      );
+    }
+  } finally {
+    await engram.client.close();
+    await official.client.close();
+  }
+  return { rows, checkpoints };
+}
