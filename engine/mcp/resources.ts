@@ -68,7 +68,17 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     const fitted = fitToBudget(page.items.map(memoryView), DEFAULT_BUDGET, shrinkMemoryView);
     return json({ memories: fitted.items, total: page.total });
   }
-  if (uri === 'memory://knowledge-graph') return json(await context.call('graphRead', {}));
+  // The official memory server's resource, answered as it answers it (indented, the whole graph).
+  if (uri === 'memory://knowledge-graph')
+    return {
+      contents: [
+        {
+          uri,
+          mimeType: 'application/json',
+          text: JSON.stringify(await context.call('graphRead', {}), null, 2),
+        },
+      ],
+    };
   if (uri === 'code://map') return json(await repoMapWithin({}, DEFAULT_BUDGET, context));
   if (uri === 'drift://report') {
     const { summary, memories, next } = await driftCheckPage({}, 0, DEFAULT_BUDGET, context);
