@@ -69,19 +69,30 @@ export function readKnowledgeGraph(reader: SqlReader): KgGraph {
 
 /**
  * Entities whose name, type or an observation contains the query, ignoring case as JavaScript's
- * toLowerCase does (all of Unicode, which SQLite's lower() does not): the match runs here.
+ * toLowerCase does (all of Unicode): matched in SQL against the texts folded at write time.
  */
 export function searchKnowledgeGraph(reader: SqlReader, query: string): KgGraph {
-  const needle = query.toLowerCase();
-  const has = (text: string) => text.toLowerCase().includes(needle);
-  const graph = readKnowledgeGraph(reader);
-  const entities = graph.entities.filter((e) => has(e.name) || has(e.entityType) || e.observations.some(has));
-  return { entities, relations: touching(graph.relations, entities) };
+  const rows = reader.all<EntityRow>(
+    `SELECT e.id, e.name, e.entity_type AS entityType FROM kg_entities e
+     WHERE instr(e.name_folded, ?1) > 0 OR instr(e.type_folded, ?1) > 0
+        OR EXISTS (SELECT 1 FROM kg_observations o WHERE o.entity_id = e.id AND instr(o.content_folded, ?1) > 0)
+     ORDER BY e.id`,
+    [query.toLowerCase()],
+  );
+  return { entities: withObservations(reader, rows, false), relations: relationsTouching(reader, rows) };
 }
 
-function touching(relations: KgRelation[], entities: KgEntity[]): KgRelation[] {
-  const names = new Set(entities.map((e) => e.name));
-  return relations.filter((r) => names.has(r.from) || names.has(r.to));
+/** Every relation with an end named by one of these entities, in creation order. */
+function relationsTouching(reader: SqlReader, rows: readonly EntityRow[]): KgRelation[] {
+  const relations = new Map<number, KgRelation>();
+  for (const part of slices([...new Set(rows.map((row) => row.name))]))
+    for (const column of ['from_name', 'to_name'])
+      for (const { id, from, to, relationType } of reader.all<KgRelation & { id: number }>(
+        `SELECT ${RELATION_COLUMNS} FROM kg_relations WHERE ${column} IN (${marks(part.length)})`,
+        part,
+      ))
+        relations.set(id, { from, to, relationType });
+  return [...relations.entries()].sort(([a], [b]) => a - b).map(([, relation]) => relation);
 }
 
 /** The entities with exactly these names (every one of a repeated name), and their relations. */
@@ -94,15 +105,5 @@ export function openKnowledgeGraphNodes(reader: SqlReader, names: readonly strin
     ))
       byId.set(row.id, row);
   const rows = [...byId.values()].sort((a, b) => a.id - b.id);
-  const entities = withObservations(reader, rows, false);
-  const relations = new Map<number, KgRelation>();
-  for (const part of slices([...new Set(rows.map((row) => row.name))]))
-    for (const column of ['from_name', 'to_name'])
-      for (const { id, from, to, relationType } of reader.all<KgRelation & { id: number }>(
-        `SELECT ${RELATION_COLUMNS} FROM kg_relations WHERE ${column} IN (${marks(part.length)})`,
-        part,
-      ))
-        relations.set(id, { from, to, relationType });
-  const ordered = [...relations.entries()].sort(([a], [b]) => a - b).map(([, relation]) => relation);
-  return { entities, relations: ordered };
+  return { entities: withObservations(reader, rows, false), relations: relationsTouching(reader, rows) };
 }

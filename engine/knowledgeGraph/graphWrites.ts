@@ -34,7 +34,11 @@ function observationsOf(reader: SqlReader, entityId: number): string[] {
 
 function insertObservations(tx: SqlWriter, entityId: number, contents: readonly string[]): void {
   for (const content of contents)
-    tx.run('INSERT INTO kg_observations (entity_id, content) VALUES (?, ?)', [entityId, content]);
+    tx.run('INSERT INTO kg_observations (entity_id, content, content_folded) VALUES (?, ?, ?)', [
+      entityId,
+      content,
+      content.toLowerCase(),
+    ]);
 }
 
 /** Creates the entities whose names are not in the graph yet; returns them as stored. */
@@ -47,7 +51,12 @@ export function createKgEntities(tx: SqlWriter, entities: readonly KgEntity[]): 
     }))
     .filter((e) => firstEntityId(tx, e.name) === undefined);
   for (const entity of created) {
-    tx.run('INSERT INTO kg_entities (name, entity_type) VALUES (?, ?)', [entity.name, entity.entityType]);
+    tx.run('INSERT INTO kg_entities (name, entity_type, name_folded, type_folded) VALUES (?, ?, ?, ?)', [
+      entity.name,
+      entity.entityType,
+      entity.name.toLowerCase(),
+      entity.entityType.toLowerCase(),
+    ]);
     const id = tx.value<number>('SELECT last_insert_rowid()');
     if (id === undefined) throw new Error('kg_entities: no rowid after insert');
     insertObservations(tx, id, entity.observations);

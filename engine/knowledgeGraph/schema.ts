@@ -8,6 +8,8 @@ import type { Migration } from '../store/migrate';
  * - Observations are rows of their entity, in the order they were added: the same text on two
  *   entities is two rows, so deleting one never touches the other. Duplicates are allowed.
  * - Relations name their ends: a relation may point at a name that is no entity (yet).
+ * - `*_folded` columns hold the text lower-cased as JavaScript does (all of Unicode; SQLite's
+ *   lower() folds ASCII only), so search_nodes matches in SQL instead of reading the whole graph.
  */
 export function knowledgeGraphMigration(version: number): Migration {
   return {
@@ -18,13 +20,16 @@ export function knowledgeGraphMigration(version: number): Migration {
         CREATE TABLE kg_entities (
           id INTEGER PRIMARY KEY,
           name TEXT NOT NULL,
-          entity_type TEXT NOT NULL
+          entity_type TEXT NOT NULL,
+          name_folded TEXT NOT NULL,
+          type_folded TEXT NOT NULL
         );
         CREATE INDEX kg_entities_name ON kg_entities (name);
         CREATE TABLE kg_observations (
           id INTEGER PRIMARY KEY,
           entity_id INTEGER NOT NULL,
-          content TEXT NOT NULL
+          content TEXT NOT NULL,
+          content_folded TEXT NOT NULL
         );
         CREATE INDEX kg_observations_entity ON kg_observations (entity_id, id);
         CREATE TABLE kg_relations (
