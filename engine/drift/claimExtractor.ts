@@ -5,6 +5,7 @@ import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
+import { matchUsedPackages } from './usedPackages';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -45,6 +46,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchConfigValues(text, special);
   matchConfigKeys(text, special);
   matchVersionedPackages(text, special);
+  matchUsedPackages(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
     text,

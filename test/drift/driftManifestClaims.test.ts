@@ -68,4 +68,33 @@ describe('drift on package scripts and dependencies', () => {
     const claim = memoryIn(report, id).claims.find((c) => c.kind === 'script');
     assert.equal(claim?.verdict, 'ok');
   });
+
+  it('a package the project says it is built on is checked against package.json and dated at its removal', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'package.json': pkg({ dependencies: { 'fast-redact': '^3.0.0', 'sonic-boom': '^3.0.0' } }) },
+    });
+    const replacing = repo.commit('Replace fast-redact with our own redaction', T2, {
+      write: { 'package.json': pkg({ dependencies: { '@app/redact': '^1.0.0', 'sonic-boom': '^4.0.0' } }) },
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(
+      test,
+      "App's redaction is built on top of [`fast-redact`](https://github.com/x/fast-redact). " +
+        'We use the high speed [`sonic-boom` ⇗](https://github.com/x/sonic-boom) library. ' +
+        'You can use [`pino-pretty`](https://github.com/x/pino-pretty) to read the logs.',
+      BEFORE_CHANGE,
+    );
+
+    const report = await test.call('drift', { all: true });
+    const claims = memoryIn(report, id).claims.filter((c) => c.kind === 'dependency');
+    assert.deepEqual(
+      claims.map((c) => [c.subject, c.verdict]),
+      [
+        ['fast-redact', 'stale'],
+        ['sonic-boom', 'ok'],
+      ],
+    );
+    assert.equal(claims[0]?.evidence.commit?.hash, replacing);
+  });
 });
