@@ -6,6 +6,7 @@ import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import { matchUsedPackages } from './usedPackages';
+import { matchDefaultValues } from './defaultValueMatcher';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -44,6 +45,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchSpecialPaths(text, special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
+  matchDefaultValues(text, special);
   matchConfigKeys(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);

@@ -65,6 +65,7 @@ export function storeClaims(
         signatureSpan,
         value,
         valueSpan,
+        isDefault,
         confidence,
       } = claim;
       const detail = {
@@ -77,6 +78,7 @@ export function storeClaims(
         signatureSpan,
         value,
         valueSpan,
+        isDefault,
         confidence,
       };
       const check = checks.get(claim);
@@ -207,6 +209,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.signatureSpan) claim.signatureSpan = detail.signatureSpan;
   if (detail.value !== undefined) claim.value = detail.value;
   if (detail.valueSpan) claim.valueSpan = detail.valueSpan;
+  if (detail.isDefault === true) claim.isDefault = true;
   if (detail.confidence === 'low') claim.confidence = 'low';
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
