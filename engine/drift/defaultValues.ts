@@ -9,6 +9,8 @@ import type { VerificationContext } from './verificationContext';
 import { pathState } from './workspacePaths';
 
 const MAX_SOURCE_BYTES = 1_000_000;
+/** A string, number, boolean or null written out: the only defaults a memory is compared with. */
+const LITERAL_RE = /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?|true|false|null|undefined)$/;
 /** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
 const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
 
@@ -33,13 +35,15 @@ export async function verifyDefaultClaim(
       continue;
     for (const value of declaredDefaults(readFileSync(absolute, 'utf8'), name)) sites.push({ file, value });
   }
-  if (sites.some((site) => site.value === stated)) return ok('the code declares this default');
-  const values = new Set(sites.map((site) => site.value));
+  if (sites.some((site) => sameValue(site.value, stated))) return ok('the code declares this default');
   const [site] = sites;
-  if (!site || values.size > 1 || sites.length > 1)
+  // One site, a plain literal: anything else (an expression, a constant, several sites) is a guess.
+  if (!site || sites.length > 1) {
     return unverifiable(
       site ? 'the code declares several defaults of that name' : 'no declared default found',
     );
+  }
+  if (!LITERAL_RE.test(site.value)) return unverifiable(`the code's default is an expression: ${site.value}`);
   const reader: FileReader<string[]> = {
     name: `default\u0000${name}`,
     read: (text) => (text === undefined ? [] : declaredDefaults(text, name)),
@@ -48,33 +52,34 @@ export async function verifyDefaultClaim(
     [site.file],
     claim.memoryValidFrom,
     reader,
-    (found) => !found.includes(stated),
+    (found) => !found.some((value) => sameValue(value, stated)),
     'every',
   );
   const check: ClaimCheck = {
     verdict: 'stale',
-    evidence: { reason: 'default changed', foundIn: [site.file], now: site.value },
+    evidence: { reason: 'default changed', foundIn: [site.file], now: unquote(site.value) },
   };
   if (claim.valueSpan) {
     const quoted = claim.valueSpan[1] - claim.valueSpan[0] === stated.length + 2;
-    check.evidence.repair = { span: claim.valueSpan, text: quoted ? `'${site.value}'` : site.value };
+    const now = unquote(site.value);
+    check.evidence.repair = { span: claim.valueSpan, text: quoted ? `'${now}'` : now };
   }
   return withCommit(check, commit);
 }
 
-/** The defaults a source file declares for `name`, unquoted. */
+/** The defaults a source file declares for `name`, as written. */
 export function declaredDefaults(source: string, name: string): string[] {
   const escaped = name.replace(/[$]/g, '\\$');
   const values: string[] = [];
   // Parameter and destructuring defaults: `(dest = 1,`, `{ level = 'info' }`; a statement ends in `;`.
   const parameter = new RegExp(`[({,]\\s*${escaped}\\s*=(?!=)\\s*([^,;()\\n{}]+?)\\s*(?=[,)}])`, 'g');
   for (let m = parameter.exec(source); m !== null; m = parameter.exec(source))
-    values.push(unquote(m[1] as string));
+    values.push((m[1] as string).trim());
   DEFAULTS_OBJECT_RE.lastIndex = 0;
   for (let m = DEFAULTS_OBJECT_RE.exec(source); m !== null; m = DEFAULTS_OBJECT_RE.exec(source)) {
     const body = topLevelOf(source, m.index + m[0].length);
     const key = new RegExp(`(?:^|[,\\n{])\\s*['"]?${escaped}['"]?\\s*:\\s*([^,\\n]+?)\\s*(?=,|\\n|$)`, 'g');
-    for (let k = key.exec(body); k !== null; k = key.exec(body)) values.push(unquote(k[1] as string));
+    for (let k = key.exec(body); k !== null; k = key.exec(body)) values.push((k[1] as string).trim());
   }
   return values;
 }
@@ -98,4 +103,13 @@ function topLevelOf(source: string, start: number): string {
 
 function unquote(value: string): string {
   return value.trim().replace(/^(['"`])(.*)\1$/, '$2');
+}
+
+/** The code's default (as written) and the memory's (unquoted): `'msg'` and `msg`, `1_000` and `1000`. */
+function sameValue(written: string, stated: string): boolean {
+  const value = unquote(written);
+  if (value === stated) return true;
+  const number = (text: string) =>
+    /^-?\d[\d_]*(?:\.\d+)?$/.test(text) ? Number(text.replace(/_/g, '')) : NaN;
+  return !Number.isNaN(number(value)) && number(value) === number(stated);
 }

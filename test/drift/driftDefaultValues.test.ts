@@ -9,7 +9,7 @@ const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
 const T2 = '2025-03-01T12:00:00Z';
 
 const logger = (level: string) =>
-  `const defaultOptions = {\n  level: '${level}',\n  messageKey: 'msg',\n}\n\nfunction destination (dest = 1) {\n  return dest\n}\n\nfunction logger (opts) {\n  const options = Object.assign({}, defaultOptions, opts)\n  if (options.colorize) options.level = 'debug'\n  return options\n}\n\nmodule.exports = { logger, destination }\n`;
+  `const defaultOptions = {\n  level: '${level}',\n  messageKey: 'msg',\n}\n\nfunction destination (dest = 1) {\n  return dest\n}\n\nfunction wait (ms = 60 * 1000) {\n  return ms\n}\n\nfunction logger (opts) {\n  const options = Object.assign({}, defaultOptions, opts)\n  if (options.colorize) options.level = 'debug'\n  return options\n}\n\nmodule.exports = { logger, destination, wait }\n`;
 
 function defaultClaim(report: DriftReport, id: string) {
   const claim = report.memories.find((m) => m.id === id)?.claims.find((c) => c.kind === 'config');
@@ -33,6 +33,7 @@ describe('drift on documented defaults', () => {
       'Options of `destination`:\n\n* `dest` (number): where to write. Default: `1`',
       BEFORE_CHANGE,
     );
+    const wait = await rememberAt(test, '`wait(ms)` waits; `ms` defaults to `60000`.', BEFORE_CHANGE);
     const colorize = await rememberAt(test, 'The `colorize` option defaults to `true`.', BEFORE_CHANGE);
 
     const report = await test.call('drift', { all: true });
@@ -46,6 +47,8 @@ describe('drift on documented defaults', () => {
     );
     // Read in an `if`, declared nowhere as a default: not checkable, so never stale.
     assert.equal(defaultClaim(report, colorize).verdict, 'unverifiable');
+    // Declared as an expression (`60 * 1000`): compared with nothing, so never stale either.
+    assert.equal(defaultClaim(report, wait).verdict, 'unverifiable');
 
     await fixAccepted(test);
     assert.equal(
