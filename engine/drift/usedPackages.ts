@@ -28,12 +28,12 @@ export function matchUsedPackages(text: string, out: Partial[]): void {
 }
 
 /**
- * A plain identifier in code (`write`) is as likely the project's own function: a package must
- * say so by its form (a scope or a hyphen, which no identifier has), by a link to its page, or by
- * a noun after it.
+ * Code after a use-verb is as often a header, an event or the project's own function (`uses the
+ * \`content-type\` header`, `uses \`write\``): a package must say so by a scope, by a link to
+ * its page (or an npm reference), or by a noun after it ("the `debug` module").
  */
 function namesPackage(text: string, name: string, end: number): boolean {
-  if (name.includes('-') || name.startsWith('@')) return true;
+  if (name.startsWith('@')) return true;
   const after = text.slice(end, end + 120);
   const link = /^\((\S+?)\)|^\[([^\]]+)\]/.exec(after);
   const target = link?.[1] ?? link?.[2];

@@ -75,14 +75,21 @@ describe('drift on package scripts and dependencies', () => {
       write: { 'package.json': pkg({ dependencies: { 'fast-redact': '^3.0.0', 'sonic-boom': '^3.0.0' } }) },
     });
     const replacing = repo.commit('Replace fast-redact with our own redaction', T2, {
-      write: { 'package.json': pkg({ dependencies: { '@app/redact': '^1.0.0', 'sonic-boom': '^4.0.0' } }) },
+      write: {
+        'package.json': pkg({
+          dependencies: { '@app/redact': '^1.0.0', 'sonic-boom': '^4.0.0' },
+          optionalDependencies: { fsevents: '^2.0.0' },
+        }),
+      },
     });
     const test = await driftHost(repo.root);
     const id = await rememberAt(
       test,
       "App's redaction is built on top of [`fast-redact`](https://github.com/x/fast-redact). " +
         'We use the high speed [`sonic-boom` ⇗](https://github.com/x/sonic-boom) library. ' +
-        'You can use [`pino-pretty`](https://github.com/x/pino-pretty) to read the logs.',
+        'You can use [`pino-pretty`](https://github.com/x/pino-pretty) to read the logs. ' +
+        'On macOS we use the [fsevents](https://www.npmjs.com/package/fsevents) module to watch files. ' +
+        'It uses the `content-type` header.',
       BEFORE_CHANGE,
     );
 
@@ -93,6 +100,7 @@ describe('drift on package scripts and dependencies', () => {
       [
         ['fast-redact', 'stale'],
         ['sonic-boom', 'ok'],
+        ['fsevents', 'ok'],
       ],
     );
     assert.equal(claims[0]?.evidence.commit?.hash, replacing);
