@@ -7,6 +7,7 @@ import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import { matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
+import { matchRepositoryLinks } from './repositoryLinks';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -43,6 +44,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   const negatedAt = (position: number) => isInside(negated, position);
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
+  matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
   matchDefaultValues(text, special);

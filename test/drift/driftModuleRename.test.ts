@@ -47,4 +47,42 @@ describe('drift follows a file to its .cjs/.mjs name, even when git sees no rena
     await fixAccepted(test);
     assert.equal((await test.call('get', { id: runner })).memory.content, 'Tests are run by lib/runner.cjs.');
   });
+
+  it("a link to a file of the project's own repository on its main branch is a path claim, repaired in place", async () => {
+    const repo = new GitRepository();
+    const source = Array.from({ length: 20 }, (_, i) => `exports.step${i} = ${i};`).join('\n');
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': '{ "name": "app" }\n',
+        'lib/app.js': `${source}\n`,
+        'lib/old.js': 'module.exports = 1;\n',
+      },
+    });
+    const renaming = repo.commit('lib/app.js is CommonJS: .cjs', T2, {
+      rename: [['lib/app.js', 'lib/app.cjs']],
+      remove: ['lib/old.js'],
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(
+      test,
+      'Read the [source](https://github.com/acme/app/blob/main/lib/app.js), ' +
+        'the [first release](https://github.com/acme/app/blob/v1.0.0/lib/old.js) and ' +
+        '[theirs](https://github.com/other/tool/blob/main/lib/old.js).',
+      BEFORE_CHANGE,
+    );
+
+    const report = await test.call('drift', { all: true });
+    const claims = memoryIn(report, id).claims.filter((c) => c.kind === 'path');
+    assert.deepEqual(
+      claims.map((c) => [c.subject, c.verdict, c.evidence.target]),
+      [['lib/app.js', 'moved', 'lib/app.cjs']],
+    );
+    assert.equal(claims[0]?.evidence.commit?.hash, renaming);
+
+    await fixAccepted(test);
+    assert.match(
+      (await test.call('get', { id })).memory.content,
+      /^Read the \[source\]\(https:\/\/github\.com\/acme\/app\/blob\/main\/lib\/app\.cjs\), the \[first release\]\(https:\/\/github\.com\/acme\/app\/blob\/v1\.0\.0\/lib\/old\.js\)/,
+    );
+  });
 });
