@@ -14,6 +14,7 @@ export interface ClaimUnderCheck {
   signatureSpan?: [number, number];
   value?: string;
   valueSpan?: [number, number];
+  isDefault?: boolean;
   method?: string;
   confidence?: 'low';
   memoryValidFrom: number;

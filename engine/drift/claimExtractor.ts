@@ -5,6 +5,9 @@ import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
+import { matchUsedPackages } from './usedPackages';
+import { matchDefaultValues } from './defaultValueMatcher';
+import { matchRepositoryLinks } from './repositoryLinks';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -41,10 +44,13 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   const negatedAt = (position: number) => isInside(negated, position);
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
+  matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
+  matchDefaultValues(text, special);
   matchConfigKeys(text, special);
   matchVersionedPackages(text, special);
+  matchUsedPackages(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
     text,

@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-2';
+export const EXTRACTION_RULES = 'rules-3';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -65,6 +65,7 @@ export function storeClaims(
         signatureSpan,
         value,
         valueSpan,
+        isDefault,
         confidence,
       } = claim;
       const detail = {
@@ -77,6 +78,7 @@ export function storeClaims(
         signatureSpan,
         value,
         valueSpan,
+        isDefault,
         confidence,
       };
       const check = checks.get(claim);
@@ -207,6 +209,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.signatureSpan) claim.signatureSpan = detail.signatureSpan;
   if (detail.value !== undefined) claim.value = detail.value;
   if (detail.valueSpan) claim.valueSpan = detail.valueSpan;
+  if (detail.isDefault === true) claim.isDefault = true;
   if (detail.confidence === 'low') claim.confidence = 'low';
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;

@@ -46,6 +46,8 @@ export interface ExtractedClaim {
   /** The value a config claim gives its key (`strict: true` -> `true`), unquoted, and where. */
   value?: string;
   valueSpan?: [number, number];
+  /** A config claim about an option's default ("`level` defaults to `'info'`"), not a file's value. */
+  isDefault?: boolean;
 }
 
 export const VERDICTS = ['ok', 'stale', 'moved', 'unverifiable'] as const;

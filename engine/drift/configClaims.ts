@@ -4,6 +4,7 @@ import type { ClaimCheck } from './claimTypes';
 import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { configValue, readConfigText, sameConfigValue } from './configFiles';
+import { verifyDefaultClaim } from './defaultValues';
 import type { FileReader } from './fileHistory';
 import { eventAfter } from './gitHistory';
 import type { VerificationContext } from './verificationContext';
@@ -21,6 +22,7 @@ export async function verifyConfigClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
+  if (claim.isDefault) return verifyDefaultClaim(ctx, claim);
   if (claim.file !== undefined) return verifyInFile(ctx, claim, claim.file);
   const last = claim.subject.slice(claim.subject.lastIndexOf('.') + 1);
   const foundIn = [...(await ctx.literals.get(claim.subject)), ...(await ctx.words.get(last))];

@@ -1,6 +1,6 @@
 import type { ExtractedEntity } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
-import { parameterListAt, parametersOf } from './signatures';
+import { isDeclarationList, parameterListAt, parametersOf } from './signatures';
 import { versionAfter, withLine } from './textClaimMatchers';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -115,7 +115,7 @@ function signatureAfter(
 ): Pick<Partial, 'signature' | 'signatureSpan' | 'parameters'> | undefined {
   if (text[span[1]] !== '(') return undefined;
   const list = parameterListAt(text, span[1]);
-  if (!list || list.open !== span[1]) return undefined;
+  if (!list || list.open !== span[1] || !isDeclarationList(list.inside)) return undefined;
   const parameters = parametersOf(list.inside);
   const declared = DECLARATION_BEFORE_RE.test(text.slice(Math.max(0, span[0] - 24), span[0]));
   if (!declared && !parameters.some((p) => p.type !== undefined)) return undefined;

@@ -1,7 +1,7 @@
 import { manifestKindOf, readManifest } from '../code/manifests/readManifest';
 import type { ManifestData } from '../code/types';
 import type { FileReader } from './fileHistory';
-import type { ClaimCheck } from './claimTypes';
+import type { ClaimCheck, CommitEvidence } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { VerificationContext } from './verificationContext';
@@ -35,7 +35,14 @@ export async function verifyScriptClaim(
       commit,
     );
   }
-  if (declaredIn) return ok('declared', { foundIn: declaredIn });
+  if (declaredIn) {
+    const removal = await goneFromRoot(ctx, claim, declaredIn, declares);
+    if (!removal) return ok('declared', { foundIn: declaredIn });
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: 'script no longer declared at the root' } },
+      removal,
+    );
+  }
   const commit = await ctx.fileBreak(
     manifests.files,
     claim.memoryValidFrom,
@@ -47,6 +54,23 @@ export async function verifyScriptClaim(
     { verdict: 'stale', evidence: { reason: 'script no longer declared', foundIn: [...manifests.files] } },
     commit,
   );
+}
+
+/**
+ * A script run as the docs show it (`npm start`, `make lint`) runs from the workspace root. Found
+ * only in nested packages now, it still counts as gone when a root manifest declared it when the
+ * memory was written and no longer does: a docs site that later got its own `start` is another
+ * script. One a nested package declared all along (the root never did) is that package's.
+ */
+async function goneFromRoot(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  declaredIn: readonly string[],
+  declares: (data: ManifestData | undefined) => boolean,
+): Promise<CommitEvidence | undefined> {
+  const roots = ctx.manifests.files.filter((file) => !file.includes('/'));
+  if (roots.length === 0 || declaredIn.some((file) => roots.includes(file))) return undefined;
+  return ctx.fileBreak(roots, claim.memoryValidFrom, MANIFEST, (data) => !declares(data), 'every');
 }
 
 /** A dependency, with the major version the memory gives, if any. */

@@ -72,12 +72,14 @@ function addPrograms(facts: ManifestFacts, root: string): void {
       name?: unknown;
       bin?: unknown;
       peerDependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
     };
     if (typeof json.bin === 'string' && typeof json.name === 'string')
       facts.programs.add(json.name.replace(/^@[^/]+\//, ''));
     if (typeof json.bin === 'object' && json.bin !== null)
       for (const name of Object.keys(json.bin)) facts.programs.add(name);
-    for (const [dep, version] of Object.entries(json.peerDependencies ?? {}))
+    // Peer and optional dependencies are the project's too ("built on X" holds for a peer X).
+    for (const [dep, version] of Object.entries({ ...json.optionalDependencies, ...json.peerDependencies }))
       facts.dependencies.set(dep.toLowerCase(), { version, file: 'package.json' });
   } catch {
     // A malformed package.json declares nothing; the manifest reader already said what was wrong.

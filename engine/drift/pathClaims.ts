@@ -36,7 +36,7 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
     const event = await historyOf(ctx, candidate, time);
     // git keeps whole seconds: a commit in the memory's own second may have come after it.
     if (event && event.committed >= Math.floor(time / 1000) * 1000) {
-      const check = await fromEvent(ctx, event);
+      const check = await fromEvent(ctx, candidate, event);
       // A path written relative to its document is repaired relative to it too.
       if (candidate !== resolved.relative && check.evidence.target !== undefined && claim.sourceFile) {
         const base = path.posix.dirname(claim.sourceFile);
@@ -130,9 +130,13 @@ async function historyOf(
  * Follows renames to where the path is now; a chain that ends deleted is stale. Either way the
  * first rename is the commit that made the memory's path false.
  */
-async function fromEvent(ctx: VerificationContext, event: PathEvent): Promise<ClaimCheck> {
-  if (event.status === 'D' || event.target === undefined)
+async function fromEvent(ctx: VerificationContext, relative: string, event: PathEvent): Promise<ClaimCheck> {
+  if (event.status === 'D' || event.target === undefined) {
+    const twin = await moduleTwin(ctx, relative, event);
+    if (twin)
+      return { verdict: 'moved', evidence: { reason: 'renamed', target: twin, commit: event.commit } };
     return { verdict: 'stale', evidence: { reason: 'deleted', commit: event.commit } };
+  }
   let target = event.target;
   for (let hop = 0; hop < MAX_RENAME_HOPS; hop++) {
     if (pathState(ctx.root, ctx.realRoot, target) !== 'missing')
@@ -153,4 +157,35 @@ async function fromEvent(ctx: VerificationContext, event: PathEvent): Promise<Cl
     verdict: 'stale',
     evidence: { reason: `renamed to ${target}, which is gone`, commit: event.commit },
   };
+}
+
+/** The module flavours one source file may be renamed between (`lib/a.js` -> `lib/a.cjs`). */
+const MODULE_FLAVOURS: ReadonlyArray<readonly string[]> = [
+  ['.js', '.cjs', '.mjs'],
+  ['.ts', '.cts', '.mts'],
+  ['.jsx', '.cjsx', '.mjsx'],
+];
+
+/**
+ * A file converted to another module flavour is often rewritten in the same commit, so git sees a
+ * deletion and an addition rather than a rename. The same name with another flavour, existing now
+ * and added by the very commit that deleted this one, is where the file went; one added later is
+ * another file.
+ */
+async function moduleTwin(
+  ctx: VerificationContext,
+  relative: string,
+  event: PathEvent,
+): Promise<string | undefined> {
+  const extension = path.posix.extname(relative);
+  const flavours = MODULE_FLAVOURS.find((list) => list.includes(extension));
+  if (!flavours || !ctx.git) return undefined;
+  const stem = relative.slice(0, relative.length - extension.length);
+  for (const flavour of flavours) {
+    const twin = `${stem}${flavour}`;
+    if (flavour === extension || pathState(ctx.root, ctx.realRoot, twin) !== 'file') continue;
+    const added = await addedBy(ctx.git, twin, event.committed - 1);
+    if (added?.hash === event.commit.hash) return twin;
+  }
+  return undefined;
 }

@@ -103,6 +103,22 @@ export function arityOf(inside: string): { min: number; max: number } {
   return { min, max };
 }
 
+/**
+ * Whether a parameter list reads as a declaration's rather than a call's arguments: each
+ * parameter, before its type and default, is a name (`url`, `opts?`, `...rest`, `*args`) or a
+ * destructuring pattern whose targets are names. A string, number or object literal
+ * (`client('https://x', {a: 1})`) is an argument: its text must never become a signature.
+ */
+export function isDeclarationList(inside: string): boolean {
+  return parameterTexts(inside).every((text) => {
+    const withoutDefault = cutTopLevel(text, '=');
+    const colon = topLevelIndex(withoutDefault, ':');
+    const head = (colon === -1 ? withoutDefault : withoutDefault.slice(0, colon)).trim();
+    if (/^[{[]/.test(head)) return !/[:=]\s*(?:['"`\d{[]|true\b|false\b|null\b)/.test(head);
+    return /^(?:\.{3}|\*{1,2}|&(?:mut\s+)?)?[A-Za-z_$][\w$]*\??$/.test(head);
+  });
+}
+
 /** Each parameter's text, without decorators and modifiers (Python's `/` and `*` markers left out). */
 function parameterTexts(inside: string): string[] {
   return splitTopLevel(inside)

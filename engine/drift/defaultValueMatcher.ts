@@ -1,0 +1,59 @@
+import type { ExtractedClaim } from './claimTypes';
+
+type Partial = Omit<ExtractedClaim, 'negated'>;
+
+const NAME = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
+/** "`level` defaults to `'info'`", "`retries` (default: `3`)", "`name` default value is `x`". */
+const NAMED_DEFAULT_RE = new RegExp(
+  String.raw`\`(${NAME})\`[^\`.\n]{0,40}?\b(?:defaults?\s+(?:to|is)|default(?:\s+value)?\s*(?:is|:|=))\s*\`([^\`\n]{1,80})\``,
+  'gi',
+);
+/** "Default: `false`" at the end of an option's list item or section. */
+const BARE_DEFAULT_RE = /\bDefault(?:\s+value)?\s*(?:is|:)\s*`([^`\n]{1,80})`/g;
+/** The option a list item or heading documents: "* `censor` (String): ...", "### `level`". */
+const OPTION_LINE_RE = new RegExp(String.raw`^[ \t]*(?:[*+-]|#{1,6}|\d+\.)[ \t]+\`(${NAME})\``, 'gm');
+const MAX_ITEM_CHARS = 1200;
+
+/**
+ * Default values the text gives options, as config claims marked `isDefault`: checked only
+ * against defaults the code declares in its structure (defaultValues.ts), never by a word search.
+ */
+export function matchDefaultValues(text: string, out: Partial[]): void {
+  NAMED_DEFAULT_RE.lastIndex = 0;
+  for (let m = NAMED_DEFAULT_RE.exec(text); m !== null; m = NAMED_DEFAULT_RE.exec(text)) {
+    const value = m[2] as string;
+    const valueStart = m.index + m[0].length - 1 - value.length;
+    // The claim's span is the value: the name stays the symbol claim it already is.
+    out.push(defaultClaim(m[1] as string, [valueStart, valueStart + value.length], value, valueStart));
+  }
+  BARE_DEFAULT_RE.lastIndex = 0;
+  for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
+    const option = optionAbove(text, m.index);
+    if (!option) continue;
+    const value = m[1] as string;
+    const valueStart = m.index + m[0].length - 1 - value.length;
+    // The claim's span is the default itself: one option may document several defaults.
+    out.push(defaultClaim(option, [m.index, m.index + m[0].length], value, valueStart));
+  }
+}
+
+function defaultClaim(subject: string, span: [number, number], written: string, at: number): Partial {
+  return {
+    kind: 'config',
+    subject,
+    span,
+    value: written.trim().replace(/^(['"])(.*)\1$/, '$2'),
+    valueSpan: [at, at + written.length],
+    isDefault: true,
+  };
+}
+
+/** The nearest option list item or heading above `position`, within one item's length. */
+function optionAbove(text: string, position: number): string | undefined {
+  const from = Math.max(0, position - MAX_ITEM_CHARS);
+  let found: string | undefined;
+  OPTION_LINE_RE.lastIndex = from;
+  for (let m = OPTION_LINE_RE.exec(text); m !== null && m.index < position; m = OPTION_LINE_RE.exec(text))
+    found = m[1];
+  return found;
+}

@@ -1,0 +1,115 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { ClaimCheck } from './claimTypes';
+import { ok, unverifiable, withCommit } from './attribution';
+import type { ClaimUnderCheck } from './attribution';
+import { isCodeEvidence } from './evidenceFiles';
+import type { FileReader } from './fileHistory';
+import type { VerificationContext } from './verificationContext';
+import { pathState } from './workspacePaths';
+
+const MAX_SOURCE_BYTES = 1_000_000;
+/** A string, number, boolean or null written out: the only defaults a memory is compared with. */
+const LITERAL_RE = /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?|true|false|null|undefined)$/;
+/** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
+const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
+
+/**
+ * An option's default as the memory states it. Only a default the code declares in its structure
+ * decides: a key of a defaults object (`defaultOptions = { messageKey: 'msg' }`), or a parameter or
+ * destructuring default (`function f(dest = 1)`, `{ level = 'info' } = opts`). Found there, the
+ * stated value must be the one (one site, another value: stale, repaired with it); found nowhere
+ * or with several values, the claim cannot be checked: a word search would only guess.
+ */
+export async function verifyDefaultClaim(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+): Promise<ClaimCheck> {
+  const name = claim.subject.slice(claim.subject.lastIndexOf('.') + 1);
+  const stated = claim.value;
+  if (stated === undefined || claim.negated) return unverifiable('a default without a value');
+  const sites: Array<{ file: string; value: string }> = [];
+  for (const file of [...(await ctx.words.get(name))].filter(isCodeEvidence).sort()) {
+    const absolute = path.join(ctx.root, file);
+    if (pathState(ctx.root, ctx.realRoot, file) !== 'file' || statSync(absolute).size > MAX_SOURCE_BYTES)
+      continue;
+    for (const value of declaredDefaults(readFileSync(absolute, 'utf8'), name)) sites.push({ file, value });
+  }
+  if (sites.some((site) => sameValue(site.value, stated))) return ok('the code declares this default');
+  const [site] = sites;
+  // One site, a plain literal: anything else (an expression, a constant, several sites) is a guess.
+  if (!site || sites.length > 1) {
+    return unverifiable(
+      site ? 'the code declares several defaults of that name' : 'no declared default found',
+    );
+  }
+  if (!LITERAL_RE.test(site.value)) return unverifiable(`the code's default is an expression: ${site.value}`);
+  const reader: FileReader<string[]> = {
+    name: `default\u0000${name}`,
+    read: (text) => (text === undefined ? [] : declaredDefaults(text, name)),
+  };
+  const commit = await ctx.fileBreak(
+    [site.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => !found.some((value) => sameValue(value, stated)),
+    'every',
+  );
+  const check: ClaimCheck = {
+    verdict: 'stale',
+    evidence: { reason: 'default changed', foundIn: [site.file], now: unquote(site.value) },
+  };
+  if (claim.valueSpan) {
+    const quoted = claim.valueSpan[1] - claim.valueSpan[0] === stated.length + 2;
+    const now = unquote(site.value);
+    check.evidence.repair = { span: claim.valueSpan, text: quoted ? `'${now}'` : now };
+  }
+  return withCommit(check, commit);
+}
+
+/** The defaults a source file declares for `name`, as written. */
+export function declaredDefaults(source: string, name: string): string[] {
+  const escaped = name.replace(/[$]/g, '\\$');
+  const values: string[] = [];
+  // Parameter and destructuring defaults: `(dest = 1,`, `{ level = 'info' }`; a statement ends in `;`.
+  const parameter = new RegExp(`[({,]\\s*${escaped}\\s*=(?!=)\\s*([^,;()\\n{}]+?)\\s*(?=[,)}])`, 'g');
+  for (let m = parameter.exec(source); m !== null; m = parameter.exec(source))
+    values.push((m[1] as string).trim());
+  DEFAULTS_OBJECT_RE.lastIndex = 0;
+  for (let m = DEFAULTS_OBJECT_RE.exec(source); m !== null; m = DEFAULTS_OBJECT_RE.exec(source)) {
+    const body = topLevelOf(source, m.index + m[0].length);
+    const key = new RegExp(`(?:^|[,\\n{])\\s*['"]?${escaped}['"]?\\s*:\\s*([^,\\n]+?)\\s*(?=,|\\n|$)`, 'g');
+    for (let k = key.exec(body); k !== null; k = key.exec(body)) values.push((k[1] as string).trim());
+  }
+  return values;
+}
+
+/** The text of an object literal from just after its `{`, with nested objects and arrays blanked. */
+function topLevelOf(source: string, start: number): string {
+  let depth = 0;
+  let out = '';
+  for (let i = start; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') {
+      if (depth === 0) break;
+      depth--;
+      continue;
+    }
+    if (depth === 0) out += c;
+  }
+  return out;
+}
+
+function unquote(value: string): string {
+  return value.trim().replace(/^(['"`])(.*)\1$/, '$2');
+}
+
+/** The code's default (as written) and the memory's (unquoted): `'msg'` and `msg`, `1_000` and `1000`. */
+function sameValue(written: string, stated: string): boolean {
+  const value = unquote(written);
+  if (value === stated) return true;
+  const number = (text: string) =>
+    /^-?\d[\d_]*(?:\.\d+)?$/.test(text) ? Number(text.replace(/_/g, '')) : NaN;
+  return !Number.isNaN(number(value)) && number(value) === number(stated);
+}

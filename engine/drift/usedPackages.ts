@@ -1,0 +1,42 @@
+import type { ExtractedClaim } from './claimTypes';
+
+type Partial = Omit<ExtractedClaim, 'negated'>;
+
+/**
+ * A use-verb followed, within a few words ("the high speed"), by a package written as code or as
+ * a link's text: "is built on top of [`fast-redact`](...)", "uses [sonic-boom](...)", "relies on
+ * `undici`". The entity extractor only knows packages it has seen; these name themselves by how
+ * they are written. Whether the project is the one using it is decided later, with the clause
+ * (claimContext's statesProjectUse), like every other dependency in prose.
+ */
+const USED_PACKAGE_RE =
+  /\b(?:uses?|using|depends?\s+on|relies\s+on|(?:is\s+)?(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?|powered\s+by)\s+(?:the\s+|an?\s+)?(?:[A-Za-z-]+\s+){0,2}(?:\[`?|`)((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9_-]*)(?:`?(?:\s*⇗)?\]|`)/g;
+/** "... module", "... library": the words after say a package is meant. */
+const PACKAGE_NOUN_RE = /^[`\]⇗\s]*(?:\([^)\s]*\)|\[[^\]\s]*\])?\s*(?:module|library|package|dependency)\b/i;
+/** Programs and runtimes, never a dependency in package.json. */
+const NOT_PACKAGES = new Set(['node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'git']);
+
+export function matchUsedPackages(text: string, out: Partial[]): void {
+  USED_PACKAGE_RE.lastIndex = 0;
+  for (let m = USED_PACKAGE_RE.exec(text); m !== null; m = USED_PACKAGE_RE.exec(text)) {
+    const name = m[1] as string;
+    if (NOT_PACKAGES.has(name)) continue;
+    const start = m.index + m[0].lastIndexOf(name);
+    if (!namesPackage(text, name, m.index + m[0].length)) continue;
+    out.push({ kind: 'dependency', subject: name, span: [start, start + name.length] });
+  }
+}
+
+/**
+ * Code after a use-verb is as often a header, an event or the project's own function (`uses the
+ * \`content-type\` header`, `uses \`write\``): a package must say so by a scope, by a link to
+ * its page (or an npm reference), or by a noun after it ("the `debug` module").
+ */
+function namesPackage(text: string, name: string, end: number): boolean {
+  if (name.startsWith('@')) return true;
+  const after = text.slice(end, end + 120);
+  const link = /^\((\S+?)\)|^\[([^\]]+)\]/.exec(after);
+  const target = link?.[1] ?? link?.[2];
+  if (target !== undefined && (target.endsWith(`/${name}`) || /npm/i.test(target))) return true;
+  return PACKAGE_NOUN_RE.test(after);
+}

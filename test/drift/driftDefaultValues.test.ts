@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { DriftReport } from '../../engine/drift/driftReport';
+import { driftHost, fixAccepted, rememberAt } from './driftHost';
+import { GitRepository } from './gitRepository';
+
+const T1 = '2025-01-10T12:00:00Z';
+const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
+const T2 = '2025-03-01T12:00:00Z';
+
+const logger = (level: string) =>
+  `const defaultOptions = {\n  level: '${level}',\n  messageKey: 'msg',\n}\n\nfunction destination (dest = 1) {\n  return dest\n}\n\nfunction wait (ms = 60 * 1000) {\n  return ms\n}\n\nfunction logger (opts) {\n  const options = Object.assign({}, defaultOptions, opts)\n  if (options.colorize) options.level = 'debug'\n  return options\n}\n\nmodule.exports = { logger, destination, wait }\n`;
+
+function defaultClaim(report: DriftReport, id: string) {
+  const claim = report.memories.find((m) => m.id === id)?.claims.find((c) => c.kind === 'config');
+  assert.ok(claim, `no default claim for ${id}: ${JSON.stringify(report.memories)}`);
+  return claim;
+}
+
+describe('drift on documented defaults', () => {
+  it('checks a default against the defaults object or parameter default, and never guesses from a word', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, { write: { 'lib/logger.js': logger('info') } });
+    const changing = repo.commit('Log warnings and up by default', T2, {
+      write: { 'lib/logger.js': logger('warn') },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const level = await rememberAt(test, "The `level` option defaults to `'info'`.", BEFORE_CHANGE);
+    const key = await rememberAt(test, "`messageKey` (default: `'msg'`) names the message.", BEFORE_CHANGE);
+    const dest = await rememberAt(
+      test,
+      'Options of `destination`:\n\n* `dest` (number): where to write. Default: `1`',
+      BEFORE_CHANGE,
+    );
+    const wait = await rememberAt(test, '`wait(ms)` waits; `ms` defaults to `60000`.', BEFORE_CHANGE);
+    const colorize = await rememberAt(test, 'The `colorize` option defaults to `true`.', BEFORE_CHANGE);
+
+    const report = await test.call('drift', { all: true });
+    const stale = defaultClaim(report, level);
+    assert.deepEqual([stale.subject, stale.verdict, stale.evidence.now], ['level', 'stale', 'warn']);
+    assert.equal(stale.evidence.commit?.hash, changing);
+    assert.equal(defaultClaim(report, key).verdict, 'ok');
+    assert.deepEqual(
+      [defaultClaim(report, dest).subject, defaultClaim(report, dest).verdict],
+      ['dest', 'ok'],
+    );
+    // Read in an `if`, declared nowhere as a default: not checkable, so never stale.
+    assert.equal(defaultClaim(report, colorize).verdict, 'unverifiable');
+    // Declared as an expression (`60 * 1000`): compared with nothing, so never stale either.
+    assert.equal(defaultClaim(report, wait).verdict, 'unverifiable');
+
+    await fixAccepted(test);
+    assert.equal(
+      (await test.call('get', { id: level })).memory.content,
+      "The `level` option defaults to `'warn'`.",
+    );
+  });
+});
