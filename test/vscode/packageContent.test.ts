@@ -67,6 +67,12 @@ describe('the packaged .vsix', () => {
 
   it('ships the manifest, every file it names (icons, walkthrough pages) and every file the code loads', () => {
     assert.ok(shipped.has('package.json'));
+    // The licence the manifest declares, and the changelog the Marketplace page shows.
+    assert.ok(
+      [...shipped].some((n) => /^LICENSE(\.txt)?$/.test(n)),
+      'the LICENSE is packaged',
+    );
+    assert.ok(shipped.has('changelog.md'), 'the CHANGELOG is packaged (vsce names it changelog.md)');
     const named = manifestFiles(manifest);
     assert.ok(named.includes('extension/media/walkthrough/what.md'), 'the walkthrough pages are named');
     const loaded = PACKAGE_ASSETS.map((parts) => parts.join('/'));

@@ -27,7 +27,6 @@ run(process.execPath, [
   'package',
   '--no-dependencies',
   '--allow-missing-repository',
-  '--skip-license',
   '--out',
   VSIX_PATH,
 ]);
