@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { after } from 'node:test';
+import type { DriftReport, MemoryDrift } from '../../engine/drift/driftReport';
 import { grammarsDirectory } from '../code/codeWorkspace';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
@@ -30,4 +32,11 @@ export function driftEvents(test: TestHost, memoryId: string): Array<{ data: str
 export async function fixAccepted(test: TestHost): Promise<void> {
   const report = await test.call('drift');
   await test.call('drift', { fix: true, ids: report.memories.map((m) => m.id) });
+}
+
+/** The report's entry for one memory; fails the test when the check left it out. */
+export function memoryIn(report: DriftReport, id: string): MemoryDrift {
+  const memory = report.memories.find((m) => m.id === id);
+  assert.ok(memory, `memory ${id} not in the report: ${JSON.stringify(report.memories)}`);
+  return memory;
 }

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DriftReport, MemoryDrift } from '../../engine/drift/driftReport';
-import { driftHost, fixAccepted, rememberAt } from './driftHost';
+import { driftHost, fixAccepted, memoryIn, rememberAt } from './driftHost';
 import { GitRepository } from './gitRepository';
 
 const T1 = '2025-01-10T12:00:00Z';
 const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
 const T2 = '2025-03-01T12:00:00Z';
 const T3 = '2025-04-01T12:00:00Z';
-
-function memoryIn(report: DriftReport, id: string): MemoryDrift {
-  const memory = report.memories.find((m) => m.id === id);
-  assert.ok(memory, `memory ${id} not in the report: ${JSON.stringify(report.memories)}`);
-  return memory;
-}
 
 describe('drift follows a file to its .cjs/.mjs name, even when git sees no rename', () => {
   it('lib/runner.js rewritten as lib/runner.cjs in one commit is moved there, dated at that commit', async () => {
