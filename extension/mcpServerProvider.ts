@@ -36,11 +36,9 @@ export function registerMcpServerProvider(
   log: { warn(message: string): void },
 ): vscode.Disposable {
   // An update moved the bridge: configurations written earlier start it through the launcher.
-  try {
-    refreshLauncher(os.homedir(), path.join(extensionPath, 'dist', 'mcp.js'));
-  } catch (error) {
-    log.warn(`could not update the MCP launcher: ${String(error)}`);
-  }
+  refreshLauncher(os.homedir(), path.join(extensionPath, 'dist', 'mcp.js')).catch((error: unknown) =>
+    log.warn(`could not update the MCP launcher: ${String(error)}`),
+  );
   const changed = new vscode.EventEmitter<void>();
   const settingsListener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration('engram.mcp') || e.affectsConfiguration('engram.database')) changed.fire();

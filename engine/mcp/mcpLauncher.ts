@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -37,11 +38,14 @@ export function writeLauncher(home: string, bridgeScript: string): string {
 
 /**
  * Repoints an existing launcher at this Engram's bridge (an update moved it); does nothing when
- * no configuration asked for a launcher. Returns whether the file changed.
+ * no configuration asked for a launcher. Asynchronous: the extension calls it at activation.
+ * Resolves to whether the file changed.
  */
-export function refreshLauncher(home: string, bridgeScript: string): boolean {
+export async function refreshLauncher(home: string, bridgeScript: string): Promise<boolean> {
   const file = launcherPath(home);
-  if (!existsSync(file) || readFileSync(file, 'utf8') === launcherSource(bridgeScript)) return false;
-  writeLauncher(home, bridgeScript);
+  const current = await readFile(file, 'utf8').catch(() => undefined);
+  const wanted = launcherSource(bridgeScript);
+  if (current === undefined || current === wanted) return false;
+  await writeFile(file, wanted);
   return true;
 }

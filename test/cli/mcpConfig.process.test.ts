@@ -96,14 +96,14 @@ describe('engram mcp-config writes configurations that survive updates and can b
     }
   });
 
-  it('an update repoints the launcher; without a launcher nothing is written', () => {
+  it('an update repoints the launcher; without a launcher nothing is written', async () => {
     const { home } = setup();
-    assert.equal(refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), false, 'nobody asked for one');
+    assert.equal(await refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), false, 'nobody asked for one');
     const launcher = path.join(home, '.config', 'engram', 'mcp.cjs');
     mkdirSync(path.dirname(launcher), { recursive: true });
     writeFileSync(launcher, 'require("/ext/engram-0.1.0/dist/mcp.js");\n');
-    assert.equal(refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), true);
+    assert.equal(await refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), true);
     assert.match(readFileSync(launcher, 'utf8'), /engram-0\.2\.0/);
-    assert.equal(refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), false, 'already current');
+    assert.equal(await refreshLauncher(home, '/ext/engram-0.2.0/dist/mcp.js'), false, 'already current');
   });
 });
