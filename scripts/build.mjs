@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { makeBundleAscii } from './asciiBundle.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -50,6 +51,7 @@ for (const entry of nodeEntries) {
     outdir: dist,
     banner: entry.out === 'cli' ? { js: '#!/usr/bin/env node' } : undefined,
   });
+  makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
 
 // The timeline webview's script: a browser bundle, loaded by extension/webviews/timelinePanel.ts.
