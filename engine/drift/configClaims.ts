@@ -47,6 +47,17 @@ async function verifyInFile(
   if (state === 'missing') {
     if (claim.negated) return ok('absent, as the memory says');
     const event = eventAfter((await ctx.pathEvents).get(file) ?? [], claim.memoryValidFrom);
+    // Only a file the repository had when the memory was written can have drifted away from it:
+    // "check network.host in elasticsearch.yml" speaks of the reader's own file.
+    if (ctx.git && !ctx.git.shallow) {
+      if (!event)
+        return unverifiable(
+          `${file} was never in the repository (a file of the reader's or of another project)`,
+        );
+      // git keeps whole seconds: a commit in the memory's own second may have come after it.
+      if (event.committed < Math.floor(claim.memoryValidFrom / 1000) * 1000)
+        return unverifiable(`${file} was already gone before the memory was written`);
+    }
     return withCommit({ verdict: 'stale', evidence: { reason: `${file} is gone` } }, event?.commit);
   }
   const absolute = path.join(ctx.root, file);

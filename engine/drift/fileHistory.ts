@@ -64,6 +64,27 @@ export async function firstBreak<T>(
   return mode === 'any' ? breaks[0] : breaks[breaks.length - 1];
 }
 
+/**
+ * Whether a claim about files held in the commit the memory described (`asOf`): in any of them.
+ * A claim that was false when it was written did not drift (it named another project's package,
+ * a file of the reader's, or was a mistake): the caller says so instead of blaming a commit.
+ * Undefined when history cannot tell (no commit for the memory's time).
+ */
+export async function heldAt<T>(
+  ctx: GitContext,
+  files: readonly string[],
+  asOf: string | undefined,
+  reader: FileReader<T>,
+  holds: (value: T) => boolean,
+): Promise<boolean | undefined> {
+  if (!asOf) return undefined;
+  for (const file of files) {
+    const then = await versionAt(ctx, asOf, file, reader);
+    if (then !== 'unreadable' && holds(then)) return true;
+  }
+  return false;
+}
+
 /** The file as it was at `commit`, read once per commit, file and reader. */
 function versionAt<T>(
   ctx: GitContext,

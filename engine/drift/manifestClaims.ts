@@ -50,6 +50,10 @@ export async function verifyScriptClaim(
     (data) => !declares(data),
     'every',
   );
+  if (!commit && (await neverHeld(ctx, claim, manifests.files, declares)))
+    return unverifiable(
+      'not declared when the memory was written either (a script of another project, or a mistake)',
+    );
   return withCommit(
     { verdict: 'stale', evidence: { reason: 'script no longer declared', foundIn: [...manifests.files] } },
     commit,
@@ -112,6 +116,8 @@ export async function verifyDependencyClaim(
       (data) => !holds(versionIn(data, name)),
       'every',
     );
+    if (!commit && (await neverHeld(ctx, claim, manifests.files, (data) => holds(versionIn(data, name)))))
+      return unverifiable(NOT_DECLARED_THEN);
     return withCommit(
       { verdict: 'stale', evidence: { reason: 'dependency dropped', foundIn: [...manifests.files] } },
       commit,
@@ -125,12 +131,31 @@ export async function verifyDependencyClaim(
       (data) => !holds(versionIn(data, name)),
       'every',
     );
+    if (!commit && (await neverHeld(ctx, claim, [declared.file], (data) => holds(versionIn(data, name)))))
+      return unverifiable(NOT_DECLARED_THEN);
     return withCommit(
       { verdict: 'stale', evidence: { reason: 'version changed', now: declared.version } },
       commit,
     );
   }
   return ok('declared', { foundIn: [declared.file], now: declared.version });
+}
+
+const NOT_DECLARED_THEN =
+  "not declared so when the memory was written either (another project's package, a product, or a mistake)";
+
+/**
+ * Drift is a change after the memory: a manifest fact that did not hold when the memory was written
+ * (`require('pako')` in an example, "uses GitHub Actions") is no claim about this manifest, so no
+ * commit can have broken it. False only when history can tell; without it the claim stays checked.
+ */
+async function neverHeld(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  files: readonly string[],
+  holds: (data: ManifestData | undefined) => boolean,
+): Promise<boolean> {
+  return (await ctx.heldThen(files, claim.memoryValidFrom, MANIFEST, holds)) === false;
 }
 
 /** The version requirement a manifest version gives a dependency (names compared lower-cased). */

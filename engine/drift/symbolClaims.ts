@@ -8,6 +8,7 @@ import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
 import { isCodeEvidence } from './evidenceFiles';
+import { isPlatformName } from './platformNames';
 
 /**
  * A symbol claim: defined in the code index, or at least present in the code (a call of a library
@@ -22,6 +23,8 @@ export async function verifySymbolClaim(
   const name = parts[parts.length - 1] ?? claim.subject;
   const container = parts.length > 1 ? parts[parts.length - 2] : undefined;
   const definitions = definitionsOf(ctx, name, container);
+  if (definitions.length === 0 && isPlatformName(claim.subject))
+    return unverifiable('a name the JavaScript platform defines, not one of the project');
   const foundIn = definitions.length > 0 ? definitions.map((d) => d.file) : [...(await ctx.words.get(name))];
   if (claim.negated)
     return foundIn.length > 0 ? presentAgain(ctx, claim, name, foundIn) : ok('absent, as the memory says');

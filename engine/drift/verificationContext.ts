@@ -5,7 +5,7 @@ import type { CommitEvidence } from './claimTypes';
 import { grepNeedles } from './gitGrep';
 import { commitsAt, openGit, pathEvents } from './gitHistory';
 import { firstChange } from './historyWalk';
-import { firstBreak } from './fileHistory';
+import { firstBreak, heldAt } from './fileHistory';
 import { StoredHistory } from './historyStore';
 import type { FileReader } from './fileHistory';
 import type { GitContext, PathEvent } from './gitHistory';
@@ -55,6 +55,13 @@ export interface VerificationContext {
     isFalse: (value: T) => boolean,
     mode: 'every' | 'any',
   ): Promise<CommitEvidence | undefined>;
+  /** Whether the claim held in any of `files` when the memory was written (undefined: history cannot tell). */
+  heldThen<T>(
+    files: readonly string[],
+    time: number,
+    reader: FileReader<T>,
+    holds: (value: T) => boolean,
+  ): Promise<boolean | undefined>;
 }
 
 export async function createVerificationContext(
@@ -105,6 +112,8 @@ export async function createVerificationContext(
       git ? firstChange(git, needle, files, await commitsAt(git, time), becomes) : undefined,
     fileBreak: async (files, time, reader, isFalse, mode) =>
       git ? firstBreak(git, files, (await commitsAt(git, time))[0], reader, isFalse, mode) : undefined,
+    heldThen: async (files, time, reader, holds) =>
+      git && !git.shallow ? heldAt(git, files, (await commitsAt(git, time))[0], reader, holds) : undefined,
   };
 }
 
