@@ -40,8 +40,9 @@ const MAX_ASSOCIATION_GAP = 40;
  * spaces or non-ASCII letters) and marks claims inside denying clauses as negated.
  */
 export function extractClaims(text: string, options: ClaimExtractionOptions = {}): ExtractedClaim[] {
-  const negated = negatedRanges(text);
+  const negated = negatedRanges(text, true);
   const negatedAt = (position: number) => isInside(negated, position);
+  const denied = negatedRanges(text);
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
@@ -66,7 +67,11 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     options.projectPrograms ?? new Set(),
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
-  return claims.map((claim) => ({ ...claim, negated: negatedAt(claim.span[0]) }));
+  // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
+  return claims.map((claim) => ({
+    ...claim,
+    negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
+  }));
 }
 
 function dedupe(claims: Partial[]): Partial[] {

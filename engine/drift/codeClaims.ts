@@ -28,7 +28,9 @@ export async function verifyCommandClaim(
       verdict: 'stale',
       evidence: { reason: `${program ?? 'the program'} is no longer a program of the project` },
     };
-  const words = rest.filter((word) => !/^-[^-]/.test(word)).map((word) => word.split('=')[0] as string);
+  const words = ownArguments(rest)
+    .filter((word) => !/^-[^-]/.test(word) && !PREFIX_FLAG_RE.test(word))
+    .map((word) => word.split('=')[0] as string);
   if (words.length === 0) return ok('program present');
   const found = await Promise.all(words.map((word) => wordIn(ctx, word)));
   if (claim.negated) {
@@ -38,6 +40,17 @@ export async function verifyCommandClaim(
   const missing = words.find((_, i) => (found[i] as string[]).length === 0);
   if (missing === undefined) return ok('sub-commands and flags present');
   return goneWord(ctx, claim, keyOf(missing), `${missing} not found in the code`);
+}
+
+/** A pipe, a redirection or a command list: what follows is another program's or the shell's. */
+const SHELL_OPERATOR_RE = /^(?:\|\|?|&&?|;|\d?>>?(?:&\d)?|<)/;
+/** `--v8-` in "prepend `--v8-` to any V8 flag" is a prefix, not a flag; `-` alone is standard input. */
+const PREFIX_FLAG_RE = /^(?:-|--[\w-]*-)$/;
+
+/** The program's own arguments: `mocha --reporter=doc | cat head.html -` stops at the pipe. */
+function ownArguments(words: readonly string[]): string[] {
+  const end = words.findIndex((word) => SHELL_OPERATOR_RE.test(word));
+  return words.slice(0, end === -1 ? words.length : end);
 }
 
 /** The files whose code names a sub-command or flag, as a one-word string or as its key. */

@@ -7,34 +7,47 @@
  */
 const CLAUSE_END_RE = /[.!?](?=\s|$)|[;\n]|,\s+(?:but|while|whereas)\b/g;
 const ADVERB = String.raw`(?:\s+(?:now|completely|fully|entirely|since|recently|already|finally|also))?`;
-/** Triggers whose denied thing follows: "there is no X", "we no longer use X", "does not use X". */
-const OBJECT_DENIAL_RE = new RegExp(
-  String.raw`\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer\s+(?:uses?|ships?|has|have|depends\s+on|supports?|needs?)|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|ship|have|depend\s+on)|never\s+use[sd]?|got\s+rid\s+of|(?:we|i)\s+(?:removed|deleted|dropped)|(?:removed|deleted|dropped|gone)\s*,?\s+(?:along|together)\s+with|no\s+more|without)\b`,
-  'gi',
-);
+/**
+ * Triggers whose denied thing follows: "there is no X", "we no longer use X", "does not use X".
+ * "No longer needs X" denies a need, which says the project dropped a package but not that a flag
+ * or a function is gone ("`--timeout 99999999` is no longer needed"): NEED denials are kept apart.
+ */
+const objectDenial = (need: string) =>
+  new RegExp(
+    String.raw`\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer\s+(?:uses?|ships?|has|have|depends\s+on|supports?${need})|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|ship|have|depend\s+on)|never\s+use[sd]?|got\s+rid\s+of|(?:we|i)\s+(?:removed|deleted|dropped)|(?:removed|deleted|dropped|gone)\s*,?\s+(?:along|together)\s+with|no\s+more|without)\b`,
+    'gi',
+  );
 /** Triggers whose denied thing comes before: "X was removed", "X is no longer used", "X isn't used". */
-const SUBJECT_DENIAL_RE = new RegExp(
-  String.raw`\b(?:(?:was|were|has\s+been|have\s+been|is|are|got)${ADVERB}\s+(?:removed|deleted|dropped|gone)|(?:is|are)\s+no\s+longer\s+(?:used|needed|supported|available|there|present)|(?:isn't|aren't|is\s+not|are\s+not)\s+used\s+(?:any\s*more|anywhere)|(?:was|were)\s+never\s+used)\b`,
-  'gi',
-);
+const subjectDenial = (need: string) =>
+  new RegExp(
+    String.raw`\b(?:(?:was|were|has\s+been|have\s+been|is|are|got)${ADVERB}\s+(?:removed|deleted|dropped|gone)|(?:is|are)\s+no\s+longer\s+(?:used|supported|available|there|present${need})|(?:isn't|aren't|is\s+not|are\s+not)\s+used\s+(?:any\s*more|anywhere)|(?:was|were)\s+never\s+used)\b`,
+    'gi',
+  );
+const EXISTENCE = { object: objectDenial(''), subject: subjectDenial('') };
+const EXISTENCE_OR_NEED = { object: objectDenial(String.raw`|needs?`), subject: subjectDenial('|needed') };
 /** How far an object denial reaches: "there is no `X`", "no longer uses the `X` package". */
 const OBJECT_REACH = 48;
 /** Where a denied noun phrase ends: "no discrepancies | in README.md". */
 const PHRASE_END_RE =
   /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
 
-export function negatedRanges(text: string): Array<[number, number]> {
+/**
+ * The stretches of `text` a denial covers. With `need`, denials of a need count too ("no longer
+ * needs X", "X is no longer needed"): right for dependencies, wrong for flags and functions.
+ */
+export function negatedRanges(text: string, need = false): Array<[number, number]> {
+  const denials = need ? EXISTENCE_OR_NEED : EXISTENCE;
   const ranges: Array<[number, number]> = [];
   let start = 0;
   const consider = (end: number) => {
     const clause = text.slice(start, end);
-    for (const m of clause.matchAll(OBJECT_DENIAL_RE)) {
+    for (const m of clause.matchAll(denials.object)) {
       const from = start + m.index + m[0].length;
       const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
       const stop = PHRASE_END_RE.exec(reach.slice(1));
       ranges.push([from, from + (stop ? stop.index + 1 : reach.length)]);
     }
-    for (const m of clause.matchAll(SUBJECT_DENIAL_RE)) ranges.push([start, start + m.index]);
+    for (const m of clause.matchAll(denials.subject)) ranges.push([start, start + m.index]);
   };
   CLAUSE_END_RE.lastIndex = 0;
   for (let m = CLAUSE_END_RE.exec(text); m !== null; m = CLAUSE_END_RE.exec(text)) {

@@ -50,7 +50,7 @@ export function matchProjectCommands(text: string, programs: ReadonlySet<string>
   if (programs.size === 0) return;
   const names = [...programs].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const re = new RegExp(
-    `(?:\`|^[ \\t]*(?:\\$[ \\t]+)?)((?:${names})[ \\t]+[a-z][\\w:-]*(?:[ \\t]+--?[\\w-]+)*)`,
+    `(?:\`|^[ \\t]*(?:\\$[ \\t]+)?)((?:${names})(?=[ \\t]+(?:[a-z]|--?\\w))(?:[ \\t]+[a-z][\\w:-]*)?(?:[ \\t]+--?[\\w-]+(?:=[\\w.:/@-]+)?)*)`,
     'gm',
   );
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
