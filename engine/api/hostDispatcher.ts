@@ -100,16 +100,6 @@ export class EngineHost {
     return new EngineHost(store, options.logger, options.onActivity);
   }
 
-  /** Reports a write served outside dispatch (the MCP bridge's own methods) to the same listeners. */
-  announceWrite(method: string, meta: { requestId: string; client: string }): void {
-    reportActivity(
-      this.activityListeners,
-      () => ({ type: 'write', method, client: meta.client }),
-      meta.requestId,
-      this.logger,
-    );
-  }
-
   async dispatch(
     method: string,
     rawParams: unknown,

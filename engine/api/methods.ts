@@ -42,7 +42,8 @@ import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
 import { GRAPH_METHODS } from './graphMethods';
 import { TIMELINE_METHODS } from './timelineMethods';
-import { BRIDGE_METHODS } from '../mcp/methods/bridgeMethods';
+import { EVENT_METHODS } from './eventMethods';
+import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 
 /**
  * The engine's whole callable surface, as one table: the host executes these for local callers and
@@ -316,8 +317,8 @@ export const METHODS = {
   ...DRIFT_METHODS,
   ...GRAPH_METHODS,
   ...TIMELINE_METHODS,
-  // The event ledger (timeline) and the entity-graph operations of the MCP memory server's tools.
-  ...BRIDGE_METHODS,
+  ...EVENT_METHODS,
+  ...KNOWLEDGE_GRAPH_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -3,7 +3,7 @@ import { argumentError, invalidParams } from './argumentErrors';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
-import type { EventPage } from './methods/eventMethods';
+import type { EventPage } from '../api/eventMethods';
 import type { ToolContext } from './toolDefinition';
 import { MAX_QUERY_CHARS } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';

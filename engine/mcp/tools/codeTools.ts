@@ -169,7 +169,7 @@ interface SearchPage<T> {
 /** Runs an engine search for the hits after the cursor and keeps those that fit the budget. */
 async function searchPage<T>(
   tool: string,
-  method: string,
+  method: 'symbols' | 'files',
   args: {
     query: string;
     limit?: number | undefined;
@@ -182,7 +182,9 @@ async function searchPage<T>(
   const limit = args.limit ?? 20;
   const asked = Math.min(MAX_SEARCH_HITS, offset + limit);
   const hits =
-    offset >= asked ? [] : ((await context.call(method, { query: args.query, limit: asked })) as T[]);
+    offset >= asked
+      ? []
+      : ((await context.call(method, { query: args.query, limit: asked })) as unknown as T[]);
   const page = fitToBudget(hits.slice(offset), args.budget ?? DEFAULT_BUDGET);
   // More when the budget cut the page, or when the engine filled the window it was asked for.
   const more = page.taken < hits.length - offset || (hits.length === asked && asked < MAX_SEARCH_HITS);

@@ -72,16 +72,7 @@ const statsTool = defineTool({
     engine: z.record(z.string(), z.unknown()),
   }),
   async run(_args, context) {
-    const stats = (await context.call('stats', {})) as Record<string, unknown> & {
-      memories: number;
-      versions: number;
-      byLayer: Record<string, number>;
-      byStatus: Record<string, number>;
-      byKind: Record<string, number>;
-      entities: number;
-      relations: number;
-      events: number;
-    };
+    const stats = await context.call('stats', {});
     const { memories, versions, byLayer, byStatus, byKind, entities, relations, events, ...engine } = stats;
     const structured = {
       memories,

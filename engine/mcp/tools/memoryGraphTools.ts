@@ -12,7 +12,7 @@ import {
   fitToBudget,
   nextCursorField,
 } from '../budget';
-import type { EventPage } from '../methods/eventMethods';
+import type { EventPage } from '../../api/eventMethods';
 import { memoryLine, memoryView, memoryViewSchema, shrinkMemoryView } from '../memoryView';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';

@@ -104,7 +104,7 @@ function statusTool(options: {
   name: string;
   title: string;
   description: string;
-  method: string;
+  method: 'forget' | 'restore' | 'archive' | 'pin' | 'unpin';
   verb: string;
   hints: ToolHints;
   profiles?: readonly ('full' | 'core')[];
@@ -119,7 +119,7 @@ function statusTool(options: {
     input: z.object({ id: idField }),
     output: memoryOutput,
     async run({ id }, context) {
-      const memory = memoryView((await context.call(options.method, { id })) as Memory);
+      const memory = memoryView(await context.call(options.method, { id }));
       return { structured: { memory }, text: `${options.verb}: ${memoryLine(memory)}` };
     },
   });

@@ -1,10 +1,10 @@
-import { invalidInput } from '../../errors';
-import type { MethodSpec } from '../../api/methods';
-import { optionalNumber, optionalString, stringList } from '../../api/params';
-import type { Params } from '../../api/params';
-import { clampLimit } from '../../memory/memoryQueries';
-import type { MemoryStore } from '../../memory/memoryStore';
-import { parseTime } from '../../memory/validate';
+import { invalidInput } from '../errors';
+import type { MethodSpec } from './methods';
+import { optionalNumber, optionalString, stringList } from './params';
+import type { Params } from './params';
+import { clampLimit } from '../memory/memoryQueries';
+import type { MemoryStore } from '../memory/memoryStore';
+import { parseTime } from '../memory/validate';
 
 export interface TimelineEvent {
   seq: number;

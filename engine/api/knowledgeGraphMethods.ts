@@ -1,12 +1,12 @@
-import type { MethodSpec } from '../../api/methods';
-import { optionalQueryText } from '../../api/params';
-import type { Params } from '../../api/params';
+import type { MethodSpec } from './methods';
+import { optionalQueryText } from './params';
+import type { Params } from './params';
 import {
   openKnowledgeGraphNodes,
   readKnowledgeGraph,
   searchKnowledgeGraph,
-} from '../../knowledgeGraph/graphReads';
-import type { KgEntity, KgGraph, KgRelation } from '../../knowledgeGraph/graphTypes';
+} from '../knowledgeGraph/graphReads';
+import type { KgEntity, KgGraph, KgRelation } from '../knowledgeGraph/graphTypes';
 import {
   addKgObservations,
   createKgEntities,
@@ -14,15 +14,14 @@ import {
   deleteKgEntities,
   deleteKgObservations,
   deleteKgRelations,
-} from '../../knowledgeGraph/graphWrites';
-import type { MemoryStore } from '../../memory/memoryStore';
-import { recordList, text, textList } from './paramCheck';
+} from '../knowledgeGraph/graphWrites';
+import type { MemoryStore } from '../memory/memoryStore';
+import { recordList, text, textList } from './recordParams';
 
 /**
- * API methods of the official MCP memory server's tools (the compat profile), over the compat
- * knowledge graph (engine/knowledgeGraph): its own tables, journaled like every write, apart from
- * Engram's extracted entity graph. They are not in engine/api/methods.ts yet: BRIDGE_METHODS is
- * meant to be merged into METHODS; until then the bridge serves them itself (see bridgeHost.ts).
+ * The MCP memory server's knowledge graph: the methods behind the official memory server's tools
+ * (the compat profile), over its own tables (engine/knowledgeGraph), journaled like every write and
+ * apart from Engram's extracted entity graph (graphMethods.ts).
  */
 
 function entitiesParam(params: Params): KgEntity[] {
@@ -63,7 +62,7 @@ function readGraph(store: MemoryStore, params: Params): KgGraph {
   });
 }
 
-export const GRAPH_METHODS = {
+export const KNOWLEDGE_GRAPH_METHODS = {
   graphCreateEntities: graphWrite((store, p) => ({
     entities: store.write((tx) => createKgEntities(tx, entitiesParam(p))),
   })),
