@@ -1,4 +1,3 @@
-import type { MethodSpec } from './methods';
 import { optionalQueryText } from './params';
 import type { Params } from './params';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../knowledgeGraph/graphWrites';
 import type { MemoryStore } from '../memory/memoryStore';
 import { recordList, text, textList } from './recordParams';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 /**
  * The MCP memory server's knowledge graph: the methods behind the official memory server's tools
@@ -47,8 +47,12 @@ function namesParam(params: Params, field: string): string[] | undefined {
 }
 
 /** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */
-function graphWrite<R>(run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
-  return { write: true, run: (store, params) => store.write(() => run(store, params)) };
+function graphWrite<R>(run: (store: MemoryStore, params: Params) => R) {
+  return defineMethod({
+    params: UNCHECKED_PARAMS,
+    write: true,
+    run: (store, params) => store.write(() => run(store, params)),
+  });
 }
 
 /** The graph: by names (open_nodes), by a text match (search_nodes, '' matches all) or whole (read_graph). */
@@ -91,5 +95,5 @@ export const KNOWLEDGE_GRAPH_METHODS = {
     });
     return { deleted: true };
   }),
-  graphRead: { write: false, run: readGraph } satisfies MethodSpec<KgGraph>,
+  graphRead: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: readGraph }),
 };

@@ -34,7 +34,8 @@ const exportTool = defineTool({
   }),
   async run({ format = 'jsonl', budget = DEFAULT_BUDGET, cursor }, context) {
     const line = cursorNumber('memory_export', decodeCursor('memory_export', cursor), 'l', 0);
-    const { text } = (await context.call('export', { format })) as { text: string };
+    // Without a file the engine answers with the text itself.
+    const text = (await context.call('export', { format })).text ?? '';
     const all = text.replace(/\n$/, '').split('\n');
     // Strings cost their JSON-quoted size here; near enough for a page of lines.
     const page = fitToBudget(all.slice(line), budget);
