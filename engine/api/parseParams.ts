@@ -71,6 +71,9 @@ export function parseParams<P extends z.ZodType>(
   const issue = parsed.error.issues[0];
   if (!issue) throw invalidInput(`${method}: invalid parameters`);
   const value = valueAt(params, issue.path);
-  const field = issue.path.length > 0 ? fieldOf(issue.path) : 'params';
+  // An item of a list of plain values is named by its list (`channels must be one of ...; got
+  // "x"`), as the engine's field checks always did; fields of records keep their index.
+  const path = typeof issue.path.at(-1) === 'number' ? issue.path.slice(0, -1) : issue.path;
+  const field = path.length > 0 ? fieldOf(path) : 'params';
   throw invalidInput(`${field} ${expectation(issue, value)}; got ${describe(value)}`);
 }
