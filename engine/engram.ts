@@ -4,8 +4,7 @@ import { EngineHost } from './api/hostDispatcher';
 import { createEmbeddingProvider } from './embedding/createEmbeddingProvider';
 import type { EmbeddingConfig } from './embedding/types';
 import type { HostOptions } from './api/hostDispatcher';
-import type { MethodName, MethodResult } from './api/methods';
-import type { Params } from './api/params';
+import type { MethodName, MethodParams, MethodResult } from './api/methods';
 import { silentLogger, systemClock } from './host';
 import type { Clock, Logger } from './host';
 import { prepareDatabaseDirectory } from './paths';
@@ -86,7 +85,7 @@ export class Engram {
     return this.shared.onRoleChange(listener);
   }
 
-  async call<M extends MethodName>(method: M, params: Params = {}): Promise<MethodResult<M>> {
+  async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
     return (await this.shared.call(method, params)) as MethodResult<M>;
   }
 

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Engram, OpenEngramOptions } from '../engine/engram';
-import type { MethodName, MethodResult } from '../engine/api/methods';
+import type { MethodName, MethodParams, MethodResult } from '../engine/api/methods';
 import type * as EngineBundle from './engineBundle';
-import type { Params } from '../engine/api/params';
 import type { Actor } from '../engine/memory/types';
 
 export type EngineState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed';
@@ -125,7 +124,11 @@ export class EngineConnection implements vscode.Disposable {
     );
   }
 
-  async call<M extends MethodName>(method: M, params: Params = {}, actor?: Actor): Promise<MethodResult<M>> {
+  async call<M extends MethodName>(
+    method: M,
+    params: MethodParams<M>,
+    actor?: Actor,
+  ): Promise<MethodResult<M>> {
     const engram = await this.ready();
     const result = await engram.call(method, {
       ...params,

@@ -58,7 +58,7 @@ export class EngramStatusBar implements vscode.Disposable {
   async refresh(): Promise<void> {
     if (this.engine.state !== 'ready') return;
     try {
-      this.memories = (await this.engine.call('stats')).memories;
+      this.memories = (await this.engine.call('stats', {})).memories;
     } catch {
       this.memories = undefined;
     }

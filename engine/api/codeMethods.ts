@@ -7,6 +7,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { tokenCount } from '../retrieval/tokenCount';
 import { optionalBoolean, optionalNumber, optionalQueryText, queryText, stringList } from './params';
 import type { Params } from './params';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 function limitOf(p: Params, fallback: number): number {
   const limit = optionalNumber(p, 'limit') ?? fallback;
@@ -51,24 +52,27 @@ export const CODE_METHODS = {
    * `{tokens?: boolean, paths?: string[]}` -> ScanResult. `paths` (workspace-relative, or absolute
    * inside the root) rescans just those files, for a file watcher; omitted, the whole workspace.
    */
-  scan: {
+  scan: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params) =>
       requireCodeWorkspace(store).scan(store, {
         tokens: optionalBoolean(p, 'tokens'),
         ...(p['paths'] === undefined || p['paths'] === null ? {} : { paths: stringList(p, 'paths') }),
       }),
-  },
-  symbols: {
+  }),
+  symbols: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params) =>
       store.read((r) => searchSymbols(r, queryText(p, 'query'), limitOf(p, 20))),
-  },
-  files: {
+  }),
+  files: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params) =>
       store.read((r) => searchFiles(r, queryText(p, 'query'), limitOf(p, 20))),
-  },
+  }),
   /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
-  map: { write: false, run: repoMap },
+  map: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: repoMap }),
 } as const;

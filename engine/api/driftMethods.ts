@@ -6,6 +6,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { resolveId } from '../memory/memoryQueries';
 import { actorOf, optionalBoolean, stringList, text } from './params';
 import type { Params } from './params';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 function pathsOf(p: Params): string[] | undefined {
   if (p['paths'] === undefined || p['paths'] === null) return undefined;
@@ -25,7 +26,8 @@ function pathsOf(p: Params): string[] | undefined {
  * - `driftClaims` {id} -> the memory's claims with their last verdicts.
  */
 export const DRIFT_METHODS = {
-  drift: {
+  drift: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params) => {
       requireDriftRoot(store);
@@ -43,13 +45,14 @@ export const DRIFT_METHODS = {
       };
       return fix ? fixDrift(store, { ...options, dryRun }) : checkDrift(store, options);
     },
-  },
-  driftClaims: {
+  }),
+  driftClaims: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params) =>
       store.read((r) => {
         const id = resolveId(r, text(p, 'id'));
         return claimsForCheck(r, [id]).map(({ memoryValidFrom: _v, sourceFile: _s, ...claim }) => claim);
       }),
-  },
+  }),
 } as const;

@@ -10,6 +10,7 @@ import { entityKey, json, memoryKey, payloadFor } from './graphPayload';
 import type { Candidate } from './graphPayload';
 import { optionalNumber } from './params';
 import type { Params } from './params';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 /**
  * The entity graph as the Graph panel draws it: entities and memories as nodes, relations
@@ -86,7 +87,8 @@ interface Filters {
 type Seed = { entity: string } | { entityId: number } | { memory: string } | { file: string };
 
 export const GRAPH_METHODS = {
-  graphNeighbourhood: {
+  graphNeighbourhood: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params): GraphPayload => {
       const seeds = seedsOf(p);
@@ -96,14 +98,15 @@ export const GRAPH_METHODS = {
       const filters = filtersOf(p);
       return store.read((r) => neighbourhood(r, seeds, hops, filters));
     },
-  },
-  graphOverview: {
+  }),
+  graphOverview: defineMethod({
+    params: UNCHECKED_PARAMS,
     write: false,
     run: (store: MemoryStore, p: Params): GraphPayload => {
       const filters = filtersOf(p);
       return store.read((r) => overview(r, filters));
     },
-  },
+  }),
 } as const;
 
 // ---- parameters ---------------------------------------------------------------------------

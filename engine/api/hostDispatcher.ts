@@ -14,8 +14,9 @@ import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
 import { isMethodName, METHODS } from './methods';
-import type { MethodSpec } from './methods';
+import type { MethodSpec } from './defineMethod';
 import { asParams } from './params';
+import { parseParams } from './parseParams';
 import { activityOf, reportActivity } from './engineActivity';
 import type { ActivityListener, EngineActivity } from './engineActivity';
 
@@ -100,16 +101,6 @@ export class EngineHost {
     return new EngineHost(store, options.logger, options.onActivity);
   }
 
-  /** Reports a write served outside dispatch (the MCP bridge's own methods) to the same listeners. */
-  announceWrite(method: string, meta: { requestId: string; client: string }): void {
-    reportActivity(
-      this.activityListeners,
-      () => ({ type: 'write', method, client: meta.client }),
-      meta.requestId,
-      this.logger,
-    );
-  }
-
   async dispatch(
     method: string,
     rawParams: unknown,
@@ -143,9 +134,9 @@ export class EngineHost {
 
   private async execute(method: string, rawParams: unknown, requestId: string): Promise<unknown> {
     if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
-    const spec: MethodSpec<unknown> = METHODS[method];
-    const params = asParams(rawParams, method);
-    if (!spec.write) return spec.run(this.store, params);
+    const spec: MethodSpec = METHODS[method];
+    const params = parseParams(spec, rawParams, method);
+    if (!spec.write) return spec.run(this.store, params, undefined);
     // Async preparation (recall, embeddings) runs before the synchronous transaction.
     const prepared = spec.prepare ? await spec.prepare(this.store, params) : undefined;
     return this.store.write((tx, now) => {

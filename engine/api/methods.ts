@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { z } from 'zod';
 import { EngramError, invalidInput, notFound } from '../errors';
 import { exportLines, importEngramLines, parseEngramLines } from '../exchange/engramJsonl';
 import { renderMarkdown } from '../exchange/markdownExport';
@@ -19,7 +20,6 @@ import { LAYERS, STATUSES } from '../memory/types';
 import type { RememberInput } from '../memory/types';
 import type { EmbeddedText } from '../memory/novelty';
 import { oneOf, parseTime } from '../memory/validate';
-import { CHANNELS } from '../retrieval/channelWeights';
 import { indexMissing } from '../retrieval/lexicalIndex';
 import { recall } from '../retrieval/recall';
 import { buildContext, markContextInjected } from '../retrieval/contextBuilder';
@@ -35,6 +35,8 @@ import {
   text,
 } from './params';
 import type { Params } from './params';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
 import { collectStats } from './stats';
 import { REMEMBER_RESULTS } from './requestRecords';
 import type { ResultRecord } from './requestRecords';
@@ -42,40 +44,25 @@ import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
 import { GRAPH_METHODS } from './graphMethods';
 import { TIMELINE_METHODS } from './timelineMethods';
-import { BRIDGE_METHODS } from '../mcp/methods/bridgeMethods';
+import { EVENT_METHODS } from './eventMethods';
+import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 
-/**
- * The engine's whole callable surface, as one table: the host executes these for local callers and
- * for clients over IPC, so the CLI, the MCP bridge and VS Code see exactly the same behaviour.
- * `write` marks methods that change the database: they are made exactly-once by request id.
- */
-export interface MethodSpec<R> {
-  write: boolean;
-  /**
-   * Async work a write needs before its transaction (recall, embeddings): transactions are
-   * synchronous, so it runs first and its result is handed to `run`.
-   */
-  prepare?(store: MemoryStore, params: Params): Promise<unknown>;
-  run(store: MemoryStore, params: Params, prepared?: unknown): R;
-  /** What a write keeps for a retried request, when not its whole result (see requestRecords.ts). */
-  resultRecord?: ResultRecord<R>;
-}
-
-function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
-  return { write, run };
+function method<R>(write: boolean, run: (store: MemoryStore, params: Params) => R) {
+  return defineMethod({ params: UNCHECKED_PARAMS, write, run: (store, params) => run(store, params) });
 }
 
 function preparedWrite<P, R>(
   prepare: (store: MemoryStore, params: Params) => Promise<P>,
   run: (store: MemoryStore, params: Params, prepared: P) => R,
   resultRecord?: ResultRecord<R>,
-): MethodSpec<R> {
-  return {
+) {
+  return defineMethod({
+    params: UNCHECKED_PARAMS,
     write: true,
     prepare,
-    run: (store, params, prepared) => run(store, params, prepared as P),
+    run,
     ...(resultRecord ? { resultRecord } : {}),
-  };
+  });
 }
 
 /**
@@ -102,6 +89,10 @@ const readOnlyCall = (p: Params) => optionalBoolean(p, 'readOnly') === true;
 
 const layerParam = (p: Params) => (p['layer'] === undefined ? undefined : oneOf('layer', p['layer'], LAYERS));
 
+/**
+ * The engine's whole callable surface, as one table: the host executes these for local callers and
+ * for clients over IPC, so the CLI, the MCP bridge and VS Code see exactly the same behaviour.
+ */
 export const METHODS = {
   remember: preparedWrite(
     async (store, p) => (await embedContents(store, [p]))[0],
@@ -171,49 +162,44 @@ export const METHODS = {
       ),
     ),
   ),
-  recall: method(false, async (store, p) => {
-    await store.ensureVectors();
-    const channels =
-      p['channels'] === undefined
-        ? undefined
-        : stringList(p, 'channels').map((c) => oneOf('channels', c, CHANNELS));
-    return recall(
-      store,
-      {
-        query: queryText(p, 'query'),
-        k: optionalNumber(p, 'k'),
-        channels,
-        layer: layerParam(p),
-        includeInactive: optionalBoolean(p, 'includeInactive'),
-        asOf: p['asOf'] === undefined ? undefined : parseTime('asOf', p['asOf']),
-        session: actorOf(p).session,
-        explain: optionalBoolean(p, 'explain'),
-        noteAccess: !readOnlyCall(p),
-      },
-      store.vectors,
-    );
-  }),
-  context: preparedWrite(
-    (store, p) => {
-      const budget = optionalNumber(p, 'budget');
-      if (budget !== undefined && (!Number.isInteger(budget) || budget < 50 || budget > 200_000)) {
-        throw invalidInput(`budget must be a whole number of tokens from 50 to 200000; got ${budget}`);
-      }
-      return buildContext(store, {
-        query: queryText(p, 'query'),
-        budget,
-        session: actorOf(p).session,
-        conversation: optionalString(p, 'conversation'),
-        k: optionalNumber(p, 'k'),
-      });
-    },
-    (store, p, block) => {
-      store.write((tx, now) =>
-        markContextInjected(tx, optionalString(p, 'conversation') ?? actorOf(p).session, block, now),
+  recall: defineMethod({
+    params: RECALL_PARAMS,
+    write: false,
+    run: async (store, p) => {
+      await store.ensureVectors();
+      return recall(
+        store,
+        {
+          query: queryText(p, 'query'),
+          k: p.k,
+          channels: p.channels,
+          layer: p.layer,
+          includeInactive: p.includeInactive,
+          asOf: p.asOf === undefined ? undefined : parseTime('asOf', p.asOf),
+          session: actorOf(p).session,
+          explain: p.explain,
+          noteAccess: p.readOnly !== true,
+        },
+        store.vectors,
       );
+    },
+  }),
+  context: defineMethod({
+    params: CONTEXT_PARAMS,
+    write: true,
+    prepare: (store, p) =>
+      buildContext(store, {
+        query: queryText(p, 'query'),
+        budget: p.budget,
+        session: actorOf(p).session,
+        conversation: p.conversation,
+        k: p.k,
+      }),
+    run: (store, p, block) => {
+      store.write((tx, now) => markContextInjected(tx, p.conversation ?? actorOf(p).session, block, now));
       return block;
     },
-  ),
+  }),
   entities: method(false, (store, p) =>
     store.read((r) =>
       searchEntities(r, optionalQueryText(p, 'query'), clampLimit(optionalNumber(p, 'limit') ?? 50)),
@@ -316,11 +302,13 @@ export const METHODS = {
   ...DRIFT_METHODS,
   ...GRAPH_METHODS,
   ...TIMELINE_METHODS,
-  // The event ledger (timeline) and the entity-graph operations of the MCP memory server's tools.
-  ...BRIDGE_METHODS,
+  ...EVENT_METHODS,
+  ...KNOWLEDGE_GRAPH_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;
+/** What a host may send: the input of the method's schema. */
+export type MethodParams<M extends MethodName> = z.input<(typeof METHODS)[M]['params']>;
 export type MethodResult<M extends MethodName> = Awaited<ReturnType<(typeof METHODS)[M]['run']>>;
 
 export function isMethodName(name: string): name is MethodName {

@@ -14,6 +14,7 @@ import { describe, oneOf } from '../memory/validate';
 import type { SqlReader } from '../store/sqlAccess';
 import { optionalNumber, optionalString } from './params';
 import type { Params } from './params';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 /** @default 10000 memories: the most a panel draws; the newest are kept when more match. */
 const MAX_MEMORIES = 10_000;
@@ -378,5 +379,5 @@ export async function timelineData(store: MemoryStore, p: Params): Promise<Timel
  * text?, limit? (1-10000)} -> TimelinePayload.
  */
 export const TIMELINE_METHODS = {
-  timeline: { write: false, run: timelineData },
+  timeline: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: timelineData }),
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The code scanner and code index (issue 4, part 1). Entry points:
+ * The code scanner and code index. Entry points:
  * - `codeIndexMigration(version)`: the tables, for the engine's migration list;
  * - `scanWorkspace(options)`: an incremental scan into the index (worker thread or inline);
  * - `readFileIndex` + `deriveFileMemories`: the codebase-layer memory drafts of a file;

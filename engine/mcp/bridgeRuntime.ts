@@ -1,11 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Engram } from '../engram';
 import type { OpenEngramOptions } from '../engram';
 import type { Logger } from '../host';
 import { resolveDatabasePath, resolveWorkspaceRoot } from '../paths';
 import type { DatabaseChoice } from '../paths';
-import { openBridgeEngine } from './bridgeEngine';
-import type { EngineLink } from './bridgeEngine';
 import type { Profile } from './profiles';
 
 export interface BridgeSettings {
@@ -25,7 +24,7 @@ export interface BridgeSettings {
  * the process ends.
  */
 export class BridgeRuntime {
-  private opening: Promise<EngineLink> | undefined;
+  private opening: Promise<Engram> | undefined;
   private dbPath: string | undefined;
 
   constructor(readonly settings: BridgeSettings) {}
@@ -42,10 +41,10 @@ export class BridgeRuntime {
     return this.opened?.role ?? 'none';
   }
 
-  private opened: EngineLink | undefined;
+  private opened: Engram | undefined;
 
   /** The engine; `roots` is asked only when nothing on the command line or in the environment chose a database. */
-  engine(roots: () => Promise<string[]>): Promise<EngineLink> {
+  engine(roots: () => Promise<string[]>): Promise<Engram> {
     this.opening ??= this.open(roots).then(
       (link) => (this.opened = link),
       (error: unknown) => {
@@ -57,7 +56,7 @@ export class BridgeRuntime {
     return this.opening;
   }
 
-  private async open(roots: () => Promise<string[]>): Promise<EngineLink> {
+  private async open(roots: () => Promise<string[]>): Promise<Engram> {
     const choice = { ...this.settings.choice };
     const chosen = choice.db || choice.env['ENGRAM_DB'] || choice.user || choice.workspace;
     if (!chosen) {
@@ -68,7 +67,7 @@ export class BridgeRuntime {
     this.settings.logger.info(`engram-mcp: database ${this.dbPath}`);
     // The workspace the code and drift tools work on when this process hosts, as the CLI chooses it.
     const root = resolveWorkspaceRoot(choice);
-    return openBridgeEngine({
+    return Engram.open({
       ...this.settings.engine,
       dbPath: this.dbPath,
       ...(root ? { code: { root, grammarsDirectory: this.settings.grammarsDirectory } } : {}),

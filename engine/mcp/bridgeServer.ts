@@ -14,6 +14,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } from './argumentErrors';
 import { compatArgumentMessage, compatErrorResult } from './compatErrors';
+import type { MethodName, MethodParams, MethodResult } from '../api/methods';
 import { EngramError } from '../errors';
 import type { BridgeRuntime } from './bridgeRuntime';
 import { portableSchema } from './portableSchema';
@@ -63,7 +64,7 @@ export function createBridgeServer(runtime: BridgeRuntime): Server {
     return (await server.listRoots()).roots.map((root) => root.uri);
   };
   const context: ToolContext = {
-    async call(method, params) {
+    async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
       const engine = await runtime.engine(roots);
       const agent = server.getClientVersion()?.name || 'mcp-client';
       return engine.call(method, { ...params, actor: { agent, session } });

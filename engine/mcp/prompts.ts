@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { argumentError, invalidParams } from './argumentErrors';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { Memory } from '../memory/types';
-import type { RecallResult } from '../retrieval/recall';
-import type { EventPage } from './methods/eventMethods';
 import type { ToolContext } from './toolDefinition';
 import { MAX_QUERY_CHARS } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
@@ -89,7 +87,7 @@ async function promptFor(
 ): Promise<GetPromptResult> {
   if (name === 'prime') {
     const task = args['task']?.trim() || 'project overview: architecture, conventions, decisions';
-    const block = (await context.call('context', { query: task, budget: 2000 })) as { text: string };
+    const block = await context.call('context', { query: task, budget: 2000 });
     return userMessage(
       'Project memory for this session',
       `Here is what Engram remembers about this project (memory ids in brackets; recall more with memory_recall):\n\n${block.text || '(no memories yet)'}`,
@@ -101,10 +99,10 @@ async function promptFor(
       throw invalidParams(
         `recap: days: must be a number of days from 1 to 3650; got ${JSON.stringify(args['days'])}`,
       );
-    const page = (await context.call('events', {
+    const page = await context.call('events', {
       from: Date.now() - days * DAY_MS,
       limit: 200,
-    })) as EventPage;
+    });
     const all = page.events.map(
       (e) =>
         `- ${new Date(e.at).toISOString()} ${e.type}${e.agent ? ` by ${e.agent}` : ''}${e.content ? `: ${e.content.slice(0, 300)}` : ''}`,
@@ -119,7 +117,7 @@ async function promptFor(
   if (name === 'why') {
     const target = args['target']?.trim();
     if (!target) throw invalidParams('why: target: required (a file, symbol or topic)');
-    const result = (await context.call('recall', { query: target, k: 30 })) as RecallResult;
+    const result = await context.call('recall', { query: target, k: 30 });
     const decisions = result.hits.filter((h) => DECISION_KINDS.has(h.memory.kind)).slice(0, 15);
     const lines = decisions.map((h) => `- [${h.memory.id}] ${h.memory.kind}: ${h.memory.content}`);
     return userMessage(

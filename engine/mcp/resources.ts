@@ -1,7 +1,5 @@
 import { invalidParams } from './argumentErrors';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from '../memory/memoryQueries';
-import type { Annotation, Memory } from '../memory/types';
 import { DEFAULT_BUDGET, fitToBudget } from './budget';
 import { memoryView, shrinkMemoryView } from './memoryView';
 import type { ToolContext } from './toolDefinition';
@@ -64,7 +62,7 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value) }],
   });
   if (uri === 'memory://recent') {
-    const page = (await context.call('list', { limit: RECENT_COUNT })) as Page<Memory>;
+    const page = await context.call('list', { limit: RECENT_COUNT });
     const fitted = fitToBudget(page.items.map(memoryView), DEFAULT_BUDGET, shrinkMemoryView);
     return json({ memories: fitted.items, total: page.total });
   }
@@ -87,10 +85,7 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
   const match = /^memory:\/\/([^/?#]{1,200})$/.exec(uri);
   if (!match?.[1]) throw invalidParams(`uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);
   const id = decodeURIComponent(match[1]);
-  const { memory, annotations } = (await context.call('get', { id })) as {
-    memory: Memory;
-    annotations: Annotation[];
-  };
+  const { memory, annotations } = await context.call('get', { id });
   const view = fitToBudget([memoryView(memory)], DEFAULT_BUDGET, shrinkMemoryView).items[0];
   return json({ memory: view, context: memory.context, annotations: annotations.slice(-20) });
 }

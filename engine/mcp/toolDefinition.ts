@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { Params } from '../api/params';
+import type { MethodName, MethodParams, MethodResult } from '../api/methods';
 import type { Profile } from './profiles';
 
 /** What a tool can do with the engine, on behalf of the connected client. */
 export interface ToolContext {
   /** Calls an engine method with the client's actor ({agent, session}) added. */
-  call(method: string, params: Params): Promise<unknown>;
+  call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
   /** The bridge's own state for stats: role, profile, database. */
   readonly bridge: { role: string; profile: Profile; database: string };
 }

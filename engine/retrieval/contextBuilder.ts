@@ -7,6 +7,10 @@ import type { Memory } from '../memory/types';
 import { recall } from './recall';
 import { tokenCount, truncateToTokens } from './tokenCount';
 
+/** A context block's token budget, for every host: from a one-line block to a large model's window. */
+export const MIN_CONTEXT_BUDGET = 50;
+export const MAX_CONTEXT_BUDGET = 200_000;
+
 export interface ContextOptions {
   query: string;
   /** Token budget of the whole block. @default 1500 */

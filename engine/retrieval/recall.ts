@@ -72,6 +72,9 @@ export interface RecallResult {
 const DEPTH = 5;
 const MIN_DEPTH = 50;
 
+/** The most memories one recall returns: the one limit of `k` for every host. */
+export const MAX_RECALL_K = 1000;
+
 export async function recall(
   store: MemoryStore,
   options: RecallOptions,
@@ -81,7 +84,8 @@ export async function recall(
   const query = boundedQuery('query', options.query).trim();
   if (query === '') throw invalidInput('query must not be empty');
   const k = options.k ?? 10;
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw invalidInput(`k must be 1 to 1000; got ${k}`);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_RECALL_K)
+    throw invalidInput(`k must be 1 to ${MAX_RECALL_K}; got ${k}`);
   const wanted = new Set(options.channels ?? CHANNELS);
   const depth = Math.max(MIN_DEPTH, k * DEPTH);
   const statuses =

@@ -135,7 +135,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
         count: grouped.get(layer)?.length ?? 0,
       }));
     }
-    const stats = await this.engine.call('stats');
+    const stats = await this.engine.call('stats', {});
     // No memory at all: no rows, so the view shows its welcome (package.json viewsWelcome).
     if (stats.memories === 0) return [];
     return LAYERS.map((layer) => ({ type: 'layer', layer, count: stats.byLayer[layer] ?? 0 }));

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { FileHit, SymbolHit } from '../../code/codeQueries';
-import type { ScanResult } from '../../code/codeWorkspace';
-import type { RepoMap, RepoMapFile } from '../../code/repoMap';
+import type { RepoMapFile } from '../../code/repoMap';
 import { truncateToTokens } from '../../retrieval/tokenCount';
 import {
   budgetField,
@@ -83,10 +81,10 @@ const scanTool = defineTool({
     millis: z.number(),
   }),
   async run({ paths, tokens, budget = DEFAULT_BUDGET }, context) {
-    const result = (await context.call('scan', {
+    const result = await context.call('scan', {
       ...(paths ? { paths } : {}),
       ...(tokens ? { tokens } : {}),
-    })) as ScanResult;
+    });
     const { changes } = result;
     const counts = {
       added: changes.added.length,
@@ -169,20 +167,18 @@ interface SearchPage<T> {
 /** Runs an engine search for the hits after the cursor and keeps those that fit the budget. */
 async function searchPage<T>(
   tool: string,
-  method: string,
+  search: (limit: number) => Promise<T[]>,
   args: {
     query: string;
     limit?: number | undefined;
     budget?: number | undefined;
     cursor?: string | undefined;
   },
-  context: ToolContext,
 ): Promise<SearchPage<T>> {
   const offset = cursorNumber(tool, decodeCursor(tool, args.cursor), 'o', 0);
   const limit = args.limit ?? 20;
   const asked = Math.min(MAX_SEARCH_HITS, offset + limit);
-  const hits =
-    offset >= asked ? [] : ((await context.call(method, { query: args.query, limit: asked })) as T[]);
+  const hits = offset >= asked ? [] : await search(asked);
   const page = fitToBudget(hits.slice(offset), args.budget ?? DEFAULT_BUDGET);
   // More when the budget cut the page, or when the engine filled the window it was asked for.
   const more = page.taken < hits.length - offset || (hits.length === asked && asked < MAX_SEARCH_HITS);
@@ -221,7 +217,11 @@ const symbolsTool = defineTool({
     nextCursor: nextCursorField,
   }),
   async run(args, context) {
-    const page = await searchPage<SymbolHit>('code_symbols', 'symbols', args, context);
+    const page = await searchPage(
+      'code_symbols',
+      (limit) => context.call('symbols', { query: args.query, limit }),
+      args,
+    );
     const lines = page.items.map(
       (s) =>
         `${s.path}:${s.startLine}-${s.endLine} ${s.kind} ${s.container ? `${s.container}.` : ''}${s.name}${s.exported ? ' (exported)' : ''}: ${s.signature}`,
@@ -260,7 +260,11 @@ const filesTool = defineTool({
     nextCursor: nextCursorField,
   }),
   async run(args, context) {
-    const page = await searchPage<FileHit>('code_files', 'files', args, context);
+    const page = await searchPage(
+      'code_files',
+      (limit) => context.call('files', { query: args.query, limit }),
+      args,
+    );
     const lines = page.items.map(
       (f) => `${f.path} (${f.language ?? 'no language'}, ${f.lines} lines, ${f.symbols} symbols)`,
     );
@@ -319,11 +323,11 @@ export async function repoMapWithin(
   budget: number,
   context: ToolContext,
 ): Promise<z.input<typeof repoMapOutput>> {
-  const map = (await context.call('map', {
+  const map = await context.call('map', {
     ...(request.focus ? { focus: request.focus } : {}),
     ...(request.query ? { query: request.query } : {}),
     budget: Math.max(16, Math.floor(budget * MAP_TEXT_SHARE)),
-  })) as RepoMap;
+  });
   const { files, ...rest } = map;
   // JSON escaping makes the text dearer in the structured result than the map counted it.
   const text = truncateToTokens(rest.text, Math.floor(budget * MAP_TEXT_SHARE));

@@ -48,9 +48,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     input: z.object({ entities: z.array(entity) }),
     output: z.object({ entities: z.array(entity) }),
     async run(args, context) {
-      const result = (await context.call('graphCreateEntities', args)) as {
-        entities: z.infer<typeof entity>[];
-      };
+      const result = await context.call('graphCreateEntities', args);
       return { structured: result, text: json(result.entities) };
     },
   }),
@@ -65,9 +63,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     input: z.object({ relations: z.array(relation) }),
     output: z.object({ relations: z.array(relation) }),
     async run(args, context) {
-      const result = (await context.call('graphCreateRelations', args)) as {
-        relations: z.infer<typeof relation>[];
-      };
+      const result = await context.call('graphCreateRelations', args);
       return { structured: result, text: json(result.relations) };
     },
   }),
@@ -90,9 +86,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
       results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })),
     }),
     async run(args, context) {
-      const result = (await context.call('graphAddObservations', args)) as {
-        results: Array<{ entityName: string; addedObservations: string[] }>;
-      };
+      const result = await context.call('graphAddObservations', args);
       return { structured: result, text: json(result.results) };
     },
   }),
@@ -156,7 +150,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     hints: READ_ONLY,
     input: z.object({}),
     output: graphOutput,
-    run: async (_args, context) => graphResult((await context.call('graphRead', {})) as KgGraph),
+    run: async (_args, context) => graphResult(await context.call('graphRead', {})),
   }),
   defineTool({
     name: 'search_nodes',
@@ -171,7 +165,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
         .describe('The search query to match against entity names, types, and observation content'),
     }),
     output: graphOutput,
-    run: async ({ query }, context) => graphResult((await context.call('graphRead', { query })) as KgGraph),
+    run: async ({ query }, context) => graphResult(await context.call('graphRead', { query })),
   }),
   defineTool({
     name: 'open_nodes',
@@ -184,6 +178,6 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
       names: z.array(z.string()).describe('An array of entity names to retrieve'),
     }),
     output: graphOutput,
-    run: async ({ names }, context) => graphResult((await context.call('graphRead', { names })) as KgGraph),
+    run: async ({ names }, context) => graphResult(await context.call('graphRead', { names })),
   }),
 ];

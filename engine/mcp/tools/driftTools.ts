@@ -142,10 +142,10 @@ export async function driftCheckPage(
   budget: number,
   context: ToolContext,
 ) {
-  const report = (await context.call('drift', {
+  const report = await context.call('drift', {
     ...(args.paths ? { paths: args.paths } : {}),
     ...(args.all ? { all: true } : {}),
-  })) as DriftReport;
+  });
   const summary = summaryOf(report);
   const page = fitToBudget(
     report.memories.slice(offset).map(driftView),
@@ -228,11 +228,11 @@ const fixTool = defineTool({
     memories: z.array(memoryDriftSchema),
   }),
   async run({ dryRun = true, paths, budget = DEFAULT_BUDGET }, context) {
-    const report = (await context.call('drift', {
+    const report = await context.call('drift', {
       fix: true,
       dryRun,
       ...(paths ? { paths } : {}),
-    })) as DriftReport;
+    });
     const summary = summaryOf(report);
     const all: FixAction[] = report.fix?.actions ?? [];
     const views = all.map((a) => ({

@@ -34,7 +34,8 @@ const exportTool = defineTool({
   }),
   async run({ format = 'jsonl', budget = DEFAULT_BUDGET, cursor }, context) {
     const line = cursorNumber('memory_export', decodeCursor('memory_export', cursor), 'l', 0);
-    const { text } = (await context.call('export', { format })) as { text: string };
+    // Without a file the engine answers with the text itself.
+    const text = (await context.call('export', { format })).text ?? '';
     const all = text.replace(/\n$/, '').split('\n');
     // Strings cost their JSON-quoted size here; near enough for a page of lines.
     const page = fitToBudget(all.slice(line), budget);
@@ -72,16 +73,7 @@ const statsTool = defineTool({
     engine: z.record(z.string(), z.unknown()),
   }),
   async run(_args, context) {
-    const stats = (await context.call('stats', {})) as Record<string, unknown> & {
-      memories: number;
-      versions: number;
-      byLayer: Record<string, number>;
-      byStatus: Record<string, number>;
-      byKind: Record<string, number>;
-      entities: number;
-      relations: number;
-      events: number;
-    };
+    const stats = await context.call('stats', {});
     const { memories, versions, byLayer, byStatus, byKind, entities, relations, events, ...engine } = stats;
     const structured = {
       memories,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Entity, RelatedEntity } from '../../memory/entityGraph';
-import type { Memory } from '../../memory/types';
+import type { Entity } from '../../memory/entityGraph';
 import { truncateToTokens } from '../../retrieval/tokenCount';
 import {
   budgetField,
@@ -12,7 +11,6 @@ import {
   fitToBudget,
   nextCursorField,
 } from '../budget';
-import type { EventPage } from '../methods/eventMethods';
 import { memoryLine, memoryView, memoryViewSchema, shrinkMemoryView } from '../memoryView';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
@@ -46,7 +44,7 @@ const entitiesTool = defineTool({
   }),
   output: z.object({ entities: z.array(entitySchema), truncated: z.boolean() }),
   async run({ query, limit = 50, budget = DEFAULT_BUDGET }, context) {
-    const found = ((await context.call('entities', { query, limit })) as Entity[]).map(entityView);
+    const found = (await context.call('entities', { query, limit })).map(entityView);
     const fitted = fitToBudget(found, budget);
     const lines = fitted.items.map((e) => `${e.name} (${e.type}, ${e.memoryCount} memories)`);
     return {
@@ -76,11 +74,7 @@ const relatedTool = defineTool({
     truncated: z.boolean(),
   }),
   async run({ entity, hops, limit, budget = DEFAULT_BUDGET }, context) {
-    const result = (await context.call('related', { entity, hops, limit })) as {
-      entity: Entity;
-      related: RelatedEntity[];
-      memories: Array<{ memory: Memory }>;
-    };
+    const result = await context.call('related', { entity, hops, limit });
     const related = fitToBudget(
       result.related.map((e) => ({ ...entityView(e), hops: e.hops, score: e.score })),
       Math.floor(budget / 3),
@@ -144,7 +138,7 @@ const timelineTool = defineTool({
   output: z.object({ events: z.array(eventSchema), nextCursor: nextCursorField }),
   async run({ budget = DEFAULT_BUDGET, cursor, ...range }, context) {
     const after = cursorNumber('memory_timeline', decodeCursor('memory_timeline', cursor), 'a', 0);
-    const page = (await context.call('events', { ...range, after, limit: TIMELINE_FETCH })) as EventPage;
+    const page = await context.call('events', { ...range, after, limit: TIMELINE_FETCH });
     const fitted = fitToBudget(
       page.events.map((e) => ({
         seq: e.seq,

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import type { Page } from '../../memory/memoryQueries';
-import type { Annotation, Memory, MemoryVersion } from '../../memory/types';
+import type { Annotation } from '../../memory/types';
 import { STATUSES } from '../../memory/types';
-import { CHANNELS } from '../../retrieval/channelWeights';
-import type { RecallResult } from '../../retrieval/recall';
 import { truncateToTokens } from '../../retrieval/tokenCount';
 import {
   budgetField,
@@ -18,6 +15,7 @@ import {
 } from '../budget';
 import { memoryLine, memoryView, memoryViewSchema, shrinkMemoryView } from '../memoryView';
 import type { MemoryView } from '../memoryView';
+import { CONTEXT_PARAMS, RECALL_PARAMS } from '../../api/retrievalParams';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
 import { idField, kindField, layerField, queryField, timeField } from './fields';
@@ -65,14 +63,16 @@ const recallTool = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
-  input: z.object({
+  // The method's own limits (recall k: 1 to 1000); the query and time as agents write them.
+  input: RECALL_PARAMS.pick({
+    k: true,
+    layer: true,
+    channels: true,
+    explain: true,
+    includeInactive: true,
+  }).extend({
     query: queryField.describe('what to look for, in words'),
-    k: z.number().int().min(1).max(200).optional().describe('how many memories at most (default 10)'),
-    layer: layerField.optional(),
-    channels: z.array(z.enum(CHANNELS)).min(1).optional().describe('retrieval channels to use (default all)'),
-    explain: z.boolean().optional().describe('include the recall trace'),
     asOf: timeField.optional().describe('recall what Engram knew at this time (ISO 8601)'),
-    includeInactive: z.boolean().optional().describe('also invalidated and superseded memories'),
     budget: budgetField,
     cursor: cursorField,
   }),
@@ -91,7 +91,7 @@ const recallTool = defineTool({
   }),
   async run({ budget, cursor, ...args }, context) {
     const offset = cursorNumber('memory_recall', decodeCursor('memory_recall', cursor), 'o', 0);
-    const result = (await context.call('recall', args)) as RecallResult;
+    const result = await context.call('recall', args);
     const hits = result.hits.slice(offset).map((hit) => ({
       memory: memoryView(hit.memory),
       score: hit.score,
@@ -132,21 +132,9 @@ const contextTool = defineTool({
   profiles: FULL_AND_CORE,
   // Records what was handed out (the injection ledger), so a repeat skips it.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: z.object({
+  // The method's own limits (budget: 50 to 200,000 tokens).
+  input: CONTEXT_PARAMS.pick({ budget: true, conversation: true }).extend({
     query: queryField.describe('what the agent is about to work on'),
-    budget: z
-      .number()
-      .int()
-      .min(50)
-      .max(50_000)
-      .optional()
-      .describe('token budget of the block (default 1500)'),
-    conversation: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('skip what this conversation already received (default: this MCP session)'),
   }),
   output: z.object({
     text: z.string(),
@@ -158,13 +146,7 @@ const contextTool = defineTool({
     skipped: z.array(z.object({ id: z.string(), reason: z.enum(['already injected', 'over budget']) })),
   }),
   async run(args, context) {
-    const block = (await context.call('context', args)) as {
-      text: string;
-      tokens: number;
-      budget: number;
-      included: Array<{ id: string; section: 'pinned' | 'relevant'; truncated: boolean }>;
-      skipped: Array<{ id: string; reason: 'already injected' | 'over budget' }>;
-    };
+    const block = await context.call('context', args);
     return {
       structured: block,
       text: `${block.text || '(no memories)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.skipped.length} skipped)`,
@@ -195,10 +177,7 @@ const getTool = defineTool({
     truncated: z.boolean(),
   }),
   async run({ id, budget = DEFAULT_BUDGET }, context) {
-    const { memory, annotations } = (await context.call('get', { id })) as {
-      memory: Memory;
-      annotations: Annotation[];
-    };
+    const { memory, annotations } = await context.call('get', { id });
     let full: z.input<typeof fullMemorySchema> = {
       ...memoryView(memory),
       context: memory.context,
@@ -260,7 +239,7 @@ const listTool = defineTool({
   output: z.object({ memories: z.array(memoryViewSchema), total: z.number(), nextCursor: nextCursorField }),
   async run({ budget = DEFAULT_BUDGET, cursor, limit = 50, ...filters }, context) {
     const offset = cursorNumber('memory_list', decodeCursor('memory_list', cursor), 'o', 0);
-    const page = (await context.call('list', { ...filters, limit, offset })) as Page<Memory>;
+    const page = await context.call('list', { ...filters, limit, offset });
     const fitted = fitToBudget(page.items.map(memoryView), budget, shrinkMemoryView);
     const next = nextCursor('memory_list', offset, fitted.taken, page.total);
     return {
@@ -285,10 +264,7 @@ const historyTool = defineTool({
   }),
   async run({ id, budget = DEFAULT_BUDGET, cursor }, context) {
     const offset = cursorNumber('memory_history', decodeCursor('memory_history', cursor), 'o', 0);
-    const result = (await context.call('history', { id })) as {
-      versions: MemoryVersion[];
-      annotations: Annotation[];
-    };
+    const result = await context.call('history', { id });
     const versions = result.versions.slice(offset).map((v) => ({ ...memoryView(v), change: v.change }));
     const fitted = fitToBudget(versions, budget, (v, b) => ({ ...v, ...shrinkMemoryView(v, b) }));
     const next = nextCursor('memory_history', offset, fitted.taken, result.versions.length);

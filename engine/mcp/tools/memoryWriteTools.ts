@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Memory, RememberResult } from '../../memory/types';
 import { memoryLine, memoryView, memoryViewSchema } from '../memoryView';
 import { defineTool } from '../toolDefinition';
 import type { ToolDefinition, ToolHints } from '../toolDefinition';
@@ -55,7 +54,7 @@ const remember = defineTool({
       .describe('outcome "updated": the memory this text was merged into, the wording it replaced, and why'),
   }),
   async run(args, context) {
-    const result = (await context.call('remember', args)) as RememberResult;
+    const result = await context.call('remember', args);
     const memory = memoryView(result.memory);
     const superseded = result.superseded.length ? `; superseded ${result.superseded.join(', ')}` : '';
     const merged = result.merged
@@ -94,7 +93,7 @@ const edit = defineTool({
   }),
   output: memoryOutput,
   async run({ id, ...changes }, context) {
-    const memory = memoryView((await context.call('edit', { id, changes })) as Memory);
+    const memory = memoryView(await context.call('edit', { id, changes }));
     return { structured: { memory }, text: `edited: ${memoryLine(memory)}` };
   },
 });
@@ -104,7 +103,7 @@ function statusTool(options: {
   name: string;
   title: string;
   description: string;
-  method: string;
+  method: 'forget' | 'restore' | 'archive' | 'pin' | 'unpin';
   verb: string;
   hints: ToolHints;
   profiles?: readonly ('full' | 'core')[];
@@ -119,7 +118,7 @@ function statusTool(options: {
     input: z.object({ id: idField }),
     output: memoryOutput,
     async run({ id }, context) {
-      const memory = memoryView((await context.call(options.method, { id })) as Memory);
+      const memory = memoryView(await context.call(options.method, { id }));
       return { structured: { memory }, text: `${options.verb}: ${memoryLine(memory)}` };
     },
   });
@@ -140,7 +139,7 @@ const invalidate = defineTool({
   }),
   output: memoryOutput,
   async run(args, context) {
-    const memory = memoryView((await context.call('invalidate', args)) as Memory);
+    const memory = memoryView(await context.call('invalidate', args));
     return { structured: { memory }, text: `invalidated: ${memoryLine(memory)}` };
   },
 });
@@ -155,7 +154,7 @@ const annotate = defineTool({
   input: z.object({ id: idField, text: z.string().min(1).max(10_000).describe('the note') }),
   output: z.object({ memoryId: z.string(), annotationId: z.string(), text: z.string() }),
   async run(args, context) {
-    const note = (await context.call('annotate', args)) as { id: string; memoryId: string; text: string };
+    const note = await context.call('annotate', args);
     return {
       structured: { memoryId: note.memoryId, annotationId: note.id, text: note.text },
       text: `annotated ${note.memoryId}: ${note.text}`,

@@ -36,7 +36,7 @@ test('every contributed command is registered, and every registered engram comma
 test('the status bar shows the memory count once the engine is ready, in words for a screen reader', async () => {
   const api = await engramApi();
   await api.statusBar.refresh();
-  const { memories } = await api.engine.call('stats');
+  const { memories } = await api.engine.call('stats', {});
   assert.match(api.statusBar.text, new RegExp(`\\$\\(database\\) ${memories}\\b`));
   assert.doesNotMatch(api.statusBar.text, /warning/, 'no warning before anything drifted');
   assert.match(api.statusBar.accessibilityLabel ?? '', new RegExp(`^Engram: ${memories} memor(y|ies)`));

@@ -26,10 +26,10 @@ test('Export writes Engram JSONL and Import reads it back; MCP memory files are 
   await vscode.commands.executeCommand('engram.exportMemories', exported);
   const firstLine = readFileSync(exported.fsPath, 'utf8').split('\n')[0] ?? '';
   assert.match(firstLine, /"_format"/);
-  const before = (await api.engine.call('stats')).memories;
+  const before = (await api.engine.call('stats', {})).memories;
   // Importing our own export again changes nothing (the import is idempotent).
   await vscode.commands.executeCommand('engram.importMemories', exported);
-  assert.equal((await api.engine.call('stats')).memories, before);
+  assert.equal((await api.engine.call('stats', {})).memories, before);
   const mcpFile = path.join(dir, 'memory.jsonl');
   writeFileSync(mcpFile, MCP_MEMORY);
   const result = await vscode.commands.executeCommand<{ from: string }>(

@@ -1,10 +1,10 @@
-import { invalidInput } from '../../errors';
-import type { MethodSpec } from '../../api/methods';
-import { optionalNumber, optionalString, stringList } from '../../api/params';
-import type { Params } from '../../api/params';
-import { clampLimit } from '../../memory/memoryQueries';
-import type { MemoryStore } from '../../memory/memoryStore';
-import { parseTime } from '../../memory/validate';
+import { invalidInput } from '../errors';
+import { optionalNumber, optionalString, stringList } from './params';
+import type { Params } from './params';
+import { clampLimit } from '../memory/memoryQueries';
+import type { MemoryStore } from '../memory/memoryStore';
+import { parseTime } from '../memory/validate';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 export interface TimelineEvent {
   seq: number;
@@ -61,5 +61,5 @@ function readEvents(store: MemoryStore, params: Params): EventPage {
 }
 
 export const EVENT_METHODS = {
-  events: { write: false, run: readEvents } satisfies MethodSpec<EventPage>,
+  events: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: readEvents }),
 };

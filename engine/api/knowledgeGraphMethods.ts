@@ -1,12 +1,11 @@
-import type { MethodSpec } from '../../api/methods';
-import { optionalQueryText } from '../../api/params';
-import type { Params } from '../../api/params';
+import { optionalQueryText } from './params';
+import type { Params } from './params';
 import {
   openKnowledgeGraphNodes,
   readKnowledgeGraph,
   searchKnowledgeGraph,
-} from '../../knowledgeGraph/graphReads';
-import type { KgEntity, KgGraph, KgRelation } from '../../knowledgeGraph/graphTypes';
+} from '../knowledgeGraph/graphReads';
+import type { KgEntity, KgGraph, KgRelation } from '../knowledgeGraph/graphTypes';
 import {
   addKgObservations,
   createKgEntities,
@@ -14,15 +13,15 @@ import {
   deleteKgEntities,
   deleteKgObservations,
   deleteKgRelations,
-} from '../../knowledgeGraph/graphWrites';
-import type { MemoryStore } from '../../memory/memoryStore';
-import { recordList, text, textList } from './paramCheck';
+} from '../knowledgeGraph/graphWrites';
+import type { MemoryStore } from '../memory/memoryStore';
+import { recordList, text, textList } from './recordParams';
+import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
 
 /**
- * API methods of the official MCP memory server's tools (the compat profile), over the compat
- * knowledge graph (engine/knowledgeGraph): its own tables, journaled like every write, apart from
- * Engram's extracted entity graph. They are not in engine/api/methods.ts yet: BRIDGE_METHODS is
- * meant to be merged into METHODS; until then the bridge serves them itself (see bridgeHost.ts).
+ * The MCP memory server's knowledge graph: the methods behind the official memory server's tools
+ * (the compat profile), over its own tables (engine/knowledgeGraph), journaled like every write and
+ * apart from Engram's extracted entity graph (graphMethods.ts).
  */
 
 function entitiesParam(params: Params): KgEntity[] {
@@ -48,8 +47,12 @@ function namesParam(params: Params, field: string): string[] | undefined {
 }
 
 /** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */
-function graphWrite<R>(run: (store: MemoryStore, params: Params) => R): MethodSpec<R> {
-  return { write: true, run: (store, params) => store.write(() => run(store, params)) };
+function graphWrite<R>(run: (store: MemoryStore, params: Params) => R) {
+  return defineMethod({
+    params: UNCHECKED_PARAMS,
+    write: true,
+    run: (store, params) => store.write(() => run(store, params)),
+  });
 }
 
 /** The graph: by names (open_nodes), by a text match (search_nodes, '' matches all) or whole (read_graph). */
@@ -63,7 +66,7 @@ function readGraph(store: MemoryStore, params: Params): KgGraph {
   });
 }
 
-export const GRAPH_METHODS = {
+export const KNOWLEDGE_GRAPH_METHODS = {
   graphCreateEntities: graphWrite((store, p) => ({
     entities: store.write((tx) => createKgEntities(tx, entitiesParam(p))),
   })),
@@ -92,5 +95,5 @@ export const GRAPH_METHODS = {
     });
     return { deleted: true };
   }),
-  graphRead: { write: false, run: readGraph } satisfies MethodSpec<KgGraph>,
+  graphRead: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: readGraph }),
 };

@@ -1,9 +1,9 @@
-import { invalidInput } from '../../errors';
-import type { Params } from '../../api/params';
-import { describe } from '../../memory/validate';
+import { invalidInput } from '../errors';
+import type { Params } from './params';
+import { describe } from '../memory/validate';
 
 /**
- * Checks for the list-of-records params of the bridge's methods. They arrive as JSON from other
+ * Checks for the list-of-records params of the knowledge-graph methods. They arrive as JSON from other
  * processes, so each method checks its own, with messages that name the field as `list[i].field`.
  */
 export function recordList(params: Params, field: string): Params[] {

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { LAYERS } from '../memory/types';
+import { CHANNELS } from '../retrieval/channelWeights';
+import { MAX_CONTEXT_BUDGET, MIN_CONTEXT_BUDGET } from '../retrieval/contextBuilder';
+import { MAX_RECALL_K } from '../retrieval/recall';
+import { methodParams } from './defineMethod';
+
+/**
+ * The parameters of `recall` and `context`, the one place their limits live: the MCP tools pick
+ * their fields from these schemas (engine/mcp/tools/memoryReadTools.ts), the CLI and VS Code send
+ * them, the dispatcher checks them. `query` is checked by the method itself (blank is refused,
+ * past MAX_QUERY_CHARS is TOO_LARGE), as every query-taking method does.
+ */
+
+const K_LIMIT = `must be 1 to ${MAX_RECALL_K}`;
+const BUDGET_LIMIT = `must be a whole number of tokens from ${MIN_CONTEXT_BUDGET} to ${MAX_CONTEXT_BUDGET}`;
+
+/** A time as ISO 8601 text or epoch milliseconds (parseTime in memory/validate.ts). */
+const timeParam = z.union([z.string(), z.number()]);
+
+export const RECALL_PARAMS = methodParams({
+  query: z.string(),
+  k: z
+    .number()
+    .int(K_LIMIT)
+    .min(1, K_LIMIT)
+    .max(MAX_RECALL_K, K_LIMIT)
+    .optional()
+    .describe('how many memories at most (default 10)'),
+  channels: z.array(z.enum(CHANNELS)).min(1).optional().describe('retrieval channels to use (default all)'),
+  layer: z.enum(LAYERS).optional().describe('memory layer'),
+  includeInactive: z.boolean().optional().describe('also invalidated and superseded memories'),
+  asOf: timeParam.optional(),
+  explain: z.boolean().optional().describe('include the recall trace'),
+});
+
+export const CONTEXT_PARAMS = methodParams({
+  query: z.string(),
+  budget: z
+    .number()
+    .int(BUDGET_LIMIT)
+    .min(MIN_CONTEXT_BUDGET, BUDGET_LIMIT)
+    .max(MAX_CONTEXT_BUDGET, BUDGET_LIMIT)
+    .optional()
+    .describe('token budget of the block (default 1500)'),
+  conversation: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('skip what this conversation already received (default: this MCP session)'),
+  k: RECALL_PARAMS.shape.k,
+});
