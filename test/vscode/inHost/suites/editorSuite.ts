@@ -85,7 +85,10 @@ test('clicking the CodeLens lists the memories it counts; choosing one opens it'
   let chosen: string | undefined;
   let settled = false;
   const click = Promise.resolve(
-    vscode.commands.executeCommand<string>(lens.command.command, ...(lens.command.arguments ?? [])),
+    vscode.commands.executeCommand<string>(
+      lens.command.command,
+      ...((lens.command.arguments ?? []) as unknown[]),
+    ),
   ).then((id) => {
     chosen = id;
     settled = true;
