@@ -32,8 +32,8 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
     if (evidence) tooltip.appendMarkdown('\n\n').appendText(evidence);
     tooltip.appendMarkdown(`\n\nid \`${f.memoryId}\``);
     item.tooltip = tooltip;
-    // Fix… is offered where the checker suggests a change to accept (a stale claim with no
-    // repair only needs a person to look).
+    // Fix… is offered where the checker suggests a change to accept; a stale claim with no
+    // repair needs a person, so that row's inline action is Edit Memory (package.json menus).
     const fixable = f.repair === 'rewrite' || f.repair === 'invalidate';
     item.contextValue = fixable ? 'driftFinding.fixable' : 'driftFinding';
     item.command = { command: 'engram.openMemory', title: 'Open Memory', arguments: [f.memoryId] };
