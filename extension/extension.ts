@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
   const memories = new MemoryTreeProvider(engine, drift);
   const statusBar = new EngramStatusBar(engine, drift);
   const documents = new GeneratedDocumentProvider();
-  const editFileSystem = new MemoryEditFileSystem(engine);
+  const editFileSystem = new MemoryEditFileSystem(engine, log);
   const services = { engine, drift, memories, scans, documents, log, extensionPath: context.extensionPath };
   const chatHandler = engramChatHandler({ engine, drift }, log);
 

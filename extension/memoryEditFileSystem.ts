@@ -13,7 +13,10 @@ export class MemoryEditFileSystem implements vscode.FileSystemProvider, vscode.D
   readonly onDidChangeFile = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly engine: EngineConnection) {
+  constructor(
+    private readonly engine: EngineConnection,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.subscription = engine.onDidChangeMemories(() => {
       const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === EDIT_SCHEME);
       if (open.length > 0)
@@ -51,11 +54,20 @@ export class MemoryEditFileSystem implements vscode.FileSystemProvider, vscode.D
     const id = memoryIdOfUri(uri);
     const content = Buffer.from(bytes).toString('utf8').trim();
     if (!id) throw vscode.FileSystemError.FileNotFound(uri);
-    if (content === '')
+    if (content === '') {
+      this.log.warn(`edit ${id}: not saved, the text is empty`);
       throw vscode.FileSystemError.NoPermissions(
         'a memory cannot be empty: type its new text, or use Engram: Forget Memory',
       );
-    await this.engine.call('edit', { id, changes: { content } });
+    }
+    try {
+      const memory = await this.engine.call('edit', { id, changes: { content } });
+      this.log.info(`edit ${memory.id}: saved as version ${memory.version}`);
+    } catch (error) {
+      // VS Code shows the save's failure; the log keeps which memory and why.
+      this.log.error(`edit ${id}: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
   }
 
   watch(): vscode.Disposable {

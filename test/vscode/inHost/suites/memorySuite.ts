@@ -108,7 +108,7 @@ test('Open Memory shows the memory and its history as a read-only document', asy
   assert.ok(doc, 'the document is open');
   assert.equal(doc.uri.scheme, 'engram-memory');
   assert.ok(doc.getText().includes(DECISION));
-  assert.match(doc.getText(), /## Versions/);
+  assert.match(doc.getText(), /## History/);
   // Memories are served by a read-only file system: edits go through the engine, as versions.
   assert.equal(vscode.workspace.fs.isWritableFileSystem('engram-memory'), false);
   await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from('x'))));
@@ -171,7 +171,14 @@ test('Edit Memory: the words open as a file, and saving it writes a new version;
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), edited);
   assert.ok(await vscode.workspace.applyEdit(edit));
-  assert.equal(await doc.save(), true, 'the save went through');
+  if (!(await doc.save())) {
+    // Saved through the file system directly, to say why the editor's save did not go through.
+    const direct = await Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(edited))).then(
+      () => 'a direct write went through',
+      (error: unknown) => `a direct write failed too: ${String(error)}`,
+    );
+    assert.fail(`the save did not go through (dirty: ${doc.isDirty}); ${direct}`);
+  }
   const after = (await api.engine.call('get', { id: decisionId })).memory;
   assert.equal(after.content, edited);
   assert.equal(after.version, before.version + 1);
@@ -225,7 +232,10 @@ test("Edit, Annotate and Go to Source are on a memory's row and its document's t
     const row = menus['view/item/context']?.find((m) => m.command === command);
     assert.ok(row?.when?.includes('view == engram.memories'), `${command} is on the Memories view rows`);
     const title = menus['editor/title']?.find((m) => m.command === command);
-    assert.ok(title?.when?.includes('resourceScheme == engram-memory'), `${command} is on the title bar`);
+    assert.ok(
+      title?.when?.includes('resourceScheme == engram-memory'),
+      `${command} is on the title bar: ${JSON.stringify(menus['editor/title'])} in ${Object.keys(menus).join(', ')}`,
+    );
   }
 });
 
