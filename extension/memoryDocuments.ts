@@ -14,7 +14,10 @@ export const EDIT_SCHEME = 'engram-edit';
 /** A file name from a memory's first line: what a tab shows instead of the id. */
 function fileTitle(title: string | undefined): string {
   // Only what is safe in a path segment and a tab: letters, digits, spaces and plain punctuation.
-  const name = (title ?? '').replace(/[^\p{L}\p{N} ,.'()_-]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const name = (title ?? '')
+    .replace(/[^\p{L}\p{N} ,.'()_-]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return name.slice(0, 60).trim() || 'memory';
 }
 
