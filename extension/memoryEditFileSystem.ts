@@ -36,6 +36,9 @@ export class MemoryEditFileSystem implements vscode.FileSystemProvider, vscode.D
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // `/<id>` is the folder of `/<id>/<title>.md`: VS Code stats a file's parent before writing it.
+    if (!uri.path.replace(/^\//, '').includes('/'))
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const memory = await this.current(uri);
     return {
       type: vscode.FileType.File,

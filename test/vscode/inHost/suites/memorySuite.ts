@@ -233,7 +233,8 @@ test("Edit, Annotate and Go to Source are on a memory's row and its document's t
     assert.ok(row?.when?.includes('view == engram.memories'), `${command} is on the Memories view rows`);
     const title = menus['editor/title']?.find((m) => m.command === command);
     assert.ok(
-      title?.when?.includes('resourceScheme == engram-memory'),
+      // VS Code hands the manifest's clauses back normalised (`resourceScheme == 'engram-memory'`).
+      /resourceScheme == '?engram-memory\b/.test(title?.when ?? ''),
       `${command} is on the title bar: ${JSON.stringify(menus['editor/title'])} in ${Object.keys(menus).join(', ')}`,
     );
   }
