@@ -30,6 +30,11 @@ export class DriftState implements vscode.Disposable {
     return evidence ? `${f.reason} (${evidence})` : f.reason;
   }
 
+  /** The last check's finding for a memory (its commit says since when it is stale). */
+  findingFor(memoryId: string): DriftFinding | undefined {
+    return this.byMemory.get(memoryId);
+  }
+
   isStale(memoryId: string): boolean {
     return this.byMemory.has(memoryId);
   }

@@ -10,7 +10,14 @@ import { watchWorkspace } from './live/workspaceWatchers';
 import { MemoryTreeProvider } from './views/memoryTree';
 import { DriftTreeProvider } from './views/driftTree';
 import { EngramStatusBar } from './statusBar';
-import { GeneratedDocumentProvider, MEMORY_SCHEME, MemoryFileSystem, VIEW_SCHEME } from './memoryDocuments';
+import {
+  EDIT_SCHEME,
+  GeneratedDocumentProvider,
+  MEMORY_SCHEME,
+  MemoryFileSystem,
+  VIEW_SCHEME,
+} from './memoryDocuments';
+import { MemoryEditFileSystem } from './memoryEditFileSystem';
 import { registerCommands } from './commands/registerCommands';
 import { engramChatHandler, registerChatParticipant } from './chat/chatParticipant';
 import { registerLanguageModelTools } from './chat/languageModelTools';
@@ -65,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
   const memories = new MemoryTreeProvider(engine, drift);
   const statusBar = new EngramStatusBar(engine, drift);
   const documents = new GeneratedDocumentProvider();
+  const editFileSystem = new MemoryEditFileSystem(engine, log);
   const services = { engine, drift, memories, scans, documents, log, extensionPath: context.extensionPath };
   const chatHandler = engramChatHandler({ engine, drift }, log);
 
@@ -81,6 +89,8 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
       isReadonly: true,
       isCaseSensitive: true,
     }),
+    editFileSystem,
+    vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, editFileSystem, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, documents),
     vscode.languages.registerCodeLensProvider({ scheme: 'file' }, new MemoryCodeLensProvider(engine, drift)),
     ...registerMemoryHover(engine, drift),

@@ -1,19 +1,41 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
-import { memoryDocument } from './memoryPresentation';
+import { memoryDocument } from './memoryText';
 
-/** Read-only documents: a memory (`engram-memory:/<id>.md`) and generated text (`engram-view:`). */
+/**
+ * Read-only documents: a memory (`engram-memory:/<id>/<title>.md`) and generated text
+ * (`engram-view:`). The title is only the tab's name; the first path segment is the memory.
+ */
 export const MEMORY_SCHEME = 'engram-memory';
 export const VIEW_SCHEME = 'engram-view';
+/** A memory's words as an editable file: saving writes a new version (memoryEditFileSystem.ts). */
+export const EDIT_SCHEME = 'engram-edit';
 
-export function memoryUri(id: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: MEMORY_SCHEME, path: `/${id}.md` });
+/** A file name from a memory's first line: what a tab shows instead of the id. */
+function fileTitle(title: string | undefined): string {
+  // Only what is safe in a path segment and a tab: letters, digits, spaces and plain punctuation.
+  const name = (title ?? '')
+    .replace(/[^\p{L}\p{N} ,.'()_-]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return name.slice(0, 60).trim() || 'memory';
+}
+
+export function memoryUri(id: string, title?: string, scheme = MEMORY_SCHEME): vscode.Uri {
+  return vscode.Uri.from({ scheme, path: `/${id}/${fileTitle(title)}.md` });
+}
+
+/** The memory an `engram-memory:` or `engram-edit:` URI shows (also the older `/<id>.md` form). */
+export function memoryIdOfUri(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== MEMORY_SCHEME && uri.scheme !== EDIT_SCHEME) return undefined;
+  const first = uri.path.replace(/^\//, '').split('/')[0] ?? '';
+  return first.replace(/\.md$/, '') || undefined;
 }
 
 /**
  * Serves memories as Markdown files of a read-only file system: VS Code shows them read-only and
- * refuses writes, which is what a memory should be (edits make versions through the engine, not
- * through a buffer). Open memories follow changes (pin, invalidate, drift fix).
+ * refuses writes: this document is the memory with its history; its words are edited in an
+ * `engram-edit:` document (Edit Memory), whose save makes a new version. Open memories follow changes (pin, invalidate, drift fix).
  */
 export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -33,14 +55,14 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private async render(uri: vscode.Uri): Promise<Uint8Array> {
     const cached = this.rendered.get(uri.path);
     if (cached) return cached;
-    const id = uri.path.replace(/^\//, '').replace(/\.md$/, '');
+    const id = memoryIdOfUri(uri) ?? '';
     let text: string;
     try {
       const [{ memory }, history] = await Promise.all([
         this.engine.call('get', { id }),
         this.engine.call('history', { id }),
       ]);
-      text = memoryDocument(memory, history.versions, history.annotations);
+      text = memoryDocument(memory, history.versions, history.annotations, Date.now());
     } catch (error) {
       throw vscode.FileSystemError.FileNotFound(
         `${uri.toString()}: ${error instanceof Error ? error.message : String(error)}`,
@@ -77,7 +99,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     throw vscode.FileSystemError.NoPermissions('memories are read-only');
   }
   writeFile(): never {
-    throw vscode.FileSystemError.NoPermissions('memories are read-only: edit them through Engram');
+    throw vscode.FileSystemError.NoPermissions('this view is read-only: use Engram: Edit Memory');
   }
   delete(): never {
     throw vscode.FileSystemError.NoPermissions('use Engram: Forget Memory');

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../engine/memory/types';
+import { ageOf, authorOf, kindLabel, memorySummary, sourceLabel } from './memoryText';
+
+export { memoryTitle } from './memoryText';
 
 /** A codicon per memory kind, so a glance at the tree tells decisions from errors from code. */
 const KIND_ICONS: Record<string, string> = {
@@ -47,72 +50,31 @@ export function kindIcon(memory: Pick<Memory, 'kind' | 'pinned' | 'status'>): vs
   return new vscode.ThemeIcon(KIND_ICONS[memory.kind] ?? 'circle-outline');
 }
 
-/** The first line of the content, cut to fit a tree row or a quick pick. */
-export function memoryTitle(memory: Pick<Memory, 'content'>, max = 80): string {
-  const firstLine = memory.content.split(/\r?\n/, 1)[0]?.trim() ?? '';
-  return firstLine.length > max ? `${firstLine.slice(0, max - 1)}…` : firstLine;
-}
-
 export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** A row's description: kind, age and source in words (ids are in the tooltip and the document). */
 export function memoryDescription(memory: Memory): string {
-  const parts = [memory.kind, shortId(memory.id)];
-  if (memory.status !== 'active') parts.unshift(memory.status);
-  if (memory.tags.length > 0) parts.push(memory.tags.map((t) => `#${t}`).join(' '));
-  return parts.join(' · ');
+  return memorySummary(memory, Date.now());
 }
 
 /**
  * A hover or tooltip for a memory. Content comes from agents and files: it is appended as text
- * (escaped), never as trusted Markdown.
+ * (escaped), never as trusted Markdown. The id is the last line, for the CLI and agents.
  */
 export function memoryTooltip(memory: Memory): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${memory.layer} · ${memory.kind}** \`${shortId(memory.id)}\`\n\n`);
+  md.appendMarkdown(`**${kindLabel(memory.kind)}** in ${memory.layer} memory`);
+  md.appendMarkdown(memory.pinned ? ' · pinned\n\n' : '\n\n');
   md.appendText(memory.content);
-  md.appendMarkdown(
-    `\n\n---\n\n${memory.status}${memory.pinned ? ' · pinned' : ''} · importance ${memory.importance.toFixed(2)} · trust ${memory.trust} · since ${new Date(memory.validFrom).toLocaleDateString()}`,
+  const source = sourceLabel(memory);
+  md.appendMarkdown('\n\n---\n\n');
+  md.appendText(
+    `Remembered ${ageOf(memory.validFrom, Date.now())} by ${authorOf(memory)}${source ? ` · from ${source}` : ''}`,
   );
+  if (memory.status !== 'active')
+    md.appendText(` · ${memory.status}${memory.statusReason ? `: ${memory.statusReason}` : ''}`);
+  md.appendMarkdown(`\n\nid \`${memory.id}\``);
   return md;
-}
-
-/** The read-only document `Open Memory` shows: the memory, its versions and notes, as Markdown. */
-export function memoryDocument(
-  memory: Memory,
-  versions: Array<{ version: number; change: string; recordedAt: number; content: string }>,
-  annotations: Array<{ text: string; createdAt: number; agent: string | null }>,
-): string {
-  const lines = [
-    `# ${memoryTitle(memory, 100)}`,
-    '',
-    '```text',
-    memory.content.replace(/```/g, '`\u200b``'),
-    '```',
-    '',
-    `| field | value |`,
-    `| --- | --- |`,
-    `| id | ${memory.id} |`,
-    `| layer / kind | ${memory.layer} / ${memory.kind} |`,
-    `| status | ${memory.status}${memory.statusReason ? ` (${memory.statusReason})` : ''} |`,
-    `| pinned / critical | ${memory.pinned} / ${memory.critical} |`,
-    `| tags | ${memory.tags.join(', ') || '-'} |`,
-    `| importance / trust | ${memory.importance.toFixed(2)} / ${memory.trust} |`,
-    `| valid | ${new Date(memory.validFrom).toISOString()} - ${memory.validTo ? new Date(memory.validTo).toISOString() : 'now'} |`,
-    `| agent / session | ${memory.agent ?? '-'} / ${memory.session ?? '-'} |`,
-    `| source | ${memory.source?.file ?? memory.source?.commit ?? memory.source?.url ?? '-'} |`,
-    '',
-    '## Versions',
-    '',
-    ...versions.map(
-      (v) => `- v${v.version} ${v.change} ${new Date(v.recordedAt).toISOString()}: ${memoryTitle(v, 100)}`,
-    ),
-  ];
-  if (annotations.length > 0) {
-    lines.push('', '## Notes', '');
-    for (const a of annotations)
-      lines.push(`- ${new Date(a.createdAt).toISOString()}${a.agent ? ` (${a.agent})` : ''}: ${a.text}`);
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -20,6 +20,14 @@ export interface DriftReviewStep {
 /** Answers one step: the review's QuickPick, or (in tests) decisions passed to the command. */
 export type DriftDecider = (step: DriftReviewStep) => Promise<DriftDecision | undefined>;
 
+/**
+ * Asked when "Accept all remaining" would change memories a person wrote that the review has not
+ * shown one by one: true changes them too, false leaves them. The modal names each of them.
+ */
+export type DriftConsent = (
+  unseen: ReadonlyArray<{ proposal: DriftProposal; title: string }>,
+) => Promise<boolean>;
+
 export interface DriftReviewOutcome {
   accepted: string[];
   skipped: string[];
@@ -39,10 +47,11 @@ function stepItems(step: DriftReviewStep): DecisionItem[] {
     {
       label: '$(check) Accept',
       decision: 'accept',
-      detail:
+      detail: `${proposal.needsConsent ? 'You wrote this memory: it changes only if you accept. ' : ''}${
         proposal.change === 'rewrite'
           ? 'Save the new wording as a new version; the old one stays in the history'
-          : 'Mark this memory as no longer true; it stays in the history',
+          : 'Mark this memory as no longer true; it stays in the history'
+      }`,
     },
     { label: '$(arrow-right) Skip', decision: 'skip', detail: 'Leave this memory as it is' },
   ];
@@ -100,6 +109,18 @@ const pickDecision: DriftDecider = (step) =>
     pick.show();
   });
 
+/** The interactive consent: a modal that names every memory a person wrote that would change. */
+const askConsent: DriftConsent = async (unseen) => {
+  const names = unseen.map((u) => `"${u.title}"`).join(', ');
+  const yes = unseen.length === 1 ? 'Change it too' : 'Change them too';
+  const answer = await vscode.window.showWarningMessage(
+    `Engram: "Accept all" also changes ${unseen.length === 1 ? 'a memory' : `${unseen.length} memories`} you wrote: ${names}. Change ${unseen.length === 1 ? 'it' : 'them'} too?`,
+    { modal: true, detail: 'Otherwise they are left as they are; old versions always stay in the history.' },
+    yes,
+  );
+  return answer === yes;
+};
+
 /** Shows a rewrite as a diff: the memory now (left) and after the repair (right). */
 async function showRewrite(services: EngramServices, prefix: string, step: DriftReviewStep): Promise<void> {
   const { memoryId, proposedContent = '' } = step.proposal;
@@ -133,12 +154,13 @@ let reviewing = false;
  * Fix Drift, memory by memory: a dry run says what each drifted memory's repair would be; the
  * user sees each change (a diff for a rewrite, the reason and commit for an invalidation) and
  * accepts or skips it; then one `drift {fix, ids}` repairs exactly the accepted ones (a human's
- * memory included: accepting is the consent). Skipped memories are not touched. With `only`, just
+ * memory included: accepting it is the consent; one that "Accept all remaining" covers unseen is
+ * changed only after a confirmation that names it). Skipped memories are not touched. With `only`, just
  * that memory is reviewed (the Drift view's Fix…).
  */
 export async function reviewDriftFixes(
   services: EngramServices,
-  options: { only?: string; decide?: DriftDecider } = {},
+  options: { only?: string; decide?: DriftDecider; consent?: DriftConsent } = {},
 ): Promise<DriftReviewOutcome | undefined> {
   const { drift, engine } = services;
   if (reviewing) {
@@ -168,9 +190,15 @@ export async function reviewDriftFixes(
     const accepted: string[] = [];
     const skipped: string[] = [];
     let rest: 'accept' | 'skip' | undefined;
+    // A person's memories that "Accept all remaining" covers without the review showing them.
+    const unseen: Array<{ proposal: DriftProposal; title: string }> = [];
     for (const [index, proposal] of proposals.entries()) {
       if (rest) {
         (rest === 'accept' ? accepted : skipped).push(proposal.memoryId);
+        if (rest === 'accept' && proposal.needsConsent) {
+          const { memory } = await engine.call('get', { id: proposal.memoryId, readOnly: true });
+          unseen.push({ proposal, title: memoryTitle(memory, 60) });
+        }
         continue;
       }
       const { memory } = await engine.call('get', { id: proposal.memoryId });
@@ -188,6 +216,12 @@ export async function reviewDriftFixes(
       (decision === 'accept' || decision === 'acceptRest' ? accepted : skipped).push(proposal.memoryId);
     }
     await closeDiffs(prefix);
+    // Never rewrite a person's memory on a blanket answer: ask, naming each one.
+    if (unseen.length > 0 && !(await (options.consent ?? askConsent)(unseen)))
+      for (const { proposal } of unseen) {
+        accepted.splice(accepted.indexOf(proposal.memoryId), 1);
+        skipped.push(proposal.memoryId);
+      }
     if (accepted.length === 0) {
       void vscode.window.showInformationMessage('Engram: every drift fix skipped; no memory was changed.');
       return { accepted, skipped, cancelled: false };

@@ -52,7 +52,9 @@ export function registerLifecycleCommands(services: EngramServices): vscode.Disp
         'forgotten',
       ]);
       if (!id) return undefined;
-      const doc = await vscode.workspace.openTextDocument(memoryUri(id));
+      // The tab is named by the memory's first line; the id is in the document's last line.
+      const { memory } = await engine.call('get', { id, readOnly: true });
+      const doc = await vscode.workspace.openTextDocument(memoryUri(memory.id, memory.content));
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();
     }),

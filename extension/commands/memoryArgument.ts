@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
 import type { Status } from '../../engine/memory/types';
 import { memoryDescription, memoryTitle } from '../memoryPresentation';
+import { memoryIdOfUri } from '../memoryDocuments';
 
 /**
  * The memory a command acts on: a tree row, a Drift view row, an id (from tests, chat buttons,
- * other commands), or, from the palette, one the user picks among memories of the given statuses.
+ * other commands), a memory document (its editor title bar passes the URI), or, from the palette, one the user picks among memories of the given statuses.
  */
 export async function memoryIdFrom(
   arg: unknown,
@@ -14,6 +15,7 @@ export async function memoryIdFrom(
   statuses: readonly Status[] = ['active'],
 ): Promise<string | undefined> {
   if (typeof arg === 'string' && arg.trim() !== '') return arg.trim();
+  if (arg instanceof vscode.Uri) return memoryIdOfUri(arg);
   if (typeof arg === 'object' && arg !== null) {
     const node = arg as { memory?: { id?: unknown }; finding?: { memoryId?: unknown } };
     if (typeof node.memory?.id === 'string') return node.memory.id;

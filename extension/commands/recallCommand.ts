@@ -13,7 +13,8 @@ const pinButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('pin
 function hitItem(hit: RecallHit): HitItem {
   return {
     label: `$(${hit.memory.pinned ? 'pinned' : 'symbol-key'}) ${memoryTitle(hit.memory)}`,
-    description: `${memoryDescription(hit.memory)} · ${hit.score.toFixed(3)}`,
+    // The order is the ranking: a raw fused score (0.017) means nothing to a person.
+    description: memoryDescription(hit.memory),
     detail: hit.memory.content,
     id: hit.memory.id,
     alwaysShow: true,

@@ -8,6 +8,8 @@ import { registerDriftCommands } from './driftCommands';
 import { registerExchangeCommands } from './exchangeCommands';
 import { registerMcpConfigCommand } from './mcpConfigCommand';
 import { registerViewCommands } from './viewCommands';
+import { registerMemoryEditCommands } from './memoryEditCommands';
+import { registerFileMemoriesCommand } from './fileMemoriesCommand';
 
 /** Every `engram.*` command; package.json contributes exactly these (an in-host test checks both ways). */
 export function registerCommands(services: EngramServices): vscode.Disposable[] {
@@ -20,5 +22,7 @@ export function registerCommands(services: EngramServices): vscode.Disposable[] 
     ...registerExchangeCommands(services),
     registerMcpConfigCommand(services),
     ...registerViewCommands(services),
+    ...registerMemoryEditCommands(services),
+    registerFileMemoriesCommand(services),
   ];
 }

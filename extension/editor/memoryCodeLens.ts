@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { EngramError } from '../../engine/errors';
+import { memoriesAboutFile } from './fileMemories';
 import { readSettings } from '../settings';
 
 interface FileMemories {
@@ -10,7 +10,7 @@ interface FileMemories {
 
 /**
  * "Engram: 2 memories, 1 stale" above a file that memories mention (through the entity graph's
- * path entities). Counts are cached per file and dropped when memories or drift change; a file no
+ * path entities); a click lists them (engram.showFileMemories). Counts are cached per file and dropped when memories or drift change; a file no
  * memory mentions gets no lens. `engram.editor.memoryHints` turns it off.
  */
 export class MemoryCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
@@ -37,17 +37,7 @@ export class MemoryCodeLensProvider implements vscode.CodeLensProvider, vscode.D
   private memoriesOf(file: string): Promise<FileMemories> {
     let cached = this.cache.get(file);
     if (!cached) {
-      cached = this.engine
-        .call('related', { entity: file, hops: 1, limit: 100 })
-        .then((r) => ({
-          ids: r.memories
-            .filter((m) => m.memory.status === 'active' && m.memory.layer !== 'codebase')
-            .map((m) => m.memory.id),
-        }))
-        .catch((error: unknown) => {
-          if (EngramError.is(error, 'NOT_FOUND')) return { ids: [] };
-          throw error;
-        });
+      cached = memoriesAboutFile(this.engine, file).then((memories) => ({ ids: memories.map((m) => m.id) }));
       this.cache.set(file, cached);
     }
     return cached;
@@ -66,9 +56,10 @@ export class MemoryCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       return [
         new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
           title,
-          command: 'engram.showFileContext',
+          // The memories it counts, to pick one and open it (not the agents' context block).
+          command: 'engram.showFileMemories',
           arguments: [document.uri],
-          tooltip: 'Show what Engram knows about this file',
+          tooltip: 'Show the memories that mention this file',
         }),
       ];
     } catch {

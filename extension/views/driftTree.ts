@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { DriftState } from '../driftState';
 import type { DriftFinding } from '../driftReport';
 import { describeEvidence } from '../driftReport';
-import { memoryTitle, shortId } from '../memoryPresentation';
+import { memoryTitle } from '../memoryPresentation';
 
 export type DriftTreeNode = { type: 'finding'; finding: DriftFinding } | { type: 'message'; text: string };
 
@@ -21,13 +21,19 @@ export class DriftTreeProvider implements vscode.TreeDataProvider<DriftTreeNode>
     const f = node.finding;
     const item = new vscode.TreeItem(memoryTitle({ content: f.content || f.memoryId }));
     item.id = `drift:${f.memoryId}`;
-    item.description = `${f.status} · ${describeEvidence(f.evidence) || f.reason}`;
+    // "stale since 1a2b3c4 · moved to src/x.ts": what happened, in words; the reason is in the tooltip.
+    const what = f.evidence.target ? `moved to ${f.evidence.target}` : (f.evidence.message ?? f.reason);
+    const since = f.evidence.commit ? ` since ${f.evidence.commit.slice(0, 7)}` : '';
+    item.description = `${f.status}${since} · ${what}`;
     item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-    const tooltip = new vscode.MarkdownString(`**${f.status}** \`${shortId(f.memoryId)}\`\n\n`);
+    const tooltip = new vscode.MarkdownString(`**${f.status}**\n\n`);
     tooltip.appendText(f.reason);
+    const evidence = describeEvidence(f.evidence);
+    if (evidence) tooltip.appendMarkdown('\n\n').appendText(evidence);
+    tooltip.appendMarkdown(`\n\nid \`${f.memoryId}\``);
     item.tooltip = tooltip;
-    // Fix… is offered where the checker suggests a change to accept (a stale claim with no
-    // repair only needs a person to look).
+    // Fix… is offered where the checker suggests a change to accept; a stale claim with no
+    // repair needs a person, so that row's inline action is Edit Memory (package.json menus).
     const fixable = f.repair === 'rewrite' || f.repair === 'invalidate';
     item.contextValue = fixable ? 'driftFinding.fixable' : 'driftFinding';
     item.command = { command: 'engram.openMemory', title: 'Open Memory', arguments: [f.memoryId] };

@@ -12,6 +12,7 @@ import {
   memoryTitle,
   memoryTooltip,
 } from '../memoryPresentation';
+import { staleLabel } from '../memoryText';
 
 /** Rows per layer: past this the tree says how many more and points at the filter. */
 const PAGE = 200;
@@ -24,7 +25,9 @@ export type MemoryTreeNode =
 
 /** `viewItem` values the context menus in package.json match on. */
 export function memoryContextValue(memory: Memory): string {
-  return `memory.${memory.status}.${memory.pinned ? 'pinned' : 'unpinned'}`;
+  // `sourced`: made from a selection, so Go to Source has a file to open.
+  const sourced = memory.source?.file ? 'sourced.' : '';
+  return `memory.${sourced}${memory.status}.${memory.pinned ? 'pinned' : 'unpinned'}`;
 }
 
 /**
@@ -85,7 +88,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
         const item = new vscode.TreeItem(memoryTitle(m), vscode.TreeItemCollapsibleState.None);
         item.id = `memory:${m.id}`;
         const stale = this.drift.staleReason(m.id);
-        item.description = stale ? `stale · ${memoryDescription(m)}` : memoryDescription(m);
+        item.description = stale
+          ? `${staleLabel(this.drift.findingFor(m.id)?.evidence.commit)} · ${memoryDescription(m)}`
+          : memoryDescription(m);
         item.iconPath = stale
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
           : kindIcon(m);

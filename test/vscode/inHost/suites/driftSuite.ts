@@ -55,7 +55,10 @@ test('Check Drift finds a memory whose file was renamed in git, with the commit,
   const rows = semantic ? await api.memories.getChildren(semantic) : [];
   const row = rows.find((r) => r.type === 'memory' && r.memory.id === movedMemory);
   assert.ok(row);
-  assert.match(String(api.memories.getTreeItem(row).description), /^stale/);
+  // In words: since which commit it is stale (short hash), and no id in the row.
+  const description = String(api.memories.getTreeItem(row).description);
+  assert.match(description, new RegExp(`^stale since ${finding.evidence.commit?.slice(0, 7)} · fact · `));
+  assert.ok(!description.includes(movedMemory.slice(0, 8)), description);
   // The status bar counts what the Drift view lists, in words for a screen reader too.
   const stale = api.drift.last?.findings.length ?? 0;
   assert.ok(stale > 0);
@@ -172,5 +175,54 @@ test("The Drift view's Fix… reviews just that row's memory and repairs it once
   assert.deepEqual(outcome.accepted, [skippedMemory]);
   const { memory } = await api.engine.call('get', { id: skippedMemory });
   assert.match(memory.content, /src\/billing\/rates\.ts/);
+  assert.deepEqual(driftDiffTabs(), []);
+});
+
+test('"Accept all remaining" never changes a person\'s memory unseen: a confirmation names it first', async () => {
+  const api = await engramApi();
+  mkdirSync(path.join(workspacePath(), 'src', 'shipping'), { recursive: true });
+  writeFileSync(path.join(workspacePath(), 'src', 'shipping', 'carrier.ts'), 'export const carrier = 1;\n');
+  writeFileSync(path.join(workspacePath(), 'src', 'shipping', 'parcel.ts'), 'export const parcel = 1;\n');
+  git('add', 'src/shipping');
+  git('commit', '-q', '-m', 'Add shipping');
+  const notes = await Promise.all(
+    ['Carriers are chosen in src/shipping/carrier.ts', 'Parcels are weighed in src/shipping/parcel.ts'].map(
+      (text) => vscode.commands.executeCommand<RememberResult>('engram.rememberNote', text, 'fact'),
+    ),
+  );
+  const ours = notes.map((n) => n.memory.id);
+  git('mv', 'src/shipping/carrier.ts', 'src/shipping/carriers.ts');
+  git('mv', 'src/shipping/parcel.ts', 'src/shipping/parcels.ts');
+  await commitAfterMemories('Rename the shipping files');
+  await vscode.commands.executeCommand('engram.scanWorkspace');
+  const shown: string[] = [];
+  const named: string[] = [];
+  const outcome = await vscode.commands.executeCommand<DriftReviewOutcome>('engram.fixDrift', undefined, {
+    // The first of ours shown is accepted with "Accept all remaining"; anything else is skipped.
+    decide: (step: DriftReviewStep): DriftDecision => {
+      if (!ours.includes(step.proposal.memoryId)) return 'skip';
+      shown.push(step.proposal.memoryId);
+      return 'acceptRest';
+    },
+    consent: (unseen: Array<{ proposal: { memoryId: string }; title: string }>) => {
+      named.push(...unseen.map((u) => u.title));
+      return false;
+    },
+  });
+  assert.equal(shown.length, 1, 'one of the two was shown');
+  const [seen] = shown;
+  const unseen = ours.find((id) => id !== seen)!;
+  const unseenNote = notes.find((n) => n.memory.id === unseen)!;
+  assert.ok(named.includes(unseenNote.memory.content), `the confirmation named it: ${JSON.stringify(named)}`);
+  assert.ok(!named.includes(notes.find((n) => n.memory.id === seen)!.memory.content), 'not the one shown');
+  assert.ok(outcome.accepted.includes(seen!));
+  assert.ok(outcome.skipped.includes(unseen), 'refused consent leaves it');
+  const after = (await api.engine.call('get', { id: unseen })).memory;
+  assert.equal(after.version, unseenNote.memory.version, 'the unseen human memory was not rewritten');
+  assert.equal(after.content, unseenNote.memory.content);
+  assert.match(
+    (await api.engine.call('get', { id: seen! })).memory.content,
+    /src\/shipping\/(carriers|parcels)\.ts/,
+  );
   assert.deepEqual(driftDiffTabs(), []);
 });

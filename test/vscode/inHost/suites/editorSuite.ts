@@ -71,6 +71,47 @@ test('a CodeLens counts the memories that mention a file, and a hover lists thos
   );
 });
 
+test('clicking the CodeLens lists the memories it counts; choosing one opens it', async () => {
+  const api = await engramApi();
+  const uri = hashFile();
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+  const lenses =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+  const lens = lenses.find((l) => l.command?.title.includes('Engram'));
+  assert.ok(lens?.command, 'hash.ts has its lens');
+  const counted = memoryCount([lens.command.title]);
+  // What a click runs: the lens's own command and arguments.
+  assert.equal(lens.command.command, 'engram.showFileMemories', "not the agents' context block");
+  let chosen: string | undefined;
+  let settled = false;
+  const click = Promise.resolve(
+    vscode.commands.executeCommand<string>(
+      lens.command.command,
+      ...((lens.command.arguments ?? []) as unknown[]),
+    ),
+  ).then((id) => {
+    chosen = id;
+    settled = true;
+  });
+  // The quick pick opens once the memories are read; Enter chooses its first row.
+  await eventually('the quick pick to take a choice', async () => {
+    if (settled) return true;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return settled || undefined;
+  });
+  await click;
+  assert.ok(chosen, 'a memory was chosen');
+  const related = await api.engine.call('related', { entity: 'src/crypto/hash.ts', hops: 1, limit: 100 });
+  const listed = related.memories
+    .filter((m) => m.memory.status === 'active' && m.memory.layer !== 'codebase')
+    .map((m) => m.memory.id);
+  assert.equal(listed.length, counted, 'the pick lists as many memories as the lens counts');
+  assert.ok(listed.includes(chosen), 'the chosen memory is one of those the lens counts');
+  const active = vscode.window.activeTextEditor?.document.uri;
+  assert.equal(active?.scheme, 'engram-memory');
+  assert.ok(active.path.startsWith(`/${chosen}/`), `the chosen memory is open: ${active.toString()}`);
+});
+
 test('engram.editor.memoryHints off removes the CodeLens and the hover', async () => {
   const uri = hashFile();
   const document = await vscode.workspace.openTextDocument(uri);

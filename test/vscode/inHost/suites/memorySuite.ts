@@ -4,11 +4,13 @@ import * as vscode from 'vscode';
 import type { RememberResult } from '../../../../engine/memory/types';
 import type { RecallHit } from '../../../../engine/retrieval/recall';
 import type { MemoryTreeNode } from '../../../../extension/views/memoryTree';
-import { engramApi, workspacePath } from '../extensionApi';
-import { test } from '../harness';
+import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
+import { eventually, test } from '../harness';
 
 const DECISION = 'We hash passwords with sha256 in src/crypto/hash.ts because the auth service requires it';
 let decisionId = '';
+/** The memory Remember Selection made from src/auth/login.ts. */
+let selectionId = '';
 
 test('Remember Note stores a memory that Recall finds', async () => {
   await engramApi();
@@ -36,6 +38,7 @@ test('Remember Selection stores the selected text with its file and lines as the
   assert.match(result.memory.content, /sessions last 12 hours/);
   assert.equal(result.memory.source?.file, 'src/auth/login.ts');
   assert.equal(result.memory.context, 'src/auth/login.ts:3-3');
+  selectionId = result.memory.id;
   const hits = await vscode.commands.executeCommand<RecallHit[]>(
     'engram.recall',
     'how long do sessions last',
@@ -105,7 +108,7 @@ test('Open Memory shows the memory and its history as a read-only document', asy
   assert.ok(doc, 'the document is open');
   assert.equal(doc.uri.scheme, 'engram-memory');
   assert.ok(doc.getText().includes(DECISION));
-  assert.match(doc.getText(), /## Versions/);
+  assert.match(doc.getText(), /## History/);
   // Memories are served by a read-only file system: edits go through the engine, as versions.
   assert.equal(vscode.workspace.fs.isWritableFileSystem('engram-memory'), false);
   await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from('x'))));
@@ -121,4 +124,143 @@ test('Show Context for Current File opens the context block with the memories ab
   assert.ok(block.included.length > 0);
   assert.match(block.text, /12 hours/);
   assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'engram-view'));
+});
+
+/** The menus package.json contributes, by menu id. */
+function contributedMenus(): Record<string, Array<{ command: string; when?: string }>> {
+  const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
+    contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
+  };
+  return manifest.contributes.menus;
+}
+
+/** The Memories view's row for a memory (under its layer, no filter). */
+async function memoryRow(id: string): Promise<MemoryTreeNode> {
+  const api = await engramApi();
+  const { memory } = await api.engine.call('get', { id, readOnly: true });
+  const rows = await api.memories.getChildren({ type: 'layer', layer: memory.layer, count: 0 });
+  const row = rows.find((r) => r.type === 'memory' && r.memory.id === id);
+  assert.ok(row, `memory ${id} is a row of the Memories view`);
+  return row;
+}
+
+test('a memory document reads as prose: its words, kind and age in words, its history, the id last', async () => {
+  await engramApi();
+  const uri = await vscode.commands.executeCommand<string>('engram.openMemory', decisionId);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  assert.ok(doc);
+  const text = doc.getText();
+  assert.ok(!/\| *field *\|/.test(text), `no raw table:\n${text}`);
+  assert.match(text, /decision in semantic memory · remembered (just now|\d+ \w+ ago) by you/);
+  assert.match(text, /## History\n\n- Remembered (just now|\d+ \w+ ago)/);
+  assert.ok(text.trimEnd().endsWith(`Memory id: \`${decisionId}\``), 'the id is the last line');
+  // The tab is named by the memory's words, not by its id.
+  assert.ok(!path.posix.basename(doc.uri.path).includes(decisionId), doc.uri.path);
+  assert.match(path.posix.basename(doc.uri.path), /^We hash passwords/);
+});
+
+test('Edit Memory: the words open as a file, and saving it writes a new version; the old one stays', async () => {
+  const api = await engramApi();
+  const before = (await api.engine.call('get', { id: decisionId })).memory;
+  const uri = await vscode.commands.executeCommand<string>('engram.editMemory', decisionId);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  assert.ok(doc, 'the edit document is open');
+  assert.equal(doc.getText(), DECISION);
+  assert.equal(doc.isUntitled, false);
+  const edited = `${DECISION}, confirmed in the security review`;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), edited);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  if (!(await doc.save())) {
+    // Saved through the file system directly, to say why the editor's save did not go through.
+    const direct = await Promise.resolve(vscode.workspace.fs.writeFile(doc.uri, Buffer.from(edited))).then(
+      () => 'a direct write went through',
+      (error: unknown) => `a direct write failed too: ${String(error)}`,
+    );
+    assert.fail(`the save did not go through (dirty: ${doc.isDirty}); ${direct}`);
+  }
+  const after = (await api.engine.call('get', { id: decisionId })).memory;
+  assert.equal(after.content, edited);
+  assert.equal(after.version, before.version + 1);
+  const history = await api.engine.call('history', { id: decisionId });
+  assert.deepEqual(
+    history.versions.map((v) => v.content),
+    [DECISION, edited],
+    'the old wording stays in the history',
+  );
+  // An empty save is refused, and the memory keeps its words.
+  const empty = new vscode.WorkspaceEdit();
+  empty.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), '  ');
+  assert.ok(await vscode.workspace.applyEdit(empty));
+  assert.equal(
+    await doc.save().then(
+      (ok) => ok,
+      () => false,
+    ),
+    false,
+    'an empty memory is not saved',
+  );
+  assert.equal((await api.engine.call('get', { id: decisionId })).memory.version, after.version);
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  // The same edit without the editor (chat, other extensions), and its empty case.
+  assert.equal(await vscode.commands.executeCommand('engram.editMemory', decisionId, ' '), undefined);
+  assert.equal((await api.engine.call('get', { id: decisionId })).memory.version, after.version);
+});
+
+test('Annotate Memory keeps a note beside the memory, shown in its document', async () => {
+  const api = await engramApi();
+  const note = 'Security asked for sha256 in the 2024 audit';
+  await vscode.commands.executeCommand('engram.annotateMemory', decisionId, note);
+  const { annotations } = await api.engine.call('history', { id: decisionId });
+  assert.deepEqual(
+    annotations.map((a) => a.text),
+    [note],
+  );
+  const uri = await vscode.commands.executeCommand<string>('engram.openMemory', decisionId);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  assert.ok(doc);
+  await eventually('the document to show the note', () => doc.getText().includes(note) || undefined);
+  assert.match(doc.getText(), /## Notes\n\n- Security asked for sha256 in the 2024 audit \(you, /);
+});
+
+test("Edit, Annotate and Go to Source are on a memory's row and its document's title bar", async () => {
+  const menus = contributedMenus();
+  const item = (await engramApi()).memories.getTreeItem(await memoryRow(selectionId));
+  assert.match(String(item.contextValue), /^memory\.sourced\.active\./);
+  for (const command of ['engram.editMemory', 'engram.annotateMemory', 'engram.goToMemorySource']) {
+    const row = menus['view/item/context']?.find((m) => m.command === command);
+    assert.ok(row?.when?.includes('view == engram.memories'), `${command} is on the Memories view rows`);
+    const title = menus['editor/title']?.find((m) => m.command === command);
+    assert.ok(
+      // VS Code hands the manifest's clauses back normalised (`resourceScheme == 'engram-memory'`).
+      /resourceScheme == '?engram-memory\b/.test(title?.when ?? ''),
+      `${command} is on the title bar: ${JSON.stringify(menus['editor/title'])} in ${Object.keys(menus).join(', ')}`,
+    );
+  }
+});
+
+test('Go to Source opens the file a selection was remembered from, with that text selected', async () => {
+  await engramApi();
+  // From the memory document's title bar: the command gets the document's URI.
+  const uri = await vscode.commands.executeCommand<string>('engram.openMemory', selectionId);
+  await vscode.commands.executeCommand('engram.goToMemorySource', vscode.Uri.parse(uri));
+  const editor = vscode.window.activeTextEditor;
+  assert.ok(editor);
+  assert.equal(editor.document.uri.fsPath, path.join(workspacePath(), 'src', 'auth', 'login.ts'));
+  assert.match(editor.document.getText(editor.selection), /sessions last 12 hours/);
+  assert.equal(editor.selection.start.line, 2);
+});
+
+test('Memories view rows speak in words: kind, age and source, no id; the id is in the tooltip', async () => {
+  const api = await engramApi();
+  const decision = api.memories.getTreeItem(await memoryRow(decisionId));
+  const description = String(decision.description);
+  assert.match(description, /^decision · (just now|\d+ \w+ ago)/);
+  assert.ok(!description.includes(decisionId.slice(0, 8)), description);
+  const tooltip = (decision.tooltip as vscode.MarkdownString).value;
+  assert.ok(tooltip.includes(decisionId), 'the id is in the tooltip');
+  assert.ok(!/importance|trust /.test(tooltip), tooltip);
+  const selection = api.memories.getTreeItem(await memoryRow(selectionId));
+  assert.match(String(selection.description), /^note · .* · src\/auth\/login\.ts:3-3/);
 });
