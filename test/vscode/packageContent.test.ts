@@ -149,9 +149,11 @@ describe('the .vsix budget', () => {
           shipped(path.posix.join(path.posix.dirname(entry.name.slice(10)), link)),
           `${entry.name} links ${link}`,
         );
-      // Unminified output has one statement per line; minified bundles have few, long lines.
+      // Unminified output has a statement per line (~40 characters); minified bundles have few, long
+      // ones. dist/extension.js is left readable on purpose (scripts/build.mjs: the profiler reads it).
       const lines = text.split('\n').length;
-      assert.ok(lines < Math.max(50, text.length / 2000), `${entry.name} is not minified (${lines} lines)`);
+      if (entry.name !== 'extension/dist/extension.js')
+        assert.ok(lines < Math.max(50, text.length / 1000), `${entry.name} is not minified (${lines} lines)`);
     }
   });
 
