@@ -1,5 +1,5 @@
 // The engine-facing half of the extension, bundled apart (dist/extensionEngine.js) and loaded by
 // EngineConnection after activation: activate() itself only loads the small dist/extension.js.
-export { Engram } from '../engine/engram';
-export { METHODS, isMethodName } from '../engine/api/methods';
+// The engine itself is the bundle the CLI and the MCP bridge share (dist/engineCore.js).
+export { Engram, METHODS, isMethodName } from '../engine/bin/engineCore';
 export { engineOptions } from './engineOptions';

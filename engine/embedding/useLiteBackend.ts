@@ -3,7 +3,6 @@ import path from 'node:path';
 import * as tfjs from '@energetic-ai/core';
 import { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { lengthBuckets } from './lengthBuckets';
-import { TFJS_WASM_FILES } from './useLiteAssets';
 import type { UseLiteAssets } from './useLiteAssets';
 import { toUnitVector } from './unitVector';
 import type { EmbeddingBackend } from './workerProtocol';
@@ -13,9 +12,10 @@ import type { EmbeddingBackend } from './workerProtocol';
  * package's typings re-export @tensorflow/* packages that are not installed.
  */
 interface TfjsWasmRuntime {
-  setWasmPaths(paths: Record<string, string>): void;
+  setWasmPaths(prefix: string): void;
   ready(): Promise<void>;
   getBackend(): string;
+  env(): { getAsync(flag: string): Promise<unknown> };
   loadGraphModel(handler: unknown): Promise<unknown>;
   io: { fileSystem(modelJsonPath: string): unknown };
 }
@@ -39,8 +39,15 @@ const PADDED_TOKEN_BUDGET = 512;
  * worker: loading takes a few hundred milliseconds and each batch keeps a core busy.
  */
 export async function loadUseLiteBackend(assets: UseLiteAssets): Promise<EmbeddingBackend> {
-  // Explicit paths: bundled, the backend would look beside the bundle, not where the host put them.
-  tf.setWasmPaths(Object.fromEntries(TFJS_WASM_FILES.map((name) => [name, path.join(assets.wasmDir, name)])));
+  // Only the SIMD binary ships (TFJS_WASM_FILES): say so plainly rather than fail to fetch another.
+  if ((await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) !== true) {
+    throw new Error(
+      'USE-lite needs WebAssembly SIMD, which this runtime lacks: choose another embedding provider',
+    );
+  }
+  // An explicit folder: bundled, the backend would look beside the bundle, not where the host put
+  // them. A folder, not a map: TF.js wants a map to name all three binaries, and only one ships.
+  tf.setWasmPaths(`${assets.wasmDir}${path.sep}`);
   await tf.ready();
   if (tf.getBackend() !== 'wasm') throw new Error(`TF.js chose the '${tf.getBackend()}' backend, not wasm`);
   const [model, vocabulary] = await Promise.all([
