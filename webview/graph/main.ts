@@ -116,8 +116,7 @@ try {
       }
       if (found.size > 0 && !found.has(id)) return { ...out, color: dimmed(), label: '', zIndex: 0 };
       if (found.has(id)) return { ...out, forceLabel: true, zIndex: 1, highlighted: true };
-      if (hovered && hovered !== id && !graph.areNeighbors(hovered, id))
-        return { ...out, color: dimmed(), label: '' };
+      if (hovered && hovered !== id && !isHoveredNeighbour(id)) return { ...out, color: dimmed(), label: '' };
       if (hovered === id) return { ...out, forceLabel: true, highlighted: true, zIndex: 1 };
       if (lit.size > 0) return { ...out, color: dimmed(), zIndex: 0 };
       return out;
@@ -132,6 +131,23 @@ try {
 } catch (error) {
   // No WebGL (a remote session, a locked-down GPU): say so instead of leaving a blank panel.
   status.textContent = `The graph cannot be drawn here: ${summaryLine(String(error), 200)}`;
+}
+
+/**
+ * Whether `id` is next to the hovered node. Reducers run inside graph.addNode while a new graph is
+ * built: one that throws there leaves sigma's indices half made (the panel stuck on "Loading…").
+ */
+function isHoveredNeighbour(id: string): boolean {
+  return (
+    hovered !== undefined && graph.hasNode(hovered) && graph.hasNode(id) && graph.areNeighbors(hovered, id)
+  );
+}
+
+/** Forgets the hovered node and hides its tooltip. */
+function clearHover(): void {
+  hovered = undefined;
+  tooltip.hidden = true;
+  container.style.cursor = '';
 }
 
 function dimmed(): string {
@@ -194,6 +210,9 @@ function showData(next: GraphData): void {
   ];
   buildTypeFilters();
   layoutRun?.cancel();
+  // Replacing the nodes drops sigma's hovered node without a leaveNode event (and the pointer may
+  // never move off it: a click opened an editor, a write arrived): ours must go with it.
+  clearHover();
   applyData(graph, next, palette());
   found = matchingNodes(graph, ui.find);
   updateStatus();
@@ -338,9 +357,7 @@ renderer?.on('enterNode', ({ node, event }) => {
   refresh();
 });
 renderer?.on('leaveNode', () => {
-  hovered = undefined;
-  tooltip.hidden = true;
-  container.style.cursor = '';
+  clearHover();
   refresh();
 });
 
