@@ -8,12 +8,14 @@ import { applyData, concentricPositions, createGraph, matchingNodes, touchedNode
 import type { EdgeAttributes, NodeAttributes } from './graphModel';
 import { runForceLayout } from './forceLayout';
 import { themedHoverLabel } from './hoverLabel';
+import { collisionFreeLabels } from './labelPlacement';
 import type { LayoutRun } from './forceLayout';
 import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
 import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
 import { summaryLine } from './text';
 import { css, palette, readColours } from './theme';
 import { describe, fillNodeList, fillResults, filterCheckbox } from './panelText';
+import { fillLegend, legendEntries } from './legend';
 
 /** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
 interface VsCodeApi {
@@ -87,6 +89,7 @@ let colours = readColours();
 
 // ---- the renderer ---------------------------------------------------------------------------
 
+const labels = collisionFreeLabels(() => colours.label);
 let renderer: Sigma<NodeAttributes, EdgeAttributes> | undefined;
 try {
   renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container, {
@@ -99,6 +102,7 @@ try {
     zIndex: true,
     defaultEdgeType: 'line',
     defaultDrawNodeHover: themedHoverLabel(() => colours.hover),
+    defaultDrawNodeLabel: labels.draw,
     nodeReducer: (id, attrs) => {
       const out: Partial<NodeAttributes> & { highlighted?: boolean; forceLabel?: boolean; zIndex?: number } =
         {
@@ -150,6 +154,13 @@ function clearHover(): void {
   container.style.cursor = '';
 }
 
+// Each frame starts with no label drawn; the counts say how many labels overlap would have cost.
+renderer?.on('beforeRender', () => labels.reset());
+renderer?.on('afterRender', () => {
+  document.body.dataset['labelsDrawn'] = String(labels.drawn);
+  document.body.dataset['labelsSkipped'] = String(labels.skipped);
+});
+
 function dimmed(): string {
   return colours.dim;
 }
@@ -159,8 +170,14 @@ new MutationObserver(() => {
   colours = readColours();
   renderer?.setSetting('labelColor', { color: colours.label });
   if (data) applyData(graph, data, palette());
+  drawLegend();
   refresh();
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+/** The legend for the entity types the filters offer, in the graph's current colours. */
+function drawLegend(): void {
+  fillLegend(byId<HTMLDivElement>('legend'), legendEntries(palette(), [...ENTITY_TYPES, ...extraTypes]));
+}
 
 function refresh(): void {
   renderer?.refresh({ skipIndexation: false });
@@ -209,6 +226,7 @@ function showData(next: GraphData): void {
     ),
   ];
   buildTypeFilters();
+  drawLegend();
   layoutRun?.cancel();
   // Replacing the nodes drops sigma's hovered node without a leaveNode event (and the pointer may
   // never move off it: a click opened an editor, a write arrived): ours must go with it.
@@ -436,5 +454,6 @@ for (const layer of LAYER_NAMES) {
   );
 }
 buildTypeFilters();
+drawLegend();
 
 vscode.postMessage({ type: 'graph/view/ready' });
