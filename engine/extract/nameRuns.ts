@@ -23,10 +23,10 @@ const CONTRACTION_RE = /['’](?:t|ll|re|ve|d|m)$/i;
 const INFLECTED_RE = /^[a-z]{3,}(?:ing|ed)$/;
 /**
  * English noun and verb endings that names almost never have: "Session", "Expiration", "Touches",
- * "Caches", "Settings". Only a word standing alone where its capital proves nothing is judged by them.
+ * "Caches", "Payments". Only a word standing alone where its capital proves nothing is judged by them.
  */
 const ORDINARY_ENDING_RE =
-  /^[a-z]{2,}(?:tion|sion|ment|ness|ism|able|ible|ful|less|ous|ings)s?$|^[a-z]{2,}(?:ch|sh|ss|x|z)es$/;
+  /^[a-z]{2,}(?:tion|sion|ment|ness|ism|able|ible|ful|less|ous)s?$|^[a-z]{2,}(?:ch|sh|ss|x|z)es$/;
 /** An article or determiner right after the word: it is a verb taking an object ("Touches the cookie"). */
 const DETERMINER_AFTER_RE = /[ \t]+(?:the|a|an|its|their|these|those|every|each|some|any)(?![\p{L}\d'’-])/uy;
 /** A letter that can be a vowel; a word without one is an abbreviation ("Pr", "Db", "Cfg"), never a name. */
