@@ -226,15 +226,23 @@ describe('end to end: the Graph panel in code-server', () => {
       await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
       // Click a memory node, found on the canvas by its tooltip, like a user pointing at it.
       const { canvas, tooltip } = graphParts(graphView());
-      const at = await hoverNode(page, canvas, tooltip, /click: open ·/);
-      await page.mouse.click(at.x, at.y);
       const memoryTab = page.locator('.tabs-container .tab', { hasText: /^\s*m_\w+\.md/ }).first();
-      await memoryTab.waitFor({ timeout: 30_000 });
+      // Pointed at and clicked; once more if no editor opened (a redraw moved the node meanwhile).
+      for (let attempt = 1; ; attempt++) {
+        const at = await hoverNode(page, canvas, tooltip, /click: open ·/);
+        await page.mouse.click(at.x, at.y);
+        const opened = await memoryTab
+          .waitFor({ timeout: 15_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (opened) break;
+        if (attempt === 3) throw new Error('clicking a memory node opened no editor, 3 times');
+      }
       // While the pointer still rests on the node, another process writes (an agent, the CLI, a
       // rescan): the panel reloads the neighbourhood under the hovered node.
-      await engram('remember', 'The docker compose file starts postgres 16 for the api tests');
+      await engram('remember', 'The api tests run postgres 16 in docker, started by the compose file');
       await graphView()
-        .locator('#node-list li', { hasText: 'docker compose file starts postgres' })
+        .locator('#node-list li', { hasText: 'tests run postgres 16 in docker' })
         .waitFor({ state: 'attached', timeout: 30_000 });
       await workbench.screenshot(shot('graph-6-memory-opened'));
       // Close the editor it opened, with the mouse on its tab's close button.
@@ -278,6 +286,40 @@ describe('end to end: the Graph panel in code-server', () => {
       .waitFor({ timeout: 60_000 });
     await workbench.screenshot(shot('graph-4-restored'));
     assert.deepEqual(dialogs, []);
+  });
+  it('looks right in a light and a dark theme: the Graph and the Timeline (screenshots)', async () => {
+    for (const [theme, body, name] of [
+      ['Light Modern', 'vscode-light', 'light'],
+      ['Dark Modern', 'vscode-dark', 'dark'],
+    ] as const) {
+      await workbench.runCommand('Preferences: Color Theme');
+      const input = page.locator('.quick-input-widget input');
+      await input.fill(theme);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator(`.monaco-workbench.${body}`).waitFor({ timeout: 30_000 });
+
+      await workbench.runCommand('View: Close All Editors');
+      await workbench.runCommand('Engram: Open Graph');
+      await graphView().locator(`body.${body}`).waitFor({ timeout: 60_000 });
+      await graphView()
+        .locator('#status')
+        .filter({ hasText: /^[1-9]\d* entities, \d+ memories/ })
+        .waitFor({ timeout: 60_000 });
+      await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
+      await graphView().locator('#legend .legend-item', { hasText: 'tools' }).waitFor();
+      await workbench.screenshot(shot(`graph-theme-${name}`));
+
+      await workbench.runCommand('View: Close All Editors');
+      await workbench.runCommand('Engram: Open Timeline');
+      await graphView().locator(`body.${body}`).waitFor({ timeout: 60_000 });
+      await graphView()
+        .locator('#status')
+        .filter({ hasText: / of \d+ memories/ })
+        .waitFor({ timeout: 60_000 });
+      await workbench.screenshot(shot(`timeline-theme-${name}`));
+    }
+    await workbench.runCommand('View: Close All Editors');
   });
 });
 

@@ -239,20 +239,27 @@ function showData(next: GraphData): void {
   document.body.dataset['nodes'] = String(graph.order);
   document.body.dataset['buildMs'] = (performance.now() - started).toFixed(1);
   document.body.dataset['layout'] = 'running';
-  layoutRun = runForceLayout(graph, {
+  const run: LayoutRun = runForceLayout(graph, {
     onDone: (stats) => {
       if (ui.layout === 'concentric') {
         for (const [id, p] of concentricPositions(graph)) graph.mergeNodeAttributes(id, p);
       }
-      document.body.dataset['layout'] = 'done';
       document.body.dataset['layoutMs'] = stats.ms.toFixed(0);
       document.body.dataset['layoutIterations'] = String(stats.iterations);
       document.body.dataset['msPerIteration'] = stats.msPerIteration.toFixed(1);
       document.body.dataset['layoutSlices'] = String(stats.slices);
       document.body.dataset['layoutBusyMs'] = stats.busyMs.toFixed(0);
-      if (ui.seeds === null || graph.order > 0) void renderer?.getCamera().animatedReset({ duration: 300 });
+      const framing =
+        ui.seeds === null || graph.order > 0
+          ? renderer?.getCamera().animatedReset({ duration: 300 })
+          : undefined;
+      // "done" once the picture stands still: the camera's move ends after the layout's last step.
+      void Promise.resolve(framing).then(() => {
+        if (layoutRun === run) document.body.dataset['layout'] = 'done';
+      });
     },
   });
+  layoutRun = run;
 }
 
 function updateStatus(): void {
