@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -288,16 +288,18 @@ describe('end to end: the Graph panel in code-server', () => {
     assert.deepEqual(dialogs, []);
   });
   it('looks right in a light and a dark theme: the Graph and the Timeline (screenshots)', async () => {
+    // The user settings file the window watches: a theme set there applies at once, as from the picker.
+    const settingsFile = path.join(artifactDirectory('e2e-graph'), 'user', 'User', 'settings.json');
     for (const [theme, body, name] of [
-      ['Light Modern', 'vscode-light', 'light'],
-      ['Dark Modern', 'vscode-dark', 'dark'],
+      ['Default Light Modern', 'vscode-light', 'light'],
+      ['Default Dark Modern', 'vscode-dark', 'dark'],
     ] as const) {
-      await workbench.runCommand('Preferences: Color Theme');
-      const input = page.locator('.quick-input-widget input');
-      await input.fill(theme);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await page.locator(`.monaco-workbench.${body}`).waitFor({ timeout: 30_000 });
+      mkdirSync(path.dirname(settingsFile), { recursive: true });
+      const settings = existsSync(settingsFile)
+        ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>)
+        : {};
+      writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
+      await page.locator(`.monaco-workbench.${body}`).waitFor({ timeout: 60_000 });
 
       await workbench.runCommand('View: Close All Editors');
       await workbench.runCommand('Engram: Open Graph');
