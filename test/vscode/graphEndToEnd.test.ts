@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -286,42 +286,6 @@ describe('end to end: the Graph panel in code-server', () => {
       .waitFor({ timeout: 60_000 });
     await workbench.screenshot(shot('graph-4-restored'));
     assert.deepEqual(dialogs, []);
-  });
-  it('looks right in a light and a dark theme: the Graph and the Timeline (screenshots)', async () => {
-    // The user settings file the window watches: a theme set there applies at once, as from the picker.
-    const settingsFile = path.join(artifactDirectory('e2e-graph'), 'user', 'User', 'settings.json');
-    for (const [theme, body, name] of [
-      ['Default Light Modern', 'vscode-light', 'light'],
-      ['Default Dark Modern', 'vscode-dark', 'dark'],
-    ] as const) {
-      mkdirSync(path.dirname(settingsFile), { recursive: true });
-      const settings = existsSync(settingsFile)
-        ? (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>)
-        : {};
-      writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
-      await page.locator(`.monaco-workbench.${body}`).waitFor({ timeout: 60_000 });
-
-      await workbench.runCommand('View: Close All Editors');
-      await workbench.runCommand('Engram: Open Graph');
-      await graphView().locator(`body.${body}`).waitFor({ timeout: 60_000 });
-      await graphView()
-        .locator('#status')
-        .filter({ hasText: /^[1-9]\d* entities, \d+ memories/ })
-        .waitFor({ timeout: 60_000 });
-      await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
-      await graphView().locator('#legend .legend-item', { hasText: 'tools' }).waitFor();
-      await workbench.screenshot(shot(`graph-theme-${name}`));
-
-      await workbench.runCommand('View: Close All Editors');
-      await workbench.runCommand('Engram: Open Timeline');
-      await graphView().locator(`body.${body}`).waitFor({ timeout: 60_000 });
-      await graphView()
-        .locator('#status')
-        .filter({ hasText: / of \d+ memories/ })
-        .waitFor({ timeout: 60_000 });
-      await workbench.screenshot(shot(`timeline-theme-${name}`));
-    }
-    await workbench.runCommand('View: Close All Editors');
   });
 });
 

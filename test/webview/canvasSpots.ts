@@ -83,13 +83,19 @@ export async function hoverNode(
     width: Math.round(box.width),
     height: Math.round(box.height),
   };
-  const spots = await colouredSpots(page, await page.screenshot({ clip }), clip);
-  for (const spot of spots) {
-    await page.mouse.move(spot.x, spot.y);
-    const text = (await tooltip.isVisible()) ? await tooltip.innerText() : '';
-    if (wanted.test(text)) return { x: spot.x, y: spot.y, text };
+  let tried = 0;
+  // A few looks: the first may come before a busy page has drawn the frame.
+  for (let look = 0; look < 5; look++) {
+    const spots = await colouredSpots(page, await page.screenshot({ clip }), clip);
+    for (const spot of spots) {
+      tried++;
+      await page.mouse.move(spot.x, spot.y);
+      const text = (await tooltip.isVisible()) ? await tooltip.innerText() : '';
+      if (wanted.test(text)) return { x: spot.x, y: spot.y, text };
+    }
+    await page.waitForTimeout(1000);
   }
-  throw new Error(`no node on the canvas has a tooltip matching ${wanted} (${spots.length} spots tried)`);
+  throw new Error(`no node on the canvas has a tooltip matching ${wanted} (${tried} spots tried)`);
 }
 
 /** The graph page's canvas and tooltip, in a page or inside a webview's frames. */
