@@ -21,6 +21,18 @@ const MAX_RUN_WORDS = 8;
 const MAX_NAME_WORDS = 5;
 const CONTRACTION_RE = /['’](?:t|ll|re|ve|d|m)$/i;
 const INFLECTED_RE = /^[a-z]{3,}(?:ing|ed)$/;
+/**
+ * English noun and verb endings that names almost never have: "Session", "Expiration", "Touches",
+ * "Caches", "Payments". Only a word standing alone where its capital proves nothing is judged by them.
+ */
+const ORDINARY_ENDING_RE =
+  /^[a-z]{2,}(?:tion|sion|ment|ness|ism|able|ible|ful|less|ous)s?$|^[a-z]{2,}(?:ch|sh|ss|x|z)es$/;
+/** An article or determiner right after the word: it is a verb taking an object ("Touches the cookie"). */
+const DETERMINER_AFTER_RE = /[ \t]+(?:the|a|an|its|their|these|those|every|each|some|any)(?![\p{L}\d'’-])/uy;
+/** A letter that can be a vowel; a word without one is an abbreviation ("Pr", "Db", "Cfg"), never a name. */
+const VOWEL_RE = /[aeiouy\u00c0-\uffff]/;
+/** Openers after which a capital is as positional as at a sentence start: "(Add retry)", "| Add |". */
+const GROUP_OPENERS = new Set(['(', '[', '{', '|']);
 const HONORIFIC_BEFORE_RE = /(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Madam)\.?[ \t]+$/u;
 const POSSESSIVE_PRONOUNS = new Set(['my', 'our', 'his', 'her', 'their', 'your']);
 const RELATION_ADJECTIVES = new Set(['best', 'good', 'old', 'close', 'new', 'dear']);
@@ -68,7 +80,7 @@ export class NameRunCollector {
       connector: false,
       lower: this.closed ? lower.slice(0, -2) : lower,
       contraction: apostrophe && CONTRACTION_RE.test(lower),
-      initial: isSentenceStart(this.text, start),
+      initial: isSentenceStart(this.text, start) || opensGroup(this.text, start),
     });
   }
 
@@ -110,8 +122,10 @@ export class NameRunCollector {
 
 /**
  * Turns runs into name mentions. A word is dropped when it is never a name (pronouns, months,
- * greetings, contractions) or, at the start of a sentence, when capitalisation proves nothing:
- * a common opener, a word the text also writes in lower case, or an -ing/-ed form standing alone.
+ * greetings, contractions, words without a vowel) or, where the position explains the capital (a
+ * sentence or line start, after an opening bracket or a table bar), when nothing else shows a
+ * name: a common opener, a word the text also writes in lower case, or, standing alone, a word
+ * with a noun or verb ending (-ing, -ed, -tion, -ches...) or followed by an article.
  */
 export function emitNames(text: string, runs: readonly NameWord[][], out: Mention[]): void {
   const lowerCase = lowerCaseOccurrences(text, sentenceInitialCandidates(runs));
@@ -124,10 +138,15 @@ export function emitNames(text: string, runs: readonly NameWord[][], out: Mentio
         continue;
       }
       const { lower } = word;
-      let drop = word.contraction || HARD_STOPWORDS.has(lower) || CALENDAR_WORDS.has(lower);
+      let drop =
+        word.contraction || HARD_STOPWORDS.has(lower) || CALENDAR_WORDS.has(lower) || !VOWEL_RE.test(lower);
       if (!drop && segment.length === 0 && word.initial) {
         const alone = i === run.length - 1;
-        drop = SOFT_STOPWORDS.has(lower) || (alone && INFLECTED_RE.test(lower)) || lowerCase.has(lower);
+        drop =
+          SOFT_STOPWORDS.has(lower) ||
+          (alone &&
+            (INFLECTED_RE.test(lower) || ORDINARY_ENDING_RE.test(lower) || takesObject(text, word.end))) ||
+          lowerCase.has(lower);
       }
       if (drop) {
         emitSegment(text, segment, out);
@@ -183,6 +202,19 @@ function hasPersonCue(text: string, start: number, end: number): boolean {
   }
   SPEECH_AFTER_RE.lastIndex = end;
   return SPEECH_AFTER_RE.test(text);
+}
+
+/** Whether a determiner follows the word ending at `end`. */
+function takesObject(text: string, end: number): boolean {
+  DETERMINER_AFTER_RE.lastIndex = end;
+  return DETERMINER_AFTER_RE.test(text);
+}
+
+/** Whether only blanks separate `pos` from an opening bracket or a table bar before it. */
+function opensGroup(text: string, pos: number): boolean {
+  let i = pos - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i >= 0 && GROUP_OPENERS.has(text[i] as string);
 }
 
 /** Whether the word ending at `end` ends in `'s` or `’s`. */

@@ -366,6 +366,50 @@ describe('names and people', () => {
   });
 });
 
+/**
+ * Issue 19: words a position capitalises, taken for names ("Session" as a person, "Touches", "Add",
+ * "Pr" in the Graph). The texts are the kinds of memory that produced them: a scanned symbol's
+ * summary with its doc comment, a glossary kept with Remember Selection, a merge note, a quick note.
+ */
+describe('ordinary words capitalised by their position are not names', () => {
+  test('a doc comment that opens with a verb: "Touches the session cookie"', () => {
+    const text =
+      'export function refreshSession(token: string): Promise<void> (function in src/auth/session.ts:12). Touches the session cookie and extends its expiry';
+    assertNone(text, 'touches');
+    assert.equal(entity(text, 'src/auth/session.ts').type, 'file');
+  });
+
+  test('a change note: "Touches src/api/routes.ts and src/api/server.ts"', () => {
+    const text = 'Renamed the router to apiRouter. Touches src/api/routes.ts and src/api/server.ts';
+    assertNone(text, 'touches');
+    assert.equal(entity(text, 'src/api/routes.ts').type, 'file');
+  });
+
+  test('a glossary line is not a speaker: "Session: a signed cookie that holds the user id"', () => {
+    const text =
+      'Session: a signed cookie that holds the user id\nExpiration: twelve hours, set in src/auth/login.ts';
+    assertNone(text, 'session');
+    assertNone(text, 'expiration');
+  });
+
+  test('a word after an opening bracket or a table bar: "(Add retry to the fetch client)"', () => {
+    assertNone('Merged #42 (Add retry to the fetch client) into main after review.', 'add');
+    assertNone('| Change | Owner |\n| Add retry | Caroline |', 'add');
+  });
+
+  test('a word without a vowel is an abbreviation: "Pr #118 bumps zod"', () => {
+    assertNone('Pr #118 bumps zod to 3.23 and regenerates the lockfile.', 'pr');
+    assertNone('Ask Caroline before merging any Pr that touches the schema.', 'pr');
+  });
+
+  test('names in the same places still are names', () => {
+    const text =
+      'Caroline decided that sessions last 12 hours.\nMelanie: I moved the config.\n(Priya agreed.) | Sam | Dr. Alvarez reviewed it.\nJennings said the build is green.';
+    for (const key of ['caroline', 'melanie', 'priya', 'sam', 'alvarez', 'jennings']) entity(text, key);
+    assert.equal(entity(text, 'melanie').type, 'person');
+  });
+});
+
 describe('merging and weights', () => {
   test('keys are lower-cased and unique', () => {
     const found = extractEntities('Docker, docker and DOCKER; src/A.ts and src/a.ts.');

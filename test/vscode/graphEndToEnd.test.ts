@@ -8,6 +8,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { callTool, startBridge } from '../mcp/bridgeProcess';
 import type { ConnectedBridge } from '../mcp/bridgeProcess';
 import { REPO_ROOT, VSIX_PATH, artifactDirectory } from './support/artifacts';
+import { graphParts, hoverNode } from '../webview/canvasSpots';
 import { launchChromium } from './support/browser';
 import { freePort, waitForHttp } from './support/freePort';
 import { ProcessGroup } from './support/processGroup';
@@ -83,7 +84,8 @@ async function launchWorkbench(
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
+    // A generous ceiling: on a loaded machine the workbench takes well over the default 30 s.
+    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`, { timeout: 180_000 });
     const workbench = new Workbench(page);
     await workbench.ready();
     await page
@@ -198,6 +200,75 @@ describe('end to end: the Graph panel in code-server', () => {
     await graphView().locator('body[data-lit]:not([data-lit="0"])').waitFor({ timeout: 10_000 });
     await workbench.screenshot(shot('graph-2-cli-recall-lit'));
     assert.deepEqual(dialogs, []);
+  });
+
+  it('never goes blank: a tool, a memory node clicked, its editor closed, Overview, Find (issue 19)', async () => {
+    const pageErrors: string[] = [];
+    const onError = (e: Error) => pageErrors.push(e.message);
+    const onConsole = (m: { type(): string; text(): string }) => {
+      if (m.type() === 'error' && /areNeighbors|setting 'x'/.test(m.text())) pageErrors.push(m.text());
+    };
+    page.on('pageerror', onError);
+    page.on('console', onConsole);
+    try {
+      await engram('remember', 'We deploy the api with docker and run the tests with vitest');
+      await engram('remember', 'The docker image for the api is built from node 20 alpine');
+      // Start from an entity: the tool, found by name.
+      await graphView().locator('#start input').fill('docker');
+      const result = graphView()
+        .locator('#results button', { hasText: /docker · tool/i })
+        .first();
+      await result.waitFor({ timeout: 30_000 });
+      await result.click();
+      await graphView()
+        .locator('#status', { hasText: /from docker, 1 hop/i })
+        .waitFor({ timeout: 30_000 });
+      await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
+      // Click a memory node, found on the canvas by its tooltip, like a user pointing at it.
+      const { canvas, tooltip } = graphParts(graphView());
+      const memoryTab = page.locator('.tabs-container .tab', { hasText: /^\s*m_\w+\.md/ }).first();
+      // Pointed at and clicked; once more if no editor opened (a redraw moved the node meanwhile).
+      for (let attempt = 1; ; attempt++) {
+        const at = await hoverNode(page, canvas, tooltip, /click: open ·/);
+        await page.mouse.click(at.x, at.y);
+        const opened = await memoryTab
+          .waitFor({ timeout: 15_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (opened) break;
+        if (attempt === 3) throw new Error('clicking a memory node opened no editor, 3 times');
+      }
+      // While the pointer still rests on the node, another process writes (an agent, the CLI, a
+      // rescan): the panel reloads the neighbourhood under the hovered node.
+      await engram('remember', 'The api tests run postgres 16 in docker, started by the compose file');
+      await graphView()
+        .locator('#node-list li', { hasText: 'tests run postgres 16 in docker' })
+        .waitFor({ state: 'attached', timeout: 30_000 });
+      await workbench.screenshot(shot('graph-6-memory-opened'));
+      // Close the editor it opened, with the mouse on its tab's close button.
+      await memoryTab.hover();
+      await memoryTab.locator('.tab-actions .action-label').first().click();
+      await memoryTab.waitFor({ state: 'detached', timeout: 30_000 });
+      await graphView().locator('#overview').click();
+      const status = graphView().locator('#status');
+      await status
+        .filter({ hasText: /^[1-9]\d* entities, \d+ memories, \d+ links · overview/ })
+        .waitFor({ timeout: 30_000 });
+      await graphView().locator('#find input').fill('docker');
+      await status.filter({ hasText: /[1-9]\d* match “docker”/ }).waitFor({ timeout: 30_000 });
+      await workbench.screenshot(shot('graph-7-overview-find-after-memory'));
+      assert.deepEqual(pageErrors, []);
+      // Back to where the reload test expects the panel to be.
+      await graphView().locator('#find input').fill('');
+      await graphView().locator('#start input').fill('login.ts');
+      const login = graphView().locator('#results button', { hasText: 'src/auth/login.ts' }).first();
+      await login.waitFor({ timeout: 30_000 });
+      await login.click();
+      await status.filter({ hasText: 'from src/auth/login.ts, 1 hop' }).waitFor({ timeout: 30_000 });
+    } finally {
+      page.off('pageerror', onError);
+      page.off('console', onConsole);
+    }
   });
 
   it('comes back after a window reload, showing the same start (the serializer and the saved UI state)', async () => {

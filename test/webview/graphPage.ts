@@ -106,8 +106,11 @@ export async function openGraphPage(
   browser: Browser,
   engine: Pick<TestHost, 'call'>,
   viewport = { width: 1200, height: 800 },
+  /** JavaScript run in the page before any of its scripts (to watch what it draws). */
+  initScript?: string,
 ): Promise<{ page: Page; host: HostStandIn; dialogs: string[]; errors: string[] }> {
   const page = await browser.newPage({ viewport });
+  if (initScript) await page.addInitScript({ content: initScript });
   const dialogs: string[] = [];
   const errors: string[] = [];
   page.on('dialog', (d) => {

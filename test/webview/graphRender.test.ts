@@ -140,6 +140,40 @@ describe('graph webview in a real Chromium, fed by a real engine', () => {
     assert.match(status, /^\d+ entities, 4 memories/);
   });
 
+  it('has a legend that says in words what each colour and dot size means, in the theme colours', async () => {
+    const legend = await page.locator('#legend').innerText();
+    for (const words of ['Big dots: what memories mention', 'files, folders', 'tools', 'people, other names'])
+      assert.ok(legend.includes(words), `"${words}" in ${legend}`);
+    for (const words of [
+      'Small dots: memories, by layer',
+      'semantic: facts and decisions',
+      'codebase: from the code scan',
+    ])
+      assert.ok(legend.includes(words), `"${words}" in ${legend}`);
+    const swatch = (text: string) =>
+      page
+        .locator('#legend .legend-item', { hasText: text })
+        .first()
+        .locator('.swatch')
+        .evaluate((el) => getComputedStyle(el).backgroundColor);
+    // Dark Modern's charts-green (graphPage THEME) for tools, charts-red for people.
+    assert.equal(await swatch('tools'), 'rgb(137, 209, 133)');
+    assert.equal(await swatch('people'), 'rgb(241, 76, 76)');
+    // A theme change (VS Code swaps the body class and the variables) recolours the legend.
+    await page.evaluate(() => {
+      document.body.style.setProperty('--vscode-charts-green', '#388a34');
+      document.body.className = 'vscode-light';
+    });
+    await host.until(
+      'the legend in the new theme',
+      async () => (await swatch('tools')) === 'rgb(56, 138, 52)',
+    );
+    await page.evaluate(() => {
+      document.body.style.removeProperty('--vscode-charts-green');
+      document.body.className = '';
+    });
+  });
+
   it('ignores malformed host messages', async () => {
     const before = await page.locator('#status').innerText();
     for (const bad of [

@@ -8,12 +8,14 @@ import { applyData, concentricPositions, createGraph, matchingNodes, touchedNode
 import type { EdgeAttributes, NodeAttributes } from './graphModel';
 import { runForceLayout } from './forceLayout';
 import { themedHoverLabel } from './hoverLabel';
+import { collisionFreeLabels } from './labelPlacement';
 import type { LayoutRun } from './forceLayout';
 import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
 import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
 import { summaryLine } from './text';
 import { css, palette, readColours } from './theme';
 import { describe, fillNodeList, fillResults, filterCheckbox } from './panelText';
+import { fillLegend, legendEntries } from './legend';
 
 /** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
 interface VsCodeApi {
@@ -87,6 +89,7 @@ let colours = readColours();
 
 // ---- the renderer ---------------------------------------------------------------------------
 
+const labels = collisionFreeLabels(() => colours.label);
 let renderer: Sigma<NodeAttributes, EdgeAttributes> | undefined;
 try {
   renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container, {
@@ -99,6 +102,7 @@ try {
     zIndex: true,
     defaultEdgeType: 'line',
     defaultDrawNodeHover: themedHoverLabel(() => colours.hover),
+    defaultDrawNodeLabel: labels.draw,
     nodeReducer: (id, attrs) => {
       const out: Partial<NodeAttributes> & { highlighted?: boolean; forceLabel?: boolean; zIndex?: number } =
         {
@@ -116,8 +120,7 @@ try {
       }
       if (found.size > 0 && !found.has(id)) return { ...out, color: dimmed(), label: '', zIndex: 0 };
       if (found.has(id)) return { ...out, forceLabel: true, zIndex: 1, highlighted: true };
-      if (hovered && hovered !== id && !graph.areNeighbors(hovered, id))
-        return { ...out, color: dimmed(), label: '' };
+      if (hovered && hovered !== id && !isHoveredNeighbour(id)) return { ...out, color: dimmed(), label: '' };
       if (hovered === id) return { ...out, forceLabel: true, highlighted: true, zIndex: 1 };
       if (lit.size > 0) return { ...out, color: dimmed(), zIndex: 0 };
       return out;
@@ -134,6 +137,30 @@ try {
   status.textContent = `The graph cannot be drawn here: ${summaryLine(String(error), 200)}`;
 }
 
+/**
+ * Whether `id` is next to the hovered node. Reducers run inside graph.addNode while a new graph is
+ * built: one that throws there leaves sigma's indices half made (the panel stuck on "Loading…").
+ */
+function isHoveredNeighbour(id: string): boolean {
+  return (
+    hovered !== undefined && graph.hasNode(hovered) && graph.hasNode(id) && graph.areNeighbors(hovered, id)
+  );
+}
+
+/** Forgets the hovered node and hides its tooltip. */
+function clearHover(): void {
+  hovered = undefined;
+  tooltip.hidden = true;
+  container.style.cursor = '';
+}
+
+// Each frame starts with no label drawn; the counts say how many labels overlap would have cost.
+renderer?.on('beforeRender', () => labels.reset());
+renderer?.on('afterRender', () => {
+  document.body.dataset['labelsDrawn'] = String(labels.drawn);
+  document.body.dataset['labelsSkipped'] = String(labels.skipped);
+});
+
 function dimmed(): string {
   return colours.dim;
 }
@@ -143,8 +170,14 @@ new MutationObserver(() => {
   colours = readColours();
   renderer?.setSetting('labelColor', { color: colours.label });
   if (data) applyData(graph, data, palette());
+  drawLegend();
   refresh();
 }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
+/** The legend for the entity types the filters offer, in the graph's current colours. */
+function drawLegend(): void {
+  fillLegend(byId<HTMLDivElement>('legend'), legendEntries(palette(), [...ENTITY_TYPES, ...extraTypes]));
+}
 
 function refresh(): void {
   renderer?.refresh({ skipIndexation: false });
@@ -193,7 +226,11 @@ function showData(next: GraphData): void {
     ),
   ];
   buildTypeFilters();
+  drawLegend();
   layoutRun?.cancel();
+  // Replacing the nodes drops sigma's hovered node without a leaveNode event (and the pointer may
+  // never move off it: a click opened an editor, a write arrived): ours must go with it.
+  clearHover();
   applyData(graph, next, palette());
   found = matchingNodes(graph, ui.find);
   updateStatus();
@@ -202,20 +239,27 @@ function showData(next: GraphData): void {
   document.body.dataset['nodes'] = String(graph.order);
   document.body.dataset['buildMs'] = (performance.now() - started).toFixed(1);
   document.body.dataset['layout'] = 'running';
-  layoutRun = runForceLayout(graph, {
+  const run: LayoutRun = runForceLayout(graph, {
     onDone: (stats) => {
       if (ui.layout === 'concentric') {
         for (const [id, p] of concentricPositions(graph)) graph.mergeNodeAttributes(id, p);
       }
-      document.body.dataset['layout'] = 'done';
       document.body.dataset['layoutMs'] = stats.ms.toFixed(0);
       document.body.dataset['layoutIterations'] = String(stats.iterations);
       document.body.dataset['msPerIteration'] = stats.msPerIteration.toFixed(1);
       document.body.dataset['layoutSlices'] = String(stats.slices);
       document.body.dataset['layoutBusyMs'] = stats.busyMs.toFixed(0);
-      if (ui.seeds === null || graph.order > 0) void renderer?.getCamera().animatedReset({ duration: 300 });
+      const framing =
+        ui.seeds === null || graph.order > 0
+          ? renderer?.getCamera().animatedReset({ duration: 300 })
+          : undefined;
+      // "done" once the picture stands still: the camera's move ends after the layout's last step.
+      void Promise.resolve(framing).then(() => {
+        if (layoutRun === run) document.body.dataset['layout'] = 'done';
+      });
     },
   });
+  layoutRun = run;
 }
 
 function updateStatus(): void {
@@ -338,9 +382,7 @@ renderer?.on('enterNode', ({ node, event }) => {
   refresh();
 });
 renderer?.on('leaveNode', () => {
-  hovered = undefined;
-  tooltip.hidden = true;
-  container.style.cursor = '';
+  clearHover();
   refresh();
 });
 
@@ -419,5 +461,6 @@ for (const layer of LAYER_NAMES) {
   );
 }
 buildTypeFilters();
+drawLegend();
 
 vscode.postMessage({ type: 'graph/view/ready' });

@@ -17,6 +17,14 @@ export const GRAPH_CSS = `
   #hops, #limit { width: 72px; }
   #layout { width: 170px; }
   #toolbar label { color: var(--vscode-descriptionForeground); }
+  #legend-box > summary { cursor: pointer; padding: 0 8px; color: var(--vscode-descriptionForeground); }
+  #legend { padding-top: 0; color: var(--vscode-descriptionForeground); }
+  #legend .legend-group { display: inline-flex; flex-wrap: wrap; gap: 2px 10px; align-items: center; margin-right: 12px; }
+  #legend .legend-item { display: inline-flex; gap: 4px; align-items: center; }
+  #legend .swatch { display: inline-block; flex: none; }
+  #legend .swatch.entity { width: 11px; height: 11px; border-radius: 50%; }
+  #legend .swatch.memory { width: 6px; height: 6px; border-radius: 50%; }
+  #legend .swatch.line { width: 16px; height: 2px; }
   #results { display: flex; flex-wrap: wrap; gap: 4px; padding: 0 8px 4px; }
   #results:empty { display: none; }
   #results button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
@@ -59,6 +67,8 @@ export const GRAPH_BODY = `
   <span class="group" id="types"><span class="caption">Types</span></span>
   <span class="group" id="layers"><span class="caption">Layers</span></span>
 </div>
+<details id="legend-box" open><summary>What the colours mean</summary>
+<div id="legend" class="bar" role="group" aria-label="What the colours mean"></div></details>
 <div id="results" role="list" aria-label="Entities to start from"></div>
 <div id="recall" hidden aria-live="polite"><span id="recall-text"></span><vscode-button id="recall-show" secondary>Show</vscode-button></div>
 <div id="status" aria-live="polite">Loading…</div>
