@@ -130,7 +130,7 @@ export class GraphPanel implements vscode.Disposable {
         return this.replySearch(message.id, message.text);
       case 'graph/memory/open':
         try {
-          await openMemoryBeside(message.memoryId);
+          await openMemoryBeside(this.engine, message.memoryId);
         } catch (error) {
           void vscode.window.showWarningMessage(`Engram: could not open the memory: ${String(error)}`);
         }

@@ -1,16 +1,22 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { EngineConnection } from '../engineConnection';
 import { memoryUri } from '../memoryDocuments';
 
 /**
- * Everything opens beside the graph and leaves the focus on it: the panel stays visible (it is
+ * Everything opens beside the panel and leaves the focus on it: the panel stays visible (it is
  * not kept alive while hidden) and the user goes on exploring.
  */
 const BESIDE = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true } as const;
 
-/** Opens a memory read-only, as Open Memory does, beside the graph. */
-export async function openMemoryBeside(id: string): Promise<void> {
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(memoryUri(id)), BESIDE);
+/**
+ * Opens a memory read-only, as Open Memory does, beside the panel (the Graph's or the Timeline's),
+ * in a tab named by its words like every other memory tab.
+ */
+export async function openMemoryBeside(engine: EngineConnection, id: string): Promise<void> {
+  const { memory } = await engine.call('get', { id, readOnly: true });
+  const uri = memoryUri(id, memory.content);
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), BESIDE);
 }
 
 /**

@@ -9,10 +9,6 @@ import { workspaceRoot } from '../workspaceRoot';
  */
 const BESIDE = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true } as const;
 
-/** Opens a memory read-only, as Open Memory does, beside the panel. */
-export async function openMemoryBeside(id: string): Promise<void> {
-  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(memoryUri(id)), BESIDE);
-}
 
 /**
  * Opening what a memory names, from the timeline: a workspace file (a relative path, checked to

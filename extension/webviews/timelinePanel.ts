@@ -13,7 +13,8 @@ import type {
 import { summaryLine } from '../../webview/timeline/text';
 import { timelineHtml } from './timelineHtml';
 import { webviewAssets } from './webviewPage';
-import { openMemoryBeside, openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
+import { openMemoryBeside } from './openEntity';
+import { openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
 
 /** What Reveal in Timeline returns once the webview shows the memory selected. */
 export interface RevealResult {
@@ -150,7 +151,7 @@ export class TimelinePanel implements vscode.Disposable {
           for (const waiter of [...this.selectionWaiters]) waiter(message);
           return;
         case 'timeline/memory/open':
-          await openMemoryBeside(message.memoryId);
+          await openMemoryBeside(this.engine, message.memoryId);
           return;
         case 'timeline/file/open':
           await openWorkspaceFile(message.path, message.line);

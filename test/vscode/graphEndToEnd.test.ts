@@ -226,7 +226,10 @@ describe('end to end: the Graph panel in code-server', () => {
       await graphView().locator('body[data-layout="done"]').waitFor({ timeout: 60_000 });
       // Click a memory node, found on the canvas by its tooltip, like a user pointing at it.
       const { canvas, tooltip } = graphParts(graphView());
-      const memoryTab = page.locator('.tabs-container .tab', { hasText: /^\s*m_\w+\.md/ }).first();
+      // Memory tabs are named by the memory's words (extension/memoryText.ts memoryTitle).
+      const memoryTab = page
+        .locator('.tabs-container .tab', { hasText: /^\s*(?:We deploy the api|The docker image for)/ })
+        .first();
       // Pointed at and clicked; once more if no editor opened (a redraw moved the node meanwhile).
       for (let attempt = 1; ; attempt++) {
         const at = await hoverNode(page, canvas, tooltip, /click: open ·/);

@@ -161,7 +161,7 @@ test('the serializer restores a graph panel after a reload: the page, its CSP an
 });
 
 test('a clicked file opens beside the graph, a path out of the workspace does not; a memory opens read-only', async () => {
-  await engramApi();
+  const api = await engramApi();
   const log = vscode.window.createOutputChannel('Engram graph open test', { log: true });
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await openFileEntity('./src/auth/login.ts', log);
@@ -174,13 +174,15 @@ test('a clicked file opens beside the graph, a path out of the workspace does no
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.path.endsWith('/etc/passwd')));
   assert.equal(vscode.window.visibleTextEditors.length, before);
-  await openMemoryBeside(noteIds[1]!);
+  await openMemoryBeside(api.engine, noteIds[1]!);
   const memory = await eventually('the memory document', () =>
     vscode.window.visibleTextEditors.find((e) =>
       e.document.getText().includes('Caroline reviews src/graph/panel.ts'),
     ),
   );
   assert.notEqual(memory.document.uri.scheme, 'file');
+  // Its tab is named by its words, as every memory tab is, not by its id.
+  assert.match(memory.document.uri.path, /\/Caroline reviews src/);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   log.dispose();
 });
