@@ -1,6 +1,5 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { memoryUri } from '../memoryDocuments';
 import { workspaceRoot } from '../workspaceRoot';
 
 /**
@@ -8,7 +7,6 @@ import { workspaceRoot } from '../workspaceRoot';
  * and the user goes on exploring the timeline.
  */
 const BESIDE = { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true } as const;
-
 
 /**
  * Opening what a memory names, from the timeline: a workspace file (a relative path, checked to
