@@ -9,42 +9,20 @@ import {
   sourceLabel,
   staleLabel,
 } from '../../extension/memoryText';
+import { memoryFixture } from '../support/memoryFixture';
 
 const NOW = Date.parse('2026-03-10T12:00:00Z');
 const DAY = 86_400_000;
 
 function memory(overrides: Partial<Memory>): Memory {
-  return {
+  return memoryFixture({
     id: 'm_01JABCDEFGHJKMNPQRSTVWXYZ0',
-    version: 1,
-    layer: 'semantic',
     kind: 'error-pattern',
     content: 'Retry the upload once\nThe second line',
-    context: null,
-    tags: [],
-    importance: 0.5,
-    trust: 'human',
-    critical: false,
-    scope: 'project',
-    agent: null,
-    session: null,
-    conflictKey: null,
-    contentHash: 'h',
-    source: null,
-    status: 'active',
-    statusReason: null,
-    supersededBy: null,
     validFrom: NOW - 2 * DAY,
-    validTo: null,
     recordedAt: NOW - 2 * DAY,
-    supersededAt: null,
-    change: 'created',
-    pinned: false,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confirmations: 0,
     ...overrides,
-  } as Memory;
+  });
 }
 
 describe('memory text in words', () => {

@@ -4,42 +4,13 @@ import { boostsFor, recencyFactor } from '../../engine/retrieval/boosts';
 import { reciprocalRankFusion } from '../../engine/retrieval/fusion';
 import { classifyIntent } from '../../engine/retrieval/queryAnalysis';
 import type { Memory } from '../../engine/memory/types';
+import { memoryFixture } from '../support/memoryFixture';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
 function memory(overrides: Partial<Memory> = {}): Memory {
-  return {
-    id: 'm_x',
-    version: 1,
-    layer: 'semantic',
-    kind: 'fact',
-    content: 'x',
-    context: null,
-    tags: [],
-    importance: 0.5,
-    trust: 'human',
-    critical: false,
-    scope: 'shared',
-    agent: null,
-    session: null,
-    conflictKey: null,
-    contentHash: 'h',
-    source: null,
-    status: 'active',
-    statusReason: null,
-    supersededBy: null,
-    validFrom: NOW,
-    validTo: null,
-    recordedAt: NOW,
-    supersededAt: null,
-    change: 'created',
-    pinned: false,
-    accessCount: 0,
-    lastAccessedAt: null,
-    confirmations: 1,
-    ...overrides,
-  };
+  return memoryFixture({ validFrom: NOW, recordedAt: NOW, confirmations: 1, ...overrides });
 }
 
 describe('weighted reciprocal rank fusion', () => {
