@@ -28,7 +28,7 @@ export function claimsInContext(
   const bindings = new Map<FencedBlock, ProjectBindings>();
   const bindingsAt = (position: number): ProjectBindings => {
     const fence = roles.fenceAt(position);
-    if (!fence) return { receivers: defaultReceivers(packages), imported: new Set(), declared: new Set() };
+    if (!fence) return projectBindings('', packages);
     let found = bindings.get(fence);
     if (!found) bindings.set(fence, (found = projectBindings(text.slice(fence.start, fence.end), packages)));
     return found;
@@ -45,6 +45,7 @@ export function claimsInContext(
     roleAt: (position) => roles.roleAt(position),
     bindingsOf: (fence) => bindingsAt(fence.start),
     programs,
+    packages,
   });
   for (const claim of extra) if (!out.some((c) => overlaps(c.span, claim.span))) out.push(claim);
   return out;

@@ -8,6 +8,7 @@ import { isInside, negatedRanges } from './negation';
 import { matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
+import { matchSectionLinks } from './anchorClaims';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -46,6 +47,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
+  matchSectionLinks(text, special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
   matchDefaultValues(text, special);

@@ -9,6 +9,7 @@ export const CLAIM_KINDS = [
   'config',
   'env',
   'route',
+  'anchor',
 ] as const;
 export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
@@ -17,7 +18,8 @@ export interface ExtractedClaim {
   kind: ClaimKind;
   /**
    * What is claimed to exist: a workspace path as written (`/` separators), a symbol (`name` or
-   * `Container.name`), a script, package, config key, environment variable, route path or command.
+   * `Container.name`), a script, package, config key, environment variable, route path, command,
+   * or a section of the memory's source document (`#anchor`).
    */
   subject: string;
   /** [start, end) of the claim in the memory's content. */

@@ -5,6 +5,7 @@ import { verifyConfigClaim } from './configClaims';
 import { verifyRouteClaim } from './routeClaims';
 import { verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
 import { verifyPathClaim } from './pathClaims';
+import { verifyAnchorClaim } from './anchorClaims';
 import { verifySymbolClaim } from './symbolClaims';
 import type { VerificationContext } from './verificationContext';
 
@@ -17,6 +18,7 @@ const VERIFIERS: Record<string, (ctx: VerificationContext, claim: ClaimUnderChec
   config: verifyConfigClaim,
   command: verifyCommandClaim,
   route: verifyRouteClaim,
+  anchor: verifyAnchorClaim,
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { FencedBlock } from '../extract/scanContext';
 import type { ExtractedClaim } from './claimTypes';
+import { packageNamesPattern } from './projectBindings';
 import type { ProjectBindings } from './projectBindings';
 import type { TextRole } from './textRoles';
 
@@ -9,8 +10,9 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
  * Claims only the role of a stretch of text reveals, which the entity extractor does not name:
  * the option keys an example passes to the project (`pino({ level: 'info' })`) or a config
  * example sets (`allowUncaught: true` in a `.mocharc.yml` block), the flags of the project's
- * program written alone in prose (`--forbid-only`), and methods written with a leading dot
- * (`.option()`).
+ * program written alone in prose (`--forbid-only`), methods written with a leading dot
+ * (`.option()`), names taken from the package (`require('mocha').it`) and methods an example
+ * calls on the `this` the project gives its callbacks (`this.retries(2)`).
  */
 export interface MatcherContext {
   text: string;
@@ -18,6 +20,8 @@ export interface MatcherContext {
   bindingsOf(fence: FencedBlock): ProjectBindings;
   roleAt(position: number): TextRole;
   programs: ReadonlySet<string>;
+  /** The project's own package names (package.json `name`). */
+  packages: ReadonlySet<string>;
 }
 
 const CONFIG_LANGUAGES = new Set(['json', 'jsonc', 'json5', 'yaml', 'yml', 'toml']);
@@ -26,17 +30,76 @@ const CONFIG_KEY_RE = /^[ \t-]*["']?([A-Za-z_$][\w$-]*)["']?\s*[:=]/gm;
 const DECLARED_RE = /\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g;
 const INLINE_CODE_RE = /`([^`\n]{1,200})`/g;
 const FLAG_RE = /^--([a-z][\w-]*)(?:[ =]<?[\w.<>|-]*>?)?$/;
+/** An alias in a flag list: `-r <module>`, or a sub-command word (`inspect`). */
+const SHORT_FLAG_OR_WORD_RE = /^(?:-[A-Za-z](?:[ =]<?[\w.<>|-]*>?)?|[a-z][\w-]*)$/;
 const DOTTED_METHOD_RE = /^\.([A-Za-z_$][\w$]*)(\(.*\))?$/;
+const THIS_CALL_RE = /(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*\(/g;
 
 export function contextClaims(ctx: MatcherContext): Partial[] {
   const out: Partial[] = [];
   for (const { fence, role } of ctx.fences) {
     if (role !== 'example') continue;
     if (CONFIG_LANGUAGES.has(fence.language)) configKeys(ctx.text, fence, out);
-    else objectKeys(ctx.text, fence, ctx.bindingsOf(fence), out);
+    else {
+      objectKeys(ctx.text, fence, ctx.bindingsOf(fence), out);
+      namesTakenFromPackage(ctx.text, fence, ctx.packages, out);
+      callsOfPackage(ctx.text, fence, ctx.bindingsOf(fence), out);
+      callsOnThis(ctx.text, fence, out);
+    }
   }
   inlineForms(ctx, out);
   return out;
+}
+
+/** `require('mocha').it`, `(await import('pkg')).parse`: the package exports that name. */
+function namesTakenFromPackage(
+  text: string,
+  fence: FencedBlock,
+  packages: ReadonlySet<string>,
+  out: Partial[],
+): void {
+  if (packages.size === 0) return;
+  const names = packageNamesPattern(packages);
+  const re = new RegExp(
+    `(?:require|\\(\\s*await\\s+import)\\(\\s*['"](?:${names})['"]\\s*\\)\\s*\\)?\\.([A-Za-z_$][\\w$]*)`,
+    'g',
+  );
+  const body = text.slice(fence.start, fence.end);
+  for (const m of body.matchAll(re)) {
+    const name = m[1] as string;
+    const start = fence.start + (m.index ?? 0) + m[0].length - name.length;
+    out.push({ kind: 'symbol', subject: name, span: [start, start + name.length] });
+  }
+}
+
+/**
+ * `pino(dest)`, `P(dest)` after `const P = require('pino')`: a call of the package itself, claimed
+ * under the package's name. Only that name's presence can be checked (a default export has no
+ * name of its own), so it is never decisive.
+ */
+function callsOfPackage(text: string, fence: FencedBlock, bindings: ProjectBindings, out: Partial[]): void {
+  if (bindings.packageItself.size === 0) return;
+  const names = [...bindings.packageItself.keys()].map((n) => n.replace(/[$]/g, '\\$')).join('|');
+  const body = text.slice(fence.start, fence.end);
+  for (const m of body.matchAll(new RegExp(`(?<![\\w$.'"])(${names})\\s*\\(`, 'g'))) {
+    const name = m[1] as string;
+    const start = fence.start + (m.index ?? 0);
+    const subject = bindings.packageItself.get(name) as string;
+    out.push({ kind: 'symbol', subject, span: [start, start + name.length], confidence: 'low' });
+  }
+}
+
+/**
+ * `this.retries(2)` in a callback the project calls: a method of the context it binds, or the
+ * reader's own class: checked, never decisive.
+ */
+function callsOnThis(text: string, fence: FencedBlock, out: Partial[]): void {
+  const body = text.slice(fence.start, fence.end);
+  for (const m of body.matchAll(THIS_CALL_RE)) {
+    const name = m[1] as string;
+    const start = fence.start + (m.index ?? 0) + m[0].indexOf(name);
+    out.push({ kind: 'symbol', subject: name, span: [start, start + name.length], confidence: 'low' });
+  }
 }
 
 /** Keys of a config example: the project's options, written as the config file spells them. */
@@ -111,12 +174,7 @@ function inlineForms(ctx: MatcherContext, out: Partial[]): void {
     const start = (m.index ?? 0) + 1;
     const role = ctx.roleAt(start);
     if (role === 'example' || role === 'shell' || role === 'output') continue;
-    const flag = FLAG_RE.exec(code);
-    if (flag && program !== undefined) {
-      const end = start + 2 + (flag[1] as string).length;
-      out.push({ kind: 'command', subject: `${program} --${flag[1]}`, span: [start, end] });
-      continue;
-    }
+    if (program !== undefined && flagList(code, start, program, out)) continue;
     const method = DOTTED_METHOD_RE.exec(code);
     if (method) {
       const name = method[1] as string;
@@ -125,6 +183,35 @@ function inlineForms(ctx: MatcherContext, out: Partial[]): void {
       out.push(claim);
     }
   }
+}
+
+/**
+ * `--require <module>, -r <module>` or `--inspect, --inspect-brk`, as an option's heading lists
+ * a flag with its aliases: one claim per long flag, spanning the aliases that follow it (a short
+ * flag says too little to check alone). False when the code is not such a list.
+ */
+function flagList(code: string, start: number, program: string, out: Partial[]): boolean {
+  const parts = [...code.matchAll(/[^,]+/g)].map((m) => ({
+    text: m[0].trim(),
+    at: (m.index ?? 0) + m[0].search(/\S/),
+  }));
+  const first = parts[0];
+  if (first === undefined || !FLAG_RE.test(first.text)) return false;
+  if (!parts.every((p) => FLAG_RE.test(p.text) || SHORT_FLAG_OR_WORD_RE.test(p.text))) return false;
+  let last: Partial | undefined;
+  for (const part of parts) {
+    const flag = FLAG_RE.exec(part.text);
+    const at = start + part.at;
+    if (flag) {
+      last = {
+        kind: 'command',
+        subject: `${program} --${flag[1]}`,
+        span: [at, at + 2 + (flag[1] as string).length],
+      };
+      out.push(last);
+    } else if (last) last.span = [last.span[0], at + part.text.length];
+  }
+  return true;
 }
 
 function camelCase(key: string): string {

@@ -11,6 +11,11 @@ export interface ProjectBindings {
   imported: Set<string>;
   /** Names the example declares itself (`const x`, `function f`): never the project's. */
   declared: Set<string>;
+  /**
+   * Names that hold the package itself (`pino`, `const P = require('pino')`), each with the
+   * package's own name: `P(dest)` calls the package, unlike `logger(x)` on what it returned.
+   */
+  packageItself: Map<string, string>;
 }
 
 const IDENT = '[A-Za-z_$][\\w$]*';
@@ -27,24 +32,35 @@ export function defaultReceivers(packages: ReadonlySet<string>): Set<string> {
   return receivers;
 }
 
+/** The package's own name as code writes it (`pino`, `fooBar` for `foo-bar`), if it is one. */
+function canonicalReceivers(packages: ReadonlySet<string>): Map<string, string> {
+  const names = new Map<string, string>();
+  const all = [...defaultReceivers(packages)];
+  for (const name of all) names.set(name, all[0] as string);
+  return names;
+}
+
 export function projectBindings(code: string, packages: ReadonlySet<string>): ProjectBindings {
   const receivers = defaultReceivers(packages);
+  const packageItself = canonicalReceivers(packages);
+  const own = [...packageItself.keys()][0];
   const imported = new Set<string>();
   const declared = new Set(
     [...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
       (m) => m[1] as string,
     ),
   );
-  if (packages.size === 0) return { receivers, imported, declared };
-  const names = [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  if (packages.size === 0) return { receivers, imported, declared, packageItself };
+  const names = packageNamesPattern(packages);
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
   const defaultImport = new RegExp(
     `\\bimport\\s+(?:\\*\\s+as\\s+)?(${IDENT})\\s*(?:,\\s*\\{([^}]*)\\})?\\s*from\\s*${source}`,
     'g',
   );
   const namedImport = new RegExp(`\\bimport\\s*\\{([^}]*)\\}\\s*from\\s*${source}`, 'g');
+  // Not `var it = require('mocha').it`: that holds one export, not the package.
   const required = new RegExp(
-    `(?:const|let|var)\\s+(${IDENT})\\s*=\\s*(?:await\\s+import|require)\\(\\s*${source}\\s*\\)`,
+    `(?:const|let|var)\\s+(${IDENT})\\s*=\\s*(?:await\\s+import|require)\\(\\s*${source}\\s*\\)(?!\\s*[.[(])`,
     'g',
   );
   const destructured = new RegExp(
@@ -53,10 +69,14 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
   );
   for (const m of code.matchAll(defaultImport)) {
     receivers.add(m[1] as string);
+    if (own !== undefined) packageItself.set(m[1] as string, own);
     if (m[2]) addNamed(m[2], imported);
   }
   for (const m of code.matchAll(namedImport)) addNamed(m[1] as string, imported);
-  for (const m of code.matchAll(required)) receivers.add(m[1] as string);
+  for (const m of code.matchAll(required)) {
+    receivers.add(m[1] as string);
+    if (own !== undefined) packageItself.set(m[1] as string, own);
+  }
   for (const m of code.matchAll(destructured)) addNamed(m[1] as string, imported);
   // What the project's functions and constructors return: a few rounds reach `child` of `logger`.
   const assigned = new RegExp(
@@ -72,7 +92,12 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     if (receivers.size === before) break;
   }
   for (const name of [...receivers, ...imported]) declared.delete(name);
-  return { receivers, imported, declared };
+  return { receivers, imported, declared, packageItself };
+}
+
+/** The package names as one regular-expression alternation (`pino|@scope/lib`). */
+export function packageNamesPattern(packages: ReadonlySet<string>): string {
+  return [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 }
 
 function addNamed(list: string, into: Set<string>): void {

@@ -66,6 +66,8 @@ export interface RepositoryScore {
   flagsOnNothing: Array<{ memory: string; kind: string; subject: string; reason: string }>;
   flagsOnTrue: Array<{ memory: string; type: string; subject: string; reason: string }>;
   missed: Array<{ memory: string; type: string; subject: string; extracted: boolean }>;
+  /** Labelled claims no engine claim overlaps: what extraction recall counts as lost. */
+  unextracted: Array<{ memory: string; type: string; holds: LabelledClaim['holds']; quote: string }>;
 }
 
 export function scoreRepository(memories: readonly MemoryUnderScore[]): RepositoryScore {
@@ -80,6 +82,7 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
     flagsOnNothing: [],
     flagsOnTrue: [],
     missed: [],
+    unextracted: [],
   };
   for (const memory of memories) {
     const labelled = memory.label.claims
@@ -92,6 +95,15 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
       for (const c of [counts(claim.type), total]) {
         c.labelled++;
         if (matches.length > 0) c.extracted++;
+      }
+      if (matches.length === 0)
+        result.unextracted.push({
+          memory: memory.label.id,
+          type: claim.type,
+          holds: claim.holds,
+          quote: claim.quote,
+        });
+      for (const c of [counts(claim.type), total]) {
         if (claim.holds === false) {
           // False already when the memory was written (no commit made it so): no drift to find.
           const drifted = Boolean(claim.commit);

@@ -8,10 +8,11 @@
  * Then, per repository, the "500 memories" line: first check and re-checks as new CLI processes at
  * scale with a lockfile committed (scaleTiming.ts).
  *
- * Usage: npm run bench:drift -- --repo NAME=GIT_DIR [--repo ...] [--json] [--explore] [--lockfile-mb N]
- *   [--no-timing | --timing-only] [--scale N]
+ * Usage: npm run bench:drift -- --repo NAME=GIT_DIR [--repo ...] [--json] [--explore] [--misses]
+ *   [--lockfile-mb N] [--no-timing | --timing-only] [--scale N]
  * NAME is a label file's name (pino for pino.json); GIT_DIR a clone or bare mirror holding both
  * commits. `--explore` lists every flag on all candidate doc blocks (for development repositories).
+ * `--misses` lists a development repository's labelled claims not extracted or not flagged.
  * `--no-timing` skips the run at scale (slow); `--timing-only` runs only it (no quality figures:
  * how held-out repositories are timed without looking at their results); `--scale` sets its
  * number of memories (500).
@@ -45,6 +46,8 @@ interface Options {
   repos: Map<string, string>;
   json: boolean;
   explore: boolean;
+  /** List the labelled claims missed (not extracted, or false and not flagged): development only. */
+  misses: boolean;
   lockfileMb: number;
   /** Whether to time the check at scale, and whether to do only that. */
   timing: 'no' | 'also' | 'only';
@@ -56,6 +59,7 @@ function parseArgs(argv: string[]): Options {
     repos: new Map(),
     json: false,
     explore: false,
+    misses: false,
     lockfileMb: 2,
     timing: 'also',
     scale: 500,
@@ -64,6 +68,7 @@ function parseArgs(argv: string[]): Options {
     const arg = argv[i] as string;
     if (arg === '--json') options.json = true;
     else if (arg === '--explore') options.explore = true;
+    else if (arg === '--misses') options.misses = true;
     else if (arg === '--lockfile-mb') options.lockfileMb = Number(argv[++i]);
     else if (arg === '--no-timing') options.timing = 'no';
     else if (arg === '--timing-only') options.timing = 'only';
@@ -252,6 +257,22 @@ function printScore(name: string, split: string, score: RepositoryScore): void {
   );
 }
 
+/** What development needs to see; a held-out repository's misses stay unread. */
+function printMisses(split: string, score: RepositoryScore): void {
+  if (split !== 'development') {
+    process.stdout.write('  (misses of a held-out repository are not listed)\n');
+    return;
+  }
+  for (const u of score.unextracted)
+    process.stdout.write(
+      `  not extracted ${u.memory} ${u.type} ${String(u.holds)}: ${u.quote.slice(0, 120)}\n`,
+    );
+  for (const m of score.missed)
+    process.stdout.write(
+      `  false, not flagged ${m.memory} ${m.type} ${m.subject} (extracted ${m.extracted})\n`,
+    );
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const known = new Set(readdirSync(LABELS).map((f) => f.replace(/\.json$/, '')));
@@ -287,6 +308,7 @@ async function main(): Promise<void> {
     const r = results.find((result) => result.name === name);
     if (r) {
       if (r.score) printScore(r.name, r.split, r.score);
+      if (r.score && options.misses) printMisses(r.split, r.score);
       if (options.explore) for (const f of r.flags) process.stdout.write(`${JSON.stringify(f)}\n`);
       process.stdout.write(
         `  ${r.memories} memories; scan ${r.scanMs} ms; first check ${r.firstCheck.wallMs} ms wall / ${r.firstCheck.cpuMs} ms CPU; re-check ${r.recheck.wallMs} ms wall / ${r.recheck.cpuMs} ms CPU${r.mismatchedTexts.length ? `; texts differing from the labels: ${r.mismatchedTexts.join(', ')}` : ''}\n`,

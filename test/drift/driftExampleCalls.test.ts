@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
+
+/*
+ * What a usage example calls of the project beyond `pkg.method()`: the package itself, names
+ * taken straight from it, and methods on the `this` it gives callbacks. Seen unextracted in the
+ * development repositories' docs (bench:drift --misses); each is checked, the weak ones never
+ * decisive.
+ */
+
+const OWN = { projectPackages: new Set(['thelib']), projectPrograms: new Set(['thelib']) };
+const claimsOf = (text: string) =>
+  extractClaims(text, OWN).map((c) => [
+    c.kind,
+    c.subject,
+    text.slice(c.span[0], c.span[1]),
+    c.confidence ?? 'high',
+  ]);
+
+describe('drift claims in examples: calls of the package, its exports, `this`', () => {
+  it('a call of the package itself is claimed under its name, never decisive; a value it returned is not', () => {
+    const text = ['```js', "const T = require('thelib')", 'const log = T(dest)', 'log(1)', '```'].join('\n');
+    assert.deepEqual(claimsOf(text), [['symbol', 'thelib', 'T', 'low']]);
+  });
+
+  it('`require(pkg).name` claims the export; the variable holding it is not the package', () => {
+    const text = [
+      '```js',
+      "var testCase = require('thelib').describe;",
+      "testCase('x', () => {})",
+      '```',
+    ].join('\n');
+    assert.deepEqual(claimsOf(text), [['symbol', 'describe', 'describe', 'high']]);
+  });
+
+  it('a method called on `this` in a callback is a low-confidence claim', () => {
+    const text = ['```js', "describe('x', function () {", '  this.retries(4);', '});', '```'].join('\n');
+    assert.ok(claimsOf(text).some((c) => c[1] === 'retries' && c[3] === 'low'));
+  });
+
+  it("an option heading listing a flag's aliases claims each long flag, spanning its short alias", () => {
+    const text = '### `--require <module>, -r <module>`\n\n### `--inspect, --inspect-brk, inspect`';
+    assert.deepEqual(claimsOf(text), [
+      ['command', 'thelib --require', '--require <module>, -r <module>', 'high'],
+      ['command', 'thelib --inspect', '--inspect', 'high'],
+      ['command', 'thelib --inspect-brk', '--inspect-brk, inspect', 'high'],
+    ]);
+  });
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
+import { sectionKey, sectionsOf } from '../../engine/drift/anchorClaims';
+import { driftHost, memoryIn } from './driftHost';
+import { GitRepository } from './gitRepository';
+
+const T1 = '2025-01-10T12:00:00Z';
+const BETWEEN = '2025-02-01T00:00:00Z';
+const T2 = '2025-03-01T12:00:00Z';
+
+const GUIDE_BEFORE = [
+  '# Guide',
+  '',
+  '## Running in the browser',
+  '',
+  '### `--watch, -w`',
+  '',
+  'Desktop notification support',
+  '----------------------------',
+  '',
+  '<a name="legacy-api"></a>',
+  'Text.',
+].join('\n');
+
+/**
+ * A memory taken from a document links to its sections (`[browser support](#running-in-the-
+ * browser)`): each link claims its section exists. Section names are compared by letters and
+ * digits, since each site generator slugs `--watch, -w` its own way.
+ */
+describe('drift: links to a section of the memory’s own document', () => {
+  it('extracts same-document section links from prose, not from code examples', () => {
+    const text = [
+      'Features: [browser support](#running-in-the-browser), [watch](#-watch-w).',
+      '```js',
+      "const url = '[x](#not-a-claim)'",
+      '```',
+    ].join('\n');
+    const claims = extractClaims(text).filter((c) => c.kind === 'anchor');
+    assert.deepEqual(
+      claims.map((c) => c.subject),
+      ['#running-in-the-browser', '#-watch-w'],
+    );
+  });
+
+  it('knows sections by ATX and setext headings and explicit ids, whatever the slug style', () => {
+    const sections = sectionsOf(GUIDE_BEFORE);
+    for (const anchor of [
+      'running-in-the-browser',
+      '-watch-w',
+      '--watch--w',
+      'desktop-notification-support',
+      'legacy-api',
+    ])
+      assert.ok(sections.has(sectionKey(anchor)), anchor);
+    assert.ok(!sections.has(sectionKey('growl')));
+  });
+
+  it('a removed section is stale with the commit that removed it; kept ones hold; other documents unverifiable', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'docs/guide.md': GUIDE_BEFORE, 'index.js': 'module.exports = 1;\n' },
+    });
+    const removing = repo.commit('Drop desktop notifications', T2, {
+      write: { 'docs/guide.md': GUIDE_BEFORE.replace(/Desktop notification support\n-+\n/, '') },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const remember = async (file: string) =>
+      (
+        await test.call('remember', {
+          content:
+            'Mocha has [browser support](#running-in-the-browser) and [notifications](#desktop-notification-support).',
+          validFrom: BETWEEN,
+          source: { file },
+          dedupe: false,
+        })
+      ).memory.id;
+    const fromGuide = await remember('docs/guide.md');
+    const fromCode = await remember('index.js');
+
+    const report = await test.call('drift', { all: true });
+    const claims = memoryIn(report, fromGuide).claims;
+    const gone = claims.find((c) => c.subject === '#desktop-notification-support');
+    assert.equal(gone?.verdict, 'stale');
+    assert.equal(gone?.evidence.commit?.hash, removing);
+    assert.equal(claims.find((c) => c.subject === '#running-in-the-browser')?.verdict, 'ok');
+    const other = report.memories.find((m) => m.id === fromCode);
+    assert.ok(
+      !other || other.status === 'unverifiable',
+      'a section link of a memory not from that document proves nothing',
+    );
+  });
+});
