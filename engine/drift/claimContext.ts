@@ -84,6 +84,7 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
   switch (claim.kind) {
     case 'script':
     case 'command':
+    case 'subpath':
       return claim;
     case 'config':
       return claim.file !== undefined ? claim : undefined;
@@ -103,7 +104,9 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
   }
 }
 
-const CLAUSE_END_RE = /[.!?](?=\s|$)|[;\n]/g;
+// A line break ends a clause only where Markdown starts a new block (a blank line, a list item, a
+// heading, a quote, a table row, a fence): hard-wrapped prose keeps its sentence across lines.
+const CLAUSE_END_RE = /[.!?](?=\s|$)|;|\n(?=[ \t]*(?:\n|[-*+>|#]|\d+[.)]\s|```|$))/g;
 
 /** The clause around a position: from the previous sentence end, semicolon or line break to the next. */
 export function clauseAround(text: string, position: number): { start: number; text: string } {
@@ -138,7 +141,10 @@ function statesProjectUse(text: string, claim: Partial, packages: ReadonlySet<st
   const clause = clauseAround(text, claim.span[0]);
   const before = clause.text.slice(0, claim.span[0] - clause.start);
   const names = [...defaultReceivers(packages)].map((n) => n.replace(/[$]/g, '\\$')).join('|');
-  const subject = names ? `(?:${PROJECT_SUBJECT}|${names}(?:'s)?(?:\\s+\\w+){0,3})` : PROJECT_SUBJECT;
+  // `pino.destination` which uses X: the project's API is the project too.
+  const subject = names
+    ? `(?:${PROJECT_SUBJECT}|(?:${names})(?:\\.[\\w$]+)*\`?(?:'s)?(?:\\s+\\w+){0,3})`
+    : PROJECT_SUBJECT;
   if (new RegExp(`\\b${subject}\\s+(?:\\w+\\s+){0,2}${USE_VERB}\\b`, 'i').test(before)) return true;
   if (
     /\b(?:is\s+(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|powered\s+by|under\s+the\s+hood)\s*\S*$/i.test(

@@ -9,6 +9,7 @@ import { matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
+import { matchSubpaths } from './subpathClaims';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -48,6 +49,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchSpecialPaths(text, special);
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
   matchSectionLinks(text, special);
+  matchSubpaths(text, options.projectPackages ?? new Set(), special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
   matchDefaultValues(text, special);

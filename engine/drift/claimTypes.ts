@@ -10,6 +10,7 @@ export const CLAIM_KINDS = [
   'env',
   'route',
   'anchor',
+  'subpath',
 ] as const;
 export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
@@ -19,7 +20,8 @@ export interface ExtractedClaim {
   /**
    * What is claimed to exist: a workspace path as written (`/` separators), a symbol (`name` or
    * `Container.name`), a script, package, config key, environment variable, route path, command,
-   * or a section of the memory's source document (`#anchor`).
+   * a section of the memory's source document (`#anchor`), or a subpath of the project's package
+   * (`pino/file`).
    */
   subject: string;
   /** [start, end) of the claim in the memory's content. */

@@ -6,6 +6,7 @@ import { verifyRouteClaim } from './routeClaims';
 import { verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
 import { verifyPathClaim } from './pathClaims';
 import { verifyAnchorClaim } from './anchorClaims';
+import { verifySubpathClaim } from './subpathClaims';
 import { verifySymbolClaim } from './symbolClaims';
 import type { VerificationContext } from './verificationContext';
 
@@ -19,6 +20,7 @@ const VERIFIERS: Record<string, (ctx: VerificationContext, claim: ClaimUnderChec
   command: verifyCommandClaim,
   route: verifyRouteClaim,
   anchor: verifyAnchorClaim,
+  subpath: verifySubpathClaim,
 };
 
 /**

@@ -33,6 +33,7 @@ const FLAG_RE = /^--([a-z][\w-]*)(?:[ =]<?[\w.<>|-]*>?)?$/;
 /** An alias in a flag list: `-r <module>`, or a sub-command word (`inspect`). */
 const SHORT_FLAG_OR_WORD_RE = /^(?:-[A-Za-z](?:[ =]<?[\w.<>|-]*>?)?|[a-z][\w-]*)$/;
 const DOTTED_METHOD_RE = /^\.([A-Za-z_$][\w$]*)(\(.*\))?$/;
+const JSDOC_LINK_RE = /\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)/g;
 const THIS_CALL_RE = /(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*\(/g;
 
 export function contextClaims(ctx: MatcherContext): Partial[] {
@@ -48,6 +49,7 @@ export function contextClaims(ctx: MatcherContext): Partial[] {
     }
   }
   inlineForms(ctx, out);
+  jsdocLinks(ctx, out);
   return out;
 }
 
@@ -182,6 +184,17 @@ function inlineForms(ctx: MatcherContext, out: Partial[]): void {
       if (method[2] === undefined) claim.confidence = 'low';
       out.push(claim);
     }
+  }
+}
+
+/** `{@link Runner}`, `{@link Runner#run}` in prose: the API it links to, by its last name. */
+function jsdocLinks(ctx: MatcherContext, out: Partial[]): void {
+  if (!ctx.text.includes('{@link')) return;
+  for (const m of ctx.text.matchAll(JSDOC_LINK_RE)) {
+    const target = (m[1] as string).replace(/#/g, '.');
+    const start = (m.index ?? 0) + m[0].length - (m[1] as string).length;
+    if (ctx.roleAt(start) === 'output') continue;
+    out.push({ kind: 'symbol', subject: target, span: [start, start + target.length] });
   }
 }
 

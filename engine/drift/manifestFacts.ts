@@ -15,6 +15,8 @@ export interface ManifestFacts {
   ownNames: Set<string>;
   /** The project's programs (package.json `bin`). */
   programs: Set<string>;
+  /** Own package name (lower-cased) -> its package.json, for subpaths (`pino/file`). */
+  packageFiles: Map<string, string>;
   /** Manifest files read, for attribution by pickaxe. */
   files: string[];
 }
@@ -33,6 +35,7 @@ export function readManifestFacts(reader: SqlReader, root: string, realRoot: str
     dependencies: new Map(),
     ownNames: new Set(),
     programs: new Set(),
+    packageFiles: new Map(),
     files: [],
   };
   const indexed = reader.all<{ path: string; name: string | null; data: string }>(
@@ -53,6 +56,8 @@ export function readManifestFacts(reader: SqlReader, root: string, realRoot: str
 function add(facts: ManifestFacts, file: string, name: string | null, data: ManifestData): void {
   facts.files.push(file);
   if (name) facts.ownNames.add(name.toLowerCase());
+  if (name && path.posix.basename(file) === 'package.json' && !facts.packageFiles.has(name.toLowerCase()))
+    facts.packageFiles.set(name.toLowerCase(), file);
   for (const script of Object.keys(data.scripts ?? {})) {
     const files = facts.scripts.get(script) ?? [];
     files.push(file);

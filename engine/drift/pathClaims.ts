@@ -6,6 +6,7 @@ import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { VerificationContext } from './verificationContext';
 import { pathState, resolveClaimPath } from './workspacePaths';
+import type { ResolvedPath } from './workspacePaths';
 
 const MAX_RENAME_HOPS = 20;
 
@@ -15,7 +16,7 @@ const MAX_RENAME_HOPS = 20;
  * refused before anything touches the disk.
  */
 export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
-  const resolved = resolveClaimPath(ctx.root, claim.subject);
+  const resolved = (await rootRelative(ctx, claim.subject)) ?? resolveClaimPath(ctx.root, claim.subject);
   if (!resolved.inside) return unverifiable(`refused: ${resolved.reason}, never read`);
   const where = locate(ctx, claim, resolved.relative);
   if (where === 'outside') return unverifiable('refused: a link out of the workspace, never read');
@@ -58,6 +59,19 @@ export async function verifyPathClaim(ctx: VerificationContext, claim: ClaimUnde
       evidence: { reason: 'missing (shallow clone: the removing commit is not in it)' },
     };
   return unverifiable('not in the workspace and never in its git history (an example or a path elsewhere)');
+}
+
+/**
+ * `/docs/help.md` in a document's link means the repository's `docs/help.md`, as GitHub renders
+ * it: read so when the absolute path is outside the workspace and the workspace has (or its
+ * history had) that path. `/etc/hosts` stays outside, refused.
+ */
+async function rootRelative(ctx: VerificationContext, written: string): Promise<ResolvedPath | undefined> {
+  if (!/^\/[^/]/.test(written) || resolveClaimPath(ctx.root, written).inside) return undefined;
+  const inside = resolveClaimPath(ctx.root, written.slice(1));
+  if (!inside.inside) return undefined;
+  if (pathState(ctx.root, ctx.realRoot, inside.relative) !== 'missing') return inside;
+  return (await ctx.pathEvents).has(inside.relative) ? inside : undefined;
 }
 
 /**

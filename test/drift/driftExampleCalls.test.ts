@@ -47,4 +47,23 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
       ['command', 'thelib --inspect-brk', '--inspect-brk, inspect', 'high'],
     ]);
   });
+
+  it('a JSDoc link names the API it links to', () => {
+    assert.deepEqual(claimsOf('Listen on the {@link Runner#run} of a runner.'), [
+      ['symbol', 'Runner.run', 'Runner#run', 'high'],
+    ]);
+  });
+
+  it("what the project's API uses is the project's dependency", () => {
+    const text =
+      'Slower than `thelib.destination` which uses the fast [`sonic-boom`](https://x.example/sb) library.';
+    assert.ok(claimsOf(text).some((c) => c[0] === 'dependency' && c[1] === 'sonic-boom'));
+  });
+
+  it('a repository with several own packages still reads "`thelib.x` which uses X" as its dependency', () => {
+    const text =
+      '`thelib.destination` which\nuses the fast [`sonic-boom`](https://x.example/sonic-boom) library.';
+    const claims = extractClaims(text, { projectPackages: new Set(['thelib', 'fixture']) });
+    assert.ok(claims.some((c) => c.kind === 'dependency' && c.subject === 'sonic-boom'));
+  });
 });

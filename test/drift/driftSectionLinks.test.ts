@@ -91,4 +91,26 @@ describe('drift: links to a section of the memory’s own document', () => {
       'a section link of a memory not from that document proves nothing',
     );
   });
+
+  it('a link to `/docs/x.md` is the repository’s docs/x.md, as GitHub reads it; /etc/hosts stays refused', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, { write: { 'docs/help.md': '# Help\n', 'docs/old.md': '# Old\n' } });
+    const deleting = repo.commit('Remove the old page', T2, { remove: ['docs/old.md'] });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = (
+      await test.call('remember', {
+        content: 'See [help](/docs/help.md), [old](/docs/old.md) and `/etc/hosts`.',
+        validFrom: BETWEEN,
+        dedupe: false,
+      })
+    ).memory.id;
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    assert.equal(claims.find((c) => c.subject === '/docs/help.md')?.verdict, 'ok');
+    const old = claims.find((c) => c.subject === '/docs/old.md');
+    assert.equal(old?.verdict, 'stale');
+    assert.equal(old?.evidence.commit?.hash, deleting);
+    const hosts = claims.find((c) => c.subject === '/etc/hosts');
+    assert.ok(!hosts || hosts.verdict === 'unverifiable');
+  });
 });
