@@ -1,24 +1,27 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../../engine/memory/types';
-import { memoryUri } from '../memoryDocuments';
-import { shortId } from '../memoryPresentation';
+import type { DriftFinding } from '../driftReport';
+import { OPEN_MEMORY_COMMAND, driftChatItem, memoryChatItem } from './chatText';
+import type { ChatItemOptions } from './chatText';
 
-/**
- * Memory content is untrusted (agents and files wrote it): it goes into chat as escaped text, and
- * only the frame around it (ids, kinds, links Engram builds itself) is Markdown.
- */
-export function escapedText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`).replace(/\r?\n/g, '  \n');
+export { escapedText } from './chatText';
+
+/** Markdown whose only runnable link is Open Memory (the content in it is escaped text). */
+function trustedForOpening(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text);
+  md.isTrusted = { enabledCommands: [OPEN_MEMORY_COMMAND] };
+  md.supportHtml = false;
+  return md;
 }
 
-/** One memory as a list item, with its id linked to the read-only memory document. */
-export function memoryListItem(memory: Memory, score?: number): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  md.appendMarkdown(`- [\`${shortId(memory.id)}\`](${memoryUri(memory.id).toString()}) **${memory.kind}**`);
-  if (memory.pinned) md.appendMarkdown(' 📌');
-  if (score !== undefined) md.appendMarkdown(` _${score.toFixed(3)}_`);
-  md.appendMarkdown(`: ${escapedText(memory.content.replace(/\s+/g, ' ').slice(0, 400))}\n`);
-  return md;
+/** One memory as a list item in words (kind, age, source), its first line opening its document. */
+export function memoryListItem(memory: Memory, options?: ChatItemOptions): vscode.MarkdownString {
+  return trustedForOpening(memoryChatItem(memory, Date.now(), options));
+}
+
+/** One stale memory of a drift check as a list item, opening its document on a click. */
+export function driftListItem(finding: DriftFinding): vscode.MarkdownString {
+  return trustedForOpening(driftChatItem(finding));
 }
 
 /** A file a memory came from, as a clickable reference (with the range when the memory has one). */

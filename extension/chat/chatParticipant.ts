@@ -2,9 +2,8 @@ import * as vscode from 'vscode';
 import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { describeEvidence } from '../driftReport';
 import type { RecallHit } from '../../engine/retrieval/recall';
-import { escapedText, memoryListItem, sourceReference } from './chatMarkdown';
+import { driftListItem, escapedText, memoryListItem, sourceReference } from './chatMarkdown';
 import { memoryUri } from '../memoryDocuments';
 import { readSettings } from '../settings';
 import { summarizeWithModel } from './modelSummary';
@@ -18,11 +17,26 @@ export interface ChatDependencies {
   drift: DriftState;
 }
 
-function streamHits(stream: vscode.ChatResponseStream, hits: RecallHit[]): void {
+/**
+ * The memories of an answer, best match first, in words (no ids, no scores); numbered when a model's
+ * answer cites them by number. References are named by the memory's words, like its tab.
+ */
+function streamHits(
+  deps: ChatDependencies,
+  stream: vscode.ChatResponseStream,
+  hits: RecallHit[],
+  numbered = false,
+): void {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-  for (const hit of hits) {
-    stream.markdown(memoryListItem(hit.memory, hit.score));
-    stream.reference(memoryUri(hit.memory.id));
+  for (const [i, hit] of hits.entries()) {
+    const finding = deps.drift.findingFor(hit.memory.id);
+    stream.markdown(
+      memoryListItem(hit.memory, {
+        ...(numbered ? { marker: `${i + 1}.` } : {}),
+        ...(finding ? { stale: { commit: finding.evidence.commit } } : {}),
+      }),
+    );
+    stream.reference(memoryUri(hit.memory.id, hit.memory.content));
     const source = sourceReference(hit.memory, root);
     if (source) stream.reference(source);
   }
@@ -59,10 +73,9 @@ async function recallCommand(
     return { metadata: { command: 'recall', hits: 0 } };
   }
   // Without a command, a language model (when the user has one) may answer from the memories.
-  if (!request.command && (await summarizeWithModel(request, hits, stream, token))) {
-    stream.markdown('\n\n**Memories used:**\n\n');
-  }
-  streamHits(stream, hits);
+  const answered = !request.command && (await summarizeWithModel(request, hits, stream, token));
+  if (answered) stream.markdown('\n\n**Memories used:**\n\n');
+  streamHits(deps, stream, hits, answered);
   return { metadata: { command: 'recall', hits: hits.length } };
 }
 
@@ -87,6 +100,7 @@ async function rememberCommand(
   }[result.outcome];
   stream.markdown(`${verb}:\n\n`);
   stream.markdown(memoryListItem(result.memory));
+  stream.reference(memoryUri(result.memory.id, result.memory.content));
   if (result.redacted.length > 0)
     stream.markdown(`\nRedacted before storing: ${result.redacted.join(', ')}.`);
   stream.button({ command: 'engram.forgetMemory', title: 'Forget it', arguments: [result.memory.id] });
@@ -113,7 +127,16 @@ async function contextCommand(
     `Context for ${escapedText(query.slice(0, 80))} (${block.tokens}/${block.budget} tokens, ${block.included.length} memories):\n\n`,
   );
   stream.markdown(`\`\`\`text\n${block.text.replace(/```/g, '`\u200b``')}\n\`\`\`\n`);
-  for (const item of block.included) stream.reference(memoryUri(item.id));
+  // References named by the memories' words (the block itself is what agents get, ids included).
+  const titled = await Promise.all(
+    block.included.map((item) =>
+      deps.engine
+        .call('get', { id: item.id, readOnly: true })
+        .then(({ memory }) => memoryUri(memory.id, memory.content))
+        .catch(() => memoryUri(item.id)),
+    ),
+  );
+  for (const uri of titled) stream.reference(uri);
   return { metadata: { command: 'context', included: block.included.length, tokens: block.tokens } };
 }
 
@@ -132,10 +155,8 @@ async function driftCommand(deps: ChatDependencies, stream: vscode.ChatResponseS
       `${findings.length} stale ${findings.length === 1 ? 'memory' : 'memories'}${report.score === undefined ? '' : ` (drift score ${Math.round(report.score)})`}:\n\n`,
     );
     for (const f of findings) {
-      stream.markdown(
-        `- \`${f.memoryId.slice(0, 8)}\` ${escapedText(f.content.slice(0, 200))}: ${escapedText(`${f.reason} ${describeEvidence(f.evidence)}`)}\n`,
-      );
-      stream.reference(memoryUri(f.memoryId));
+      stream.markdown(driftListItem(f));
+      stream.reference(memoryUri(f.memoryId, f.content));
     }
     stream.button({ command: 'engram.fixDrift', title: 'Fix drift…' });
   }
@@ -162,7 +183,7 @@ async function whyCommand(
     return { metadata: { command: 'why', hits: 0 } };
   }
   stream.markdown(`Decisions and facts about ${escapedText(focus.file ?? query.slice(0, 80))}:\n\n`);
-  streamHits(stream, decisions);
+  streamHits(deps, stream, decisions);
   return { metadata: { command: 'why', hits: decisions.length } };
 }
 

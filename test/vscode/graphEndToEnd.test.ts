@@ -1,136 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { callTool, startBridge } from '../mcp/bridgeProcess';
 import type { ConnectedBridge } from '../mcp/bridgeProcess';
-import { REPO_ROOT, VSIX_PATH, artifactDirectory } from './support/artifacts';
+import { artifactDirectory } from './support/artifacts';
 import { graphParts, hoverNode } from '../webview/canvasSpots';
-import { launchChromium } from './support/browser';
-import { freePort, waitForHttp } from './support/freePort';
-import { ProcessGroup } from './support/processGroup';
-import { installedTestHost } from './support/testHost';
-import { createWorkspaceFixture } from './support/workspaceFixture';
-import { Workbench } from './support/workbench';
-
-/** A code-server with the packaged extension on a fresh fixture workspace, and a browser on it. */
-interface Launched {
-  page: Page;
-  workbench: Workbench;
-  workspace: string;
-  /** Dialogs the page opened (none expected: memory text is inert). */
-  dialogs: string[];
-  stop(): Promise<void>;
-}
-
-/**
- * `beforeOpen` runs on the workspace before code-server opens it (to start another engine host
- * first); resolves once the Engram status bar item shows, i.e. the extension's engine is ready.
- */
-async function launchWorkbench(
-  name: string,
-  beforeOpen?: (workspace: string) => Promise<void>,
-): Promise<Launched> {
-  const host = installedTestHost();
-  const dir = artifactDirectory(name);
-  for (const sub of ['user', 'extensions']) rmSync(path.join(dir, sub), { recursive: true, force: true });
-  const common = [
-    '--user-data-dir',
-    path.join(dir, 'user'),
-    '--extensions-dir',
-    path.join(dir, 'extensions'),
-  ];
-  execFileSync(host.node, [host.codeServerBin, ...common, '--install-extension', VSIX_PATH], {
-    stdio: 'ignore',
-  });
-  const workspace = createWorkspaceFixture(name);
-  await beforeOpen?.(workspace);
-  const port = await freePort();
-  const server = ProcessGroup.start(
-    host.node,
-    [
-      host.codeServerBin,
-      '--bind-addr',
-      `127.0.0.1:${port}`,
-      '--auth',
-      'none',
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-workspace-trust',
-      ...common,
-      workspace,
-    ],
-    {
-      cwd: workspace,
-      env: { ...process.env, ENGRAM_USER_DB: path.join(dir, 'user.db') },
-      logFile: path.join(dir, 'code-server.log'),
-    },
-  );
-  let browser: Browser | undefined;
-  const stop = async (): Promise<void> => {
-    await browser?.close();
-    await server.stop();
-  };
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/healthz`, 60_000);
-    browser = await launchChromium(host.chromium);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    // A generous ceiling: on a loaded machine the workbench takes well over the default 30 s.
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`, { timeout: 180_000 });
-    const workbench = new Workbench(page);
-    await workbench.ready();
-    await page
-      .locator('.statusbar-item', { hasText: /^\s*\d+\s*$/ })
-      .or(page.locator('[id="engram.engram.engram.status"]'))
-      .first()
-      .waitFor({ timeout: 60_000 });
-    return { page, workbench, workspace, dialogs, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
-
-/** The CLI (dist/cli.js) on the workspace's database: a short-lived client of whichever process hosts it. */
-function cliOn(workspace: string): (...args: string[]) => Promise<string> {
-  const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
-  return async (...args) =>
-    (
-      await promisify(execFile)(
-        process.execPath,
-        [cli, ...args, '--db', path.join(workspace, '.engram', 'memory.db')],
-        { timeout: 60_000 },
-      )
-    ).stdout;
-}
-
-/**
- * The palette, retried once: opened in the first seconds after start-up it can list only VS Code's
- * own commands ("similar commands" for ours, seen in the screenshot of such an attempt).
- */
-async function runCommandOnce(launched: Launched, title: string, failureShot: string): Promise<void> {
-  try {
-    await launched.workbench.runCommand(title);
-  } catch {
-    await launched.workbench.screenshot(failureShot);
-    await launched.page.keyboard.press('Escape');
-    await launched.workbench.runCommand(title);
-  }
-}
-
-/** The Graph panel's page inside the webview's two iframes. */
-function graphViewOf(page: Page): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+import { cliOn, graphViewOf, launchWorkbench, runCommandOnce } from './support/launchWorkbench';
+import type { Launched } from './support/launchWorkbench';
+import type { Workbench } from './support/workbench';
 
 /**
  * The Graph panel in the packaged extension, in code-server, driven like a user: the command
@@ -306,11 +185,13 @@ describe('end to end: the Graph panel of a window that joined an MCP bridge host
   const graphView = (): FrameLocator => graphViewOf(page);
 
   before(async () => {
-    launched = await launchWorkbench('e2e-graph-client', async (workspace) => {
-      bridge = await startBridge(workspace, { name: 'e2e-agent' });
-      await callTool(bridge.client, 'memory_remember', {
-        content: 'Caroline decided that sessions in src/auth/login.ts last 12 hours',
-      });
+    launched = await launchWorkbench('e2e-graph-client', {
+      beforeOpen: async (workspace) => {
+        bridge = await startBridge(workspace, { name: 'e2e-agent' });
+        await callTool(bridge.client, 'memory_remember', {
+          content: 'Caroline decided that sessions in src/auth/login.ts last 12 hours',
+        });
+      },
     });
     page = launched.page;
     engram = cliOn(launched.workspace);

@@ -79,6 +79,29 @@ test('@engram /remember and /recall stream Markdown with references, without a l
   assert.deepEqual((recalled.result.metadata as { command: string }).command, 'recall');
 });
 
+test('@engram speaks like the views: words, kind and age, no ids or scores; a click opens the memory', async () => {
+  await ask('remember', 'Release notes are drafted in docs/releases before tagging');
+  const { stream } = await ask('recall', 'where are release notes drafted');
+  // What the reader sees: the link targets (commands with the id as their argument) are not shown.
+  const shown = stream.text.replace(/\]\([^)]*\)/g, ']');
+  assert.match(shown, /\[Release notes are drafted in docs\/releases before tagging\] · note · /);
+  assert.doesNotMatch(shown, /m_[0-9a-z]{6}/i, 'no memory id');
+  assert.doesNotMatch(shown, /\b0\.\d{3}\b/, 'no raw score');
+  // References are named by the memory's words, like its tab (not "memory.md").
+  const reference = stream.references.find(
+    (r): r is vscode.Uri => r instanceof vscode.Uri && r.path.includes('Release notes are drafted'),
+  );
+  assert.ok(reference, `a reference named by the words: ${stream.references.map(String).join(', ')}`);
+  // The chat renders command links only: the one on the memory's words opens its document.
+  const link = /\[Release notes[^\]]*\]\(command:engram\.openMemory\?([^ )]+)/.exec(stream.text);
+  assert.ok(link?.[1], 'the memory is linked to Open Memory');
+  const args = JSON.parse(decodeURIComponent(link[1])) as unknown[];
+  await vscode.commands.executeCommand('engram.openMemory', ...args);
+  const opened = vscode.window.activeTextEditor?.document;
+  assert.equal(opened?.uri.scheme, 'engram-memory');
+  assert.match(opened?.getText() ?? '', /drafted in docs\/releases/);
+});
+
 test('@engram /why lists the decisions about the current file; /context gives its block', async () => {
   const why = await ask('why', 'password hashing');
   assert.match(why.stream.text, /sha256/);
