@@ -4,6 +4,7 @@ import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './bridgeRuntime';
+import { compileWasmWithBaselineOnly } from './compatWasm';
 import { serveHttp } from './httpBridge';
 import { tokenFilePath } from './httpToken';
 import { parseProfile } from './profiles';
@@ -44,6 +45,9 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     launch.profile !== undefined
       ? parseProfile(launch.profile, '--profile')
       : parseProfile(io.env['ENGRAM_MCP_PROFILE'], 'ENGRAM_MCP_PROFILE');
+  // The compat profile promises a footprint no larger than the official server's; the other
+  // profiles keep TurboFan for recall and code queries, which spend their time in SQL.
+  if (profile === 'compat') compileWasmWithBaselineOnly();
   const choice = {
     db: launch.db,
     workspace: launch.workspace,

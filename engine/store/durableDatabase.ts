@@ -43,7 +43,19 @@ export interface DurableDatabaseOptions {
    * the last snapshot and replays the journal onto it, so this thread never exports the database.
    * Omitted: snapshots are exported here (short-lived processes, tests).
    */
-  checkpointWorker?: { sqlWasmPath: string; script?: CheckpointWorkerScript };
+  checkpointWorker?: CheckpointWorkerOptions;
+}
+
+export interface CheckpointWorkerOptions {
+  sqlWasmPath: string;
+  script?: CheckpointWorkerScript;
+  /**
+   * Databases smaller than this are exported on the host's thread instead: a worker is a second
+   * V8 isolate, sql.js runtime and database copy (~60 MB of RSS while it runs, and the allocator
+   * keeps part of it), while exporting a few MB here blocks for milliseconds.
+   * @default 16 MiB
+   */
+  minDatabaseBytes?: number;
 }
 
 export interface WriteOptions {
@@ -56,6 +68,8 @@ export interface WriteOptions {
  * synced in the background. A power cut can lose the last of them; the next scan derives them again.
  */
 export const DERIVED_WRITE: WriteOptions = { durable: false };
+
+const CHECKPOINT_WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 const DEFAULT_POLICY: SnapshotPolicy = {
   maxJournalBytes: 16 * 1024 * 1024,
@@ -357,7 +371,7 @@ export class DurableDatabase {
     if (seq === this.snapshotSeq) return;
     const files = storeFiles(this.options.path);
     const worker = this.options.checkpointWorker;
-    if (worker) {
+    if (worker && this.databaseBytes() >= (worker.minDatabaseBytes ?? CHECKPOINT_WORKER_MIN_BYTES)) {
       // Writes are synchronous, so the journal ends with transaction `seq` right now; the worker
       // reads only up to here while later writes go on appending.
       const range = this.journal.rangeAfter(this.snapshotSeq);
@@ -396,6 +410,12 @@ export class DurableDatabase {
     const previousSeq = this.snapshotSeq;
     this.snapshotSeq = seq;
     this.journal.compact(previousSeq);
+  }
+
+  /** The database's size as SQLite counts it (the bytes an export would produce). */
+  private databaseBytes(): number {
+    const pages = this.statements.value<number>('PRAGMA page_count') ?? 0;
+    return pages * (this.statements.value<number>('PRAGMA page_size') ?? 4096);
   }
 
   private assertUsable(): void {

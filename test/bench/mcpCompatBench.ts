@@ -1,6 +1,7 @@
 // Engram's compat profile and the official @modelcontextprotocol/server-memory side by side over
 // stdio, interleaved call by call (who goes first alternates), so machine load hits both alike.
-// Part of `npm run bench:mcp`; sizes from BENCH_COMPAT_SIZES (default 1000,10000).
+// Part of `npm run bench:mcp`; sizes from BENCH_COMPAT_SIZES (default 1000,10000). BENCH_ENGRAM_DIST
+// runs another build's dist/ (a copy of main's) against the official server, to compare in one session.
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,7 +103,13 @@ export async function compatPart(
   mkdirSync(workspace, { recursive: true });
   const engram = await start(
     'engram',
-    [path.join(root, 'dist/mcp.js'), '--workspace', workspace, '--profile', 'compat'],
+    [
+      path.join(process.env['BENCH_ENGRAM_DIST'] ?? path.join(root, 'dist'), 'mcp.js'),
+      '--workspace',
+      workspace,
+      '--profile',
+      'compat',
+    ],
     { ENGRAM_EMBEDDING: embedding },
     workspace,
   );

@@ -16,7 +16,8 @@ const migrations: Migration[] = [
 function open(file: string, extra: Partial<DurableDatabaseOptions> = {}): Promise<DurableDatabase> {
   return openDurable(file, migrations, {
     snapshot: { idleMs: 600_000 },
-    checkpointWorker: { sqlWasmPath: SQL_WASM_PATH },
+    // Every size goes to the worker here; the threshold has its own test below.
+    checkpointWorker: { sqlWasmPath: SQL_WASM_PATH, minDatabaseBytes: 0 },
     ...extra,
   });
 }
@@ -89,7 +90,7 @@ describe('snapshots written by the checkpoint worker', () => {
   it('lose nothing when the worker fails: the snapshot stays as it was and the journal keeps all', async () => {
     const file = path.join(tempDir(), 'memory.db');
     const db = await open(file, {
-      checkpointWorker: { sqlWasmPath: path.join(tempDir(), 'no-such-sql-wasm.wasm') },
+      checkpointWorker: { sqlWasmPath: path.join(tempDir(), 'no-such-sql-wasm.wasm'), minDatabaseBytes: 0 },
     });
     for (let i = 0; i < 5; i++) insert(db, `row ${i}`);
     await assert.rejects(db.snapshot(), /checkpoint failed/);
@@ -101,6 +102,37 @@ describe('snapshots written by the checkpoint worker', () => {
       6,
     );
     await reopened.close();
+    await db.close().catch(() => undefined);
+  });
+});
+
+describe('the checkpoint worker size threshold', () => {
+  // A worker whose script does not exist fails any checkpoint it is given: a snapshot that
+  // succeeds with it was exported on the host's thread.
+  const missingWorker = (minDatabaseBytes: number) => ({
+    checkpointWorker: {
+      sqlWasmPath: SQL_WASM_PATH,
+      script: { file: path.join(tempDir(), 'no-such-worker.js') },
+      minDatabaseBytes,
+    },
+  });
+
+  it('exports a database below it on the host thread, with every write in the snapshot', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, missingWorker(1024 * 1024));
+    for (let i = 0; i < 10; i++) insert(db, `row ${i}`);
+    await db.snapshot();
+    assert.equal(db.stats().snapshotSeq, db.stats().seq);
+    assert.equal((await snapshotFile(file)).values.length, 10);
+    await db.close();
+  });
+
+  it('hands a database at or above it to the worker', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, missingWorker(4096));
+    insert(db, 'x'.repeat(10_000));
+    await assert.rejects(db.snapshot());
+    assert.equal(db.stats().snapshotSeq, 0);
     await db.close().catch(() => undefined);
   });
 });
