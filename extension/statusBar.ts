@@ -116,9 +116,10 @@ export class EngramStatusBar implements vscode.Disposable {
       parts.push(`$(warning) ${stale} stale`);
       spoken.push(plural(stale, 'stale memory', 'stale memories'));
     }
+    // First, so the counts and the stale warning keep their place at the end of the item.
     if (this.announcement) {
-      parts.push(`$(check) ${this.announcement.text}`);
-      spoken.push(this.announcement.text);
+      parts.unshift(`$(check) ${this.announcement.text}`);
+      spoken.unshift(this.announcement.text);
     }
     this.item.text = parts.join('  ');
     this.item.command = this.announcement?.command ?? 'engram.showViews';
