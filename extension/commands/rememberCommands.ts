@@ -43,7 +43,8 @@ function outcomeMessage(result: RememberResult): string {
  * stacked up in the corner); clicking it opens the memory.
  */
 function announce(services: EngramServices, result: RememberResult): void {
-  services.statusBar.announce(`Remembered: ${memoryTitle(result.memory, 40)}`, outcomeMessage(result), {
+  const verb = result.outcome === 'unchanged' ? 'Already remembered' : 'Remembered';
+  services.statusBar.announce(`${verb}: ${memoryTitle(result.memory, 40)}`, outcomeMessage(result), {
     command: 'engram.openMemory',
     title: 'Open Memory',
     arguments: [result.memory.id],
@@ -93,7 +94,7 @@ export function registerRememberCommands(services: EngramServices): vscode.Dispo
       announce(services, result);
       return result;
     }),
-    /** A typed note; `text` and `kind` may be passed by callers (tests, chat buttons); what is not given is asked. */
+    /** A typed note; callers (tests, chat buttons) may pass `text` and `kind`; what is missing is asked. */
     guardedCommand('engram.rememberNote', log, async (text?: unknown, kind?: unknown) => {
       const content =
         typeof text === 'string'
