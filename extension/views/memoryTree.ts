@@ -36,12 +36,10 @@ export function memoryContextValue(memory: Memory): string {
   return `memory.${sourced}${memory.status}.${memory.pinned ? 'pinned' : 'unpinned'}`;
 }
 
-/** What the view shows now: its groups, and how many memories there are in all. */
+/** What the view shows now: its groups, and how many memories it did not read. */
 interface Loaded {
   by: GroupBy;
   groups: MemoryGroup[];
-  /** Active memories in the database (the M of "N of M"). */
-  total: number;
   /** Memories not read (past LOAD_LIMIT); reached through the filter. */
   unread: number;
 }
@@ -203,7 +201,6 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
       return {
         by,
         groups: groupMemories(page.items, by, Date.now()),
-        total: page.total,
         unread: page.total - page.items.length,
       };
     }
@@ -215,7 +212,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
     // The filter may have changed while recall ran: only the current one's count is shown.
     if (this.treeView && this.filterText === query)
       this.treeView.message = filterMessage(query, memories.length, stats.memories);
-    return { by, groups: groupMemories(memories, by, Date.now()), total: stats.memories, unread: 0 };
+    return { by, groups: groupMemories(memories, by, Date.now()), unread: 0 };
   }
 
   getParent(node: MemoryTreeNode): MemoryTreeNode | undefined {
