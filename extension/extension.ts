@@ -73,7 +73,16 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
   const statusBar = new EngramStatusBar(engine, drift);
   const documents = new GeneratedDocumentProvider();
   const editFileSystem = new MemoryEditFileSystem(engine, log);
-  const services = { engine, drift, memories, scans, documents, log, extensionPath: context.extensionPath };
+  const services = {
+    engine,
+    drift,
+    memories,
+    scans,
+    statusBar,
+    documents,
+    log,
+    extensionPath: context.extensionPath,
+  };
   const chatHandler = engramChatHandler({ engine, drift }, log);
 
   context.subscriptions.push(
@@ -83,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     drift,
     memories,
     statusBar,
-    vscode.window.createTreeView('engram.memories', { treeDataProvider: memories, showCollapseAll: true }),
+    memories.createView(),
     vscode.window.createTreeView('engram.drift', { treeDataProvider: new DriftTreeProvider(drift) }),
     vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, new MemoryFileSystem(engine), {
       isReadonly: true,

@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import type { Memory } from '../engine/memory/types';
 import { ageOf, authorOf, kindLabel, memorySummary, sourceLabel } from './memoryText';
 
-export { memoryTitle } from './memoryText';
+export { memoryTitle, plural } from './memoryText';
 
 /** A codicon per memory kind, so a glance at the tree tells decisions from errors from code. */
-const KIND_ICONS: Record<string, string> = {
+export const KIND_ICONS: Record<string, string> = {
   fact: 'info',
   decision: 'law',
   preference: 'heart',
@@ -28,11 +28,6 @@ export const LAYER_ICONS: Record<string, string> = {
   procedural: 'tools',
   codebase: 'code',
 };
-
-/** `1 memory`, `2 memories`. */
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** What each layer holds, in the words the walkthrough uses (extension/media/walkthrough/what.md). */
 export const LAYER_DESCRIPTIONS: Record<string, string> = {

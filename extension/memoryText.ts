@@ -5,6 +5,11 @@ import type { Annotation, Memory, MemoryVersion } from '../engine/memory/types';
  * words are unit-tested in plain Node; memoryPresentation.ts puts them into tree rows and tooltips.
  */
 
+/** `1 memory`, `2 memories`. */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** The first line of the content, cut to fit a tree row, a quick pick or a tab title. */
 export function memoryTitle(memory: Pick<Memory, 'content'>, max = 80): string {
   const firstLine = memory.content.split(/\r?\n/, 1)[0]?.trim() ?? '';
@@ -64,13 +69,21 @@ export function staleLabel(commit: string | undefined): string {
   return commit ? `stale since ${commit.slice(0, 7)}` : 'stale';
 }
 
-/** A tree row's or quick pick's description: kind, age and source; never an id or a score. */
+/**
+ * A tree row's or quick pick's description: kind, age and source; never an id or a score. Each
+ * thing is said once per row: a scanned summary's title already names its file and language, and
+ * its tags (`code`, `module`) its kind, so those are left out of the description.
+ */
 export function memorySummary(memory: Memory, now: number): string {
-  const parts = [kindLabel(memory.kind), ageOf(memory.validFrom, now)];
+  const kind = kindLabel(memory.kind);
+  const parts = [kind, ageOf(memory.validFrom, now)];
   if (memory.status !== 'active') parts.unshift(memory.status);
+  const title = memoryTitle(memory);
   const source = sourceLabel(memory);
-  if (source) parts.push(source);
-  if (memory.tags.length > 0) parts.push(memory.tags.map((t) => `#${t}`).join(' '));
+  if (source && !(memory.source?.file && title.includes(memory.source.file))) parts.push(source);
+  const said = new Set(`${kind} ${title}`.toLowerCase().split(/[^\p{L}\p{N}_-]+/u));
+  const tags = memory.tags.filter((t) => !said.has(t.toLowerCase()));
+  if (tags.length > 0) parts.push(tags.map((t) => `#${t}`).join(' '));
   return parts.join(' · ');
 }
 

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { GROUP_BY } from './memoryGroups';
+import type { GroupBy } from './memoryGroups';
 
 /** The MCP bridge's tool profiles (engine/mcp/profiles.ts). */
 export const MCP_PROFILES = ['full', 'core', 'compat'] as const;
@@ -21,6 +23,8 @@ export interface EngramSettings {
   mcpToolProfile: McpProfile;
   contextBudget: number;
   editorHints: boolean;
+  /** How the Memories view groups its rows. */
+  memoriesGroupBy: GroupBy;
 }
 
 export function readSettings(): EngramSettings {
@@ -39,6 +43,7 @@ export function readSettings(): EngramSettings {
     mcpToolProfile: oneOf(c.get<string>('mcp.toolProfile'), MCP_PROFILES, 'full'),
     contextBudget: c.get<number>('context.budget', 1500),
     editorHints: c.get<boolean>('editor.memoryHints', true),
+    memoriesGroupBy: oneOf(c.get<string>('memories.groupBy'), GROUP_BY, 'kind'),
   };
 }
 

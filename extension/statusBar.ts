@@ -4,6 +4,9 @@ import type { DriftState } from './driftState';
 import { plural } from './memoryPresentation';
 import type { ScanProgress } from '../engine/code/scanProtocol';
 
+/** How long a remember stays announced in the item. */
+const ANNOUNCEMENT_MS = 15_000;
+
 /**
  * One status-bar item: memory count, scan progress while a scan runs, the stale memories once drift
  * was checked (the Drift view's count).
@@ -18,6 +21,9 @@ export class EngramStatusBar implements vscode.Disposable {
   private memories: number | undefined;
   private scan: ScanProgress | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
+  /** A short-lived line (what was just remembered), shown in this item instead of a toast. */
+  private announcement: { text: string; tooltip: string; command: vscode.Command } | undefined;
+  private announcementTimer: NodeJS.Timeout | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -25,7 +31,6 @@ export class EngramStatusBar implements vscode.Disposable {
     private readonly drift: DriftState,
   ) {
     this.item.name = 'Engram';
-    this.item.command = 'engram.showViews';
     this.subscriptions.push(
       engine.onDidChangeState(() => this.render()),
       engine.onDidChangeMemories(() => this.scheduleRefresh()),
@@ -41,8 +46,27 @@ export class EngramStatusBar implements vscode.Disposable {
     this.render();
   }
 
+  /**
+   * Shows `text` in the item for a while (the next announcement replaces it, so nothing piles up);
+   * a click runs `command` meanwhile, then the item is Engram's counts again.
+   */
+  announce(text: string, tooltip: string, command: vscode.Command): void {
+    this.announcement = { text, tooltip, command };
+    if (this.announcementTimer) clearTimeout(this.announcementTimer);
+    this.announcementTimer = setTimeout(() => {
+      this.announcement = undefined;
+      this.render();
+    }, ANNOUNCEMENT_MS);
+    this.render();
+  }
+
   get text(): string {
     return this.item.text;
+  }
+
+  /** What a click runs now. */
+  get command(): vscode.Command | undefined {
+    return typeof this.item.command === 'object' ? this.item.command : undefined;
   }
 
   /** What a screen reader says for the item (the text's icons read as words otherwise). */
@@ -92,7 +116,13 @@ export class EngramStatusBar implements vscode.Disposable {
       parts.push(`$(warning) ${stale} stale`);
       spoken.push(plural(stale, 'stale memory', 'stale memories'));
     }
+    // First, so the counts and the stale warning keep their place at the end of the item.
+    if (this.announcement) {
+      parts.unshift(`$(check) ${this.announcement.text}`);
+      spoken.unshift(this.announcement.text);
+    }
     this.item.text = parts.join('  ');
+    this.item.command = this.announcement?.command ?? 'engram.showViews';
     this.item.accessibilityInformation = { label: spoken.join(', '), role: 'button' };
     const tip = new vscode.MarkdownString();
     if (state === 'failed') {
@@ -107,6 +137,7 @@ export class EngramStatusBar implements vscode.Disposable {
             : `${plural(stale, 'memory no longer matches', 'memories no longer match')} the code: see the Drift view.`,
       );
     }
+    if (this.announcement) tip.appendText(`\n\n${this.announcement.tooltip} (click to open it)`);
     this.item.tooltip = tip;
     this.item.backgroundColor =
       state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
@@ -114,6 +145,7 @@ export class EngramStatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    if (this.announcementTimer) clearTimeout(this.announcementTimer);
     this.item.dispose();
     for (const s of this.subscriptions) s.dispose();
   }

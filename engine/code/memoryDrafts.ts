@@ -49,8 +49,21 @@ export function deriveFileMemories(file: FileIndex): MemoryDraft[] {
   return drafts;
 }
 
+/**
+ * The module's exports, each name once. A method with no container is a method of an object
+ * literal (`export const MIGRATIONS = [{ up(tx) {...} }, ...]`): part of a value, not an export of
+ * its own, and listed it repeated `up(tx)` once per entry. Overloads keep their first signature.
+ */
+function moduleExports(file: FileIndex): CodeSymbol[] {
+  const byName = new Map<string, CodeSymbol>();
+  for (const s of file.symbols)
+    if (s.exported && s.container === null && s.kind !== 'method' && !byName.has(s.name))
+      byName.set(s.name, s);
+  return [...byName.values()];
+}
+
 function moduleMemory(file: FileIndex): MemoryDraft {
-  const exported = file.symbols.filter((s) => s.exported && s.container === null);
+  const exported = moduleExports(file);
   const shown = exported.slice(0, MAX_EXPORTS_IN_SUMMARY).map(summarySignature);
   const more = exported.length - shown.length;
   // Paths without their extension read as well and cost fewer tokens.
@@ -60,12 +73,7 @@ function moduleMemory(file: FileIndex): MemoryDraft {
   const parts = [`${file.path} (${file.language ?? 'unknown'}, ${file.lines} lines)`];
   if (shown.length > 0) parts.push(`exports: ${shown.join('; ')}${more > 0 ? `; +${more} more` : ''}`);
   else if (file.symbols.length > 0)
-    parts.push(
-      `defines: ${file.symbols
-        .map((s) => s.name)
-        .slice(0, 8)
-        .join(', ')}`,
-    );
+    parts.push(`defines: ${[...new Set(file.symbols.map((s) => s.name))].slice(0, 8).join(', ')}`);
   if (importsShown.length > 0) {
     const rest = uniqueImports.length - importsShown.length;
     parts.push(`imports: ${importsShown.join(', ')}${rest > 0 ? ` +${rest}` : ''}`);

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 import { detectImportFormat } from '../importFormat';
+import { importSummary } from '../importSummary';
 import { workspaceRoot } from '../workspaceRoot';
 
 /** Export to Engram JSONL or Markdown; import Engram JSONL or the MCP memory server's memory.jsonl. */
@@ -52,11 +53,14 @@ export function registerExchangeCommands(services: EngramServices): vscode.Dispo
           )
         )?.label;
       if (!from) return undefined;
-      const result = await engine.call('import', { text, from });
-      void vscode.window.showInformationMessage(
-        `Engram: imported ${vscode.workspace.asRelativePath(uri)} (${from}).`,
-      );
-      return result;
+      const name = vscode.workspace.asRelativePath(uri);
+      const result = await engine.call('import', { text, from }).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`could not import ${name}, nothing was imported: ${reason}`);
+      });
+      const summary = importSummary(result);
+      void vscode.window.showInformationMessage(`Engram: import of ${name} (${from}): ${summary}.`);
+      return { ...result, summary };
     }),
   ];
 }

@@ -10,11 +10,13 @@ export function registerLifecycleCommands(services: EngramServices): vscode.Disp
   const { engine, log } = services;
   return [
     guardedCommand('engram.pinMemory', log, async (arg) => {
-      const id = await memoryIdFrom(arg, engine, 'Engram: memory to pin');
+      const id = await memoryIdFrom(arg, engine, 'Engram: memory to pin', ['active'], { pinned: false });
       return id && engine.call('pin', { id });
     }),
     guardedCommand('engram.unpinMemory', log, async (arg) => {
-      const id = await memoryIdFrom(arg, engine, 'Engram: memory to unpin');
+      const id = await memoryIdFrom(arg, engine, 'Engram: pinned memory to unpin', ['active'], {
+        pinned: true,
+      });
       return id && engine.call('unpin', { id });
     }),
     guardedCommand('engram.forgetMemory', log, async (arg) => {

@@ -5,8 +5,16 @@ import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 import { memoryTitle } from '../memoryPresentation';
 
-const NOTE_KINDS: Array<{ kind: Kind; layer: Layer; detail: string }> = [
-  { kind: 'note', layer: 'semantic', detail: 'anything worth keeping' },
+interface NoteKind {
+  kind: Kind;
+  layer: Layer;
+  detail: string;
+}
+
+const PLAIN_NOTE: NoteKind = { kind: 'note', layer: 'semantic', detail: 'anything worth keeping' };
+
+const NOTE_KINDS: NoteKind[] = [
+  PLAIN_NOTE,
   { kind: 'fact', layer: 'semantic', detail: 'how something is' },
   { kind: 'decision', layer: 'semantic', detail: 'what was chosen, and why' },
   { kind: 'preference', layer: 'semantic', detail: 'how the team likes things done' },
@@ -30,10 +38,33 @@ function outcomeMessage(result: RememberResult): string {
   }
 }
 
-async function announce(services: EngramServices, result: RememberResult): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(`Engram: ${outcomeMessage(result)}`, 'Open');
-  if (choice === 'Open') await vscode.commands.executeCommand('engram.openMemory', result.memory.id);
+/**
+ * One line in Engram's status-bar item, replaced by the next remember (a toast per remember
+ * stacked up in the corner); clicking it opens the memory.
+ */
+function announce(services: EngramServices, result: RememberResult): void {
+  const verb = result.outcome === 'unchanged' ? 'Already remembered' : 'Remembered';
+  services.statusBar.announce(`${verb}: ${memoryTitle(result.memory, 40)}`, outcomeMessage(result), {
+    command: 'engram.openMemory',
+    title: 'Open Memory',
+    arguments: [result.memory.id],
+  });
   services.log.info(`remember ${result.outcome} ${result.memory.id}`);
+}
+
+/**
+ * The kind of a typed note: the one given, else the one picked. Escape at the pick keeps the note
+ * as a plain `note` (the most general kind; Edit can change the words later): the note was already
+ * confirmed with Enter, and dismissing a refinement must not throw away what was typed.
+ */
+async function kindOf(kind: unknown): Promise<NoteKind> {
+  const given = NOTE_KINDS.find((k) => k.kind === kind);
+  if (given) return given;
+  const picked = await vscode.window.showQuickPick(
+    NOTE_KINDS.map((k) => ({ label: k.kind, detail: k.detail, choice: k })),
+    { title: 'Engram: kind of memory (Escape: save it as a note)' },
+  );
+  return picked?.choice ?? PLAIN_NOTE;
 }
 
 export function registerRememberCommands(services: EngramServices): vscode.Disposable[] {
@@ -60,10 +91,10 @@ export function registerRememberCommands(services: EngramServices): vscode.Dispo
         },
         tags: [path.extname(file).replace('.', '') || 'text'],
       });
-      void announce(services, result);
+      announce(services, result);
       return result;
     }),
-    /** A typed note; `text` and `kind` may be passed by callers (tests, chat buttons). */
+    /** A typed note; callers (tests, chat buttons) may pass `text` and `kind`; what is missing is asked. */
     guardedCommand('engram.rememberNote', log, async (text?: unknown, kind?: unknown) => {
       const content =
         typeof text === 'string'
@@ -75,19 +106,9 @@ export function registerRememberCommands(services: EngramServices): vscode.Dispo
               validateInput: (v) => (v.trim() === '' ? 'Type something to remember' : undefined),
             });
       if (!content) return undefined;
-      const choice =
-        NOTE_KINDS.find((k) => k.kind === kind) ??
-        (typeof text === 'string'
-          ? NOTE_KINDS[0]
-          : await vscode.window
-              .showQuickPick(
-                NOTE_KINDS.map((k) => ({ label: k.kind, detail: k.detail, choice: k })),
-                { title: 'Engram: kind of memory' },
-              )
-              .then((p) => p?.choice));
-      if (!choice) return undefined;
+      const choice = await kindOf(kind);
       const result = await engine.call('remember', { content, kind: choice.kind, layer: choice.layer });
-      void announce(services, result);
+      announce(services, result);
       return result;
     }),
   ];

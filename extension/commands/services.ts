@@ -4,6 +4,7 @@ import type { DriftState } from '../driftState';
 import type { MemoryTreeProvider } from '../views/memoryTree';
 import type { ScanRunner } from '../live/scanRunner';
 import type { GeneratedDocumentProvider } from '../memoryDocuments';
+import type { EngramStatusBar } from '../statusBar';
 
 /** What command handlers work with; created once in activate. */
 export interface EngramServices {
@@ -11,6 +12,7 @@ export interface EngramServices {
   drift: DriftState;
   memories: MemoryTreeProvider;
   scans: ScanRunner;
+  statusBar: EngramStatusBar;
   documents: GeneratedDocumentProvider;
   log: vscode.LogOutputChannel;
   extensionPath: string;

@@ -40,28 +40,35 @@ export function registerWorkspaceCommands(services: EngramServices): vscode.Disp
         },
       ),
     ),
-    /** The context block an agent would get for this file (and the selection), within the budget. */
+    /**
+     * The context block an agent would get for this file (and the selection), within the budget.
+     * With no file (no editor, nothing passed), the block an agent starting on the workspace gets.
+     */
     guardedCommand('engram.showFileContext', log, async (uriArg?: unknown) => {
       const editor = vscode.window.activeTextEditor;
       const uri = uriArg instanceof vscode.Uri ? uriArg : editor?.document.uri;
-      if (!uri) throw new Error('open a file to see its context');
-      const file = vscode.workspace.asRelativePath(uri, false);
+      const file = uri ? vscode.workspace.asRelativePath(uri, false) : undefined;
       const selected =
-        editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).slice(0, 500) : '';
+        uri && editor && !editor.selection.isEmpty
+          ? editor.document.getText(editor.selection).slice(0, 500)
+          : '';
+      const workspace = vscode.workspace.name ?? 'workspace';
+      const query = file === undefined ? workspace : selected ? `${file} ${selected}` : file;
       const block = await engine.call('context', {
-        query: selected ? `${file} ${selected}` : file,
+        query,
         budget: readSettings().contextBudget,
         // Its own conversation each time: showing the block must not mark memories as given to an agent.
         conversation: `vscode-show-context-${Date.now()}`,
       });
+      const subject = file === undefined ? `the workspace ${workspace}` : file;
       const text = [
-        `<!-- Engram context for ${file}: ${block.tokens}/${block.budget} tokens, ${block.included.length} memories -->`,
+        `<!-- Engram context for ${subject}: ${block.tokens}/${block.budget} tokens, ${block.included.length} memories -->`,
         '',
-        block.text || '_No memory mentions this file yet._',
+        block.text || `_No memory mentions ${file === undefined ? 'this workspace' : 'this file'} yet._`,
         '',
       ].join('\n');
       const doc = await vscode.workspace.openTextDocument(
-        documents.show(`/context/${Date.now()}/${file}.md`, text),
+        documents.show(`/context/${Date.now()}/${file ?? workspace}.md`, text),
       );
       await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
       return block;

@@ -1,26 +1,32 @@
 import * as vscode from 'vscode';
-import { LAYERS } from '../../engine/memory/types';
-import type { Layer, Memory } from '../../engine/memory/types';
+import type { Memory } from '../../engine/memory/types';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
 import {
   LAYER_DESCRIPTIONS,
-  LAYER_ICONS,
   kindIcon,
-  plural,
   memoryDescription,
   memoryTitle,
   memoryTooltip,
+  plural,
 } from '../memoryPresentation';
+import { filterMessage, groupKeyOf, groupMemories } from '../memoryGroups';
+import type { GroupBy, MemoryGroup } from '../memoryGroups';
+import { groupIcon } from './groupIcons';
 import { staleLabel } from '../memoryText';
+import { readSettings } from '../settings';
 
-/** Rows per layer: past this the tree says how many more and points at the filter. */
+/** Rows per group: past this the tree says how many more and points at the filter. */
 const PAGE = 200;
+/** Memories the view reads at most (newest first); older ones are reached through the filter. */
+const LOAD_LIMIT = 5000;
+/** How many memories a filter shows at most (recall's best first). */
+const FILTER_LIMIT = 100;
 
 export type MemoryTreeNode =
-  | { type: 'layer'; layer: Layer; count: number }
+  | { type: 'group'; by: GroupBy; key: string; label: string; count: number }
   | { type: 'memory'; memory: Memory }
-  | { type: 'more'; layer: Layer; hidden: number }
+  | { type: 'more'; hidden: number }
   | { type: 'message'; text: string };
 
 /** `viewItem` values the context menus in package.json match on. */
@@ -30,15 +36,26 @@ export function memoryContextValue(memory: Memory): string {
   return `memory.${sourced}${memory.status}.${memory.pinned ? 'pinned' : 'unpinned'}`;
 }
 
+/** What the view shows now: its groups, and how many memories it did not read. */
+interface Loaded {
+  by: GroupBy;
+  groups: MemoryGroup[];
+  /** Memories not read (past LOAD_LIMIT); reached through the filter. */
+  unread: number;
+}
+
 /**
- * The Memories view: layers as roots with their counts, memories under them (newest first), or,
- * with a filter, the memories recall finds for it grouped by layer.
+ * The Memories view: group rows (by kind, file, day or layer, per `engram.memories.groupBy`) with
+ * their counts, memories under them; with a filter, the memories recall finds for it, grouped the
+ * same way, and the view's message says the filter is on and how much it shows.
  */
 export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<MemoryTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private filterText: string | undefined;
-  private filtered: Map<Layer, Memory[]> | undefined;
+  private loaded: Promise<Loaded> | undefined;
+  private loadedBy: GroupBy | undefined;
+  private treeView: vscode.TreeView<MemoryTreeNode> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -48,11 +65,32 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
     this.subscriptions.push(
       engine.onDidChangeMemories(() => this.refresh()),
       drift.onDidChange(() => this.refresh()),
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => e.affectsConfiguration('engram.memories.groupBy') && this.refresh(),
+      ),
     );
+  }
+
+  /** Creates the view this provider fills; the provider sets its message while a filter is on. */
+  createView(): vscode.TreeView<MemoryTreeNode> {
+    this.treeView = vscode.window.createTreeView('engram.memories', {
+      treeDataProvider: this,
+      showCollapseAll: true,
+    });
+    return this.treeView;
+  }
+
+  /** The view's message: `Filtered: "<query>" (N of M)` while a filter is on, else undefined. */
+  get message(): string | undefined {
+    return this.treeView?.message;
   }
 
   get filter(): string | undefined {
     return this.filterText;
+  }
+
+  get groupBy(): GroupBy {
+    return readSettings().memoriesGroupBy;
   }
 
   setFilter(text: string | undefined): void {
@@ -62,25 +100,29 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
       'engram.memoryFilterActive',
       this.filterText !== undefined,
     );
+    if (this.treeView && this.filterText === undefined) this.treeView.message = undefined;
     this.refresh();
   }
 
   refresh(): void {
-    this.filtered = undefined;
+    this.loaded = undefined;
     this.changed.fire(undefined);
   }
 
   getTreeItem(node: MemoryTreeNode): vscode.TreeItem {
     switch (node.type) {
-      case 'layer': {
-        const item = new vscode.TreeItem(node.layer, vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `layer:${node.layer}`;
+      case 'group': {
+        const filtering = this.filterText !== undefined;
+        const item = new vscode.TreeItem(
+          node.label,
+          filtering ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+        );
+        // Its own id while filtering, so a filter opens every group whatever was collapsed before.
+        item.id = `${filtering ? 'filter:' : ''}group:${node.by}:${node.key}`;
         item.description = plural(node.count, 'memory', 'memories');
-        item.tooltip = LAYER_DESCRIPTIONS[node.layer];
-        item.iconPath = new vscode.ThemeIcon(LAYER_ICONS[node.layer] ?? 'folder');
-        item.contextValue = 'layer';
-        if (this.filterText !== undefined && node.count > 0)
-          item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        if (node.by === 'layer') item.tooltip = LAYER_DESCRIPTIONS[node.key];
+        item.iconPath = new vscode.ThemeIcon(groupIcon(node.by, node.key));
+        item.contextValue = 'group';
         return item;
       }
       case 'memory': {
@@ -113,55 +155,71 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryTreeNod
 
   async getChildren(node?: MemoryTreeNode): Promise<MemoryTreeNode[]> {
     try {
-      if (!node) return await this.roots();
-      if (node.type !== 'layer') return [];
-      if (this.filterText !== undefined)
-        return ((await this.filteredByLayer()).get(node.layer) ?? []).map((memory) => ({
-          type: 'memory',
-          memory,
-        }));
-      const page = await this.engine.call('list', { layer: node.layer, limit: PAGE });
-      const rows: MemoryTreeNode[] = page.items.map((memory) => ({ type: 'memory', memory }));
-      if (page.total > page.items.length)
-        rows.push({ type: 'more', layer: node.layer, hidden: page.total - page.items.length });
+      const loaded = await this.load();
+      if (!node) return this.roots(loaded);
+      if (node.type !== 'group') return [];
+      const group = loaded.groups.find((g) => g.key === node.key);
+      const memories = group?.memories ?? [];
+      const rows: MemoryTreeNode[] = memories.slice(0, PAGE).map((memory) => ({ type: 'memory', memory }));
+      if (memories.length > PAGE) rows.push({ type: 'more', hidden: memories.length - PAGE });
       return rows;
     } catch (error) {
       return [{ type: 'message', text: `Engram: ${error instanceof Error ? error.message : String(error)}` }];
     }
   }
 
-  private async roots(): Promise<MemoryTreeNode[]> {
-    if (this.filterText !== undefined) {
-      const grouped = await this.filteredByLayer();
-      if (grouped.size === 0) return [{ type: 'message', text: `No memory matches "${this.filterText}"` }];
-      return LAYERS.filter((l) => grouped.has(l)).map((layer) => ({
-        type: 'layer',
-        layer,
-        count: grouped.get(layer)?.length ?? 0,
-      }));
-    }
-    const stats = await this.engine.call('stats', {});
+  private roots(loaded: Loaded): MemoryTreeNode[] {
+    if (this.filterText !== undefined && loaded.groups.length === 0)
+      return [{ type: 'message', text: `No memory matches "${this.filterText}"` }];
     // No memory at all: no rows, so the view shows its welcome (package.json viewsWelcome).
-    if (stats.memories === 0) return [];
-    return LAYERS.map((layer) => ({ type: 'layer', layer, count: stats.byLayer[layer] ?? 0 }));
+    const rows: MemoryTreeNode[] = loaded.groups.map((g) => this.groupNode(loaded.by, g));
+    if (loaded.unread > 0) rows.push({ type: 'more', hidden: loaded.unread });
+    return rows;
   }
 
-  private async filteredByLayer(): Promise<Map<Layer, Memory[]>> {
-    if (this.filtered) return this.filtered;
-    const result = await this.engine.call('recall', { query: this.filterText ?? '', k: 100 });
-    const grouped = new Map<Layer, Memory[]>();
-    for (const hit of result.hits) {
-      const list = grouped.get(hit.memory.layer) ?? [];
-      list.push(hit.memory);
-      grouped.set(hit.memory.layer, list);
+  private groupNode(by: GroupBy, group: MemoryGroup): MemoryTreeNode {
+    return { type: 'group', by, key: group.key, label: group.label, count: group.memories.length };
+  }
+
+  /** Reads what the view shows once per change (every group row and its children share it). */
+  private load(): Promise<Loaded> {
+    // A grouping changed before its configuration event arrived: what was read is grouped wrongly.
+    if (this.loadedBy !== this.groupBy) this.loaded = undefined;
+    this.loadedBy = this.groupBy;
+    this.loaded ??= this.read().catch((error: unknown) => {
+      this.loaded = undefined;
+      throw error;
+    });
+    return this.loaded;
+  }
+
+  private async read(): Promise<Loaded> {
+    const by = this.groupBy;
+    const query = this.filterText;
+    if (query === undefined) {
+      const page = await this.engine.call('list', { limit: LOAD_LIMIT });
+      return {
+        by,
+        groups: groupMemories(page.items, by, Date.now()),
+        unread: page.total - page.items.length,
+      };
     }
-    this.filtered = grouped;
-    return grouped;
+    const [result, stats] = await Promise.all([
+      this.engine.call('recall', { query, k: FILTER_LIMIT }),
+      this.engine.call('stats', {}),
+    ]);
+    const memories = result.hits.map((hit) => hit.memory);
+    // The filter may have changed while recall ran: only the current one's count is shown.
+    if (this.treeView && this.filterText === query)
+      this.treeView.message = filterMessage(query, memories.length, stats.memories);
+    return { by, groups: groupMemories(memories, by, Date.now()), unread: 0 };
   }
 
   getParent(node: MemoryTreeNode): MemoryTreeNode | undefined {
-    if (node.type === 'memory') return { type: 'layer', layer: node.memory.layer, count: 0 };
-    return undefined;
+    if (node.type !== 'memory') return undefined;
+    const by = this.groupBy;
+    const key = groupKeyOf(node.memory, by);
+    return { type: 'group', by, key, label: key, count: 0 };
   }
 
   dispose(): void {

@@ -114,4 +114,43 @@ describe('codebase memory drafts', () => {
     );
     await db.close();
   });
+
+  it('names each export once: no object-literal methods, no repeated overloads', async () => {
+    const db = await openCodeIndex();
+    const root = workspaceWith({
+      // A migration table: each entry's `up` is a method of an object literal, not an export.
+      'src/migrations.ts': [
+        'export const MIGRATIONS = [',
+        '  { version: 1, up(tx: string[]) { tx.push("a"); } },',
+        '  { version: 2, up(tx: string[]) { tx.push("b"); } },',
+        '  { version: 3, up(tx: string[]) { tx.push("c"); } },',
+        '];',
+        'export function parse(text: string): number;',
+        'export function parse(text: string, radix: number): number;',
+        'export function parse(text: string, radix = 10): number {',
+        '  return Number.parseInt(text, radix);',
+        '}',
+        '',
+      ].join('\n'),
+      // No exports: the file's definitions are listed once each by name.
+      'src/script.ts': [
+        'function reset(): void {}',
+        'const handlers = { reset() {}, close() {} };',
+        'class Helper { reset(): void {} }',
+        'reset(); void handlers; void Helper;',
+        '',
+      ].join('\n'),
+    });
+    await scanWorkspace({ store: db, root, grammarsDirectory: grammarsDirectory(), runner: 'inline' });
+    const summary = (file: string) =>
+      deriveFileMemories(db.read((r) => readFileIndex(r, file)) as FileIndex).find(
+        (d) => d.kind === 'code-module',
+      )?.content ?? '';
+    const migrations = summary('src/migrations.ts');
+    assert.equal(migrations.match(/\bup\(/g)?.length ?? 0, 0, migrations);
+    assert.equal(migrations.match(/\bparse\(/g)?.length, 1, migrations);
+    const script = summary('src/script.ts');
+    assert.equal(script.match(/\breset\b/g)?.length, 1, script);
+    await db.close();
+  });
 });

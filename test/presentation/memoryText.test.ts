@@ -67,6 +67,26 @@ describe('memory text in words', () => {
     );
   });
 
+  it('says each thing once in a scanned row: no path, kind or language the title already says', () => {
+    const module = memory({
+      kind: 'code-module',
+      layer: 'codebase',
+      agent: 'engram-scanner',
+      content: 'src/auth/login.ts (typescript, 40 lines). exports: function login(user: string): Session',
+      source: { file: 'src/auth/login.ts' },
+      tags: ['code', 'module', 'typescript', 'security'],
+    });
+    assert.equal(memorySummary(module, NOW), 'code module · 2 days ago · #security');
+    // A title cut before the path: the row still says where the memory comes from.
+    const symbol = memory({
+      kind: 'code-symbol',
+      content: `function ${'x'.repeat(90)}() (function in src/long.ts:3)`,
+      source: { file: 'src/long.ts' },
+      tags: ['code', 'symbol', 'function'],
+    });
+    assert.equal(memorySummary(symbol, NOW), 'code symbol · 2 days ago · src/long.ts');
+  });
+
   it('renders the memory document as prose: words, about, history, notes, the id last; no table', () => {
     const m = memory({ version: 2, content: 'Retry the upload twice', pinned: true, tags: ['net'] });
     const text = memoryDocument(

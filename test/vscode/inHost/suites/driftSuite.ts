@@ -13,6 +13,7 @@ import type {
 import { DriftTreeProvider } from '../../../../extension/views/driftTree';
 import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { test } from '../harness';
+import { memoryRowOf } from '../memoryRows';
 
 const git = (...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=Engram Test', '-c', 'user.email=test@engram.invalid', ...args], {
@@ -49,11 +50,7 @@ test('Check Drift finds a memory whose file was renamed in git, with the commit,
   assert.equal(finding.evidence.target, 'src/crypto/digest.ts');
   assert.match(finding.evidence.message ?? '', /Rename hash.ts/);
   assert.ok(api.drift.isStale(movedMemory));
-  const semantic = (await api.memories.getChildren()).find(
-    (n) => n.type === 'layer' && n.layer === 'semantic',
-  );
-  const rows = semantic ? await api.memories.getChildren(semantic) : [];
-  const row = rows.find((r) => r.type === 'memory' && r.memory.id === movedMemory);
+  const row = (await memoryRowOf(api, movedMemory))?.row;
   assert.ok(row);
   // In words: since which commit it is stale (short hash), and no id in the row.
   const description = String(api.memories.getTreeItem(row).description);

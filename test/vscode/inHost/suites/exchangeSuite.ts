@@ -28,15 +28,18 @@ test('Export writes Engram JSONL and Import reads it back; MCP memory files are 
   assert.match(firstLine, /"_format"/);
   const before = (await api.engine.call('stats', {})).memories;
   // Importing our own export again changes nothing (the import is idempotent).
-  await vscode.commands.executeCommand('engram.importMemories', exported);
+  const again = await vscode.commands.executeCommand<{ summary: string }>('engram.importMemories', exported);
   assert.equal((await api.engine.call('stats', {})).memories, before);
+  // The user is told what happened, in counts.
+  assert.match(again.summary, /^0 imported, [1-9]\d* skipped \(already here\), 0 failed/);
   const mcpFile = path.join(dir, 'memory.jsonl');
   writeFileSync(mcpFile, MCP_MEMORY);
-  const result = await vscode.commands.executeCommand<{ from: string }>(
+  const result = await vscode.commands.executeCommand<{ from: string; summary: string }>(
     'engram.importMemories',
     vscode.Uri.file(mcpFile),
   );
   assert.equal(result.from, 'mcp-memory');
+  assert.match(result.summary, /^2 imported, 0 skipped \(already here\), 0 failed/);
   const hits = (await api.engine.call('recall', { query: 'when are releases cut' })).hits;
   assert.match(hits[0]?.memory.content ?? '', /Tuesday/);
 });

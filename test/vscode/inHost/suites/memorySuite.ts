@@ -6,6 +6,7 @@ import type { RecallHit } from '../../../../engine/retrieval/recall';
 import type { MemoryTreeNode } from '../../../../extension/views/memoryTree';
 import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { eventually, test } from '../harness';
+import { groupRows, memoryRowOf } from '../memoryRows';
 
 const DECISION = 'We hash passwords with sha256 in src/crypto/hash.ts because the auth service requires it';
 let decisionId = '';
@@ -46,37 +47,76 @@ test('Remember Selection stores the selected text with its file and lines as the
   assert.ok(hits.some((h) => h.memory.id === result.memory.id));
 });
 
-test('the Memories view lists layers with counts and the memories under them', async () => {
+test('the Memories view groups memories by kind by default, with counts on the group rows', async () => {
   const api = await engramApi();
-  const roots = await api.memories.getChildren();
+  assert.equal(api.memories.groupBy, 'kind');
+  const groups = await groupRows(api);
+  const labels = groups.map((g) => g.label);
+  assert.ok(labels.includes('decision') && labels.includes('note'), labels.join(', '));
   assert.deepEqual(
-    roots.map((r) => (r.type === 'layer' ? r.layer : r.type)),
-    ['working', 'episodic', 'semantic', 'procedural', 'codebase'],
+    labels,
+    [...labels].sort((a, b) => a.localeCompare(b)),
+    'kinds in name order',
   );
-  const semantic = roots.find(
-    (r): r is Extract<MemoryTreeNode, { type: 'layer' }> => r.type === 'layer' && r.layer === 'semantic',
-  );
-  assert.ok(semantic && semantic.count >= 2, 'both memories are semantic');
-  const rows = await api.memories.getChildren(semantic);
-  const decision = rows.find((r) => r.type === 'memory' && r.memory.id === decisionId);
-  assert.ok(decision, 'the decision is listed under its layer');
-  const item = api.memories.getTreeItem(decision);
+  for (const group of groups) {
+    const rows = await api.memories.getChildren(group);
+    assert.equal(rows.length, group.count, `${group.label}: the count is the rows under it`);
+    assert.equal(
+      api.memories.getTreeItem(group).description,
+      `${group.count} ${group.count === 1 ? 'memory' : 'memories'}`,
+    );
+  }
+  const found = await memoryRowOf(api, decisionId);
+  assert.ok(found, 'the decision is a row');
+  assert.equal(found.group.label, 'decision', 'the decision is under its kind');
+  const item = api.memories.getTreeItem(found.row);
   assert.equal(item.contextValue, 'memory.active.unpinned');
   assert.equal((item.iconPath as vscode.ThemeIcon).id, 'law', 'decisions have their own icon');
 });
 
-test('the Memories view filter shows only what recall finds', async () => {
+test('Group Memories By file, day or layer regroups the view; a wrong choice changes nothing', async () => {
+  const api = await engramApi();
+  const config = vscode.workspace.getConfiguration('engram');
+  try {
+    assert.equal(await vscode.commands.executeCommand('engram.groupMemoriesBy', 'file'), 'file');
+    await eventually('the view to group by file', () => api.memories.groupBy === 'file' || undefined);
+    const byFile = await groupRows(api);
+    assert.equal((await memoryRowOf(api, selectionId))?.group.label, 'src/auth/login.ts');
+    assert.equal((await memoryRowOf(api, decisionId))?.group.label, 'No file');
+    assert.equal(byFile.at(-1)?.label, 'No file', 'memories without a file come last');
+    await vscode.commands.executeCommand('engram.groupMemoriesBy', 'day');
+    await eventually('the view to group by day', () => api.memories.groupBy === 'day' || undefined);
+    assert.equal((await memoryRowOf(api, decisionId))?.group.label, 'Today');
+    await vscode.commands.executeCommand('engram.groupMemoriesBy', 'layer');
+    await eventually('the view to group by layer', () => api.memories.groupBy === 'layer' || undefined);
+    assert.equal((await memoryRowOf(api, decisionId))?.group.label, 'semantic');
+    assert.equal(await vscode.commands.executeCommand('engram.groupMemoriesBy', 'colour'), undefined);
+    assert.equal(api.memories.groupBy, 'layer', 'a wrong choice leaves the grouping as it was');
+  } finally {
+    await config.update('memories.groupBy', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('memories.groupBy', undefined, vscode.ConfigurationTarget.Workspace);
+  }
+  assert.equal(api.memories.groupBy, 'kind');
+});
+
+test('the Memories view filter shows only what recall finds, says so, and Clear Filter ends it', async () => {
   const api = await engramApi();
   await vscode.commands.executeCommand('engram.filterMemories', 'sessions twelve hours login');
   const roots = await api.memories.getChildren();
   assert.ok(
-    roots.every((r) => r.type === 'layer' && r.count > 0),
-    'only layers with matches',
+    roots.every((r) => r.type === 'group' && r.count > 0),
+    'only groups with matches',
   );
   const rows = (await Promise.all(roots.map((r) => api.memories.getChildren(r)))).flat();
   assert.ok(rows.some((r) => r.type === 'memory' && /12 hours/.test(r.memory.content)));
+  const total = (await api.engine.call('stats', {})).memories;
+  assert.equal(api.memories.message, `Filtered: "sessions twelve hours login" (${rows.length} of ${total})`);
+  // Clear Filter is in the view's title bar only while a filter is on.
+  const clear = contributedMenus()['view/title']?.find((m) => m.command === 'engram.clearMemoryFilter');
+  assert.match(clear?.when ?? '', /view == engram\.memories && engram\.memoryFilterActive/);
   await vscode.commands.executeCommand('engram.clearMemoryFilter');
   assert.equal(api.memories.filter, undefined);
+  assert.equal(api.memories.message, undefined, 'no filter, no message');
 });
 
 test('Pin, Unpin, Invalidate, Forget and Restore change the memory through commands', async () => {
@@ -134,14 +174,11 @@ function contributedMenus(): Record<string, Array<{ command: string; when?: stri
   return manifest.contributes.menus;
 }
 
-/** The Memories view's row for a memory (under its layer, no filter). */
+/** The Memories view's row for a memory (no filter). */
 async function memoryRow(id: string): Promise<MemoryTreeNode> {
-  const api = await engramApi();
-  const { memory } = await api.engine.call('get', { id, readOnly: true });
-  const rows = await api.memories.getChildren({ type: 'layer', layer: memory.layer, count: 0 });
-  const row = rows.find((r) => r.type === 'memory' && r.memory.id === id);
-  assert.ok(row, `memory ${id} is a row of the Memories view`);
-  return row;
+  const found = await memoryRowOf(await engramApi(), id);
+  assert.ok(found, `memory ${id} is a row of the Memories view`);
+  return found.row;
 }
 
 test('a memory document reads as prose: its words, kind and age in words, its history, the id last', async () => {
@@ -263,4 +300,87 @@ test('Memories view rows speak in words: kind, age and source, no id; the id is 
   assert.ok(!/importance|trust /.test(tooltip), tooltip);
   const selection = api.memories.getTreeItem(await memoryRow(selectionId));
   assert.match(String(selection.description), /^note · .* · src\/auth\/login\.ts:3-3/);
+});
+
+/** Runs a command that opens a quick pick or an input box, pressing `key` on it until it settles. */
+async function answerQuickInput<T>(
+  key: 'workbench.action.acceptSelectedQuickOpenItem' | 'workbench.action.closeQuickOpen',
+  command: string,
+  ...args: unknown[]
+): Promise<T | undefined> {
+  let settled = false;
+  const run = Promise.resolve(vscode.commands.executeCommand<T>(command, ...args)).finally(() => {
+    settled = true;
+  });
+  await eventually(`${command} to settle`, async () => {
+    if (settled) return true;
+    await vscode.commands.executeCommand(key);
+    return settled || undefined;
+  });
+  return run;
+}
+
+test('Escape at the kind step of Remember Note keeps the note, as a note', async () => {
+  const api = await engramApi();
+  const text = 'The nightly export runs at 02:00 UTC from the ops box';
+  // A note without a kind asks for the kind; Escape there must not lose what was typed.
+  const result = await answerQuickInput<RememberResult>(
+    'workbench.action.closeQuickOpen',
+    'engram.rememberNote',
+    text,
+  );
+  assert.ok(result, 'the note was saved');
+  assert.equal(result.memory.content, text);
+  assert.equal(result.memory.kind, 'note');
+  assert.equal((await api.engine.call('get', { id: result.memory.id })).memory.content, text);
+});
+
+test('a remember is announced in the status bar (one reusable item, no stacked toasts)', async () => {
+  const api = await engramApi();
+  const first = await vscode.commands.executeCommand<RememberResult>(
+    'engram.rememberNote',
+    'Feature flags live in config/flags.yaml',
+    'fact',
+  );
+  assert.match(api.statusBar.text, /Remembered: Feature flags live in config\/flags\.yaml/);
+  const second = await vscode.commands.executeCommand<RememberResult>(
+    'engram.rememberNote',
+    'The flag service caches values for 30 seconds',
+    'fact',
+  );
+  // The second replaces the first in the same item; clicking it opens the new memory.
+  assert.match(api.statusBar.text, /Remembered: The flag service caches/);
+  assert.doesNotMatch(api.statusBar.text, /Feature flags live/);
+  assert.deepEqual(api.statusBar.command?.arguments, [second.memory.id]);
+  assert.notEqual(first.memory.id, second.memory.id);
+});
+
+test('Unpin lists only pinned memories, and says so when none is pinned', async () => {
+  const api = await engramApi();
+  // The decision is older than most memories: a list of every memory would not offer it first.
+  await vscode.commands.executeCommand('engram.pinMemory', decisionId);
+  await answerQuickInput('workbench.action.acceptSelectedQuickOpenItem', 'engram.unpinMemory');
+  assert.equal(
+    (await api.engine.call('get', { id: decisionId })).memory.pinned,
+    false,
+    'the pinned one was offered',
+  );
+  const pinned = await api.engine.call('list', { pinned: true });
+  assert.equal(pinned.total, 0);
+  // Nothing pinned: no pick at all (the command returns at once with a message).
+  assert.equal(await vscode.commands.executeCommand('engram.unpinMemory'), undefined);
+});
+
+test('Show Context with no editor open shows the workspace-wide context, not an error', async () => {
+  await engramApi();
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  assert.equal(vscode.window.activeTextEditor, undefined);
+  const block = await vscode.commands.executeCommand<{ text: string; included: unknown[] }>(
+    'engram.showFileContext',
+  );
+  assert.ok(block, 'a context block, not an error');
+  assert.ok(block.included.length > 0, 'the workspace has memories to show');
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'engram-view');
+  assert.ok(shown, 'the block is open');
+  assert.match(shown.document.getText(), /Engram context for the workspace/);
 });
