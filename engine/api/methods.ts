@@ -82,8 +82,8 @@ export const METHODS = {
     params: REMEMBER_PARAMS,
     write: true,
     prepare: async (store, p) => (await embedContents(store, [p]))[0],
-    run: (store, { actor: _actor, readOnly: _readOnly, ...input }, embedded) =>
-      store.remember(input, actorOf({ actor: _actor }), embedded),
+    run: (store, { actor, readOnly: _readOnly, ...input }, embedded) =>
+      store.remember(input, actorOf({ actor }), embedded),
   }),
   rememberMany: defineMethod({
     params: REMEMBER_MANY_PARAMS,
