@@ -48,19 +48,21 @@ const observationsToDelete = z.object({
 export const KG_CREATE_ENTITIES_PARAMS = methodParams({ entities: z.array(KG_ENTITY) });
 export const KG_CREATE_RELATIONS_PARAMS = methodParams({ relations: z.array(KG_RELATION) });
 export const KG_ADD_OBSERVATIONS_PARAMS = methodParams({ observations: z.array(observationsToAdd) });
-/** Each compat delete tool sends one kind; any left out deletes nothing. */
-export const KG_DELETE_PARAMS = methodParams({
-  entityNames: z.array(z.string()).describe('An array of entity names to delete').optional(),
-  deletions: z.array(observationsToDelete).optional(),
-  relations: z.array(KG_RELATION).optional(),
+/** What graphDelete deletes: each compat delete tool sends one kind, and picks its field from here. */
+export const KG_DELETIONS = z.object({
+  entityNames: z.array(z.string()).describe('An array of entity names to delete'),
+  deletions: z.array(observationsToDelete),
+  relations: z.array(KG_RELATION).describe('An array of relations to delete'),
 });
-export const KG_READ_PARAMS = methodParams({
-  names: z.array(z.string()).describe('An array of entity names to retrieve').optional(),
+export const KG_DELETE_PARAMS = methodParams(KG_DELETIONS.partial().shape);
+/** What graphRead reads by: names (open_nodes), a query (search_nodes) or neither (read_graph). */
+export const KG_READ_FIELDS = z.object({
+  names: z.array(z.string()).describe('An array of entity names to retrieve'),
   query: z
     .string()
-    .describe('The search query to match against entity names, types, and observation content')
-    .optional(),
+    .describe('The search query to match against entity names, types, and observation content'),
 });
+export const KG_READ_PARAMS = methodParams(KG_READ_FIELDS.partial().shape);
 
 /** The graph: by names (open_nodes), by a text match (search_nodes, '' matches all) or whole (read_graph). */
 function readGraph(store: MemoryStore, { names, query }: z.output<typeof KG_READ_PARAMS>): KgGraph {

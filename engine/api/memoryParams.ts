@@ -77,28 +77,28 @@ export const REMEMBER_MANY_PARAMS = methodParams({ memories: z.array(rememberInp
 
 export const ID_PARAMS = methodParams({ id: idParam });
 
+/** An edit's changes (EditInput): any of these; null clears context and conflictKey. */
+export const EDIT_CHANGES = z.object({
+  content: rememberInput.shape.content,
+  context: z.string().nullable(),
+  tags: tagsParam,
+  importance: importanceParam,
+  kind: kindParam,
+  layer: layerParam,
+  critical: z.boolean(),
+  conflictKey: z.string().nullable(),
+});
+
 export const EDIT_PARAMS = methodParams({
   id: idParam,
-  changes: z
-    .object({
-      content: rememberInput.shape.content,
-      context: z.string().nullable(),
-      tags: tagsParam,
-      importance: importanceParam,
-      kind: kindParam,
-      layer: layerParam,
-      critical: z.boolean(),
-      conflictKey: z.string().nullable(),
-    })
-    .partial()
-    .optional() satisfies z.ZodType<EditInput | undefined>,
+  changes: EDIT_CHANGES.partial().optional() satisfies z.ZodType<EditInput | undefined>,
 });
 
 export const ANNOTATE_PARAMS = methodParams({ id: idParam, text: requiredText.describe('the note') });
 
 export const INVALIDATE_PARAMS = methodParams({
   id: idParam,
-  reason: requiredText.max(2000).describe('why it is no longer true'),
+  reason: requiredText.describe('why it is no longer true'),
   validTo: timeParam.optional(),
 });
 
