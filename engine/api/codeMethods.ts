@@ -1,41 +1,45 @@
-import { invalidInput } from '../errors';
+import { z } from 'zod';
 import { requireCodeWorkspace } from '../code/codeWorkspace';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
 import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
 import type { RepoMap } from '../code/repoMap';
 import type { MemoryStore } from '../memory/memoryStore';
+import { boundedQuery } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
-import { optionalBoolean, optionalNumber, optionalQueryText, queryText, stringList } from './params';
-import type { Params } from './params';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
-
-function limitOf(p: Params, fallback: number): number {
-  const limit = optionalNumber(p, 'limit') ?? fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-    throw invalidInput(`limit must be 1 to 1000; got ${limit}`);
-  return limit;
-}
+import { defineMethod, methodParams } from './defineMethod';
+import { requiredText, textList, wholeNumber } from './paramFields';
 
 /** @default 1024 tokens: room for about 20 files with their main signatures. */
 const DEFAULT_MAP_BUDGET = 1024;
-const MAX_MAP_BUDGET = 100_000;
+export const MAX_MAP_BUDGET = 100_000;
+export const MAX_CODE_HITS = 1000;
 
-function mapBudget(p: Params): number {
-  const budget = optionalNumber(p, 'budget') ?? DEFAULT_MAP_BUDGET;
-  if (!Number.isInteger(budget) || budget < 16 || budget > MAX_MAP_BUDGET)
-    throw invalidInput(`budget must be a whole number of tokens from 16 to ${MAX_MAP_BUDGET}; got ${budget}`);
-  return budget;
-}
+/** The parameters of the codebase layer's methods; the MCP code tools pick their fields from these. */
+export const SCAN_PARAMS = methodParams({
+  tokens: z.boolean().optional().describe('count memory and source tokens (default true)'),
+  paths: textList.optional(),
+});
+export const CODE_SEARCH_PARAMS = methodParams({
+  query: requiredText,
+  limit: wholeNumber(1, MAX_CODE_HITS, `must be 1 to ${MAX_CODE_HITS}`)
+    .optional()
+    .describe('most results (default 20)'),
+});
+export const MAP_PARAMS = methodParams({
+  focus: textList.optional(),
+  query: z.string().optional(),
+  budget: wholeNumber(16, MAX_MAP_BUDGET, `must be a whole number of tokens from 16 to ${MAX_MAP_BUDGET}`)
+    .optional()
+    .describe(`token budget of the rendered map (default ${DEFAULT_MAP_BUDGET})`),
+});
 
-function repoMap(store: MemoryStore, p: Params): RepoMap {
-  const focus = p['focus'] === undefined || p['focus'] === null ? [] : stringList(p, 'focus');
-  const query = optionalQueryText(p, 'query');
-  const budget = mapBudget(p);
+function repoMap(store: MemoryStore, p: z.output<typeof MAP_PARAMS>): RepoMap {
+  const query = p.query === undefined ? undefined : boundedQuery('query', p.query);
   return store.read((r) =>
     buildRepoMap(r, referenceGraphOf(store, r), {
-      focus: focus.filter((f) => f.trim() !== ''),
+      focus: (p.focus ?? []).filter((f) => f.trim() !== ''),
       query,
-      budget,
+      budget: p.budget ?? DEFAULT_MAP_BUDGET,
       root: store.code?.options.root,
       countTokens: tokenCount,
     }),
@@ -53,26 +57,24 @@ export const CODE_METHODS = {
    * inside the root) rescans just those files, for a file watcher; omitted, the whole workspace.
    */
   scan: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: SCAN_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params) =>
+    run: (store, p) =>
       requireCodeWorkspace(store).scan(store, {
-        tokens: optionalBoolean(p, 'tokens'),
-        ...(p['paths'] === undefined || p['paths'] === null ? {} : { paths: stringList(p, 'paths') }),
+        tokens: p.tokens,
+        ...(p.paths === undefined ? {} : { paths: p.paths }),
       }),
   }),
   symbols: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: CODE_SEARCH_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params) =>
-      store.read((r) => searchSymbols(r, queryText(p, 'query'), limitOf(p, 20))),
+    run: (store, p) => store.read((r) => searchSymbols(r, boundedQuery('query', p.query), p.limit ?? 20)),
   }),
   files: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: CODE_SEARCH_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params) =>
-      store.read((r) => searchFiles(r, queryText(p, 'query'), limitOf(p, 20))),
+    run: (store, p) => store.read((r) => searchFiles(r, boundedQuery('query', p.query), p.limit ?? 20)),
   }),
   /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
-  map: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: repoMap }),
+  map: defineMethod({ params: MAP_PARAMS, write: false, run: repoMap }),
 } as const;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { ResultRecord } from './requestRecords';
-import type { Params } from './params';
 
 /**
  * One engine method: its parameters as a zod schema (parsed once, by the dispatcher, before `run`
@@ -28,12 +27,6 @@ export function defineMethod<P extends z.ZodType, R, Prepared = undefined>(
 ): MethodSpec<P, R, Prepared> {
   return spec;
 }
-
-/**
- * Parameters a method still checks field by field itself (engine/api/params.ts): any object.
- * Its typed callers see `Record<string, unknown>` until the method gets a schema of its own.
- */
-export const UNCHECKED_PARAMS: z.ZodType<Params, Params> = z.record(z.string(), z.unknown());
 
 /** Who is acting, sent by every host with every call. */
 export const actorSchema = z.object(

@@ -1,19 +1,23 @@
+import { z } from 'zod';
 import { invalidInput } from '../errors';
 import { claimsForCheck } from '../drift/claimStore';
 import { checkDrift, requireDriftRoot } from '../drift/driftCheck';
 import { fixDrift } from '../drift/driftRepair';
-import type { MemoryStore } from '../memory/memoryStore';
 import { resolveId } from '../memory/memoryQueries';
-import { actorOf, optionalBoolean, stringList, text } from './params';
-import type { Params } from './params';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { actorOf } from './params';
+import { defineMethod, methodParams } from './defineMethod';
+import { ID_PARAMS } from './memoryParams';
+import { pathList, textList } from './paramFields';
 
-function pathsOf(p: Params): string[] | undefined {
-  if (p['paths'] === undefined || p['paths'] === null) return undefined;
-  const paths = stringList(p, 'paths');
-  if (paths.some((path) => path.trim() === '')) throw invalidInput('paths must not hold empty text');
-  return paths;
-}
+/** The parameters of `drift`; the MCP drift tools pick their fields from these. */
+export const DRIFT_PARAMS = methodParams({
+  fix: z.boolean().optional(),
+  dryRun: z.boolean().optional(),
+  autoFix: z.boolean().optional(),
+  all: z.boolean().optional(),
+  paths: pathList.optional(),
+  ids: textList.optional(),
+});
 
 /**
  * The drift checker's methods. Not exactly-once writes: a check is idempotent (a repeated check
@@ -27,31 +31,30 @@ function pathsOf(p: Params): string[] | undefined {
  */
 export const DRIFT_METHODS = {
   drift: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: DRIFT_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params) => {
+    run: (store, p) => {
       requireDriftRoot(store);
-      const fix = optionalBoolean(p, 'fix') === true || optionalBoolean(p, 'autoFix') === true;
-      const dryRun = optionalBoolean(p, 'dryRun') === true;
+      const fix = p.fix === true || p.autoFix === true;
+      const dryRun = p.dryRun === true;
       if (dryRun && !fix) throw invalidInput('dryRun needs fix: a check alone changes no memory');
-      const paths = pathsOf(p);
-      const ids = p['ids'] === undefined || p['ids'] === null ? undefined : stringList(p, 'ids');
+      const { paths, ids } = p;
       if (ids && !fix) throw invalidInput('ids needs fix: they name the memories whose repair was accepted');
       const options = {
         ...(paths ? { paths } : {}),
         ...(ids ? { ids: store.read((r) => ids.map((id) => resolveId(r, id))) } : {}),
-        all: optionalBoolean(p, 'all') === true,
+        all: p.all === true,
         actor: actorOf(p),
       };
       return fix ? fixDrift(store, { ...options, dryRun }) : checkDrift(store, options);
     },
   }),
   driftClaims: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: ID_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params) =>
+    run: (store, p) =>
       store.read((r) => {
-        const id = resolveId(r, text(p, 'id'));
+        const id = resolveId(r, p.id);
         return claimsForCheck(r, [id]).map(({ memoryValidFrom: _v, sourceFile: _s, ...claim }) => claim);
       }),
   }),

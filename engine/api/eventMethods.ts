@@ -1,10 +1,9 @@
+import { z } from 'zod';
 import { invalidInput } from '../errors';
-import { optionalNumber, optionalString, stringList } from './params';
-import type { Params } from './params';
 import { clampLimit } from '../memory/memoryQueries';
 import type { MemoryStore } from '../memory/memoryStore';
-import { parseTime } from '../memory/validate';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { defineMethod, methodParams } from './defineMethod';
+import { textList, timeParam } from './paramFields';
 
 export interface TimelineEvent {
   seq: number;
@@ -26,15 +25,21 @@ export interface EventPage {
 /** Reads and injections happen on every call: a timeline shows what changed unless asked for them. */
 const QUIET_TYPES = ['read', 'recall', 'inject'];
 
+/** `events` {from?, to?, after?, limit?, types?, memoryId?}: times as ISO 8601 or epoch ms. */
+const EVENTS_PARAMS = methodParams({
+  from: timeParam.optional(),
+  to: timeParam.optional(),
+  after: z.number().optional(),
+  limit: z.number().optional(),
+  types: textList.optional(),
+  memoryId: z.string().optional(),
+});
+
 /** The event ledger in a time range, oldest first, a page at a time (engine/memory/eventLedger.ts). */
-function readEvents(store: MemoryStore, params: Params): EventPage {
-  const from = params['from'] === undefined ? 0 : parseTime('from', params['from']);
-  const to = params['to'] === undefined ? Number.MAX_SAFE_INTEGER : parseTime('to', params['to']);
+function readEvents(store: MemoryStore, params: z.output<typeof EVENTS_PARAMS>): EventPage {
+  const { from = 0, to = Number.MAX_SAFE_INTEGER, after = 0, types, memoryId } = params;
   if (to < from) throw invalidInput('to must not be before from');
-  const after = optionalNumber(params, 'after') ?? 0;
-  const limit = clampLimit(optionalNumber(params, 'limit') ?? 100);
-  const types = params['types'] === undefined ? undefined : stringList(params, 'types');
-  const memoryId = optionalString(params, 'memoryId');
+  const limit = clampLimit(params.limit ?? 100);
   const where = ['e.at >= ?', 'e.at <= ?', 'e.seq > ?'];
   const values: Array<string | number> = [from, to, after];
   if (types === undefined) {
@@ -61,5 +66,5 @@ function readEvents(store: MemoryStore, params: Params): EventPage {
 }
 
 export const EVENT_METHODS = {
-  events: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: readEvents }),
+  events: defineMethod({ params: EVENTS_PARAMS, write: false, run: readEvents }),
 };

@@ -1,16 +1,14 @@
-import { invalidInput, notFound } from '../errors';
+import { z } from 'zod';
+import { notFound } from '../errors';
 import { findEntity, entityById } from '../memory/entityGraph';
-import type { MemoryStore } from '../memory/memoryStore';
 import { resolveId } from '../memory/memoryQueries';
 import { LAYERS } from '../memory/types';
 import type { Layer } from '../memory/types';
-import { describe, oneOf } from '../memory/validate';
 import type { SqlReader } from '../store/sqlAccess';
 import { entityKey, json, memoryKey, payloadFor } from './graphPayload';
 import type { Candidate } from './graphPayload';
-import { optionalNumber } from './params';
-import type { Params } from './params';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { defineMethod, methodParams } from './defineMethod';
+import { wholeNumber } from './paramFields';
 
 /**
  * The entity graph as the Graph panel draws it: entities and memories as nodes, relations
@@ -86,77 +84,58 @@ interface Filters {
 
 type Seed = { entity: string } | { entityId: number } | { memory: string } | { file: string };
 
+const SEED = 'must be one of {entity: name}, {entityId: number}, {memory: id}, {file: path}';
+const SEEDS = `must be a list of 1 to ${GRAPH_MAX_SEEDS} of {entity}, {entityId}, {memory} or {file}`;
+const SEED_KEYS: ReadonlySet<string> = new Set(['entity', 'memory', 'file']);
+
+/** One key: a positive whole entityId, or a name, id or path of 1 to 1000 characters that says something. */
+function isSeed(value: unknown): value is Seed {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  const [key, field] = entries[0] ?? [];
+  if (entries.length !== 1 || key === undefined) return false;
+  if (key === 'entityId') return Number.isSafeInteger(field) && (field as number) > 0;
+  return SEED_KEYS.has(key) && typeof field === 'string' && field.trim() !== '' && field.length <= 1000;
+}
+
+const filterParams = {
+  types: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(64)
+        .refine((type) => type.trim() !== ''),
+      'must be a list of entity type names',
+    )
+    .optional(),
+  layers: z.array(z.enum(LAYERS)).optional(),
+  limit: wholeNumber(1, GRAPH_MAX_LIMIT, `must be a whole number from 1 to ${GRAPH_MAX_LIMIT}`).optional(),
+};
+
+export const GRAPH_NEIGHBOURHOOD_PARAMS = methodParams({
+  seeds: z.array(z.custom<Seed>(isSeed, SEED), SEEDS).min(1, SEEDS).max(GRAPH_MAX_SEEDS, SEEDS),
+  hops: wholeNumber(1, GRAPH_MAX_HOPS, `must be a whole number from 1 to ${GRAPH_MAX_HOPS}`).optional(),
+  ...filterParams,
+});
+export const GRAPH_OVERVIEW_PARAMS = methodParams(filterParams);
+
+function filtersOf(p: z.output<typeof GRAPH_OVERVIEW_PARAMS>): Filters {
+  return { types: p.types, layers: p.layers, limit: p.limit ?? GRAPH_DEFAULT_LIMIT };
+}
+
 export const GRAPH_METHODS = {
   graphNeighbourhood: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: GRAPH_NEIGHBOURHOOD_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params): GraphPayload => {
-      const seeds = seedsOf(p);
-      const hops = optionalNumber(p, 'hops') ?? 1;
-      if (!Number.isInteger(hops) || hops < 1 || hops > GRAPH_MAX_HOPS)
-        throw invalidInput(`hops must be a whole number from 1 to ${GRAPH_MAX_HOPS}; got ${hops}`);
-      const filters = filtersOf(p);
-      return store.read((r) => neighbourhood(r, seeds, hops, filters));
-    },
+    run: (store, p): GraphPayload => store.read((r) => neighbourhood(r, p.seeds, p.hops ?? 1, filtersOf(p))),
   }),
   graphOverview: defineMethod({
-    params: UNCHECKED_PARAMS,
+    params: GRAPH_OVERVIEW_PARAMS,
     write: false,
-    run: (store: MemoryStore, p: Params): GraphPayload => {
-      const filters = filtersOf(p);
-      return store.read((r) => overview(r, filters));
-    },
+    run: (store, p): GraphPayload => store.read((r) => overview(r, filtersOf(p))),
   }),
 } as const;
-
-// ---- parameters ---------------------------------------------------------------------------
-
-function seedsOf(p: Params): Seed[] {
-  const raw = p['seeds'];
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > GRAPH_MAX_SEEDS)
-    throw invalidInput(
-      `seeds must be a list of 1 to ${GRAPH_MAX_SEEDS} of {entity}, {entityId}, {memory} or {file}; got ${describe(raw)}`,
-    );
-  return raw.map((s: unknown, i) => {
-    const fields = typeof s === 'object' && s !== null && !Array.isArray(s) ? (s as Params) : undefined;
-    const keys = fields ? Object.keys(fields) : [];
-    const key = keys[0];
-    const value = key === undefined ? undefined : fields?.[key];
-    if (keys.length === 1 && key === 'entityId' && Number.isSafeInteger(value) && (value as number) > 0)
-      return { entityId: value as number };
-    if (
-      keys.length === 1 &&
-      (key === 'entity' || key === 'memory' || key === 'file') &&
-      typeof value === 'string' &&
-      value.trim() !== '' &&
-      value.length <= 1000
-    )
-      return { [key]: value } as Seed;
-    throw invalidInput(
-      `seeds[${i}] must be one of {entity: name}, {entityId: number}, {memory: id}, {file: path}; got ${describe(s)}`,
-    );
-  });
-}
-
-function filtersOf(p: Params): Filters {
-  const limit = optionalNumber(p, 'limit') ?? GRAPH_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > GRAPH_MAX_LIMIT)
-    throw invalidInput(`limit must be a whole number from 1 to ${GRAPH_MAX_LIMIT}; got ${limit}`);
-  let types: string[] | undefined;
-  if (p['types'] !== undefined && p['types'] !== null) {
-    const t = p['types'];
-    if (!Array.isArray(t) || t.some((x) => typeof x !== 'string' || x.trim() === '' || x.length > 64))
-      throw invalidInput(`types must be a list of entity type names; got ${describe(t)}`);
-    types = t as string[];
-  }
-  let layers: Layer[] | undefined;
-  if (p['layers'] !== undefined && p['layers'] !== null) {
-    const l = p['layers'];
-    if (!Array.isArray(l)) throw invalidInput(`layers must be a list of layer names; got ${describe(l)}`);
-    layers = l.map((x) => oneOf('layers', x, LAYERS));
-  }
-  return { types, layers, limit };
-}
 
 // ---- walking ------------------------------------------------------------------------------
 

@@ -1,11 +1,10 @@
-import { optionalQueryText } from './params';
-import type { Params } from './params';
+import { z } from 'zod';
 import {
   openKnowledgeGraphNodes,
   readKnowledgeGraph,
   searchKnowledgeGraph,
 } from '../knowledgeGraph/graphReads';
-import type { KgEntity, KgGraph, KgRelation } from '../knowledgeGraph/graphTypes';
+import type { KgGraph } from '../knowledgeGraph/graphTypes';
 import {
   addKgObservations,
   createKgEntities,
@@ -15,85 +14,95 @@ import {
   deleteKgRelations,
 } from '../knowledgeGraph/graphWrites';
 import type { MemoryStore } from '../memory/memoryStore';
-import { recordList, text, textList } from './recordParams';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { boundedQuery } from '../retrieval/queryLimit';
+import { defineMethod, methodParams } from './defineMethod';
 
 /**
  * The MCP memory server's knowledge graph: the methods behind the official memory server's tools
  * (the compat profile), over its own tables (engine/knowledgeGraph), journaled like every write and
  * apart from Engram's extracted entity graph (graphMethods.ts).
+ *
+ * The records are the official server's, descriptions included: the compat tools take their input
+ * from these schemas. Their text may be empty and has no length or count limit, as there, and the
+ * schemas carry no messages of their own, so a compat tool's error reads as the official one's.
  */
+export const KG_ENTITY = z.object({
+  name: z.string().describe('The name of the entity'),
+  entityType: z.string().describe('The type of the entity'),
+  observations: z.array(z.string()).describe('An array of observation contents associated with the entity'),
+});
+export const KG_RELATION = z.object({
+  from: z.string().describe('The name of the entity where the relation starts'),
+  to: z.string().describe('The name of the entity where the relation ends'),
+  relationType: z.string().describe('The type of the relation'),
+});
+const observationsToAdd = z.object({
+  entityName: z.string().describe('The name of the entity to add the observations to'),
+  contents: z.array(z.string()).describe('An array of observation contents to add'),
+});
+const observationsToDelete = z.object({
+  entityName: z.string().describe('The name of the entity containing the observations'),
+  observations: z.array(z.string()).describe('An array of observations to delete'),
+});
 
-function entitiesParam(params: Params): KgEntity[] {
-  return recordList(params, 'entities').map((record, i) => ({
-    name: text(record, 'name', `entities[${i}]`),
-    entityType: text(record, 'entityType', `entities[${i}]`),
-    observations: textList(record, 'observations', `entities[${i}]`),
-  }));
-}
-
-function relationsParam(params: Params): KgRelation[] {
-  return recordList(params, 'relations').map((record, i) => ({
-    from: text(record, 'from', `relations[${i}]`),
-    to: text(record, 'to', `relations[${i}]`),
-    relationType: text(record, 'relationType', `relations[${i}]`),
-  }));
-}
-
-function namesParam(params: Params, field: string): string[] | undefined {
-  const value = params[field];
-  if (value === undefined || value === null) return undefined;
-  return textList(params, field, 'params');
-}
-
-/** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */
-function graphWrite<R>(run: (store: MemoryStore, params: Params) => R) {
-  return defineMethod({
-    params: UNCHECKED_PARAMS,
-    write: true,
-    run: (store, params) => store.write(() => run(store, params)),
-  });
-}
+export const KG_CREATE_ENTITIES_PARAMS = methodParams({ entities: z.array(KG_ENTITY) });
+export const KG_CREATE_RELATIONS_PARAMS = methodParams({ relations: z.array(KG_RELATION) });
+export const KG_ADD_OBSERVATIONS_PARAMS = methodParams({ observations: z.array(observationsToAdd) });
+/** What graphDelete deletes: each compat delete tool sends one kind, and picks its field from here. */
+export const KG_DELETIONS = z.object({
+  entityNames: z.array(z.string()).describe('An array of entity names to delete'),
+  deletions: z.array(observationsToDelete),
+  relations: z.array(KG_RELATION).describe('An array of relations to delete'),
+});
+export const KG_DELETE_PARAMS = methodParams(KG_DELETIONS.partial().shape);
+/** What graphRead reads by: names (open_nodes), a query (search_nodes) or neither (read_graph). */
+export const KG_READ_FIELDS = z.object({
+  names: z.array(z.string()).describe('An array of entity names to retrieve'),
+  query: z
+    .string()
+    .describe('The search query to match against entity names, types, and observation content'),
+});
+export const KG_READ_PARAMS = methodParams(KG_READ_FIELDS.partial().shape);
 
 /** The graph: by names (open_nodes), by a text match (search_nodes, '' matches all) or whole (read_graph). */
-function readGraph(store: MemoryStore, params: Params): KgGraph {
-  const names = namesParam(params, 'names');
-  const query = optionalQueryText(params, 'query');
+function readGraph(store: MemoryStore, { names, query }: z.output<typeof KG_READ_PARAMS>): KgGraph {
+  const bounded = query === undefined ? undefined : boundedQuery('query', query);
   return store.read((reader) => {
     if (names !== undefined) return openKnowledgeGraphNodes(reader, names);
-    if (query !== undefined) return searchKnowledgeGraph(reader, query);
+    if (bounded !== undefined) return searchKnowledgeGraph(reader, bounded);
     return readKnowledgeGraph(reader);
   });
 }
 
+/** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */
 export const KNOWLEDGE_GRAPH_METHODS = {
-  graphCreateEntities: graphWrite((store, p) => ({
-    entities: store.write((tx) => createKgEntities(tx, entitiesParam(p))),
-  })),
-  graphCreateRelations: graphWrite((store, p) => ({
-    relations: store.write((tx) => createKgRelations(tx, relationsParam(p))),
-  })),
-  graphAddObservations: graphWrite((store, p) => {
-    const requests = recordList(p, 'observations').map((record, i) => ({
-      entityName: text(record, 'entityName', `observations[${i}]`),
-      contents: textList(record, 'contents', `observations[${i}]`),
-    }));
-    return { results: store.write((tx) => addKgObservations(tx, requests)) };
+  graphCreateEntities: defineMethod({
+    params: KG_CREATE_ENTITIES_PARAMS,
+    write: true,
+    run: (store, p) => ({ entities: store.write((tx) => createKgEntities(tx, p.entities)) }),
   }),
-  /** Deletes observations, then relations, then entities: each compat delete tool sends one kind. */
-  graphDelete: graphWrite((store, p) => {
-    const entityNames = namesParam(p, 'entityNames') ?? [];
-    const deletions = recordList(p, 'deletions').map((record, i) => ({
-      entityName: text(record, 'entityName', `deletions[${i}]`),
-      observations: textList(record, 'observations', `deletions[${i}]`),
-    }));
-    const relations = relationsParam(p);
-    store.write((tx) => {
-      deleteKgObservations(tx, deletions);
-      deleteKgRelations(tx, relations);
-      deleteKgEntities(tx, entityNames);
-    });
-    return { deleted: true };
+  graphCreateRelations: defineMethod({
+    params: KG_CREATE_RELATIONS_PARAMS,
+    write: true,
+    run: (store, p) => ({ relations: store.write((tx) => createKgRelations(tx, p.relations)) }),
   }),
-  graphRead: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: readGraph }),
+  graphAddObservations: defineMethod({
+    params: KG_ADD_OBSERVATIONS_PARAMS,
+    write: true,
+    run: (store, p) => ({ results: store.write((tx) => addKgObservations(tx, p.observations)) }),
+  }),
+  /** Deletes observations, then relations, then entities. */
+  graphDelete: defineMethod({
+    params: KG_DELETE_PARAMS,
+    write: true,
+    run: (store, p) => {
+      store.write((tx) => {
+        deleteKgObservations(tx, p.deletions ?? []);
+        deleteKgRelations(tx, p.relations ?? []);
+        deleteKgEntities(tx, p.entityNames ?? []);
+      });
+      return { deleted: true };
+    },
+  }),
+  graphRead: defineMethod({ params: KG_READ_PARAMS, write: false, run: readGraph }),
 };

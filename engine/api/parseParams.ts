@@ -3,6 +3,7 @@ import { invalidInput } from '../errors';
 import { describe } from '../memory/validate';
 import type { MethodSpec } from './defineMethod';
 import { asParams } from './params';
+import type { Params } from './params';
 
 const NOUNS: Record<string, string> = {
   string: 'text',
@@ -56,6 +57,14 @@ function expectation(issue: z.core.$ZodIssue, value: unknown): string {
 }
 
 /**
+ * A top-level null is an absent field: hosts that speak JSON write "not given" as null, and the
+ * engine's field checks always read it so. Nested nulls stay (an edit's `context: null` clears it).
+ */
+function withoutNulls(params: Params): Params {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== null));
+}
+
+/**
  * A method's parameters, parsed once by its schema before it runs. Bad input is one INVALID_INPUT
  * line naming the first bad field, what was expected and what came (`k must be 1 to 1000; got
  * 5000`); nothing has run, so nothing changed.
@@ -66,14 +75,15 @@ export function parseParams<P extends z.ZodType>(
   method: string,
 ): z.output<P> {
   const params = asParams(raw, method);
-  const parsed = spec.params.safeParse(params);
+  const parsed = spec.params.safeParse(withoutNulls(params));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (!issue) throw invalidInput(`${method}: invalid parameters`);
   const value = valueAt(params, issue.path);
   // An item of a list of plain values is named by its list (`channels must be one of ...; got
-  // "x"`), as the engine's field checks always did; fields of records keep their index.
-  const path = typeof issue.path.at(-1) === 'number' ? issue.path.slice(0, -1) : issue.path;
+  // "x"`), as the engine's field checks always did; records keep their index (`seeds[0]`).
+  const plainItem = typeof issue.path.at(-1) === 'number' && (typeof value !== 'object' || value === null);
+  const path = plainItem ? issue.path.slice(0, -1) : issue.path;
   const field = path.length > 0 ? fieldOf(path) : 'params';
   throw invalidInput(`${field} ${expectation(issue, value)}; got ${describe(value)}`);
 }

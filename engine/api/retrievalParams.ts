@@ -4,22 +4,20 @@ import { CHANNELS } from '../retrieval/channelWeights';
 import { MAX_CONTEXT_BUDGET, MIN_CONTEXT_BUDGET } from '../retrieval/contextBuilder';
 import { MAX_RECALL_K } from '../retrieval/recall';
 import { methodParams } from './defineMethod';
+import { requiredText, timeParam } from './paramFields';
 
 /**
  * The parameters of `recall` and `context`, the one place their limits live: the MCP tools pick
  * their fields from these schemas (engine/mcp/tools/memoryReadTools.ts), the CLI and VS Code send
- * them, the dispatcher checks them. `query` is checked by the method itself (blank is refused,
- * past MAX_QUERY_CHARS is TOO_LARGE), as every query-taking method does.
+ * them, the dispatcher checks them. Past MAX_QUERY_CHARS a `query` is TOO_LARGE, checked by the
+ * method itself (boundedQuery), as every query-taking method does.
  */
 
 const K_LIMIT = `must be 1 to ${MAX_RECALL_K}`;
 const BUDGET_LIMIT = `must be a whole number of tokens from ${MIN_CONTEXT_BUDGET} to ${MAX_CONTEXT_BUDGET}`;
 
-/** A time as ISO 8601 text or epoch milliseconds (parseTime in memory/validate.ts). */
-const timeParam = z.union([z.string(), z.number()]);
-
 export const RECALL_PARAMS = methodParams({
-  query: z.string(),
+  query: requiredText,
   k: z
     .number()
     .int(K_LIMIT)
@@ -35,7 +33,7 @@ export const RECALL_PARAMS = methodParams({
 });
 
 export const CONTEXT_PARAMS = methodParams({
-  query: z.string(),
+  query: requiredText,
   budget: z
     .number()
     .int(BUDGET_LIMIT)

@@ -1,4 +1,4 @@
-import { invalidInput } from '../errors';
+import { z } from 'zod';
 import type { MemoryStore } from '../memory/memoryStore';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { ChangeKind, Layer } from '../memory/types';
@@ -10,11 +10,9 @@ import type {
   TimelineScan,
   TimelineVersionMark,
 } from './timelinePayload';
-import { describe, oneOf } from '../memory/validate';
 import type { SqlReader } from '../store/sqlAccess';
-import { optionalNumber, optionalString } from './params';
-import type { Params } from './params';
-import { defineMethod, UNCHECKED_PARAMS } from './defineMethod';
+import { defineMethod, methodParams } from './defineMethod';
+import { wholeNumber } from './paramFields';
 
 /** @default 10000 memories: the most a panel draws; the newest are kept when more match. */
 const MAX_MEMORIES = 10_000;
@@ -33,21 +31,28 @@ interface TimelineFilters {
   limit: number;
 }
 
-function filtersOf(p: Params): TimelineFilters {
-  const filters: TimelineFilters = { limit: MAX_MEMORIES };
-  if (p['layer'] !== undefined) filters.layer = oneOf('layer', p['layer'], LAYERS);
-  if (p['kind'] !== undefined) filters.kind = oneOf('kind', p['kind'], KINDS);
-  if (p['status'] !== undefined && p['status'] !== 'all')
-    filters.status = oneOf('status', p['status'], [...STATUSES, 'all'] as const);
+/**
+ * `timeline` {layer?, kind?, agent?, status? ('all' by default), tag?, text?, limit? (1-10000)};
+ * blank text filters are no filter.
+ */
+export const TIMELINE_PARAMS = methodParams({
+  layer: z.enum(LAYERS).optional(),
+  kind: z.enum(KINDS).optional(),
+  status: z.enum([...STATUSES, 'all']).optional(),
+  agent: z.string().optional(),
+  tag: z.string().optional(),
+  text: z.string().optional(),
+  limit: wholeNumber(1, MAX_MEMORIES, `must be a whole number from 1 to ${MAX_MEMORIES}`).optional(),
+});
+
+function filtersOf(p: z.output<typeof TIMELINE_PARAMS>): TimelineFilters {
+  const filters: TimelineFilters = { limit: p.limit ?? MAX_MEMORIES };
+  if (p.layer !== undefined) filters.layer = p.layer;
+  if (p.kind !== undefined) filters.kind = p.kind;
+  if (p.status !== undefined && p.status !== 'all') filters.status = p.status;
   for (const field of ['agent', 'tag', 'text'] as const) {
-    const value = optionalString(p, field);
-    if (value !== undefined && value.trim() !== '') filters[field] = value.trim();
-  }
-  const limit = optionalNumber(p, 'limit');
-  if (limit !== undefined) {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MEMORIES)
-      throw invalidInput(`limit must be a whole number from 1 to ${MAX_MEMORIES}; got ${describe(limit)}`);
-    filters.limit = limit;
+    const value = p[field]?.trim();
+    if (value) filters[field] = value;
   }
   return filters;
 }
@@ -325,7 +330,10 @@ function timelineRow(row: CurrentRow): TimelineMemoryRow {
  * memory edited meanwhile shows its older version, or is missed if not yet read); every write
  * tells the panel, which reads again.
  */
-export async function timelineData(store: MemoryStore, p: Params): Promise<TimelinePayload> {
+export async function timelineData(
+  store: MemoryStore,
+  p: z.output<typeof TIMELINE_PARAMS>,
+): Promise<TimelinePayload> {
   const filters = filtersOf(p);
   const now = store.clock();
   const { filter, params } = whereOf(filters);
@@ -374,10 +382,7 @@ export async function timelineData(store: MemoryStore, p: Params): Promise<Timel
   };
 }
 
-/**
- * The timeline panel's read: `timeline` {layer?, kind?, agent?, status? ('all' by default), tag?,
- * text?, limit? (1-10000)} -> TimelinePayload.
- */
+/** The timeline panel's read: `timeline` TIMELINE_PARAMS -> TimelinePayload. */
 export const TIMELINE_METHODS = {
-  timeline: defineMethod({ params: UNCHECKED_PARAMS, write: false, run: timelineData }),
+  timeline: defineMethod({ params: TIMELINE_PARAMS, write: false, run: timelineData }),
 } as const;

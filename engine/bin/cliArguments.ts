@@ -1,5 +1,23 @@
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { MethodName, MethodParams } from '../api/methods';
+
+/**
+ * A method's parameters as a command builds them from its arguments and options: the method's own
+ * field names (a misspelt one does not compile), with the values as typed. The method's schema
+ * checks the values, as it does for every host (optionErrors.ts names the option in its error).
+ */
+export type CliParams<M extends MethodName> = { [K in keyof MethodParams<M>]?: unknown };
+
+export type Render = (result: unknown) => string;
+
+/** Opens the database, calls one method, prints the result, closes. `workspace` overrides --workspace. */
+export type Invoke = <M extends MethodName>(
+  method: M,
+  params: CliParams<M>,
+  render: Render,
+  workspace?: string,
+) => Promise<void>;
 
 /** A numeric option value; anything else is a usage error naming the value. */
 export function parseNumber(value: string): number {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
-import type { MethodName } from '../api/methods';
-import type { Params } from '../api/params';
+import { EXPORT_FORMATS } from '../api/memoryParams';
+import type { MethodParams } from '../api/methods';
 import { Engram } from '../engram';
 import { EngramError } from '../errors';
 import { stderrLogger } from '../host';
@@ -14,6 +14,8 @@ import { lossLine, recoverLines } from './recoverOutput';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
+import type { Invoke, Render } from './cliArguments';
+import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerReadCommands } from './readCommands';
@@ -50,8 +52,6 @@ interface GlobalOptions {
   embedding?: string;
 }
 
-type Render = (result: unknown) => string;
-
 /** Builds the `engram` command. `run` resolves to the exit code; nothing calls process.exit here. */
 export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<number> } {
   let exitCode: number = EXIT.ok;
@@ -71,6 +71,12 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       outputError: (text, write) => write(usageLine(text)),
     });
 
+  // The command being run, so a method's error can name the option the user wrote.
+  let running: Command | undefined;
+  program.hook('preAction', (_program, command) => {
+    running = command;
+  });
+
   const globals = () => program.opts<GlobalOptions>();
   const actor = () => ({ agent: globals().agent, session: globals().session });
   const choice = (workspace?: string) => ({
@@ -83,8 +89,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   });
   const databasePath = () => resolveDatabasePath(choice());
 
-  /** Opens the database, calls one method, prints the result, closes. `workspace` overrides --workspace. */
-  const invoke = async (method: MethodName, params: Params, render: Render, workspace?: string) => {
+  const invoke: Invoke = async (method, params, render, workspace) => {
     const options = globals();
     const dbPath = resolveDatabasePath(choice(workspace));
     const root = resolveWorkspaceRoot(choice(workspace));
@@ -101,7 +106,11 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       }),
     });
     try {
-      const result = await engram.call(method, { ...params, actor: actor() });
+      // Values as typed: the method's schema checks them (CliParams in cliArguments.ts).
+      const checked = { ...params, actor: actor() } as MethodParams<typeof method>;
+      const result = await engram
+        .call(method, checked)
+        .catch((error: unknown) => Promise.reject(namingOption(error, running)));
       io.stdout(`${options.json ? JSON.stringify(result, null, 2) : render(result)}\n`);
     } finally {
       await engram.close();
@@ -109,7 +118,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   };
 
   const memoryResult: Render = (r) => memoryLine(r as Memory);
-  const idCommand = (name: MethodName, description: string, verb: string) =>
+  const idCommand = (name: 'forget' | 'restore' | 'pin' | 'unpin', description: string, verb: string) =>
     program
       .command(name)
       .argument('<id>', 'memory id (or a unique prefix of 6+ characters)')
@@ -120,8 +129,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .command('remember')
     .argument('<text...>', 'what to remember')
     .description('store a memory')
-    .addOption(new Option('--layer <layer>', 'memory layer').choices(LAYERS))
-    .addOption(new Option('--kind <kind>', 'memory kind').choices(KINDS))
+    .option('--layer <layer>', `memory layer: ${LAYERS.join(', ')}`)
+    .option('--kind <kind>', `memory kind: ${KINDS.join(', ')}`)
     .option('--tags <tags>', 'comma-separated tags')
     .option('--importance <n>', 'importance from 0 to 1', parseNumber)
     .option('--context <text>', 'the source text the memory came from')
@@ -164,9 +173,9 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   program
     .command('list')
     .description('list memories, newest first')
-    .addOption(new Option('--layer <layer>').choices(LAYERS))
-    .addOption(new Option('--kind <kind>').choices(KINDS))
-    .addOption(new Option('--status <status>').choices([...STATUSES, 'all']))
+    .option('--layer <layer>', LAYERS.join(', '))
+    .option('--kind <kind>', KINDS.join(', '))
+    .option('--status <status>', `${[...STATUSES, 'all'].join(', ')} (default active)`)
     .option('--tag <tag>')
     .option('--limit <n>', 'page size', parseNumber, 50)
     .option('--offset <n>', 'rows to skip', parseNumber)
@@ -238,7 +247,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   program
     .command('export')
     .argument('[file]', 'write here instead of stdout')
-    .addOption(new Option('--format <format>').choices(['jsonl', 'md']).default('jsonl'))
+    .option('--format <format>', EXPORT_FORMATS.join(', '), 'jsonl')
     .description('export every memory (jsonl: every field and version; md: for reading)')
     .action((file: string | undefined, o: { format: string }) =>
       invoke(
@@ -256,7 +265,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   program
     .command('import')
     .argument('<file>')
-    .addOption(new Option('--from <format>').choices(['engram', 'mcp-memory']).default('engram'))
+    .option('--from <format>', 'engram or mcp-memory', 'engram')
     .description('import an Engram export or an MCP memory server memory.jsonl')
     .action((file: string, o: { from: string }) =>
       invoke(

@@ -1,15 +1,10 @@
 import type { Command } from 'commander';
-import type { MethodName } from '../api/methods';
-import type { Params } from '../api/params';
 import type { FileHit, SymbolHit } from '../code/codeQueries';
 import type { ScanResult } from '../code/codeWorkspace';
 import type { RepoMap } from '../code/repoMap';
 import { absolute, parseNumber } from './cliArguments';
+import type { Invoke } from './cliArguments';
 import { renderFiles, renderMap, renderScan, renderSymbols } from './codeOutput';
-
-type Render = (result: unknown) => string;
-/** `workspace` overrides --workspace for this call (`engram scan DIR`). */
-type Invoke = (method: MethodName, params: Params, render: Render, workspace?: string) => Promise<void>;
 
 /** The codebase layer's commands: `scan`, `symbols`, `files`, `map`. */
 export function registerCodeCommands(program: Command, invoke: Invoke, cwd: string): void {

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import type { MethodName } from '../api/methods';
-import type { Params } from '../api/params';
+import type { Invoke } from './cliArguments';
 import type { DriftReport, MemoryDrift } from '../drift/driftReport';
-
-type Render = (result: unknown) => string;
-type Invoke = (method: MethodName, params: Params, render: Render) => Promise<void>;
 
 /** `engram drift [--fix] [--dry-run] [--all] [--paths P...]`; `--json` is the global option. */
 export function registerDriftCommands(program: Command, invoke: Invoke): void {

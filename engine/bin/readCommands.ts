@@ -1,15 +1,10 @@
-import { Option } from 'commander';
 import type { Command } from 'commander';
-import type { MethodName } from '../api/methods';
-import type { Params } from '../api/params';
 import { LAYERS } from '../memory/types';
 import type { Memory, MemoryVersion } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
 import { parseNumber } from './cliArguments';
+import type { Invoke } from './cliArguments';
 import { listOrNone, memoryLine, renderRecall, versionLine } from './cliOutput';
-
-type Render = (result: unknown) => string;
-type Invoke = (method: MethodName, params: Params, render: Render) => Promise<void>;
 
 /** The commands that read memories: history, as-of, entities, related, recall and context. */
 export function registerReadCommands(program: Command, invoke: Invoke): void {
@@ -34,7 +29,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
     .command('as-of')
     .argument('<time>', 'ISO 8601 time')
     .option('--valid', 'what was true then (valid time) instead of what Engram knew then')
-    .addOption(new Option('--layer <layer>').choices(LAYERS))
+    .option('--layer <layer>', LAYERS.join(', '))
     .option('--limit <n>', 'at most this many', parseNumber, 100)
     .description('what Engram knew at a time')
     .action((time: string, o: { valid?: boolean; layer?: string; limit: number }) =>
@@ -85,7 +80,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
     .command('recall')
     .argument('<query...>')
     .option('-k <n>', 'how many', parseNumber, 10)
-    .addOption(new Option('--layer <layer>').choices(LAYERS))
+    .option('--layer <layer>', LAYERS.join(', '))
     .option('--explain', 'show per-channel ranks, boosts and dropped candidates')
     .option('--as-of <time>', 'recall what Engram knew at this time (ISO 8601)')
     .option('--channels <list>', 'comma-separated subset of lexical,dense,graph,ppr')

@@ -111,7 +111,7 @@ export interface Actor {
 
 export interface RememberInput {
   content: string;
-  context?: string;
+  context?: string | null;
   layer?: Layer;
   kind?: Kind;
   tags?: string[];
@@ -121,12 +121,12 @@ export interface RememberInput {
   pinned?: boolean;
   scope?: Scope;
   /** A new memory with the same conflict key supersedes the active one instead of contradicting it. */
-  conflictKey?: string;
+  conflictKey?: string | null;
   source?: SourceRef;
   /** When the memory became true, if not now (ms since epoch or ISO text). */
   validFrom?: number | string;
-  agent?: string;
-  session?: string;
+  agent?: string | null;
+  session?: string | null;
   trust?: Trust;
   /**
    * Whether a restatement of an existing memory updates it instead of adding another one: the same

@@ -84,11 +84,21 @@ const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const ISO_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/i;
 
+/** What a time field must be, for its error messages. */
+export const TIME_EXPECTED = 'must be a time (ISO 8601 like 2026-01-31T12:00:00Z, or ms since 1970)';
+
 /**
  * Accepts ms since the epoch or an ISO 8601 date/time of years 0000-9999. Date.parse alone rolls
  * impossible dates over (2026-02-30 became March 2) and takes six-digit years: both are refused.
  */
 export function parseTime(field: string, value: unknown): number {
+  const time = timeOf(value);
+  if (time === undefined) throw invalidInput(`${field} ${TIME_EXPECTED}; got ${describe(value)}`);
+  return time;
+}
+
+/** The time `value` names (as parseTime reads it), or undefined when it names none. */
+export function timeOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= LATEST_TIME) return value;
   if (typeof value === 'string' && value.trim() !== '') {
     const trimmed = value.trim();
@@ -97,9 +107,7 @@ export function parseTime(field: string, value: unknown): number {
     const parsed = isCalendarTime(trimmed) ? Date.parse(trimmed) : Number.NaN;
     if (!Number.isNaN(parsed)) return parsed;
   }
-  throw invalidInput(
-    `${field} must be a time (ISO 8601 like 2026-01-31T12:00:00Z, or ms since 1970); got ${describe(value)}`,
-  );
+  return undefined;
 }
 
 function isCalendarTime(text: string): boolean {

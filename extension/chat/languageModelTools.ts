@@ -89,7 +89,7 @@ export function registerLanguageModelTools(
         log,
         'remember',
         async (input) => {
-          const kind = (KINDS as readonly string[]).includes(input.kind ?? '') ? input.kind : 'note';
+          const kind = KINDS.find((known) => known === input.kind) ?? 'note';
           const result = await engine.call(
             'remember',
             { content: input.content, kind, tags: input.tags },

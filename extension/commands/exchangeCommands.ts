@@ -46,8 +46,8 @@ export function registerExchangeCommands(services: EngramServices): vscode.Dispo
         (
           await vscode.window.showQuickPick(
             [
-              { label: 'engram', detail: 'an Engram export (JSONL with a header line)' },
-              { label: 'mcp-memory', detail: "the official MCP memory server's memory.jsonl" },
+              { label: 'engram' as const, detail: 'an Engram export (JSONL with a header line)' },
+              { label: 'mcp-memory' as const, detail: "the official MCP memory server's memory.jsonl" },
             ],
             { title: 'Engram: what format is this file?' },
           )

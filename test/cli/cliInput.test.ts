@@ -75,6 +75,33 @@ describe('the CLI refuses impossible input with one line and changes nothing', (
     assert.equal((await engram(dir, [...db, 'list', '--offset', '0'])).code, 0);
   });
 
+  it("a bad option value is refused by the method's schema, in one line naming the option", async () => {
+    const dir = tempDir();
+    const db = ['--db', path.join(dir, 'x.db')];
+    assert.equal((await engram(dir, [...db, 'remember', 'Deploys go through the release train'])).code, 0);
+    for (const [args, message] of [
+      [['recall', 'deploys', '-k', '5000'], /^engram: -k must be 1 to 1000; got 5000\n$/],
+      [['related', 'release', '--hops', '9'], /^engram: --hops must be 1 to 4; got 9\n$/],
+      [
+        ['context', 'deploys', '--budget', '10'],
+        /^engram: --budget must be a whole number of tokens from 50/,
+      ],
+      [['list', '--layer', 'cortex'], /^engram: --layer must be one of .*; got "cortex"\n$/],
+      [['list', '--status', 'sleeping'], /^engram: --status must be one of .*all; got "sleeping"\n$/],
+      [
+        ['remember', 'x', '--importance', '3'],
+        /^engram: --importance must be a number from 0 to 1; got 3\n$/,
+      ],
+      [['remember', 'x', '--kind', 'rumour'], /^engram: --kind must be one of .*; got "rumour"\n$/],
+      [['symbols', 'Release', '--limit', '0'], /^engram: --limit must be 1 to 1000; got 0\n$/],
+      [['map', '--budget', '5'], /^engram: --budget must be a whole number of tokens from 16/],
+      [['export', '--format', 'pdf'], /^engram: --format must be one of jsonl, md; got "pdf"\n$/],
+    ] as Array<[string[], RegExp]>) {
+      assertOneLineError(await engram(dir, [...db, ...args]), message, args.join(' '));
+    }
+    assert.match((await engram(dir, [...db, 'list'])).out, /^1 of 1$/m, 'nothing written');
+  });
+
   it('refuses an export from a newer schema, naming both versions, and imports nothing', async () => {
     const dir = tempDir();
     const source = ['--db', path.join(dir, 'source.db')];

@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import type { KgGraph } from '../../knowledgeGraph/graphTypes';
+import {
+  KG_ADD_OBSERVATIONS_PARAMS,
+  KG_CREATE_ENTITIES_PARAMS,
+  KG_CREATE_RELATIONS_PARAMS,
+  KG_DELETIONS,
+  KG_ENTITY,
+  KG_READ_FIELDS,
+  KG_RELATION,
+} from '../../api/knowledgeGraphMethods';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
 
@@ -7,22 +16,12 @@ import type { ToolDefinition } from '../toolDefinition';
  * The nine tools of the official MCP memory server (@modelcontextprotocol/server-memory) over
  * Engram's compat knowledge graph (engine/knowledgeGraph): the same names, descriptions, hints,
  * input and result shapes, the same answers (test/mcp/compatParity.test.ts runs both side by side).
- * Inputs have no length or count limits and accept empty text, as there; reads return the whole
+ * Inputs are the knowledge-graph methods' own fields (api/knowledgeGraphMethods.ts); they have no length or count limits and accept empty text, as there; reads return the whole
  * answer. Bounded reads are Engram's own tools' job.
  */
 const COMPAT = ['full', 'compat'] as const;
 
-const entity = z.object({
-  name: z.string().describe('The name of the entity'),
-  entityType: z.string().describe('The type of the entity'),
-  observations: z.array(z.string()).describe('An array of observation contents associated with the entity'),
-});
-const relation = z.object({
-  from: z.string().describe('The name of the entity where the relation starts'),
-  to: z.string().describe('The name of the entity where the relation ends'),
-  relationType: z.string().describe('The type of the relation'),
-});
-const graphOutput = z.object({ entities: z.array(entity), relations: z.array(relation) });
+const graphOutput = z.object({ entities: z.array(KG_ENTITY), relations: z.array(KG_RELATION) });
 const doneOutput = z.object({ success: z.boolean(), message: z.string() });
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 /** The official server's hints: a create repeated adds nothing, but it says idempotentHint false. */
@@ -45,8 +44,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: z.object({ entities: z.array(entity) }),
-    output: z.object({ entities: z.array(entity) }),
+    input: KG_CREATE_ENTITIES_PARAMS.pick({ entities: true }),
+    output: z.object({ entities: z.array(KG_ENTITY) }),
     async run(args, context) {
       const result = await context.call('graphCreateEntities', args);
       return { structured: result, text: json(result.entities) };
@@ -60,8 +59,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: z.object({ relations: z.array(relation) }),
-    output: z.object({ relations: z.array(relation) }),
+    input: KG_CREATE_RELATIONS_PARAMS.pick({ relations: true }),
+    output: z.object({ relations: z.array(KG_RELATION) }),
     async run(args, context) {
       const result = await context.call('graphCreateRelations', args);
       return { structured: result, text: json(result.relations) };
@@ -74,14 +73,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: z.object({
-      observations: z.array(
-        z.object({
-          entityName: z.string().describe('The name of the entity to add the observations to'),
-          contents: z.array(z.string()).describe('An array of observation contents to add'),
-        }),
-      ),
-    }),
+    input: KG_ADD_OBSERVATIONS_PARAMS.pick({ observations: true }),
     output: z.object({
       results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })),
     }),
@@ -97,9 +89,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: z.object({
-      entityNames: z.array(z.string()).describe('An array of entity names to delete'),
-    }),
+    input: KG_DELETIONS.pick({ entityNames: true }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
@@ -113,14 +103,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: z.object({
-      deletions: z.array(
-        z.object({
-          entityName: z.string().describe('The name of the entity containing the observations'),
-          observations: z.array(z.string()).describe('An array of observations to delete'),
-        }),
-      ),
-    }),
+    input: KG_DELETIONS.pick({ deletions: true }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
@@ -134,7 +117,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: z.object({ relations: z.array(relation).describe('An array of relations to delete') }),
+    input: KG_DELETIONS.pick({ relations: true }),
     output: doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
@@ -159,11 +142,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: z.object({
-      query: z
-        .string()
-        .describe('The search query to match against entity names, types, and observation content'),
-    }),
+    input: KG_READ_FIELDS.pick({ query: true }),
     output: graphOutput,
     run: async ({ query }, context) => graphResult(await context.call('graphRead', { query })),
   }),
@@ -174,9 +153,7 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: z.object({
-      names: z.array(z.string()).describe('An array of entity names to retrieve'),
-    }),
+    input: KG_READ_FIELDS.pick({ names: true }),
     output: graphOutput,
     run: async ({ names }, context) => graphResult(await context.call('graphRead', { names })),
   }),

@@ -9,6 +9,7 @@ import {
   fitToBudget,
   nextCursorField,
 } from '../budget';
+import { EXPORT_FORMATS, EXPORT_PARAMS } from '../../api/memoryParams';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
 
@@ -20,13 +21,12 @@ const exportTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    format: z.enum(['jsonl', 'md']).optional().describe('default jsonl'),
+  input: EXPORT_PARAMS.pick({ format: true }).extend({
     budget: budgetField,
     cursor: cursorField,
   }),
   output: z.object({
-    format: z.enum(['jsonl', 'md']),
+    format: z.enum(EXPORT_FORMATS),
     text: z.string(),
     lines: z.number(),
     totalLines: z.number(),

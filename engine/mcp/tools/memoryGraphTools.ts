@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RELATED_PARAMS } from '../../api/memoryParams';
 import type { Entity } from '../../memory/entityGraph';
 import { truncateToTokens } from '../../retrieval/tokenCount';
 import {
@@ -63,7 +64,7 @@ const relatedTool = defineTool({
   hints: READ_ONLY,
   input: z.object({
     entity: z.string().min(1).max(400).describe('entity name or alias, e.g. a file path or package'),
-    hops: z.number().int().min(1).max(4).optional().describe('how far to walk (default 1)'),
+    hops: RELATED_PARAMS.shape.hops.describe('how far to walk (default 1)'),
     limit: z.number().int().min(1).max(200).optional().describe('at most this many of each (default 25)'),
     budget: budgetField,
   }),

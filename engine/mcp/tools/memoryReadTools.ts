@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Annotation } from '../../memory/types';
-import { STATUSES } from '../../memory/types';
 import { truncateToTokens } from '../../retrieval/tokenCount';
 import {
   budgetField,
@@ -18,7 +17,8 @@ import type { MemoryView } from '../memoryView';
 import { CONTEXT_PARAMS, RECALL_PARAMS } from '../../api/retrievalParams';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
-import { idField, kindField, layerField, queryField, timeField } from './fields';
+import { ID_PARAMS, LIST_PARAMS } from '../../api/memoryParams';
+import { queryField, timeField } from './fields';
 
 const FULL_AND_CORE = ['full', 'core'] as const;
 
@@ -170,7 +170,7 @@ const getTool = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
-  input: z.object({ id: idField, budget: budgetField }),
+  input: ID_PARAMS.pick({ id: true }).extend({ budget: budgetField }),
   output: z.object({
     memory: fullMemorySchema,
     annotations: z.array(annotationSchema),
@@ -222,16 +222,9 @@ const listTool = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
-  input: z.object({
-    layer: layerField.optional(),
-    kind: kindField.optional(),
-    status: z
-      .enum([...STATUSES, 'all'])
-      .optional()
-      .describe('default active'),
+  input: LIST_PARAMS.pick({ layer: true, kind: true, status: true, pinned: true }).extend({
     tag: z.string().min(1).max(100).optional(),
     agent: z.string().min(1).max(200).optional(),
-    pinned: z.boolean().optional(),
     limit: z.number().int().min(1).max(500).optional().describe('most memories per page (default 50)'),
     budget: budgetField,
     cursor: cursorField,
@@ -256,7 +249,7 @@ const historyTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({ id: idField, budget: budgetField, cursor: cursorField }),
+  input: ID_PARAMS.pick({ id: true }).extend({ budget: budgetField, cursor: cursorField }),
   output: z.object({
     versions: z.array(memoryViewSchema.extend({ change: z.string() })),
     annotations: z.array(annotationSchema),

@@ -2,16 +2,15 @@ import { z } from 'zod';
 import { memoryLine, memoryView, memoryViewSchema } from '../memoryView';
 import { defineTool } from '../toolDefinition';
 import type { ToolDefinition, ToolHints } from '../toolDefinition';
+import { DEFAULT_LIMITS } from '../../memory/limits';
 import {
-  contentField,
-  idField,
-  importanceField,
-  kindField,
-  layerField,
-  scopeField,
-  tagsField,
-  timeField,
-} from './fields';
+  ANNOTATE_PARAMS,
+  EDIT_CHANGES,
+  ID_PARAMS,
+  INVALIDATE_PARAMS,
+  REMEMBER_PARAMS,
+} from '../../api/memoryParams';
+import { conflictKeyField, contentField, contextField, timeField } from './fields';
 
 const FULL_AND_CORE = ['full', 'core'] as const;
 const memoryOutput = z.object({ memory: memoryViewSchema });
@@ -25,17 +24,19 @@ const remember = defineTool({
   profiles: FULL_AND_CORE,
   // Restating a memory grows its confirmation count: a repeat is not free of effects.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: z.object({
+  // The method's own fields and limits; text as agents write it, refused here when oversize.
+  input: REMEMBER_PARAMS.pick({
+    layer: true,
+    kind: true,
+    tags: true,
+    importance: true,
+    scope: true,
+    critical: true,
+    pinned: true,
+  }).extend({
     content: contentField,
-    context: z.string().max(262_144).optional().describe('the source text the memory came from'),
-    layer: layerField.optional(),
-    kind: kindField.optional(),
-    tags: tagsField.optional(),
-    importance: importanceField.optional(),
-    conflictKey: z.string().min(1).max(200).optional().describe('supersede the active memory with this key'),
-    scope: scopeField.optional(),
-    critical: z.boolean().optional().describe('always put first in context blocks'),
-    pinned: z.boolean().optional(),
+    context: contextField.optional().describe('the source text the memory came from'),
+    conflictKey: conflictKeyField.optional().describe('supersede the active memory with this key'),
     validFrom: timeField.optional().describe('when it became true, if not now (ISO 8601)'),
   }),
   output: z.object({
@@ -80,16 +81,12 @@ const edit = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: z.object({
-    id: idField,
+  input: ID_PARAMS.pick({ id: true }).extend({
+    ...EDIT_CHANGES.partial().pick({ tags: true, importance: true, kind: true, layer: true, critical: true })
+      .shape,
     content: contentField.optional(),
-    context: z.string().max(262_144).nullable().optional(),
-    tags: tagsField.optional(),
-    importance: importanceField.optional(),
-    kind: kindField.optional(),
-    layer: layerField.optional(),
-    critical: z.boolean().optional(),
-    conflictKey: z.string().min(1).max(200).nullable().optional(),
+    context: contextField.nullable().optional(),
+    conflictKey: conflictKeyField.nullable().optional(),
   }),
   output: memoryOutput,
   async run({ id, ...changes }, context) {
@@ -115,7 +112,7 @@ function statusTool(options: {
     group: 'memory',
     profiles: options.profiles ?? ['full'],
     hints: options.hints,
-    input: z.object({ id: idField }),
+    input: ID_PARAMS.pick({ id: true }),
     output: memoryOutput,
     async run({ id }, context) {
       const memory = memoryView(await context.call(options.method, { id }));
@@ -132,8 +129,7 @@ const invalidate = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  input: z.object({
-    id: idField,
+  input: INVALIDATE_PARAMS.pick({ id: true }).extend({
     reason: z.string().min(1).max(2000).describe('why it is no longer true'),
     validTo: timeField.optional().describe('when it stopped being true (default now)'),
   }),
@@ -151,7 +147,9 @@ const annotate = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: z.object({ id: idField, text: z.string().min(1).max(10_000).describe('the note') }),
+  input: ANNOTATE_PARAMS.pick({ id: true }).extend({
+    text: z.string().min(1).max(DEFAULT_LIMITS.maxAnnotationChars).describe('the note'),
+  }),
   output: z.object({ memoryId: z.string(), annotationId: z.string(), text: z.string() }),
   async run(args, context) {
     const note = await context.call('annotate', args);

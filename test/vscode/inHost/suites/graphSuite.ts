@@ -87,13 +87,15 @@ test('a recall by another process (the CLI, a client of this window’s engine h
 test('Reveal in Graph explores from a memory: the panel loads that memory’s neighbourhood', async () => {
   const api = await engramApi();
   const before = api.graphStatus().loads;
-  await vscode.commands.executeCommand('engram.revealInGraph', noteIds[0]);
+  const memory = noteIds[0];
+  assert.ok(memory, 'a note to reveal');
+  await vscode.commands.executeCommand('engram.revealInGraph', memory);
   const load = await eventually('the neighbourhood load', () => {
     const s = api.graphStatus();
     return s.loads > before && s.lastLoad?.seeds === 1 ? s.lastLoad : undefined;
   });
   const expected = await api.engine.call('graphNeighbourhood', {
-    seeds: [{ memory: noteIds[0] }],
+    seeds: [{ memory }],
     hops: 1,
     limit: 400,
   });
