@@ -66,6 +66,35 @@ export class Workbench {
     return (await toast.innerText()).trim();
   }
 
+  /**
+   * What Engram's status-bar item says once it matches `text` (a remember is announced there,
+   * not in a toast): its accessible label, which holds the whole announcement.
+   */
+  async engramStatus(text: string | RegExp): Promise<string> {
+    const item = this.page.locator('[id="engram.engram.engram.status"]');
+    const matches = (label: string) => (typeof text === 'string' ? label.includes(text) : text.test(label));
+    let label = '';
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      label = (
+        (await item
+          .first()
+          .getAttribute('aria-label')
+          .catch(() => null)) ?? ''
+      ).trim();
+      if (!label)
+        label = (
+          await item
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).trim();
+      if (matches(label)) return label;
+      await this.page.waitForTimeout(250);
+    }
+    throw new Error(`Engram's status bar never said ${String(text)}; last: ${label}`);
+  }
+
   async screenshot(file: string): Promise<void> {
     await this.page.screenshot({ path: file });
   }
