@@ -53,7 +53,8 @@ export interface CheckpointWorkerOptions {
    * Databases smaller than this are exported on the host's thread instead: a worker is a second
    * V8 isolate, sql.js runtime and database copy (~60 MB of RSS while it runs, and the allocator
    * keeps part of it), while exporting a few MB here blocks for milliseconds.
-   * @default 16 MiB
+   * @default 4 MiB (an 11 MB export on the host thread, at 10k knowledge-graph entities, slowed the
+   * compat bridge's read_graph about 2x in bench:mcp while it ran)
    */
   minDatabaseBytes?: number;
 }
@@ -69,7 +70,7 @@ export interface WriteOptions {
  */
 export const DERIVED_WRITE: WriteOptions = { durable: false };
 
-const CHECKPOINT_WORKER_MIN_BYTES = 16 * 1024 * 1024;
+const CHECKPOINT_WORKER_MIN_BYTES = 4 * 1024 * 1024;
 
 const DEFAULT_POLICY: SnapshotPolicy = {
   maxJournalBytes: 16 * 1024 * 1024,

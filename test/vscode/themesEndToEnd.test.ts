@@ -96,14 +96,16 @@ for (const theme of THEMES) {
       await count.filter({ hasText: new RegExp(`\\b${MANY}\\b`) }).waitFor({ timeout: 60_000 });
       await runCommandOnce(launched!, 'Engram: Show Memories', shot('palette-failed'));
       const view = page.locator('.pane', { hasText: 'Memories' }).first();
-      const semantic = view.locator('.monaco-list-row', { hasText: 'semantic' }).first();
-      await semantic.waitFor({ timeout: 60_000 });
-      assert.match(await semantic.innerText(), new RegExp(`${MANY} memories`));
-      await semantic.click();
-      // The tree renders the rows in view: a screenful of memory rows under the layer.
+      // Grouped by kind (the default): the imported observations are facts, one group of 300.
+      const facts = view.locator('.monaco-list-row', {
+        hasText: new RegExp(`^\\s*fact\\s*${MANY} memories`),
+      });
+      await facts.first().waitFor({ timeout: 60_000 });
+      await facts.first().click();
+      // The tree renders the rows in view: a screenful of memory rows under the group.
       const rows = view.locator('.monaco-list-row[aria-level="2"]');
       await rows.nth(9).waitFor({ timeout: 60_000 });
-      assert.ok((await rows.count()) >= 10, 'memory rows are shown under the layer');
+      assert.ok((await rows.count()) >= 10, 'memory rows are shown under the group');
       await launched!.workbench.screenshot(shot('3-memories-300'));
     });
 
