@@ -12,7 +12,7 @@ import type {
 } from '../../../../extension/commands/driftReview';
 import { DriftTreeProvider } from '../../../../extension/views/driftTree';
 import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
-import { test } from '../harness';
+import { eventually, test } from '../harness';
 import { memoryRowOf } from '../memoryRows';
 
 const git = (...args: string[]) =>
@@ -28,6 +28,15 @@ const git = (...args: string[]) =>
  */
 async function commitAfterMemories(message: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
+  git('commit', '-q', '-m', message);
+}
+
+/** Writes files of a test's own under src/<folder> and commits them (later suites use the fixture's). */
+function commitFiles(folder: string, files: Record<string, string>, message: string): void {
+  mkdirSync(path.join(workspacePath(), 'src', folder), { recursive: true });
+  for (const [name, text] of Object.entries(files))
+    writeFileSync(path.join(workspacePath(), 'src', folder, name), text);
+  git('add', `src/${folder}`);
   git('commit', '-q', '-m', message);
 }
 
@@ -83,11 +92,11 @@ let skippedMemory = '';
 test('Fix Drift reviews memory by memory: only the accepted one changes, and no diff tab stays open', async () => {
   const api = await engramApi();
   // Files of their own: later suites open the fixture's src/auth/login.ts.
-  mkdirSync(path.join(workspacePath(), 'src', 'billing'), { recursive: true });
-  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'invoice.ts'), 'export const invoice = 1;\n');
-  writeFileSync(path.join(workspacePath(), 'src', 'billing', 'taxRates.ts'), 'export const rates = [];\n');
-  git('add', 'src/billing');
-  git('commit', '-q', '-m', 'Add billing');
+  commitFiles(
+    'billing',
+    { 'invoice.ts': 'export const invoice = 1;\n', 'taxRates.ts': 'export const rates = [];\n' },
+    'Add billing',
+  );
   const human = await vscode.commands.executeCommand<RememberResult>(
     'engram.rememberNote',
     'Invoices are built in src/billing/invoice.ts',
@@ -177,11 +186,11 @@ test("The Drift view's Fix… reviews just that row's memory and repairs it once
 
 test('"Accept all remaining" never changes a person\'s memory unseen: a confirmation names it first', async () => {
   const api = await engramApi();
-  mkdirSync(path.join(workspacePath(), 'src', 'shipping'), { recursive: true });
-  writeFileSync(path.join(workspacePath(), 'src', 'shipping', 'carrier.ts'), 'export const carrier = 1;\n');
-  writeFileSync(path.join(workspacePath(), 'src', 'shipping', 'parcel.ts'), 'export const parcel = 1;\n');
-  git('add', 'src/shipping');
-  git('commit', '-q', '-m', 'Add shipping');
+  commitFiles(
+    'shipping',
+    { 'carrier.ts': 'export const carrier = 1;\n', 'parcel.ts': 'export const parcel = 1;\n' },
+    'Add shipping',
+  );
   const notes = await Promise.all(
     ['Carriers are chosen in src/shipping/carrier.ts', 'Parcels are weighed in src/shipping/parcel.ts'].map(
       (text) => vscode.commands.executeCommand<RememberResult>('engram.rememberNote', text, 'fact'),
@@ -222,4 +231,26 @@ test('"Accept all remaining" never changes a person\'s memory unseen: a confirma
     /src\/shipping\/(carriers|parcels)\.ts/,
   );
   assert.deepEqual(driftDiffTabs(), []);
+});
+
+test('a rename committed in git shows as drift in the status bar without Check Drift (live)', async () => {
+  const api = await engramApi();
+  commitFiles('clock', { 'ticks.ts': 'export const ticks = 1;\n' }, 'Add the clock');
+  const note = await vscode.commands.executeCommand<RememberResult>(
+    'engram.rememberNote',
+    'The tick counter lives in src/clock/ticks.ts',
+    'fact',
+  );
+  git('mv', 'src/clock/ticks.ts', 'src/clock/counter.ts');
+  await commitAfterMemories('Rename ticks.ts to counter.ts');
+  // No Check Drift: the file watcher's rescan re-checks the memories naming the renamed paths,
+  // and the status bar follows the same drift state the Drift view shows (issue 19 item 5).
+  await eventually('the live drift check to find the renamed file', () => api.drift.isStale(note.memory.id));
+  const stale = await eventually('the status bar to count it', () => {
+    const count = api.drift.last?.findings.length ?? 0;
+    return count > 0 && new RegExp(`\\$\\(warning\\) ${count} stale$`).test(api.statusBar.text)
+      ? count
+      : undefined;
+  });
+  assert.match(api.statusBar.accessibilityLabel ?? '', new RegExp(`${stale} stale memor(y|ies)$`));
 });
