@@ -1,82 +1,32 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { VSIX_PATH, artifactDirectory } from './support/artifacts';
-import { launchChromium } from './support/browser';
-import { freePort, waitForHttp } from './support/freePort';
-import { ProcessGroup } from './support/processGroup';
-import { installedTestHost } from './support/testHost';
-import { createWorkspaceFixture } from './support/workspaceFixture';
-import { Workbench } from './support/workbench';
+import type { Page } from 'playwright-core';
+import { artifactDirectory } from './support/artifacts';
+import { launchWorkbench } from './support/launchWorkbench';
+import type { Launched } from './support/launchWorkbench';
+import type { Workbench } from './support/workbench';
 
 /**
  * The packaged extension in code-server (the real VS Code workbench in Chromium), driven from the
  * keyboard like a user. Screenshots land in .vscode-test/screenshots/.
  */
 describe('end to end: the .vsix installed in code-server, driven in Chromium', () => {
-  const host = installedTestHost();
   const dir = artifactDirectory('e2e');
   const shots = artifactDirectory('screenshots');
   const shot = (name: string) => path.join(shots, `${name}.png`);
-  let server: ProcessGroup | undefined;
-  let browser: Browser | undefined;
+  let launched: Launched | undefined;
   let page: Page;
   let workbench: Workbench;
 
   before(async () => {
-    for (const sub of ['user', 'extensions']) rmSync(path.join(dir, sub), { recursive: true, force: true });
-    const common = [
-      '--user-data-dir',
-      path.join(dir, 'user'),
-      '--extensions-dir',
-      path.join(dir, 'extensions'),
-    ];
-    execFileSync(host.node, [host.codeServerBin, ...common, '--install-extension', VSIX_PATH], {
-      stdio: 'ignore',
-    });
-    const workspace = createWorkspaceFixture('e2e');
-    const port = await freePort();
-    server = ProcessGroup.start(
-      host.node,
-      [
-        host.codeServerBin,
-        '--bind-addr',
-        `127.0.0.1:${port}`,
-        '--auth',
-        'none',
-        '--disable-telemetry',
-        '--disable-update-check',
-        '--disable-workspace-trust',
-        ...common,
-        workspace,
-      ],
-      {
-        cwd: workspace,
-        env: { ...process.env, ENGRAM_USER_DB: path.join(dir, 'user.db') },
-        logFile: path.join(dir, 'code-server.log'),
-      },
-    );
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(`${base}/healthz`, 60_000);
-    browser = await launchChromium(host.chromium);
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}`);
-    workbench = new Workbench(page);
-    await workbench.ready();
-    // The extension is ready when its status-bar item shows the memory count.
-    await page
-      .locator('.statusbar-item', { hasText: /^\s*\d+\s*$/ })
-      .or(page.locator('[id="engram.engram.engram.status"]'))
-      .first()
-      .waitFor({ timeout: 60_000 });
+    launched = await launchWorkbench('e2e');
+    ({ page, workbench } = launched);
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.stop();
+    await launched?.stop();
   });
 
   it('Remember Selection from the command palette stores the selected line', async () => {
@@ -125,11 +75,6 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
   });
 
   it('Open Timeline from the command palette draws the memories on a time axis', async () => {
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
     await workbench.runCommand('Engram: Open Timeline');
     await page.locator('.tabs-container .tab', { hasText: 'Engram Timeline' }).first().waitFor();
     // VS Code puts a webview in an iframe that hosts the page in another (#active-frame).
@@ -160,7 +105,7 @@ describe('end to end: the .vsix installed in code-server, driven in Chromium', (
     await status.filter({ hasText: /^1 of / }).waitFor({ timeout: 30_000 });
     assert.equal(await view.locator('img').count(), 0, 'no element was made from the memory');
     await workbench.screenshot(shot('7-timeline-hostile-filtered'));
-    assert.deepEqual(dialogs, []);
+    assert.deepEqual(launched?.dialogs, []);
 
     // A window reload restores the panel (its serializer) and its UI state (the text filter).
     // Reload Window shuts the workbench down properly, so the webview state is stored first.
