@@ -5,7 +5,7 @@ import { assertTexts } from './embedInput';
 import { EmbeddingQueue } from './embeddingQueue';
 import type { EmbeddingQueueStats } from './embeddingQueue';
 import type { EmbeddingProvider, EmbeddingWorkerScript } from './types';
-import { lineSplitter } from './workerOutput';
+import { lineSplitter } from '../process/lineReader';
 import { isWorkerReply } from './workerProtocol';
 import type { EmbedRequest, WorkerModelSpec, WorkerReply } from './workerProtocol';
 

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader } from '../process/lineReader';
 
 /** A frame (one line) longer than this is refused without being parsed. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -21,10 +22,7 @@ export class LineDelimitedTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  /** True while the rest of an oversize line is being skipped. */
-  private skipping = false;
+  private readonly lines: LineReader;
   private started = false;
   private closed = false;
   /** Resolves at the output's next 'drain' while writes are backed up. */
@@ -34,7 +32,9 @@ export class LineDelimitedTransport implements Transport {
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxFrameBytes = MAX_FRAME_BYTES,
-  ) {}
+  ) {
+    this.lines = new LineReader(maxFrameBytes, () => this.refuseOversize());
+  }
 
   start(): Promise<void> {
     if (this.started) throw new Error('LineDelimitedTransport already started');
@@ -54,8 +54,6 @@ export class LineDelimitedTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
-    this.pending = [];
-    this.pendingBytes = 0;
     this.onclose?.();
     return Promise.resolve();
   }
@@ -65,36 +63,10 @@ export class LineDelimitedTransport implements Transport {
   };
 
   private readonly onData = (chunk: Buffer | string): void => {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    for (let newline = data.indexOf(10); newline !== -1; newline = data.indexOf(10)) {
-      const tail = data.subarray(0, newline);
-      data = data.subarray(newline + 1);
-      if (this.skipping) {
-        this.skipping = false;
-        continue;
-      }
-      if (this.pendingBytes + tail.length > this.maxFrameBytes) {
-        this.refuseOversize();
-        continue;
-      }
-      const line = Buffer.concat([...this.pending, tail]).toString('utf8');
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.handleLine(line.endsWith('\r') ? line.slice(0, -1) : line);
-    }
-    if (data.length === 0 || this.skipping) return;
-    if (this.pendingBytes + data.length > this.maxFrameBytes) {
-      this.refuseOversize();
-      this.skipping = true;
-      return;
-    }
-    this.pending.push(data);
-    this.pendingBytes += data.length;
+    this.lines.read(chunk, (line) => this.handleLine(line));
   };
 
   private refuseOversize(): void {
-    this.pending = [];
-    this.pendingBytes = 0;
     void this.reject(
       null,
       -32600,

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Readable } from 'node:stream';
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
+import { lineSplitter } from '../process/lineReader';
 import { isBuildReply, parseWorkerLogLine } from './workerProtocol';
 import type { BuildJob } from './workerProtocol';
 
@@ -68,16 +69,10 @@ export function buildInWorker(script: WorkerScript, job: BuildJob, logger: Logge
 }
 
 function forwardLines(stream: Readable, logger: Logger): void {
-  let buffered = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.trim() === '') continue;
-      const { level, text } = parseWorkerLogLine(line);
-      logger[level](`vector worker: ${text}`);
-    }
+  const log = lineSplitter((line) => {
+    const { level, text } = parseWorkerLogLine(line);
+    logger[level](`vector worker: ${text}`);
   });
+  stream.setEncoding('utf8');
+  stream.on('data', log);
 }
