@@ -131,8 +131,10 @@ function isHistorical(clause: { text: string }): boolean {
   return OLD_VERSION_RE.test(clause.text) && PAST_RE.test(clause.text);
 }
 
-const USE_VERB = String.raw`(?:now\s+)?(?:uses?|using|depends?\s+on|relies\s+on|requires?|bundles?|ships\s+with|is\s+(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?)`;
-const PROJECT_SUBJECT = String.raw`(?:we|it|this\s+(?:project|package|library|module|repo(?:sitory)?|app|tool)|the\s+(?:project|package|library|module|codebase))`;
+const USE_VERB = String.raw`(?:now\s+)?(?:uses?|using|depends?\s+on|relies\s+on|requires?|bundles?|ships\s+with|is\s+(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?|(?:written|tested|run)\s+(?:with|using))`;
+// "The tests", "all of the tests", "our unit tests" are the project's own; "your tests" are not.
+const PROJECT_TESTS = String.raw`(?<!\byour\s{1,3})(?:(?:all\s+(?:of\s+)?)?(?:the|our)\s+)?(?:unit\s+)?tests`;
+const PROJECT_SUBJECT = String.raw`(?:we|it|this\s+(?:project|package|library|module|repo(?:sitory)?|app|tool)|the\s+(?:project|package|library|module|codebase)|${PROJECT_TESTS})`;
 const DEPENDENCY_NOUN_RE =
   /\b(?:(?:dev|peer|optional)?\s*dependenc(?:y|ies)|devDependencies|peerDependencies)\b/i;
 

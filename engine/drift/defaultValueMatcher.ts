@@ -8,10 +8,24 @@ const NAMED_DEFAULT_RE = new RegExp(
   String.raw`\`(${NAME})\`[^\`.\n]{0,40}?\b(?:defaults?\s+(?:to|is)|default(?:\s+value)?\s*(?:is|:|=))\s*\`([^\`\n]{1,80})\``,
   'gi',
 );
-/** "Default: `false`" at the end of an option's list item or section. */
-const BARE_DEFAULT_RE = /\bDefault(?:\s+value)?\s*(?:is|:)\s*`([^`\n]{1,80})`/g;
-/** The option a list item or heading documents: "* `censor` (String): ...", "### `level`". */
-const OPTION_LINE_RE = new RegExp(String.raw`^[ \t]*(?:[*+-]|#{1,6}|\d+\.)[ \t]+\`(${NAME})\``, 'gm');
+/**
+ * "Default: `false`" at the end of an option's list item or section; "(default: `os.EOL`)",
+ * "(default false)", "(Default: **localhost**)" in parentheses, where a bare value must be a
+ * literal ("(default: level set on parent logger)" states no value).
+ */
+const BARE_DEFAULT_RE = new RegExp(
+  String.raw`\bDefault(?:\s+value)?\s*(?:is|:)\s*\`([^\`\n]{1,80})\`` +
+    String.raw`|\(\s*default(?:\s+value)?\s*(?:is\s+|:\s*|\s)\s*(?:\`([^\`\n]{1,80})\`|\*\*([^*\s]{1,40})\*\*|(true|false|null|-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|"[^"\n]{0,40}"))\s*\)`,
+  'gi',
+);
+/**
+ * The option a list item or heading documents: "* `censor` (String): ...", "### `level`", and
+ * names written in bold, "* __level:__ ..." or "- **level**: ...".
+ */
+const OPTION_LINE_RE = new RegExp(
+  String.raw`^[ \t]*(?:[*+-]|#{1,6}|\d+\.)[ \t]+(?:\`(${NAME})\`|(?:__|\*\*)(${NAME}):?(?:__|\*\*))`,
+  'gm',
+);
 const MAX_ITEM_CHARS = 1200;
 
 /**
@@ -30,8 +44,8 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
   for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
     const option = optionAbove(text, m.index);
     if (!option) continue;
-    const value = m[1] as string;
-    const valueStart = m.index + m[0].length - 1 - value.length;
+    const value = (m[1] ?? m[2] ?? m[3] ?? m[4]) as string;
+    const valueStart = m.index + m[0].lastIndexOf(value);
     // The claim's span is the default itself: one option may document several defaults.
     out.push(defaultClaim(option, [m.index, m.index + m[0].length], value, valueStart));
   }
@@ -54,6 +68,6 @@ function optionAbove(text: string, position: number): string | undefined {
   let found: string | undefined;
   OPTION_LINE_RE.lastIndex = from;
   for (let m = OPTION_LINE_RE.exec(text); m !== null && m.index < position; m = OPTION_LINE_RE.exec(text))
-    found = m[1];
+    found = m[1] ?? m[2];
   return found;
 }

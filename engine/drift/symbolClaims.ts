@@ -25,9 +25,18 @@ export async function verifySymbolClaim(
   const definitions = definitionsOf(ctx, name, container);
   if (definitions.length === 0 && isPlatformName(claim.subject))
     return unverifiable('a name the JavaScript platform defines, not one of the project');
-  const foundIn = definitions.length > 0 ? definitions.map((d) => d.file) : [...(await ctx.words.get(name))];
+  // Denied ("there is no `removeListener`"): only a definition makes it the project's API; the
+  // code calling a method of that name on something it holds (an emitter) does not.
   if (claim.negated)
-    return foundIn.length > 0 ? presentAgain(ctx, claim, name, foundIn) : ok('absent, as the memory says');
+    return definitions.length > 0
+      ? presentAgain(
+          ctx,
+          claim,
+          name,
+          definitions.map((d) => d.file),
+        )
+      : ok('absent, as the memory says');
+  const foundIn = definitions.length > 0 ? definitions.map((d) => d.file) : [...(await ctx.words.get(name))];
   let file: string | undefined;
   if (claim.file !== undefined) {
     const resolved = resolveClaimPath(ctx.root, claim.file);

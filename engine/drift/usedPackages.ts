@@ -10,7 +10,12 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
  * (claimContext's statesProjectUse), like every other dependency in prose.
  */
 const USED_PACKAGE_RE =
-  /\b(?:uses?|using|depends?\s+on|relies\s+on|(?:is\s+)?(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?|powered\s+by)\s+(?:the\s+|an?\s+)?(?:[A-Za-z-]+\s+){0,2}(?:\[`?|`)((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9_-]*)(?:`?(?:\s*⇗)?\]|`)/g;
+  /\b(?:uses?|using|depends?\s+on|relies\s+on|(?:is\s+)?(?:built|implemented)\s+(?:on(?:\s+top\s+of)?|with|using)|builds?\s+on|wraps?|powered\s+by|(?:written|tested|run)\s+(?:with|using))\s+(?:the\s+|an?\s+)?(?:[A-Za-z-]+\s+){0,2}(?:\[`?|`)((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9_-]*)(?:`?(?:\s*⇗)?\]|`)/g;
+/** The next item of a list after a used package: ", [`nyc`][nyc]", ", and `assume`", " or `b`". */
+const NEXT_PACKAGE_RE =
+  /^\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)(?:\[`?|`)((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9_-]*)(?:`?(?:\s*⇗)?\]|`)/;
+/** A link's target right after its text: `(https://...)` or a reference `[label]`. */
+const LINK_TARGET_RE = /^\((\S+?)\)|^\[([^\]]+)\]/;
 /** "... module", "... library": the words after say a package is meant. */
 const PACKAGE_NOUN_RE = /^[`\]⇗\s]*(?:\([^)\s]*\)|\[[^\]\s]*\])?\s*(?:module|library|package|dependency)\b/i;
 /** Programs and runtimes, never a dependency in package.json. */
@@ -19,12 +24,31 @@ const NOT_PACKAGES = new Set(['node', 'nodejs', 'npm', 'npx', 'pnpm', 'yarn', 'b
 export function matchUsedPackages(text: string, out: Partial[]): void {
   USED_PACKAGE_RE.lastIndex = 0;
   for (let m = USED_PACKAGE_RE.exec(text); m !== null; m = USED_PACKAGE_RE.exec(text)) {
-    const name = m[1] as string;
-    if (NOT_PACKAGES.has(name)) continue;
-    const start = m.index + m[0].lastIndexOf(name);
-    if (!namesPackage(text, name, m.index + m[0].length)) continue;
-    out.push({ kind: 'dependency', subject: name, span: [start, start + name.length] });
+    // "written with [`mocha`][mocha], [`nyc`][nyc], and [`assume`][assume]": every item of the
+    // list after the verb, each of which must say it is a package.
+    let item: { name: string; start: number; end: number } | undefined = {
+      name: m[1] as string,
+      start: m.index + m[0].lastIndexOf(m[1] as string),
+      end: m.index + m[0].length,
+    };
+    while (item) {
+      if (!NOT_PACKAGES.has(item.name) && namesPackage(text, item.name, item.end))
+        out.push({
+          kind: 'dependency',
+          subject: item.name,
+          span: [item.start, item.start + item.name.length],
+        });
+      item = nextItem(text, item.end);
+    }
   }
+}
+
+function nextItem(text: string, end: number): { name: string; start: number; end: number } | undefined {
+  const from = end + (LINK_TARGET_RE.exec(text.slice(end, end + 200))?.[0].length ?? 0);
+  const next = NEXT_PACKAGE_RE.exec(text.slice(from, from + 200));
+  if (!next) return undefined;
+  const name = next[1] as string;
+  return { name, start: from + next[0].lastIndexOf(name), end: from + next[0].length };
 }
 
 /**
@@ -35,8 +59,10 @@ export function matchUsedPackages(text: string, out: Partial[]): void {
 function namesPackage(text: string, name: string, end: number): boolean {
   if (name.startsWith('@')) return true;
   const after = text.slice(end, end + 120);
-  const link = /^\((\S+?)\)|^\[([^\]]+)\]/.exec(after);
+  const link = LINK_TARGET_RE.exec(after);
   const target = link?.[1] ?? link?.[2];
-  if (target !== undefined && (target.endsWith(`/${name}`) || /npm/i.test(target))) return true;
+  // A reference link labelled with the name itself (`[\`mocha\`][mocha]`) points at its home page.
+  if (target !== undefined && (target.endsWith(`/${name}`) || /npm/i.test(target) || target === name))
+    return true;
   return PACKAGE_NOUN_RE.test(after);
 }

@@ -56,4 +56,37 @@ describe('drift on documented defaults', () => {
       "The `level` option defaults to `'warn'`.",
     );
   });
+
+  it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, { write: { 'lib/logger.js': logger('info') } });
+    const changing = repo.commit('Log warnings and up by default', T2, {
+      write: { 'lib/logger.js': logger('warn') },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const list = await rememberAt(
+      test,
+      [
+        'Options:',
+        '',
+        "* __level:__ the lowest level logged (default 'info')",
+        '* __messageKey:__ the key of the message (Default: **msg**)',
+        '* __colorize:__ colours (default: set by the terminal)',
+      ].join('\n'),
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const claims =
+      report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+    assert.deepEqual(
+      claims.map((c) => [c.subject, c.verdict]),
+      [
+        ['level', 'stale'],
+        ['messageKey', 'ok'],
+      ],
+      'a default stated in words ("set by the terminal") is no value to compare',
+    );
+    assert.equal(claims[0]?.evidence.commit?.hash, changing);
+  });
 });

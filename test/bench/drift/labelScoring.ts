@@ -62,6 +62,8 @@ export interface RepositoryScore {
     invalidations: number;
     justified: number;
     reviews: number;
+    /** Memories an unjustified invalidation or a damaging rewrite would act on. */
+    wrongActions: Array<{ memory: string; action: string; reason: string }>;
   };
   flagsOnNothing: Array<{ memory: string; kind: string; subject: string; reason: string }>;
   flagsOnTrue: Array<{ memory: string; type: string; subject: string; reason: string }>;
@@ -78,7 +80,15 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
     byType,
     total,
     memories: { shownDrifted: 0, reallyFalse: 0, shownAndFalse: 0, total: memories.length },
-    repairs: { rewrites: 0, correct: 0, damaging: 0, invalidations: 0, justified: 0, reviews: 0 },
+    repairs: {
+      rewrites: 0,
+      correct: 0,
+      damaging: 0,
+      invalidations: 0,
+      justified: 0,
+      reviews: 0,
+      wrongActions: [],
+    },
     flagsOnNothing: [],
     flagsOnTrue: [],
     missed: [],
@@ -175,6 +185,7 @@ function scoreFix(
     if (kind === 'invalidate') {
       repairs.invalidations++;
       if (labelled.length > 0 && labelled.every((l) => l.claim.holds !== true)) repairs.justified++;
+      else repairs.wrongActions.push({ memory: memory.label.id, action: kind, reason: action.reason });
     }
     const content = action.content;
     if (kind !== 'rewrite' || content === undefined) continue;
@@ -183,8 +194,10 @@ function scoreFix(
     const damages = changed.some(
       (region) => !labelled.some((l) => l.claim.holds === false && overlaps(l.span, region)),
     );
-    if (damages) repairs.damaging++;
-    else if (
+    if (damages) {
+      repairs.damaging++;
+      repairs.wrongActions.push({ memory: memory.label.id, action: kind, reason: action.reason });
+    } else if (
       labelled.every((l) => l.claim.holds !== false || l.claim.repair == null || repaired(content, l.claim))
     )
       repairs.correct++;

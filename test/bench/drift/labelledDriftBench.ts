@@ -34,7 +34,7 @@ import { syntheticLockfile } from './syntheticLockfile';
 
 const LABELS = path.resolve(__dirname, '../drift-labels');
 /** Which repositories the engine was developed on; the others are reported only. */
-const DEVELOPMENT = new Set(['pino', 'mocha']);
+const DEVELOPMENT = new Set(['pino', 'mocha', 'nodemon', 'winston']);
 
 function git(cwd: string, args: string[]): string {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -271,6 +271,12 @@ function printMisses(split: string, score: RepositoryScore): void {
     process.stdout.write(
       `  false, not flagged ${m.memory} ${m.type} ${m.subject} (extracted ${m.extracted})\n`,
     );
+  for (const w of score.repairs.wrongActions)
+    process.stdout.write(`  unjustified ${w.action} ${w.memory}: ${w.reason.slice(0, 200)}\n`);
+  for (const f of score.flagsOnTrue)
+    process.stdout.write(`  flag on a true claim ${f.memory} ${f.type} ${f.subject}: ${f.reason}\n`);
+  for (const f of score.flagsOnNothing)
+    process.stdout.write(`  flag on no labelled claim ${f.memory} ${f.kind} ${f.subject}: ${f.reason}\n`);
 }
 
 async function main(): Promise<void> {

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
+import { driftHost, memoryIn, rememberAt } from './driftHost';
+import { GitRepository } from './gitRepository';
+
+const T1 = '2025-01-10T12:00:00Z';
+const WRITTEN = '2025-02-01T00:00:00Z';
+const T2 = '2025-03-01T12:00:00Z';
+const pkg = (fields: object) => `${JSON.stringify({ name: 'thelib', ...fields }, null, 2)}\n`;
+
+/*
+ * Seen on the development repositories (bench:drift --misses, nodemon and winston): a denied API
+ * name that the code only calls on another object is still absent from the project's API; and the
+ * tools a project's tests are written with are its (dev) dependencies.
+ */
+describe('drift: presence by definition, tools named as what the tests are written with', () => {
+  it('"there is no `removeListener`" holds while the code only calls it on an emitter it holds', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': pkg({}),
+        'lib/thelib.js': 'exports.on = function on(e, f) { bus.on(e, f); };\n',
+      },
+    });
+    repo.commit('Unbind handlers on quit', T2, {
+      write: {
+        'lib/thelib.js':
+          'exports.on = function on(e, f) { bus.on(e, f); };\nfunction quit(e, f) { bus.removeListener(e, f); }\n',
+      },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      "Note: there's no `removeListener` (a pull request is welcome).",
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    assert.equal(report.memories.find((m) => m.id === id)?.status ?? 'ok', 'ok');
+  });
+
+  it('a denied API name the project later defines is still present although denied', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': pkg({}),
+        'lib/thelib.js': 'class TheLib {\n  on() {}\n}\nmodule.exports = TheLib;\n',
+      },
+    });
+    const adding = repo.commit('Add removeListener', T2, {
+      write: {
+        'lib/thelib.js': 'class TheLib {\n  on() {}\n  removeListener() {}\n}\nmodule.exports = TheLib;\n',
+      },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      "Note: there's no `removeListener` (a pull request is welcome).",
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.subject === 'removeListener');
+    assert.equal(claim?.verdict, 'stale');
+    assert.equal(claim?.evidence.commit?.hash, adding);
+  });
+
+  it('"the tests are written with `a`, `b`, and `c`" claims each as a dependency of the project', () => {
+    const text =
+      'All of the thelib tests are written with [`mocha`][mocha], [`nyc`][nyc], and\n[`assume`][assume].  They can be run with `npm`.';
+    const deps = extractClaims(text, { projectPackages: new Set(['thelib']) })
+      .filter((c) => c.kind === 'dependency')
+      .map((c) => c.subject);
+    assert.deepEqual(deps, ['mocha', 'nyc', 'assume']);
+    const yours = 'Your tests can be written with [`mocha`][mocha] or [`jest`][jest].';
+    assert.deepEqual(
+      extractClaims(yours, { projectPackages: new Set(['thelib']) }).filter((c) => c.kind === 'dependency'),
+      [],
+      "the reader's tests name no dependency of the project",
+    );
+  });
+
+  it('a test tool the project dropped is stale with the commit that dropped it', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': pkg({ devDependencies: { mocha: '^9.0.0', nyc: '^15.0.0' } }),
+        'index.js': '1;\n',
+      },
+    });
+    const moving = repo.commit('Move the tests to jest', T2, {
+      write: { 'package.json': pkg({ devDependencies: { jest: '^29.0.0' } }) },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      'The tests are written with [`mocha`][mocha] and [`nyc`][nyc].',
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    const stale = memoryIn(report, id).claims.filter((c) => c.kind === 'dependency' && c.verdict === 'stale');
+    assert.deepEqual(stale.map((c) => c.subject).sort(), ['mocha', 'nyc']);
+    assert.ok(stale.every((c) => c.evidence.commit?.hash === moving));
+  });
+});
