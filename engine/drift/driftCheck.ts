@@ -19,7 +19,7 @@ import type { ClaimCheck, DriftStatus, Verdict } from './claimTypes';
 import { DRIFT_STATUSES, VERDICTS } from './claimTypes';
 import { verifyAll } from './claimVerifier';
 import type { DriftReport, MemoryDrift, Repair } from './driftReport';
-import { DRIFTED, driftScore, driftStatusOf, falseSince } from './driftStatus';
+import { DRIFTED, driftScore, driftStatusOf, falseSince, saysMoreThan } from './driftStatus';
 import { createVerificationContext, historyNote } from './verificationContext';
 import type { VerificationContext } from './verificationContext';
 import { affectedMemories } from './changedPaths';
@@ -155,8 +155,9 @@ function recordResults(
         if (claim.verdict !== check.verdict || !sameEvidence(claim.evidence, check.evidence))
           saveVerdict(tx, claim.id, check, now);
       });
-      const status = driftStatusOf(checks);
       let memory = current.get(id) ?? { ...currentMemory(tx, id), status: null, appliedValidTo: null };
+      const falseSpans = claims.filter((_, i) => checks[i]?.verdict === 'stale').map((c) => c.span);
+      const status = driftStatusOf(checks, saysMoreThan(memory.content, falseSpans));
       const state = memory;
       const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;
       if (since !== undefined && state.appliedValidTo !== since) {

@@ -4,7 +4,7 @@ import type { ClaimCheck, DriftStatus } from './claimTypes';
  * A memory's drift from its claims' verdicts (see DriftStatus). A stale claim that carries its
  * repair (a changed signature or config value) counts with the moved ones: a rewrite fixes it.
  */
-export function driftStatusOf(all: readonly ClaimCheck[]): DriftStatus {
+export function driftStatusOf(all: readonly ClaimCheck[], saysMore = false): DriftStatus {
   if (all.length === 0) return 'none';
   // Doubtful findings (low-confidence claims) ask for review; they never make a memory drift.
   const checks = all.filter((c) => c.evidence.doubtful !== true);
@@ -14,7 +14,28 @@ export function driftStatusOf(all: readonly ClaimCheck[]): DriftStatus {
   const [good, stale, moved] = [count('ok'), count('stale') - repairable, count('moved') + repairable];
   if (good + stale + moved === 0) return 'unverifiable';
   if (stale === 0) return moved === 0 ? 'ok' : 'moved';
-  return good + moved === 0 ? 'dead' : 'stale';
+  // Dead means everything the memory says is false; a sentence no claim reads may still hold.
+  return good + moved === 0 && !saysMore ? 'dead' : 'stale';
+}
+
+const FENCE_RE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
+const SENTENCE_RE = /[^.!?\n]+(?:[.!?](?=\s|$)|\n|$)/g;
+const MIN_SENTENCE_WORDS = 4;
+
+/**
+ * Whether the memory's prose says something none of the given claims (its false ones) reads: a
+ * sentence of at least four words, outside code fences, that no claim span touches. Such a
+ * memory is stale (reviewed), never invalidated as dead on the strength of its other sentences.
+ */
+export function saysMoreThan(text: string, spans: ReadonlyArray<readonly [number, number]>): boolean {
+  const prose = text.replace(FENCE_RE, (fence) => ' '.repeat(fence.length));
+  for (const m of prose.matchAll(SENTENCE_RE)) {
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    if ((m[0].match(/[\p{L}\p{N}_`'-]+/gu) ?? []).length < MIN_SENTENCE_WORDS) continue;
+    if (!spans.some(([a, b]) => a < end && start < b)) return true;
+  }
+  return false;
 }
 
 export const DRIFTED: ReadonlySet<DriftStatus> = new Set(['moved', 'stale', 'dead']);

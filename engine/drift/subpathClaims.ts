@@ -16,11 +16,24 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
  * `target: 'pino/file'`): the project's package offers that subpath to importers.
  */
 export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: Partial[]): void {
-  if (packages.size === 0 || !text.includes('/')) return;
-  const re = new RegExp(`([\`'"])((?:${packageNamesPattern(packages)})/[\\w.@-]+(?:/[\\w.@-]+)*)\\1`, 'g');
-  for (const m of text.matchAll(re)) {
+  if (packages.size === 0) return;
+  const names = packageNamesPattern(packages);
+  const re = new RegExp(`([\`'"])((?:${names})/[\\w.@-]+(?:/[\\w.@-]+)*)\\1`, 'g');
+  if (text.includes('/')) {
+    for (const m of text.matchAll(re)) {
+      const subject = m[2] as string;
+      const start = (m.index ?? 0) + 1;
+      out.push({ kind: 'subpath', subject, span: [start, start + subject.length] });
+    }
+  }
+  // `require('pino')`, `import x from 'pino'`: the package's main entry is importable.
+  const root = new RegExp(
+    `(?:\\brequire\\(\\s*|\\bimport\\(\\s*|\\bfrom\\s+|^import\\s+)(['"])(${names})\\1`,
+    'gm',
+  );
+  for (const m of text.matchAll(root)) {
     const subject = m[2] as string;
-    const start = (m.index ?? 0) + 1;
+    const start = (m.index ?? 0) + m[0].length - 1 - subject.length;
     out.push({ kind: 'subpath', subject, span: [start, start + subject.length] });
   }
 }
@@ -28,6 +41,8 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
 interface PackageEntry {
   /** The `exports` map's subpath keys (`./file`, `./*`), or undefined when there is no map. */
   exported: string[] | undefined;
+  /** The `main` field: the package's entry without an `exports` map. */
+  main?: string;
 }
 
 const PACKAGE_ENTRY: FileReader<PackageEntry | undefined> = {
@@ -35,9 +50,10 @@ const PACKAGE_ENTRY: FileReader<PackageEntry | undefined> = {
   read(text) {
     if (text === undefined) return undefined;
     try {
-      const json = JSON.parse(text) as { exports?: unknown };
+      const json = JSON.parse(text) as { exports?: unknown; main?: unknown };
       const map = json.exports;
-      if (map === undefined || map === null) return { exported: undefined };
+      if (map === undefined || map === null)
+        return { exported: undefined, ...(typeof json.main === 'string' ? { main: json.main } : {}) };
       // A string or a conditions object exports the package's root only.
       if (typeof map !== 'object' || Array.isArray(map)) return { exported: ['.'] };
       const keys = Object.keys(map);
@@ -70,9 +86,11 @@ export async function verifySubpathClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
-  const slash = claim.subject.startsWith('@')
+  const scopeEnd = claim.subject.startsWith('@')
     ? claim.subject.indexOf('/', claim.subject.indexOf('/') + 1)
     : claim.subject.indexOf('/');
+  // No slash: the package itself, i.e. its main entry (`.`).
+  const slash = scopeEnd < 0 ? claim.subject.length : scopeEnd;
   const name = claim.subject.slice(0, slash).toLowerCase();
   const sub = `.${claim.subject.slice(slash)}`;
   const manifest = ctx.manifests.packageFiles.get(name);
@@ -102,7 +120,8 @@ export async function verifySubpathClaim(
     );
     return withCommit({ verdict: 'stale', evidence: { reason: `not exported by ${manifest}` } }, commit);
   }
-  const files = FILE_FORMS.map((form) => path.posix.join(dir, `${sub}${form}`));
+  const target = sub === '.' ? (entry.main ?? 'index.js') : sub;
+  const files = FILE_FORMS.map((form) => path.posix.join(dir, `${target}${form}`));
   const found = files.find((file) => pathState(ctx.root, ctx.realRoot, file) === 'file');
   if (found !== undefined) return ok('a file answers to it', { foundIn: [found] });
   for (const file of files) {

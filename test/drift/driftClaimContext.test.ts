@@ -36,6 +36,7 @@ describe('drift claims in context', () => {
     assert.deepEqual(
       claims.map((c) => [c.kind, c.subject]),
       [
+        ['subpath', 'thelib'],
         ['symbol', 'thelib.final'],
         ['symbol', 'finalLogger.info'],
       ],

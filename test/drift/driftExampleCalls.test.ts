@@ -21,7 +21,10 @@ const claimsOf = (text: string) =>
 describe('drift claims in examples: calls of the package, its exports, `this`', () => {
   it('a call of the package itself is claimed under its name, never decisive; a value it returned is not', () => {
     const text = ['```js', "const T = require('thelib')", 'const log = T(dest)', 'log(1)', '```'].join('\n');
-    assert.deepEqual(claimsOf(text), [['symbol', 'thelib', 'T', 'low']]);
+    assert.deepEqual(claimsOf(text), [
+      ['subpath', 'thelib', 'thelib', 'high'],
+      ['symbol', 'thelib', 'T', 'low'],
+    ]);
   });
 
   it('`require(pkg).name` claims the export; the variable holding it is not the package', () => {
@@ -31,7 +34,10 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
       "testCase('x', () => {})",
       '```',
     ].join('\n');
-    assert.deepEqual(claimsOf(text), [['symbol', 'describe', 'describe', 'high']]);
+    assert.deepEqual(claimsOf(text), [
+      ['subpath', 'thelib', 'thelib', 'high'],
+      ['symbol', 'describe', 'describe', 'high'],
+    ]);
   });
 
   it('a method called on `this` in a callback is a low-confidence claim', () => {

@@ -71,4 +71,33 @@ describe('drift: subpaths of the project’s package', () => {
     assert.equal(file?.evidence.commit?.hash, deleting);
     assert.equal(claims.find((c) => c.subject === 'thelib/lib/helpers')?.verdict, 'ok');
   });
+
+  it('`require(pkg)` and `from pkg` claim the main entry: `main` without a map, `.` with one', async () => {
+    const text = "```js\nconst thelib = require('thelib')\nimport other from 'otherlib'\n```";
+    assert.deepEqual(
+      extractClaims(text, { projectPackages: new Set(['thelib']) })
+        .filter((c) => c.kind === 'subpath')
+        .map((c) => [c.subject, text.slice(c.span[0], c.span[1])]),
+      [['thelib', 'thelib']],
+    );
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'package.json': pkg({ main: 'lib/thelib.js' }), 'lib/thelib.js': 'module.exports = 1;\n' },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const main = await rememberAt(test, "```js\nconst thelib = require('thelib')\nthelib()\n```", BETWEEN);
+    const report = await test.call('drift', { all: true });
+    assert.equal(report.memories.find((m) => m.id === main)?.status ?? 'ok', 'ok');
+
+    const mapping = repo.commit('Export only the CLI', T2, {
+      write: { 'package.json': pkg({ main: 'lib/thelib.js', exports: { './cli': './lib/cli.js' } }) },
+    });
+    const again = await rememberAt(test, "Load it with `import thelib from 'thelib'`.", BETWEEN);
+    const claim = memoryIn(await test.call('drift', { all: true }), again).claims.find(
+      (c) => c.kind === 'subpath',
+    );
+    assert.deepEqual([claim?.subject, claim?.verdict], ['thelib', 'stale']);
+    assert.equal(claim?.evidence.commit?.hash, mapping);
+  });
 });
