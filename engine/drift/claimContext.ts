@@ -70,6 +70,12 @@ function keep(
       return negated || claim.version !== undefined || statesProjectUse(text, claim, packages)
         ? claim
         : undefined;
+    case 'command':
+      // At the start of a prose line, the program's name is the sentence's subject ("nodemon is
+      // a tool"), not a command line, unless a prompt (`$ `) says it is one.
+      return role === 'prose' && !/^[ \t]*\$[ \t]/.test(text.slice(text.lastIndexOf('\n', claim.span[0]) + 1))
+        ? undefined
+        : claim;
     case 'symbol':
       if (isEmphasis(text, claim)) return undefined;
       if (role === 'prose' && !looksLikeCode(claim.subject, text, claim.span)) return undefined;

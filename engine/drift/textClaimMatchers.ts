@@ -45,12 +45,16 @@ export function matchSpecialPaths(text: string, out: Partial[]): void {
   }
 }
 
-/** `engram drift --fix` in inline code or on a shell line, for the project's own programs. */
+/**
+ * `engram drift --fix` in inline code or on a shell line, for the project's own programs; also
+ * the program alone (`npx engram`, `engram ./app.js`, `engram [options]`): it is still a program.
+ * A word with a dot or slash after the program is a file it runs, never a sub-command.
+ */
 export function matchProjectCommands(text: string, programs: ReadonlySet<string>, out: Partial[]): void {
   if (programs.size === 0) return;
   const names = [...programs].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const re = new RegExp(
-    `(?:\`|^[ \\t]*(?:\\$[ \\t]+)?)((?:${names})(?=[ \\t]+(?:[a-z]|--?\\w))(?:[ \\t]+[a-z][\\w:-]*)?(?:[ \\t]+--?[\\w-]+(?:=[\\w.:/@-]+)?)*)`,
+    `(?:\`|^[ \\t]*(?:\\$[ \\t]+)?)(?:npx[ \\t]+)?((?:${names})(?=[ \\t]+(?:[a-z]|--?\\w|\\.{0,2}\\/|\\[)|\`)(?:[ \\t]+[a-z][\\w:-]*(?![\\w./]))?(?:[ \\t]+--?[\\w-]+(?:=[\\w.:/@-]+)?)*)`,
     'gm',
   );
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
 import { driftHost, memoryIn, rememberAt } from './driftHost';
 import { GitRepository } from './gitRepository';
 
@@ -70,5 +71,23 @@ describe('drift on the project program: what a command line claims', () => {
         'ok',
         JSON.stringify(report.memories),
       );
+  });
+
+  it('the program alone is a command claim (`npx tester`, `tester ./app.js`); its name opening a sentence is not', () => {
+    const claimsOf = (text: string) =>
+      extractClaims(text, { projectPrograms: new Set(['tester']), projectPackages: new Set(['tester']) })
+        .filter((c) => c.kind === 'command')
+        .map((c) => c.subject);
+    assert.deepEqual(claimsOf('Run `npx tester` in the project.'), ['tester']);
+    assert.deepEqual(claimsOf('Start it with `tester [your app]`, or `tester ./app.js localhost 8080`.'), [
+      'tester',
+      'tester',
+    ]);
+    assert.deepEqual(
+      claimsOf('Run `tester app.js --watch`.'),
+      ['tester'],
+      'app.js is a file, not a sub-command',
+    );
+    assert.deepEqual(claimsOf('tester is a tool that runs tests.\n$ tester --watch'), ['tester --watch']);
   });
 });
