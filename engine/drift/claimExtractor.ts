@@ -10,6 +10,7 @@ import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
 import { matchSubpaths } from './subpathClaims';
+import { matchEvents } from './eventClaims';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -56,6 +57,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchConfigKeys(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
+  matchEvents(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
     text,

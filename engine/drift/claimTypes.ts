@@ -11,6 +11,7 @@ export const CLAIM_KINDS = [
   'route',
   'anchor',
   'subpath',
+  'event',
 ] as const;
 export type ClaimKind = (typeof CLAIM_KINDS)[number];
 
@@ -20,7 +21,8 @@ export interface ExtractedClaim {
   /**
    * What is claimed to exist: a workspace path as written (`/` separators), a symbol (`name` or
    * `Container.name`), a script, package, config key, environment variable, route path, command,
-   * a section of the memory's source document (`#anchor`), or a subpath of the project's package
+   * a section of the memory's source document (`#anchor`), an event the project emits, or a
+   * subpath of the project's package
    * (`pino/file`).
    */
   subject: string;

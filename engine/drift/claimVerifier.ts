@@ -6,6 +6,7 @@ import { verifyRouteClaim } from './routeClaims';
 import { verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
 import { verifyPathClaim } from './pathClaims';
 import { verifyAnchorClaim } from './anchorClaims';
+import { verifyEventClaim } from './eventClaims';
 import { verifySubpathClaim } from './subpathClaims';
 import { verifySymbolClaim } from './symbolClaims';
 import type { VerificationContext } from './verificationContext';
@@ -21,6 +22,7 @@ const VERIFIERS: Record<string, (ctx: VerificationContext, claim: ClaimUnderChec
   route: verifyRouteClaim,
   anchor: verifyAnchorClaim,
   subpath: verifySubpathClaim,
+  event: verifyEventClaim,
 };
 
 /**
