@@ -56,6 +56,30 @@ export default tseslint.config(
     },
   },
   {
+    // The webviews run in a browser sandbox: no VS Code API, nothing of the extension, and of the
+    // engine only types, plus the two vocabulary lists they draw (layers, entity types).
+    files: ['webview/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'webview/ runs in a browser: talk to the host by messages.' }],
+          patterns: [
+            {
+              group: ['**/extension/**'],
+              message: 'webview/ must not depend on extension/: share types through its protocol.ts.',
+            },
+            {
+              regex: String.raw`(^|/)engine/(?!memory/types$|extract/entityTypes$)`,
+              allowTypeImports: true,
+              message: 'webview/ takes only types from engine/ (the bundle must not carry the engine).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

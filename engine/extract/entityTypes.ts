@@ -1,16 +1,19 @@
+/** The kinds of thing the engine extracts as entities (also the Graph view's legend). */
+export const ENTITY_TYPES = [
+  'file',
+  'directory',
+  'symbol',
+  'package',
+  'tool',
+  'url',
+  'date',
+  'person',
+  'name',
+  'env',
+  'command',
+] as const;
 /** What kind of thing an extracted entity is. */
-export type EntityType =
-  | 'file'
-  | 'directory'
-  | 'symbol'
-  | 'package'
-  | 'tool'
-  | 'url'
-  | 'date'
-  | 'person'
-  | 'name'
-  | 'env'
-  | 'command';
+export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** One entity recognised in a text, with every mention of it merged. */
 export interface ExtractedEntity {

@@ -9,23 +9,14 @@ import type { GraphPayload } from '../../engine/api/graphMethods';
 
 export const GRAPH_VIEW_TYPE = 'engram.graph';
 
-export const LAYER_NAMES = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
-export type LayerName = (typeof LAYER_NAMES)[number];
-
+// The engine's own lists (constants only: nothing else of the engine enters the bundle), so a
+// layer or entity type added there is drawn here without a copy to keep in step.
+import { LAYERS } from '../../engine/memory/types';
+import type { Layer } from '../../engine/memory/types';
+export const LAYER_NAMES = LAYERS;
+export type LayerName = Layer;
 /** The entity types the engine extracts (an imported graph may bring others; they are shown too). */
-export const ENTITY_TYPES = [
-  'file',
-  'directory',
-  'symbol',
-  'package',
-  'tool',
-  'url',
-  'date',
-  'person',
-  'name',
-  'env',
-  'command',
-] as const;
+export { ENTITY_TYPES } from '../../engine/extract/entityTypes';
 
 export const MAX_HOPS = 3;
 export const MAX_LIMIT = 2000;

@@ -15,8 +15,11 @@ import type { TimelinePayload } from '../../engine/api/timelinePayload';
 
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
 
-export const LAYER_NAMES = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
-export type LayerName = (typeof LAYER_NAMES)[number];
+// The engine's list (a constant only: nothing else of the engine enters the bundle).
+import { LAYERS } from '../../engine/memory/types';
+import type { Layer } from '../../engine/memory/types';
+export const LAYER_NAMES = LAYERS;
+export type LayerName = Layer;
 
 // The data is the engine's own `timeline` payload (type-only imports: nothing of the engine
 // enters the bundle). Memory content in it is untrusted: rendered only as text, never as markup.
