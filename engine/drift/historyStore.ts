@@ -3,9 +3,10 @@ import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
  * Part of every key: bump it when what a stored answer means changes (how a grep match is read,
- * what a file reader returns), so answers of an older Engram are never read as new ones.
+ * what a file reader returns), so answers of an older Engram are never read as new ones. 2: a
+ * reader's Set (markdown sections) is stored through its codec; 1 stored it as `{}`.
  */
-const ANSWERS_FORMAT = 1;
+const ANSWERS_FORMAT = 2;
 /**
  * At most this many answers are kept, the least recently used dropped first. Answers keyed by
  * commits never go stale, but most are never asked again (a memory rewritten, a claim gone); the
