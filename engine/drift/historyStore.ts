@@ -26,9 +26,13 @@ export interface AnswerCodec<V> {
 
 interface StoredRow {
   head: string | null;
-  answer: string;
+  /** Undefined until asked for when the rows were read without their answers (see `read`). */
+  answer?: string;
   usedAt: number;
 }
+
+/** A later read of the database (MemoryStore.read): valid after the check's first read has ended. */
+export type ReadLater = <T>(fn: (reader: SqlReader) => T) => T;
 
 /**
  * The drift check's history answers as stored in `drift_history`, for one check: all read at its
@@ -47,6 +51,7 @@ export class StoredHistory {
   private constructor(
     private readonly root: string,
     private readonly rows: Map<string, StoredRow>,
+    private readonly readLater?: ReadLater,
   ) {}
 
   /** Nothing stored yet (a search outside a check, a test). */
@@ -54,14 +59,25 @@ export class StoredHistory {
     return new StoredHistory(root, new Map());
   }
 
-  /** Every stored answer (the reader is only valid inside its read: call it before any await). */
-  static read(reader: SqlReader, root: string): StoredHistory {
+  /**
+   * Every stored answer (the reader is only valid inside its read: call it before any await).
+   * With `readLater`, only the keys are read now and each answer when it is looked up: answers
+   * about HEAD's whole history are MBs (every version of package.json, the commit timeline), and
+   * a re-check that asks a few of them read and decoded them all (~0.1 s of a CLI re-check).
+   */
+  static read(reader: SqlReader, root: string, readLater?: ReadLater): StoredHistory {
     const rows = new Map<string, StoredRow>();
-    for (const row of reader.all<{ key: string; head: string | null; answer: string; used_at: number }>(
-      'SELECT key, head, answer, used_at FROM drift_history',
-    ))
-      rows.set(row.key, { head: row.head, answer: row.answer, usedAt: row.used_at });
-    return new StoredHistory(root, rows);
+    if (readLater)
+      for (const row of reader.all<{ key: string; head: string | null; used_at: number }>(
+        'SELECT key, head, used_at FROM drift_history',
+      ))
+        rows.set(row.key, { head: row.head, usedAt: row.used_at });
+    else
+      for (const row of reader.all<{ key: string; head: string | null; answer: string; used_at: number }>(
+        'SELECT key, head, answer, used_at FROM drift_history',
+      ))
+        rows.set(row.key, { head: row.head, answer: row.answer, usedAt: row.used_at });
+    return new StoredHistory(root, rows, readLater);
   }
 
   /** Stored answers this check has read or found: for tests and the bench. */
@@ -79,8 +95,18 @@ export class StoredHistory {
     const key = this.keyOf(question, head);
     const row = this.rows.get(key);
     if (!row) return undefined;
+    const answer =
+      row.answer ??
+      this.readLater?.((reader) =>
+        reader.value<string>('SELECT answer FROM drift_history WHERE key = ?', [key]),
+      );
+    if (answer === undefined) {
+      // Gone since the keys were read (another check dropped it): asked of git again, stored anew.
+      this.rows.delete(key);
+      return undefined;
+    }
     this.used.add(key);
-    const json = (JSON.parse(row.answer) as { v?: unknown }).v;
+    const json = (JSON.parse(answer) as { v?: unknown }).v;
     return { value: codec ? codec.decode(json) : (json as V) };
   }
 
