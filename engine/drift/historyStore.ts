@@ -28,7 +28,8 @@ interface StoredRow {
   head: string | null;
   /** Undefined until asked for when the rows were read without their answers (see `read`). */
   answer?: string;
-  usedAt: number;
+  /** Likewise: a row never looked up is not marked used again by this check. */
+  usedAt?: number;
 }
 
 /** A later read of the database (MemoryStore.read): valid after the check's first read has ended. */
@@ -67,11 +68,12 @@ export class StoredHistory {
    */
   static read(reader: SqlReader, root: string, readLater?: ReadLater): StoredHistory {
     const rows = new Map<string, StoredRow>();
+    // Not used_at either: SQLite stores it after the answer, so reading it walks the answer's pages.
     if (readLater)
-      for (const row of reader.all<{ key: string; head: string | null; used_at: number }>(
-        'SELECT key, head, used_at FROM drift_history',
+      for (const row of reader.all<{ key: string; head: string | null }>(
+        'SELECT key, head FROM drift_history',
       ))
-        rows.set(row.key, { head: row.head, usedAt: row.used_at });
+        rows.set(row.key, { head: row.head });
     else
       for (const row of reader.all<{ key: string; head: string | null; answer: string; used_at: number }>(
         'SELECT key, head, answer, used_at FROM drift_history',
@@ -95,11 +97,17 @@ export class StoredHistory {
     const key = this.keyOf(question, head);
     const row = this.rows.get(key);
     if (!row) return undefined;
-    const answer =
-      row.answer ??
-      this.readLater?.((reader) =>
-        reader.value<string>('SELECT answer FROM drift_history WHERE key = ?', [key]),
+    let answer = row.answer;
+    if (answer === undefined) {
+      const stored = this.readLater?.((reader) =>
+        reader.get<{ answer: string; used_at: number }>(
+          'SELECT answer, used_at FROM drift_history WHERE key = ?',
+          [key],
+        ),
       );
+      answer = stored?.answer;
+      if (stored) row.usedAt = stored.used_at;
+    }
     if (answer === undefined) {
       // Gone since the keys were read (another check dropped it): asked of git again, stored anew.
       this.rows.delete(key);

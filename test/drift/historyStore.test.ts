@@ -101,4 +101,22 @@ describe('stored history answers', () => {
       ['{"v":"z"}'],
     );
   });
+
+  it('read lazily, marks as used only the answers looked up, as the eager read does', async () => {
+    const test = await openTestHost();
+    await check(test, HEAD_A, (h) => {
+      h.keep('grep 1', null, Promise.resolve(1));
+      h.keep('grep 2', null, Promise.resolve(2));
+    });
+    test.clock.advance(2 * HOUR);
+    const history = test.host.store.read((r) =>
+      StoredHistory.read(r, ROOT, (fn) => test.host.store.read(fn)),
+    );
+    assert.equal(history.lookup('grep 2', null)?.value, 2);
+    test.host.store.write((tx, now) => history.save(tx, HEAD_A, now));
+    const usedAt = test.host.store.read((r) =>
+      r.all<{ answer: string; used_at: number }>('SELECT answer, used_at FROM drift_history ORDER BY answer'),
+    );
+    assert.ok(usedAt[1]!.used_at - usedAt[0]!.used_at >= 2 * HOUR, JSON.stringify(usedAt));
+  });
 });
