@@ -61,4 +61,35 @@ describe('what a drift check loads', () => {
     const context = loadedBy(dir, ['--workspace', repo.root, 'context', 'which port?']);
     assert.ok(context.includes(TOKENIZER), `context counts tokens: ${context.join(', ')}`);
   });
+
+  it('a second CLI process compiles the engine bundle from the code cache the first one left', () => {
+    const dir = tempDir();
+    const tmp = tempDir();
+    // Records how the bundle was compiled: whether cached data came and whether V8 took it.
+    const hook = path.join(dir, 'compiles.js');
+    const log = path.join(dir, 'compiles.log');
+    writeFileSync(
+      hook,
+      [
+        "const vm = require('node:vm');",
+        "const fs = require('node:fs');",
+        'const Script = vm.Script;',
+        'vm.Script = class extends Script {',
+        '  constructor(code, options) {',
+        '    super(code, options);',
+        '    if (options?.filename?.endsWith("engineCore.js"))',
+        `      fs.appendFileSync(${JSON.stringify(log)}, (options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'cached') : 'compiled') + '\\n');`,
+        '  }',
+        '};',
+      ].join('\n'),
+    );
+    const run = () =>
+      spawnSync(process.execPath, ['--require', hook, CLI, '--db', path.join(dir, 'memory.db'), 'stats'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, TMPDIR: tmp, ENGRAM_DB: '', ENGRAM_USER_DB: path.join(dir, 'user.db') },
+      });
+    for (let i = 0; i < 2; i++) assert.equal(run().status, 0);
+    assert.deepEqual(readFileSync(log, 'utf8').split('\n').filter(Boolean), ['compiled', 'cached']);
+  });
 });
