@@ -55,6 +55,26 @@ const sharedEngineCore = {
   },
 };
 
+/**
+ * Large libraries that few commands use, each bundled on its own into dist/lazy/ and required by
+ * dist/engineCore.js on first use: every process reads and compiles all of engineCore.js at start,
+ * and gpt-tokenizer's tables alone were 4.1 MB of its 6 MB (a drift check never counts tokens).
+ */
+const lazyLibraries = [
+  { module: 'gpt-tokenizer', out: 'gptTokenizer' },
+  { module: 'hnswlib-wasm/dist/hnswlib.js', out: 'hnswlibWasm' },
+  { module: 'fake-indexeddb', out: 'fakeIndexeddb' },
+];
+const lazyLibrary = {
+  name: 'lazyLibrary',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      const library = lazyLibraries.find((l) => l.module === args.path);
+      return library ? { path: `./lazy/${library.out}.js`, external: true } : undefined;
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -79,9 +99,19 @@ for (const entry of nodeEntries) {
     // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
     // comments: the in-host profiler names the module of each long task by them.
     minifyWhitespace: entry.out !== 'extension',
-    plugins: entry.out === 'engineCore' ? [] : [sharedEngineCore],
+    plugins: entry.out === 'engineCore' ? [lazyLibrary] : [sharedEngineCore],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
+}
+rmSync(path.join(dist, 'lazy'), { recursive: true, force: true });
+for (const library of lazyLibraries) {
+  await esbuild.build({
+    ...common,
+    entryPoints: [{ in: require.resolve(library.module), out: library.out }],
+    outdir: path.join(dist, 'lazy'),
+    minifyWhitespace: true,
+  });
+  makeBundleAscii(path.join(dist, 'lazy', `${library.out}.js`));
 }
 
 // The timeline webview's script: a browser bundle, loaded by extension/webviews/timelinePanel.ts.

@@ -1,9 +1,14 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// Everything from the shared engine bundle (dist/engineCore.js); see engineCore.ts.
-import { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory } from './engineCore';
+import { requireWithCodeCache } from './codeCache';
+// Everything from the shared engine bundle (dist/engineCore.js, see engineCore.ts), required
+// through a V8 code cache (codeCache.ts): each command is a new process that compiles it.
+import type * as EngineCore from './engineCore';
 import type { UseLiteAssets } from './engineCore';
+
+const core = requireWithCodeCache(path.join(__dirname, './engineCore.js'));
+const { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory } = core.exports as typeof EngineCore;
 
 /**
  * `engram` command-line entry. The only place (with the MCP entry) that reads the process
@@ -34,4 +39,5 @@ const cli = buildCli({
 
 void cli.run(process.argv.slice(2)).then((code) => {
   process.exitCode = code;
+  core.save();
 });

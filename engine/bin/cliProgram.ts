@@ -23,7 +23,7 @@ import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { addBridgeOptions } from '../mcp/bridgeCommand';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
 import { launcherPath } from '../mcp/mcpLauncher';
-import { runBridge } from '../mcp/runBridge';
+import { runBridge } from '../mcp/lazyBridge';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
 export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;

@@ -10,6 +10,6 @@ export { METHODS, isMethodName } from '../api/methods';
 export { buildCli } from './cliProgram';
 export { CommanderError } from 'commander';
 export { parseBridgeArguments } from '../mcp/bridgeCommand';
-export { runBridge } from '../mcp/runBridge';
+export { runBridge } from '../mcp/lazyBridge';
 export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
 export type { UseLiteAssets } from '../embedding/useLiteAssets';

@@ -4,6 +4,8 @@ import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { FileReader } from './fileHistory';
+import { SET_CODEC } from './gitHistory';
+import type { AnswerCodec } from './historyStore';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
 
@@ -61,6 +63,7 @@ export function sectionsOf(markdown: string): Set<string> {
 const SECTIONS: FileReader<Set<string>> = {
   name: 'markdown sections',
   read: (text) => (text === undefined ? new Set() : sectionsOf(text)),
+  codec: SET_CODEC as AnswerCodec<Set<string>>,
 };
 
 /**

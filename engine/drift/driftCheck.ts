@@ -52,7 +52,7 @@ export function requireDriftRoot(store: MemoryStore): string {
 export async function checkDrift(store: MemoryStore, options: DriftCheckOptions = {}): Promise<DriftReport> {
   const started = Date.now();
   const root = requireDriftRoot(store);
-  const ctx = await store.read((reader) => createVerificationContext(reader, root));
+  const ctx = await store.read((reader) => createVerificationContext(reader, root, (fn) => store.read(fn)));
   const extracted = extractPending(store, ctx);
   const pendingIds = new Set(extracted.map((e) => e.memory.id));
   // Stored claims of memories extracted again are replaced by the new ones, checked unstored.

@@ -20,6 +20,8 @@ export interface FileReader<T> {
   /** Names the reading for the cache (one parse per version of the file and reader). */
   name: string;
   read(text: string | undefined, file: string): T | 'unreadable';
+  /** How a value is stored in the database when it is not plain JSON (a Set, a Map). */
+  codec?: AnswerCodec<T>;
 }
 
 interface Version<T> {
@@ -92,10 +94,34 @@ function versionAt<T>(
   file: string,
   reader: FileReader<T>,
 ): Promise<T | 'unreadable'> {
-  return historyAnswer(ctx, `at\u0000${reader.name}\u0000${commit}\u0000${file}`, 'commits', async () => {
-    const text = await objectsOf(ctx).get(`${commit}:${file}`);
-    return reader.read(text, file);
-  }).catch(() => 'unreadable' as const);
+  return historyAnswer(
+    ctx,
+    `at\u0000${reader.name}\u0000${commit}\u0000${file}`,
+    'commits',
+    async () => {
+      const text = await objectsOf(ctx).get(`${commit}:${file}`);
+      return reader.read(text, file);
+    },
+    orUnreadable(reader.codec),
+  ).catch(() => 'unreadable' as const);
+}
+
+/** A reader's codec around `unreadable` (a plain string either way); none when values are JSON. */
+function orUnreadable<T>(codec: AnswerCodec<T> | undefined): AnswerCodec<T | 'unreadable'> | undefined {
+  if (!codec) return undefined;
+  return {
+    encode: (value) => (value === 'unreadable' ? value : { value: codec.encode(value) }),
+    decode: (json) => (json === 'unreadable' ? json : codec.decode((json as { value: unknown }).value)),
+  };
+}
+
+/** A reader's codec over a file's versions. */
+function versionsCodec<T>(codec: AnswerCodec<T> | undefined): AnswerCodec<Array<Version<T>>> | undefined {
+  if (!codec) return undefined;
+  return {
+    encode: (versions) => versions.map((v) => ({ ...v, value: codec.encode(v.value) })),
+    decode: (json) => (json as Array<Version<unknown>>).map((v) => ({ ...v, value: codec.decode(v.value) })),
+  };
 }
 
 /**
@@ -118,22 +144,28 @@ function descendants(ctx: GitContext, asOf: string, file: string): Promise<Set<s
 
 /** Every readable version of a file in HEAD's history, oldest first, read once per HEAD and reader. */
 function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): Promise<Array<Version<T>>> {
-  return historyAnswer(ctx, `versions\u0000${reader.name}\u0000${file}`, 'head', async () => {
-    const out = await ctx.git.raw([LITERAL, 'log', COMMIT_FORMAT, 'HEAD', '--', file]);
-    const commits = out
-      .split('\x1e')
-      .map((chunk) => parseDatedCommit(chunk.trim()))
-      .filter((c) => c !== undefined)
-      .sort((a, b) => a.committed - b.committed);
-    const objects = objectsOf(ctx);
-    const texts = await Promise.all(commits.map((c) => objects.get(`${c.commit.hash}:${file}`)));
-    const versions: Array<Version<T>> = [];
-    commits.forEach((c, i) => {
-      const value = reader.read(texts[i], file);
-      if (value !== 'unreadable') versions.push({ ...c, value });
-    });
-    return versions;
-  }).catch(() => []);
+  return historyAnswer(
+    ctx,
+    `versions\u0000${reader.name}\u0000${file}`,
+    'head',
+    async () => {
+      const out = await ctx.git.raw([LITERAL, 'log', COMMIT_FORMAT, 'HEAD', '--', file]);
+      const commits = out
+        .split('\x1e')
+        .map((chunk) => parseDatedCommit(chunk.trim()))
+        .filter((c) => c !== undefined)
+        .sort((a, b) => a.committed - b.committed);
+      const objects = objectsOf(ctx);
+      const texts = await Promise.all(commits.map((c) => objects.get(`${c.commit.hash}:${file}`)));
+      const versions: Array<Version<T>> = [];
+      commits.forEach((c, i) => {
+        const value = reader.read(texts[i], file);
+        if (value !== 'unreadable') versions.push({ ...c, value });
+      });
+      return versions;
+    },
+    versionsCodec(reader.codec),
+  ).catch(() => []);
 }
 
 /** Per HEAD's process cache: an object (`commit:path`) never changes, whichever check asks. */

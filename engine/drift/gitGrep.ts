@@ -128,6 +128,8 @@ async function runGrep(
     files.add(file);
   };
   const wanted = lines ? new Set(needles) : undefined;
+  // Needles that are not identifiers are looked for as text: found once, not on every line.
+  const texts = needles.filter((n) => !IDENTIFIER_RE.test(n));
   for (const line of output.split('\n')) {
     const nul = line.indexOf('\0');
     if (nul === -1) continue;
@@ -136,7 +138,7 @@ async function runGrep(
     const content = line.slice(nul + 1);
     if (!wanted) add(content, file);
     else if (content.length <= MAX_LINE)
-      for (const needle of needlesInCode(codeOfLine(file, content), wanted)) add(needle, file);
+      for (const needle of needlesInCode(codeOfLine(file, content), wanted, texts)) add(needle, file);
   }
   return found;
 }
@@ -162,11 +164,14 @@ export function needlesPattern(needles: readonly string[], wholeWord: boolean): 
 const MAX_LINE = 2_000;
 const WORD_RE = /[A-Za-z_$][\w$]*/g;
 
-/** The needles that stand in a line of code: identifiers as whole words, anything else as text. */
-function needlesInCode(code: string, wanted: ReadonlySet<string>): string[] {
+/**
+ * The needles that stand in a line of code: identifiers as whole words, anything else (`texts`,
+ * the wanted needles that are not identifiers) as text.
+ */
+function needlesInCode(code: string, wanted: ReadonlySet<string>, texts: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of code.matchAll(WORD_RE)) if (wanted.has(m[0])) out.push(m[0]);
-  for (const needle of wanted) if (!IDENTIFIER_RE.test(needle) && code.includes(needle)) out.push(needle);
+  for (const needle of texts) if (code.includes(needle)) out.push(needle);
   return out;
 }
 

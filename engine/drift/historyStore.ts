@@ -3,9 +3,10 @@ import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
 /**
  * Part of every key: bump it when what a stored answer means changes (how a grep match is read,
- * what a file reader returns), so answers of an older Engram are never read as new ones.
+ * what a file reader returns), so answers of an older Engram are never read as new ones. 2: a
+ * reader's Set (markdown sections) is stored through its codec; 1 stored it as `{}`.
  */
-const ANSWERS_FORMAT = 1;
+const ANSWERS_FORMAT = 2;
 /**
  * At most this many answers are kept, the least recently used dropped first. Answers keyed by
  * commits never go stale, but most are never asked again (a memory rewritten, a claim gone); the
@@ -25,9 +26,14 @@ export interface AnswerCodec<V> {
 
 interface StoredRow {
   head: string | null;
-  answer: string;
-  usedAt: number;
+  /** Undefined until asked for when the rows were read without their answers (see `read`). */
+  answer?: string;
+  /** Likewise: a row never looked up is not marked used again by this check. */
+  usedAt?: number;
 }
+
+/** A later read of the database (MemoryStore.read): valid after the check's first read has ended. */
+export type ReadLater = <T>(fn: (reader: SqlReader) => T) => T;
 
 /**
  * The drift check's history answers as stored in `drift_history`, for one check: all read at its
@@ -46,6 +52,7 @@ export class StoredHistory {
   private constructor(
     private readonly root: string,
     private readonly rows: Map<string, StoredRow>,
+    private readonly readLater?: ReadLater,
   ) {}
 
   /** Nothing stored yet (a search outside a check, a test). */
@@ -53,14 +60,26 @@ export class StoredHistory {
     return new StoredHistory(root, new Map());
   }
 
-  /** Every stored answer (the reader is only valid inside its read: call it before any await). */
-  static read(reader: SqlReader, root: string): StoredHistory {
+  /**
+   * Every stored answer (the reader is only valid inside its read: call it before any await).
+   * With `readLater`, only the keys are read now and each answer when it is looked up: answers
+   * about HEAD's whole history are MBs (every version of package.json, the commit timeline), and
+   * a re-check that asks a few of them read and decoded them all (~0.1 s of a CLI re-check).
+   */
+  static read(reader: SqlReader, root: string, readLater?: ReadLater): StoredHistory {
     const rows = new Map<string, StoredRow>();
-    for (const row of reader.all<{ key: string; head: string | null; answer: string; used_at: number }>(
-      'SELECT key, head, answer, used_at FROM drift_history',
-    ))
-      rows.set(row.key, { head: row.head, answer: row.answer, usedAt: row.used_at });
-    return new StoredHistory(root, rows);
+    // Not used_at either: SQLite stores it after the answer, so reading it walks the answer's pages.
+    if (readLater)
+      for (const row of reader.all<{ key: string; head: string | null }>(
+        'SELECT key, head FROM drift_history',
+      ))
+        rows.set(row.key, { head: row.head });
+    else
+      for (const row of reader.all<{ key: string; head: string | null; answer: string; used_at: number }>(
+        'SELECT key, head, answer, used_at FROM drift_history',
+      ))
+        rows.set(row.key, { head: row.head, answer: row.answer, usedAt: row.used_at });
+    return new StoredHistory(root, rows, readLater);
   }
 
   /** Stored answers this check has read or found: for tests and the bench. */
@@ -78,8 +97,24 @@ export class StoredHistory {
     const key = this.keyOf(question, head);
     const row = this.rows.get(key);
     if (!row) return undefined;
+    let answer = row.answer;
+    if (answer === undefined) {
+      const stored = this.readLater?.((reader) =>
+        reader.get<{ answer: string; used_at: number }>(
+          'SELECT answer, used_at FROM drift_history WHERE key = ?',
+          [key],
+        ),
+      );
+      answer = stored?.answer;
+      if (stored) row.usedAt = stored.used_at;
+    }
+    if (answer === undefined) {
+      // Gone since the keys were read (another check dropped it): asked of git again, stored anew.
+      this.rows.delete(key);
+      return undefined;
+    }
     this.used.add(key);
-    const json = (JSON.parse(row.answer) as { v?: unknown }).v;
+    const json = (JSON.parse(answer) as { v?: unknown }).v;
     return { value: codec ? codec.decode(json) : (json as V) };
   }
 

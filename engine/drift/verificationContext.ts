@@ -7,6 +7,7 @@ import { commitsAt, openGit, pathEvents } from './gitHistory';
 import { firstChange } from './historyWalk';
 import { firstBreak, heldAt } from './fileHistory';
 import { StoredHistory } from './historyStore';
+import type { ReadLater } from './historyStore';
 import type { FileReader } from './fileHistory';
 import type { GitContext, PathEvent } from './gitHistory';
 import { readManifestFacts } from './manifestFacts';
@@ -64,15 +65,17 @@ export interface VerificationContext {
   ): Promise<boolean | undefined>;
 }
 
+/** `readLater`: reads the database after `reader`'s read has ended (stored answers when asked). */
 export async function createVerificationContext(
   reader: SqlReader,
   root: string,
+  readLater?: ReadLater,
 ): Promise<VerificationContext> {
   const realRoot = realpathSync(root);
   // The database is read before the first await: a reader is only valid inside its read.
   const manifests = readManifestFacts(reader, root, realRoot);
   const symbols = readSymbolIndex(reader);
-  const history = StoredHistory.read(reader, root);
+  const history = StoredHistory.read(reader, root, readLater);
   const git = await openGit(root, history);
   const search = new WorkspaceSearch(root, git);
   let routes: Promise<Map<string, RouteDefinition[]>> | undefined;

@@ -14,7 +14,9 @@ export interface CheckpointJob {
   tempPath: string;
 }
 
-export type CheckpointReply = { ok: true; bytes: number; millis: number } | { ok: false; error: string };
+/** `sum`: the snapshot's checksum (snapshotFile.ts, snapshotSum). */
+export type CheckpointReply =
+  { ok: true; bytes: number; sum: string; millis: number } | { ok: false; error: string };
 
 /** How to start the worker: dist/checkpointWorker.js beside the bundle, or the .ts source under tsx. */
 export interface CheckpointWorkerScript {
@@ -32,7 +34,10 @@ export function defaultCheckpointWorkerScript(): CheckpointWorkerScript {
  * Runs one checkpoint in a worker thread of its own, which ends with it: checkpoints are minutes
  * apart, and a worker holds a second copy of the database while it works.
  */
-export function runCheckpoint(script: CheckpointWorkerScript, job: CheckpointJob): Promise<CheckpointReply> {
+export function runCheckpoint(
+  script: CheckpointWorkerScript,
+  job: CheckpointJob,
+): Promise<Extract<CheckpointReply, { ok: true }>> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(script.file, { execArgv: script.execArgv ?? [] });
     let settled = false;

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import type { CheckpointJob, CheckpointReply } from './checkpoint';
 import { readJournalRecords } from './journal';
 import { replayRecords } from './replay';
+import { snapshotSum } from './snapshotFile';
 import { loadSqlJs } from './sqlite';
 
 async function checkpoint(job: CheckpointJob): Promise<CheckpointReply> {
@@ -28,7 +29,7 @@ async function checkpoint(job: CheckpointJob): Promise<CheckpointReply> {
     } finally {
       closeSync(fd);
     }
-    return { ok: true, bytes: bytes.length, millis: performance.now() - started };
+    return { ok: true, bytes: bytes.length, sum: snapshotSum(bytes), millis: performance.now() - started };
   } finally {
     db.close();
   }

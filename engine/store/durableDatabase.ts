@@ -15,7 +15,7 @@ import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
 import { storedParams } from './writePolicy';
-import { createEmpty, loadSnapshot, readMeta } from './snapshotFile';
+import { createEmpty, loadSnapshot, readMeta, snapshotSum, writeSnapshotSum } from './snapshotFile';
 import { recoverStore } from './recoverStore';
 import type { RecoverOptions, RecoverReport } from './recoverStore';
 
@@ -141,7 +141,7 @@ export class DurableDatabase {
       createEmpty(options.sql, files.database, files.journal);
     }
 
-    const db = loadSnapshot(options.sql, files.database, files.previous);
+    const db = loadSnapshot(options.sql, files.database, files.previous, files.snapshotSum);
     let journal: Journal | undefined;
     try {
       options.configure?.(db);
@@ -372,24 +372,28 @@ export class DurableDatabase {
     if (seq === this.snapshotSeq) return;
     const files = storeFiles(this.options.path);
     const worker = this.options.checkpointWorker;
+    let sum: string;
     if (worker && this.databaseBytes() >= (worker.minDatabaseBytes ?? CHECKPOINT_WORKER_MIN_BYTES)) {
       // Writes are synchronous, so the journal ends with transaction `seq` right now; the worker
       // reads only up to here while later writes go on appending.
       const range = this.journal.rangeAfter(this.snapshotSeq);
       if (range.lastSeq !== seq)
         throw new EngramError('STORE', `journal ends at ${range.lastSeq}, not ${seq}`);
-      await runCheckpoint(worker.script ?? defaultCheckpointWorkerScript(), {
-        sqlWasmPath: worker.sqlWasmPath,
-        databasePath: files.database,
-        journalPath: files.journal,
-        from: range.from,
-        to: range.to,
-        fromSeq: this.snapshotSeq,
-        toSeq: seq,
-        tempPath: files.snapshotTemp,
-      });
+      sum = (
+        await runCheckpoint(worker.script ?? defaultCheckpointWorkerScript(), {
+          sqlWasmPath: worker.sqlWasmPath,
+          databasePath: files.database,
+          journalPath: files.journal,
+          from: range.from,
+          to: range.to,
+          fromSeq: this.snapshotSeq,
+          toSeq: seq,
+          tempPath: files.snapshotTemp,
+        })
+      ).sum;
     } else {
       const bytes = this.db.export();
+      sum = snapshotSum(bytes);
       const handle = await fsp.open(files.snapshotTemp, 'w', 0o600);
       try {
         await handle.writeFile(bytes);
@@ -408,6 +412,7 @@ export class DurableDatabase {
     }
     renameSync(files.snapshotTemp, files.database);
     fsyncDirectory(path.dirname(files.database));
+    writeSnapshotSum(files.snapshotSum, sum);
     const previousSeq = this.snapshotSeq;
     this.snapshotSeq = seq;
     this.journal.compact(previousSeq);

@@ -101,7 +101,7 @@ export class Journal {
           `journal ${filePath} belongs to database ${ownerId}, not ${dbId}: refusing to replay it`,
         );
       }
-      const scan = scanJournal(bytes);
+      const scan = scanJournal(bytes, snapshotSeq);
       const records = scan.frames.map((f) => f.record);
       const corrupt = scan.damaged.length > 0 || scan.frames.some((f) => f.repaired);
       let size = bytes.length;

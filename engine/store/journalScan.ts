@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { EngramError } from '../errors';
-import { decodeRecord, RECORD_PAYLOAD_PREFIX } from './statementLog';
+import { decodeRecord, lazyRecord, RECORD_PAYLOAD_PREFIX, recordHeader } from './statementLog';
 import type { TransactionRecord } from './statementLog';
 
 /**
@@ -60,8 +60,12 @@ export function encodeFrame(payload: Buffer): Buffer {
   return frame;
 }
 
-/** Every intact record of a whole journal file (header included), and where it is damaged. */
-export function scanJournal(bytes: Buffer): JournalScan {
+/**
+ * Every intact record of a whole journal file (header included), and where it is damaged.
+ * Records up to `heldUpTo` (those a snapshot already holds) are checked by their checksum and
+ * decoded only if their statements are read (lazyRecord).
+ */
+export function scanJournal(bytes: Buffer, heldUpTo = -Infinity): JournalScan {
   const frames: ScannedFrame[] = [];
   const damaged: DamagedRange[] = [];
   let tornTail: DamagedRange | undefined;
@@ -72,7 +76,7 @@ export function scanJournal(bytes: Buffer): JournalScan {
     lastSeq = record.seq;
   };
   while (offset < bytes.length) {
-    const parsed = parseRecordAt(bytes, offset);
+    const parsed = parseRecordAt(bytes, offset, heldUpTo);
     if (typeof parsed !== 'string') {
       keep(parsed.record, offset, bytes.subarray(offset, parsed.next), false);
       offset = parsed.next;
@@ -104,6 +108,7 @@ export function scanJournal(bytes: Buffer): JournalScan {
 export function parseRecordAt(
   bytes: Buffer,
   offset: number,
+  heldUpTo = -Infinity,
 ): { record: TransactionRecord; next: number } | 'short' | 'checksum' | 'payload' {
   if (offset + RECORD_HEADER_BYTES > bytes.length) return 'short';
   const length = bytes.readUInt32LE(offset);
@@ -113,7 +118,9 @@ export function parseRecordAt(
   const payload = bytes.subarray(offset + RECORD_HEADER_BYTES, end);
   if (crc32(payload) !== checksum) return 'checksum';
   try {
-    return { record: decodeRecord(payload), next: end };
+    const header = recordHeader(payload);
+    const held = header !== undefined && header.seq <= heldUpTo;
+    return { record: held ? lazyRecord(payload, header) : decodeRecord(payload), next: end };
   } catch {
     return 'payload';
   }

@@ -46,6 +46,7 @@ export function encodeRecord(record: TransactionRecord): Buffer {
 }
 
 export function decodeRecord(payload: Buffer): TransactionRecord {
+  decodedRecords++;
   const encoded = JSON.parse(payload.toString('utf8')) as EncodedRecord;
   if (typeof encoded.seq !== 'number' || !Array.isArray(encoded.sql) || !Array.isArray(encoded.ops)) {
     throw new Error('journal record has an unexpected shape');
@@ -60,6 +61,37 @@ export function decodeRecord(payload: Buffer): TransactionRecord {
       return [text, params === undefined ? undefined : decodeParams(params)];
     }),
   };
+}
+
+/** `seq` and `at` as every payload starts (encodeRecord writes them first, in this order). */
+const RECORD_HEADER_RE = /^\{"seq":(\d+),"at":(-?\d+),"sql":/;
+
+/** `seq` and `at` of a payload as encodeRecord starts it, read without decoding the rest. */
+export function recordHeader(payload: Buffer): { seq: number; at: number } | undefined {
+  const header = RECORD_HEADER_RE.exec(payload.toString('latin1', 0, 64));
+  return header ? { seq: Number(header[1]), at: Number(header[2]) } : undefined;
+}
+
+/**
+ * A record whose statements are decoded only if someone reads them: opening a store reads every
+ * record of its journal but replays only those after the snapshot, and the journal keeps the ones
+ * the snapshot holds too (for `.prev`). A first drift check leaves one record of a few MB there,
+ * which every later CLI process decoded for nothing.
+ */
+export function lazyRecord(payload: Buffer, header: { seq: number; at: number }): TransactionRecord {
+  let statements: TransactionRecord['statements'] | undefined;
+  return {
+    ...header,
+    get statements() {
+      return (statements ??= decodeRecord(payload).statements);
+    },
+  };
+}
+
+let decodedRecords = 0;
+/** How many journal records this process has decoded (for tests: what opening a store costs). */
+export function decodedRecordCount(): number {
+  return decodedRecords;
 }
 
 /** Blobs (embedding vectors) are the only values JSON cannot carry as they are. */

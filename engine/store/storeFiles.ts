@@ -4,6 +4,8 @@ export interface StoreFiles {
   /** The snapshot before the current one; with the journal it can rebuild a damaged database. */
   previous: string;
   journal: string;
+  /** The checksum of the snapshot as Engram wrote it (snapshotFile.ts, loadSnapshot). */
+  snapshotSum: string;
   snapshotTemp: string;
   journalTemp: string;
 }
@@ -13,6 +15,7 @@ export function storeFiles(databasePath: string): StoreFiles {
     database: databasePath,
     previous: `${databasePath}.prev`,
     journal: `${databasePath}.journal`,
+    snapshotSum: `${databasePath}.sum`,
     snapshotTemp: `${databasePath}.tmp`,
     journalTemp: `${databasePath}.journal.tmp`,
   };

@@ -115,3 +115,34 @@ describe('drift history stored in the database', () => {
     assert.equal(heads[1]?.head, moved.history.head);
   });
 });
+
+describe('drift history answers that are not plain JSON', () => {
+  it('a section link re-checked from a new process reads the stored sections as the first check found them', async () => {
+    const repo = new GitRepository();
+    const guide = '# Guide\n\n## Install\n\nText.\n\n## Notifications\n\nMore.\n';
+    repo.commit('initial', T1, { write: { 'docs/guide.md': guide, 'index.js': 'module.exports = 1;\n' } });
+    const removing = repo.commit('Drop notifications', T2, {
+      write: { 'docs/guide.md': guide.replace('## Notifications\n\nMore.\n', '') },
+    });
+    const dbPath = path.join(tempDir(), 'memory.db');
+    const setup = await openTestHost({
+      dbPath,
+      code: { root: repo.root, grammarsDirectory: grammarsDirectory(), runner: 'inline' },
+    });
+    await setup.call('scan', { tokens: false });
+    await setup.call('remember', {
+      content: 'See [install](#install) and [notifications](#notifications).',
+      validFrom: BEFORE_CHANGE,
+      source: { file: 'docs/guide.md' },
+      dedupe: false,
+    });
+    await setup.host.close();
+    const git = countingGit();
+    const first = cliDrift(dbPath, repo.root, git.dir);
+    const gone = first.memories[0]?.claims.find((c) => c.subject === '#notifications');
+    assert.equal(gone?.verdict, 'stale', JSON.stringify(verdicts(first)));
+    assert.equal(gone?.evidence.commit?.hash, removing);
+    // The sections of each version come back from the database (a Set, which JSON has not).
+    assert.deepEqual(verdicts(cliDrift(dbPath, repo.root, git.dir)), verdicts(first));
+  });
+});

@@ -70,4 +70,53 @@ describe('stored history answers', () => {
       ],
     );
   });
+
+  it('reads an answer from the database only when a check looks it up', async () => {
+    const test = await openTestHost();
+    await check(test, HEAD_A, (h) => {
+      h.keep('timeline', HEAD_A, Promise.resolve('x'.repeat(10_000)));
+      h.keep('versions', HEAD_A, Promise.resolve('y'.repeat(10_000)));
+      h.keep('grep', null, Promise.resolve(['src/a.ts']));
+    });
+    let reads = 0;
+    const history = test.host.store.read((r) =>
+      StoredHistory.read(r, ROOT, (fn) => {
+        reads++;
+        return test.host.store.read(fn);
+      }),
+    );
+    assert.equal(reads, 0);
+    assert.deepEqual(history.lookup('grep', null)?.value, ['src/a.ts']);
+    assert.equal(reads, 1, 'one answer read, not the two large ones');
+    assert.ok(history.has('timeline', HEAD_A));
+
+    // Dropped after the keys were read: asked again, and the new answer is stored.
+    test.host.store.write((tx) => tx.run('DELETE FROM drift_history'));
+    assert.equal(history.lookup('timeline', HEAD_A), undefined);
+    history.keep('timeline', HEAD_A, Promise.resolve('z'));
+    await history.settled();
+    test.host.store.write((tx, now) => history.save(tx, HEAD_A, now));
+    assert.deepEqual(
+      rows(test).map((r) => r.answer),
+      ['{"v":"z"}'],
+    );
+  });
+
+  it('read lazily, marks as used only the answers looked up, as the eager read does', async () => {
+    const test = await openTestHost();
+    await check(test, HEAD_A, (h) => {
+      h.keep('grep 1', null, Promise.resolve(1));
+      h.keep('grep 2', null, Promise.resolve(2));
+    });
+    test.clock.advance(2 * HOUR);
+    const history = test.host.store.read((r) =>
+      StoredHistory.read(r, ROOT, (fn) => test.host.store.read(fn)),
+    );
+    assert.equal(history.lookup('grep 2', null)?.value, 2);
+    test.host.store.write((tx, now) => history.save(tx, HEAD_A, now));
+    const usedAt = test.host.store.read((r) =>
+      r.all<{ answer: string; used_at: number }>('SELECT answer, used_at FROM drift_history ORDER BY answer'),
+    );
+    assert.ok(usedAt[1]!.used_at - usedAt[0]!.used_at >= 2 * HOUR, JSON.stringify(usedAt));
+  });
 });

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import { DurableDatabase } from '../../engine/store/durableDatabase';
+import { snapshotQuickChecks } from '../../engine/store/snapshotFile';
+import { decodedRecordCount } from '../../engine/store/statementLog';
 import type { Migration } from '../../engine/store/migrate';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { openDurable } from '../support/durable';
@@ -232,5 +234,41 @@ describe('DurableDatabase', () => {
     await Promise.all([closing, again]);
     assert.throws(write, (error: unknown) => EngramError.is(error, 'CLOSED'));
     assert.equal(count(await open(file)), written);
+  });
+
+  it('a reopen decodes only the journal records its snapshot lacks (the rest stay for .prev)', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    for (let i = 0; i < 30; i++) db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', [`v${i}`]));
+    await db.snapshot();
+    for (let i = 0; i < 3; i++) db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', [`w${i}`]));
+    await db.close();
+    const before = decodedRecordCount();
+    const reopened = await open(file);
+    // The journal still holds the 30 records the snapshot has (with the migration's); 3 are replayed.
+    assert.ok(reopened.stats().journalRecords > 30, JSON.stringify(reopened.stats()));
+    assert.equal(decodedRecordCount() - before, 3);
+    assert.equal(count(reopened), 33);
+    await reopened.close();
+  });
+
+  it('opens a snapshot it wrote without quick_check, and checks one whose bytes changed since', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file);
+    for (let i = 0; i < 5; i++) db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', [`v${i}`]));
+    await db.snapshot();
+    await db.close();
+    let before = snapshotQuickChecks();
+    const reopened = await open(file);
+    assert.equal(snapshotQuickChecks() - before, 0, 'bytes as written: no quick_check');
+    assert.equal(count(reopened), 5);
+    await reopened.close();
+
+    // The same database with one more byte: not what was written, so it is checked again.
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(1)]));
+    before = snapshotQuickChecks();
+    const changed = await open(file);
+    assert.equal(snapshotQuickChecks() - before, 1);
+    await changed.close();
   });
 });

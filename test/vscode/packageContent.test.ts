@@ -58,6 +58,11 @@ describe('the packaged .vsix', () => {
     );
     for (const bundle of bundles)
       assert.ok(shipped.has(`dist/${bundle}`), `dist/${bundle} is missing from the .vsix`);
+    // The libraries dist/engineCore.js requires on first use (scripts/build.mjs, lazyLibraries).
+    const lazy = readdirSync(path.join(DIST, 'lazy'));
+    assert.ok(lazy.includes('gptTokenizer.js') && lazy.includes('hnswlibWasm.js'), lazy.join(', '));
+    for (const bundle of lazy)
+      assert.ok(shipped.has(`dist/lazy/${bundle}`), `dist/lazy/${bundle} is missing from the .vsix`);
   });
 
   it('ships every .wasm, the default embedding model, the grammars with their queries and the webview scripts', () => {
