@@ -64,14 +64,22 @@ export interface VerificationContext {
   ): Promise<boolean | undefined>;
 }
 
+/** What the caller already read for the check, so it is not read again. */
+export interface ContextSources {
+  manifests?: ManifestFacts;
+  /** @default the whole code index, read now (a full check asks about most of it) */
+  symbols?: SymbolIndex;
+}
+
 export async function createVerificationContext(
   reader: SqlReader,
   root: string,
+  sources: ContextSources = {},
 ): Promise<VerificationContext> {
   const realRoot = realpathSync(root);
   // The database is read before the first await: a reader is only valid inside its read.
-  const manifests = readManifestFacts(reader, root, realRoot);
-  const symbols = readSymbolIndex(reader);
+  const manifests = sources.manifests ?? readManifestFacts(reader, root, realRoot);
+  const symbols = sources.symbols ?? readSymbolIndex(reader);
   const history = StoredHistory.read(reader, root);
   const git = await openGit(root, history);
   const search = new WorkspaceSearch(root, git);
