@@ -59,6 +59,9 @@ export async function checkDrift(store: MemoryStore, options: DriftCheckOptions 
   return checkSelection(store, root, selectClaims(store, root, options.paths), options, started);
 }
 
+/** Up to this many claims, a check reads the code index name by name (lazySymbolIndex). */
+const MAX_LAZY_CLAIMS = 2000;
+
 /** The claims a check verifies, and what was read to choose them. */
 export interface ClaimSelection {
   manifests: ManifestFacts;
@@ -99,10 +102,13 @@ export async function checkSelection(
   started = Date.now(),
 ): Promise<DriftReport> {
   const { manifests, extracted, claims, incremental } = selection;
+  // A few claims ask the code index about a few names; many (a checkout changed every file) ask
+  // about most of it, and one read of the whole index beats a query per name.
+  const lazy = incremental && claims.length <= MAX_LAZY_CLAIMS;
   const ctx = await store.read((reader) =>
     createVerificationContext(reader, root, {
       manifests,
-      ...(incremental ? { symbols: lazySymbolIndex((fn) => store.read(fn)) } : {}),
+      ...(lazy ? { symbols: lazySymbolIndex((fn) => store.read(fn)) } : {}),
     }),
   );
   const checks = await verifyAll(ctx, claims);

@@ -50,4 +50,24 @@ describe('drift after a scan', () => {
     const scan = await test.call('scan', {});
     assert.deepEqual(scan.drift, { checked: [], memories: [] });
   });
+
+  it('finds a memory through any form it writes a changed path in: ./, a folder above it, absolute', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'src/util/a.ts': 'export const a = 1;\n', 'lib/b.ts': 'export const b = 1;\n' },
+    });
+    const test = await driftHost(repo.root);
+    const named = [
+      await rememberAt(test, 'A is set in ./src/util/a.ts', BEFORE_CHANGE),
+      await rememberAt(test, 'The helpers are kept in src/util/', BEFORE_CHANGE),
+      await rememberAt(test, `A is set in ${repo.root}/src/util/a.ts`, BEFORE_CHANGE),
+    ];
+    await rememberAt(test, 'B is set in lib/b.ts', BEFORE_CHANGE);
+    await test.call('scan', {});
+    await test.call('drift', {});
+    repo.commit('Change a', T2, { write: { 'src/util/a.ts': 'export const a = 2;\n' } });
+    const scan = await test.call('scan', { paths: ['src/util/a.ts'] });
+    assert.deepEqual([...scan.drift.checked].sort(), [...named].sort());
+    assert.deepEqual(scan.drift.memories, [], 'a changed file that still exists is no drift');
+  });
 });
