@@ -11,5 +11,12 @@ export type { Clock, Logger } from './host';
 export { findWorkspaceRoot, resolveDatabasePath, userDatabasePath, workspaceDatabasePath } from './paths';
 export { DurableDatabase } from './store/durableDatabase';
 export * from './memory/types';
-export type { ClaimReport, DriftReport, FixAction, FixReport, MemoryDrift } from './drift/driftReport';
+export type {
+  ClaimReport,
+  DriftReport,
+  FixAction,
+  FixReport,
+  MemoryDrift,
+  ScanDrift,
+} from './drift/driftReport';
 export type { ClaimEvidence, CommitEvidence, DriftStatus } from './drift/claimTypes';

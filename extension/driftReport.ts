@@ -1,4 +1,4 @@
-import type { ClaimReport, DriftReport as CheckReport, MemoryDrift } from '../engine/index';
+import type { ClaimReport, DriftReport as CheckReport, MemoryDrift, ScanDrift } from '../engine/index';
 
 /** What the views say about the commit that made a memory drift. */
 export interface DriftEvidence {
@@ -73,6 +73,16 @@ export function readDriftReport(result: CheckReport, now: number): DriftReport {
     score: result.score,
     findings: result.memories.map(findingOf).filter((f): f is DriftFinding => f !== undefined),
     checked: result.memories.map((m) => m.id),
+    checkedAt: now,
+  };
+}
+
+/** A scan's drift (the memories naming what it changed) as the views show it: a partial report. */
+export function readScanDrift(drift: ScanDrift, now: number): DriftReport {
+  return {
+    score: undefined,
+    findings: drift.memories.map(findingOf).filter((f): f is DriftFinding => f !== undefined),
+    checked: drift.checked,
     checkedAt: now,
   };
 }

@@ -44,36 +44,42 @@ export class DriftState implements vscode.Disposable {
     return this.running > 0;
   }
 
-  /**
-   * Runs the checker. With `paths` (after a scan) only the memories naming those files are
-   * re-checked, and their verdicts replace the earlier ones.
-   */
-  async check(paths?: string[]): Promise<DriftReport> {
+  /** Runs the checker over every memory; its verdicts replace all earlier ones. */
+  async check(): Promise<DriftReport> {
     requireTrust();
-    const incremental = paths !== undefined && this.report !== undefined;
     this.running++;
     let report: DriftReport;
     try {
-      report = readDriftReport(
-        await this.engine.call('drift', incremental ? { paths, all: true } : {}),
-        Date.now(),
-      );
+      report = readDriftReport(await this.engine.call('drift', {}), Date.now());
     } finally {
       this.running--;
     }
-    if (incremental) {
-      for (const id of report.checked) this.byMemory.delete(id);
-    } else {
-      this.byMemory.clear();
-    }
+    this.byMemory.clear();
     for (const f of report.findings) this.byMemory.set(f.memoryId, f);
-    this.report = {
-      score: incremental ? this.report?.score : report.score,
-      findings: [...this.byMemory.values()],
-      checked: report.checked,
-      checkedAt: report.checkedAt,
-    };
+    this.report = { ...report, findings: [...this.byMemory.values()] };
     this.changed.fire();
+    return this.report;
+  }
+
+  /**
+   * Takes in a partial report (a scan's drift: the memories naming the paths it changed): their
+   * verdicts replace the earlier ones, the others stand. Views hear of it only when a finding
+   * changed, so a save that drifted nothing refreshes them once (for the scan), not twice.
+   */
+  merge(partial: DriftReport): DriftReport {
+    const before = partial.checked.map((id) => this.byMemory.get(id));
+    for (const id of partial.checked) this.byMemory.delete(id);
+    for (const f of partial.findings) this.byMemory.set(f.memoryId, f);
+    const after = partial.checked.map((id) => this.byMemory.get(id));
+    const changed = JSON.stringify(before) !== JSON.stringify(after) || this.report === undefined;
+    this.report = {
+      // The workspace's score is the last full check's (a partial check sees too few memories).
+      score: this.report?.score,
+      findings: [...this.byMemory.values()],
+      checked: partial.checked,
+      checkedAt: partial.checkedAt,
+    };
+    if (changed) this.changed.fire();
     return this.report;
   }
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { requireCodeWorkspace } from '../code/codeWorkspace';
+import type { ScanResult } from '../code/codeWorkspace';
+import type { ScanDrift } from '../drift/driftReport';
+import { driftOfScan } from '../drift/scanDrift';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
 import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
 import type { RepoMap } from '../code/repoMap';
@@ -7,6 +10,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
 import { defineMethod, methodParams } from './defineMethod';
+import { actorOf } from './params';
 import { requiredText, textList, wholeNumber } from './paramFields';
 
 /** @default 1024 tokens: room for about 20 files with their main signatures. */
@@ -33,6 +37,24 @@ export const MAP_PARAMS = methodParams({
     .describe(`token budget of the rendered map (default ${DEFAULT_MAP_BUDGET})`),
 });
 
+async function scanWithDrift(
+  store: MemoryStore,
+  p: z.output<typeof SCAN_PARAMS>,
+): Promise<ScanResult & { drift: ScanDrift }> {
+  const scan = await requireCodeWorkspace(store).scan(store, {
+    tokens: p.tokens,
+    ...(p.paths === undefined ? {} : { paths: p.paths }),
+  });
+  let drift: ScanDrift;
+  try {
+    drift = await driftOfScan(store, scan.changes, actorOf(p));
+  } catch (error) {
+    // The scan is committed: its result stands, and the drift check says why it did not run.
+    drift = { checked: [], memories: [], error: error instanceof Error ? error.message : String(error) };
+  }
+  return { ...scan, drift };
+}
+
 function repoMap(store: MemoryStore, p: z.output<typeof MAP_PARAMS>): RepoMap {
   const query = p.query === undefined ? undefined : boundedQuery('query', p.query);
   return store.read((r) =>
@@ -53,17 +75,15 @@ function repoMap(store: MemoryStore, p: z.output<typeof MAP_PARAMS>): RepoMap {
  */
 export const CODE_METHODS = {
   /**
-   * `{tokens?: boolean, paths?: string[]}` -> ScanResult. `paths` (workspace-relative, or absolute
-   * inside the root) rescans just those files, for a file watcher; omitted, the whole workspace.
+   * `{tokens?: boolean, paths?: string[]}` -> ScanResult with its `drift`. `paths`
+   * (workspace-relative, or absolute inside the root) rescans just those files, for a file watcher;
+   * omitted, the whole workspace. The memories whose claims name a changed path are then checked
+   * for drift (scanDrift.ts), so no host needs a second call after a scan.
    */
   scan: defineMethod({
     params: SCAN_PARAMS,
     write: false,
-    run: (store, p) =>
-      requireCodeWorkspace(store).scan(store, {
-        tokens: p.tokens,
-        ...(p.paths === undefined ? {} : { paths: p.paths }),
-      }),
+    run: (store, p) => scanWithDrift(store, p),
   }),
   symbols: defineMethod({
     params: CODE_SEARCH_PARAMS,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { FileHit, SymbolHit } from '../code/codeQueries';
-import type { ScanResult } from '../code/codeWorkspace';
+import type { MethodResult } from '../api/methods';
 import type { RepoMap } from '../code/repoMap';
 import { absolute, parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
@@ -14,7 +14,12 @@ export function registerCodeCommands(program: Command, invoke: Invoke, cwd: stri
     .option('--no-tokens', 'skip counting memory and source tokens (faster)')
     .description('scan the workspace into the code index and codebase memories')
     .action((dir: string | undefined, o: { tokens: boolean }) =>
-      invoke('scan', { tokens: o.tokens }, (r) => renderScan(r as ScanResult), dir && absolute(cwd, dir)),
+      invoke(
+        'scan',
+        { tokens: o.tokens },
+        (r) => renderScan(r as MethodResult<'scan'>),
+        dir && absolute(cwd, dir),
+      ),
     );
 
   program

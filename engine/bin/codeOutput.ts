@@ -1,8 +1,11 @@
 import type { FileHit, SymbolHit } from '../code/codeQueries';
 import type { ScanResult } from '../code/codeWorkspace';
 import type { RepoMap } from '../code/repoMap';
+import type { ScanDrift } from '../drift/driftReport';
+import { oneLine } from './driftCommands';
 
-export function renderScan(r: ScanResult): string {
+/** The scan's summary, then the drift of the memories naming what it changed. */
+export function renderScan(r: ScanResult & { drift: ScanDrift }): string {
   const c = r.changes;
   const lines = [
     `scanned ${r.root} in ${(r.millis / 1000).toFixed(2)} s: ${r.files} files, ${r.symbols} symbols, ${r.imports} imports`,
@@ -21,7 +24,20 @@ export function renderScan(r: ScanResult): string {
     );
   if (r.interruptedScans.length)
     lines.push(`resumed after interrupted scan(s) ${r.interruptedScans.join(', ')}`);
+  lines.push(...renderScanDrift(r.drift));
   return lines.join('\n');
+}
+
+/** One line per drifted memory: its status, id, the false claims and where they went, its text. */
+export function renderScanDrift(drift: ScanDrift): string[] {
+  if (drift.error !== undefined) return [`drift not checked: ${drift.error}`];
+  if (drift.memories.length === 0) return ['no drift in the changed files'];
+  return drift.memories.map((m) => {
+    const claims = m.claims
+      .filter((c) => c.verdict === 'stale' || c.verdict === 'moved')
+      .map((c) => `${c.subject} ${c.evidence.target ? `-> ${c.evidence.target}` : c.evidence.reason}`);
+    return `drift: ${m.status.toUpperCase()} ${m.id}  ${claims.join('; ')}  "${oneLine(m.excerpt)}"`;
+  });
 }
 
 export function renderSymbols(hits: SymbolHit[]): string {

@@ -72,7 +72,7 @@ function memoryLines(m: MemoryDrift): string[] {
   return lines;
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 100 ? `${flat.slice(0, 99)}…` : flat;
 }

@@ -150,18 +150,25 @@ export interface ClaimForCheck extends StoredClaim {
   sourceFile?: string;
 }
 
-/** Claims of the current, active memories (all of them, or of `memoryIds`). */
+/** Claims of the current, active memories (all of them, or of `memoryIds`, read by its index). */
 export function claimsForCheck(reader: SqlReader, memoryIds?: readonly string[]): ClaimForCheck[] {
-  const rows = reader.all<ClaimRow>(
-    `SELECT c.id, c.memory_id AS memoryId, c.kind, c.subject, c.file, c.negated, c.span_start AS spanStart,
+  const select = `SELECT c.id, c.memory_id AS memoryId, c.kind, c.subject, c.file, c.negated, c.span_start AS spanStart,
             c.span_end AS spanEnd, c.detail, c.verdict, c.evidence, c.checked_at AS checkedAt,
             m.valid_from AS validFrom, m.source
        FROM drift_claims c JOIN memories m ON m.id = c.memory_id AND m.superseded_at IS NULL
-      WHERE m.status = 'active' AND m.layer <> 'codebase'
-      ORDER BY c.memory_id, c.span_start`,
+      WHERE m.status = 'active' AND m.layer <> 'codebase'`;
+  if (memoryIds === undefined)
+    return reader.all<ClaimRow>(`${select} ORDER BY c.memory_id, c.span_start`).map(toClaim);
+  const rows: ClaimRow[] = [];
+  inChunks([...new Set(memoryIds)].sort(), (chunk) =>
+    rows.push(
+      ...reader.all<ClaimRow>(
+        `${select} AND c.memory_id IN (${marks(chunk.length)}) ORDER BY c.memory_id, c.span_start`,
+        chunk,
+      ),
+    ),
   );
-  const wanted = memoryIds ? new Set(memoryIds) : undefined;
-  return rows.filter((row) => !wanted || wanted.has(row.memoryId)).map(toClaim);
+  return rows.map(toClaim);
 }
 
 /**

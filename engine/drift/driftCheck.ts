@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { EngramError } from '../errors';
 import { currentMemory } from '../memory/memoryQueries';
 import { reviseVersion } from '../memory/rows';
@@ -22,7 +23,10 @@ import type { DriftReport, MemoryDrift, Repair } from './driftReport';
 import { DRIFTED, driftScore, driftStatusOf, falseSince, saysMoreThan } from './driftStatus';
 import { createVerificationContext, historyNote } from './verificationContext';
 import type { VerificationContext } from './verificationContext';
-import { affectedMemories } from './changedPaths';
+import { memoriesNamingPaths } from './changedPaths';
+import { readManifestFacts } from './manifestFacts';
+import type { ManifestFacts } from './manifestFacts';
+import { lazySymbolIndex } from './symbolIndex';
 
 export interface DriftCheckOptions {
   /** Only memories whose claims name these workspace paths (after a scan or a file change). */
@@ -52,18 +56,62 @@ export function requireDriftRoot(store: MemoryStore): string {
 export async function checkDrift(store: MemoryStore, options: DriftCheckOptions = {}): Promise<DriftReport> {
   const started = Date.now();
   const root = requireDriftRoot(store);
-  const ctx = await store.read((reader) => createVerificationContext(reader, root, (fn) => store.read(fn)));
-  const extracted = extractPending(store, ctx);
+  return checkSelection(store, root, selectClaims(store, root, options.paths), options, started);
+}
+
+/** Up to this many claims, a check reads the code index name by name (lazySymbolIndex). */
+const MAX_LAZY_CLAIMS = 2000;
+
+/** The claims a check verifies, and what was read to choose them. */
+export interface ClaimSelection {
+  manifests: ManifestFacts;
+  /** Memories written or edited since they were last checked, with their claims just extracted. */
+  extracted: Extracted[];
+  /** Every claim to verify: stored ones and those of `extracted`. */
+  claims: ClaimForCheck[];
+  /** Chosen by changed paths: the code index is then read name by name, not whole. */
+  incremental: boolean;
+}
+
+/**
+ * The claims of every current memory; with `paths`, those of the memories whose stored claims name
+ * them (looked up through the claims' indexes, see memoriesNamingPaths) and of every memory not
+ * checked since it was written (its claims are not stored yet).
+ */
+export function selectClaims(store: MemoryStore, root: string, paths?: readonly string[]): ClaimSelection {
+  const manifests = store.read((reader) => readManifestFacts(reader, root, realpathSync(root)));
+  const extracted = extractPending(store, manifests);
   const pendingIds = new Set(extracted.map((e) => e.memory.id));
+  const fresh = extracted.flatMap((e) => e.claims);
   // Stored claims of memories extracted again are replaced by the new ones, checked unstored.
-  const stored = store.read((reader) => claimsForCheck(reader)).filter((c) => !pendingIds.has(c.memoryId));
-  let claims = [...stored, ...extracted.flatMap((e) => e.claims)];
-  const incremental = options.paths !== undefined;
-  if (options.paths !== undefined) {
-    const wanted = affectedMemories(root, claims, options.paths, ctx.manifests.files);
-    for (const id of pendingIds) wanted.add(id);
-    claims = claims.filter((c) => wanted.has(c.memoryId));
-  }
+  const stored = store.read((reader) =>
+    paths === undefined
+      ? claimsForCheck(reader)
+      : claimsForCheck(reader, [...memoriesNamingPaths(reader, root, paths, manifests.files)]),
+  );
+  const claims = [...stored.filter((c) => !pendingIds.has(c.memoryId)), ...fresh];
+  return { manifests, extracted, claims, incremental: paths !== undefined };
+}
+
+/** Verifies and records the selected claims (see checkDrift). */
+export async function checkSelection(
+  store: MemoryStore,
+  root: string,
+  selection: ClaimSelection,
+  options: DriftCheckOptions,
+  started = Date.now(),
+): Promise<DriftReport> {
+  const { manifests, extracted, claims, incremental } = selection;
+  // A few claims ask the code index about a few names; many (a checkout changed every file) ask
+  // about most of it, and one read of the whole index beats a query per name.
+  const lazy = incremental && claims.length <= MAX_LAZY_CLAIMS;
+  const ctx = await store.read((reader) =>
+    createVerificationContext(reader, root, {
+      manifests,
+      readLater: (fn) => store.read(fn),
+      ...(lazy ? { symbols: lazySymbolIndex((fn) => store.read(fn)) } : {}),
+    }),
+  );
   const checks = await verifyAll(ctx, claims);
   await ctx.history.settled();
   const byMemory = groupByMemory(claims, checks);
@@ -98,9 +146,9 @@ interface Extracted {
  * Claims of memories written (or edited) since the last check, and of those from before drift
  * existed. They are stored with their verdicts once checked (recordResults), in one write.
  */
-function extractPending(store: MemoryStore, ctx: VerificationContext): Extracted[] {
+function extractPending(store: MemoryStore, manifests: ManifestFacts): Extracted[] {
   const pending = store.read(pendingExtraction);
-  const options = { projectPrograms: ctx.manifests.programs, projectPackages: ctx.manifests.ownNames };
+  const options = { projectPrograms: manifests.programs, projectPackages: manifests.ownNames };
   return pending.map((memory) => ({
     memory,
     claims: newClaimsForCheck(memory, extractClaims(memory.content, options)),

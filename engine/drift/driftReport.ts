@@ -70,3 +70,17 @@ export interface FixReport {
   dryRun: boolean;
   actions: FixAction[];
 }
+
+/**
+ * The drift a scan found (method `scan`): the memories whose claims name a path the scan found
+ * added, changed, deleted or renamed, and those not checked since they were written, checked again
+ * as `drift` with `paths` checks them.
+ */
+export interface ScanDrift {
+  /** Every memory checked, drifted or not: a host's earlier verdicts on them no longer hold. */
+  checked: string[];
+  /** The drifted ones among them (moved, stale or dead). */
+  memories: MemoryDrift[];
+  /** Set when the check failed (the scan itself succeeded): why, in one line. */
+  error?: string;
+}

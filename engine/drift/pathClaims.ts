@@ -90,10 +90,7 @@ function locate(ctx: VerificationContext, claim: ClaimUnderCheck, relative: stri
     if (besideSource.inside && pathState(ctx.root, ctx.realRoot, besideSource.relative) !== 'missing')
       return besideSource.relative;
   }
-  if (!relative.includes('/')) {
-    for (const file of ctx.symbols.indexedFiles) if (file.endsWith(`/${relative}`)) return file;
-  }
-  return undefined;
+  return relative.includes('/') ? undefined : ctx.symbols.fileNamed(relative);
 }
 
 /** Where a path claim may point: as written, and relative to the memory's source file. */

@@ -64,7 +64,7 @@ function definitionsOf(
   container: string | undefined,
 ): SymbolDefinition[] {
   // A definition in a test, an example or the docs is not the project's API.
-  const all = (ctx.symbols.definitions.get(name) ?? []).filter((d) => isCodeEvidence(d.file));
+  const all = ctx.symbols.definitionsOf(name).filter((d) => isCodeEvidence(d.file));
   if (container === undefined || !/^[A-Z]/.test(container)) return all;
   const inContainer = all.filter((d) => d.container === container);
   return inContainer.length > 0 ? inContainer : all;

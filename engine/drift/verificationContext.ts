@@ -65,17 +65,25 @@ export interface VerificationContext {
   ): Promise<boolean | undefined>;
 }
 
-/** `readLater`: reads the database after `reader`'s read has ended (stored answers when asked). */
+/** What the caller already read for the check, so it is not read again. */
+export interface ContextSources {
+  manifests?: ManifestFacts;
+  /** @default the whole code index, read now (a full check asks about most of it) */
+  symbols?: SymbolIndex;
+  /** Reads the database after `reader`'s read has ended (stored history answers when asked). */
+  readLater?: ReadLater;
+}
+
 export async function createVerificationContext(
   reader: SqlReader,
   root: string,
-  readLater?: ReadLater,
+  sources: ContextSources = {},
 ): Promise<VerificationContext> {
   const realRoot = realpathSync(root);
   // The database is read before the first await: a reader is only valid inside its read.
-  const manifests = readManifestFacts(reader, root, realRoot);
-  const symbols = readSymbolIndex(reader);
-  const history = StoredHistory.read(reader, root, readLater);
+  const manifests = sources.manifests ?? readManifestFacts(reader, root, realRoot);
+  const symbols = sources.symbols ?? readSymbolIndex(reader);
+  const history = StoredHistory.read(reader, root, sources.readLater);
   const git = await openGit(root, history);
   const search = new WorkspaceSearch(root, git);
   let routes: Promise<Map<string, RouteDefinition[]>> | undefined;

@@ -106,3 +106,16 @@ export function cursorNumber(
   }
   return value;
 }
+
+/** The items, in order, while they fit `budget` tokens (none when the first does not). */
+export function strictlyWithin<T>(items: readonly T[], budget: number): T[] {
+  const kept: T[] = [];
+  let left = budget;
+  for (const item of items) {
+    const cost = jsonTokens(item) + 1;
+    if (cost > left) break;
+    kept.push(item);
+    left -= cost;
+  }
+  return kept;
+}

@@ -1,8 +1,11 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
-import type { ScanResult } from '../../engine/code/codeWorkspace';
+import type { MethodResult } from '../../engine/index';
 import type { ScanProgress } from '../../engine/code/scanProtocol';
 import { nextTurn } from './nextTurn';
+
+/** A scan's result, with the drift of the memories naming what it changed. */
+export type ScanResult = MethodResult<'scan'>;
 
 /** More changed paths than this in one batch (a checkout, a generator) rescan the whole workspace. */
 export const MAX_TARGETED_PATHS = 500;
@@ -119,8 +122,8 @@ export class ScanRunner implements vscode.Disposable {
         this.log.info(
           `scan${target.full ? '' : ` of ${target.paths.size} paths`}: ${result.files} files, ${c.added.length} added, ${c.changed.length} changed, ${c.deleted.length} deleted in ${result.millis} ms`,
         );
-        // The scan's last transaction ran on this turn: the listeners (drift check, refreshes)
-        // start on the next one, and the next scan on the one after.
+        // The scan's last transaction ran on this turn: the listeners (its drift into the views,
+        // refreshes) start on the next one, and the next scan on the one after.
         await nextTurn();
         this.progress.fire(undefined);
         this.finished.fire(result);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { GitRepository } from '../drift/gitRepository';
 import { tempDir } from '../support/temp';
 import { engram } from './engramCli';
 
@@ -220,5 +221,34 @@ describe('engram CLI', () => {
       merged.out.includes(`merged into ${id}, replacing "Use pnpm for installs." (restatement: similarity `),
       merged.out,
     );
+  });
+
+  it('scan prints the drift of the memories naming changed files, or that there is none', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-10T12:00:00Z', {
+      write: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 1;\n' },
+    });
+    const db = ['--db', path.join(repo.root, 'x.db')];
+    const remember = await engram(repo.root, [
+      ...db,
+      '--json',
+      'remember',
+      'A is set in src/a.ts',
+      '--valid-from',
+      '2025-02-01T00:00:00Z',
+    ]);
+    const id = (JSON.parse(remember.out) as { memory: { id: string } }).memory.id;
+    const first = await engram(repo.root, [...db, 'scan', '--no-tokens']);
+    assert.equal(first.code, 0, first.err);
+    repo.commit('Touch b', '2025-03-01T12:00:00Z', { write: { 'src/b.ts': 'export const b = 2;\n' } });
+    const quiet = await engram(repo.root, [...db, 'scan', '--no-tokens']);
+    assert.match(quiet.out, /^no drift in the changed files$/m);
+
+    repo.commit('Rename a to alpha', '2025-03-02T12:00:00Z', { rename: [['src/a.ts', 'src/alpha.ts']] });
+    const scan = await engram(repo.root, [...db, 'scan', '--no-tokens']);
+    assert.equal(scan.code, 0, scan.err);
+    const drifted = scan.out.split('\n').filter((line) => line.startsWith('drift: '));
+    assert.equal(drifted.length, 1, scan.out);
+    assert.match(drifted[0] ?? '', new RegExp(`^drift: MOVED ${id} .*src/a\\.ts -> src/alpha\\.ts`));
   });
 });

@@ -213,3 +213,39 @@ test('resources code://map and drift://report', async () => {
   assert.ok(driftJson.score > 0);
   assert.ok(driftJson.memories.some((m) => m.status === 'dead'));
 });
+
+test('code_scan re-checks the memories naming the files it found changed, within its budget', async () => {
+  await call('code_scan'); // takes in the deletion of src/legacy.ts (the test above)
+  const { memory } = await call<{ memory: { id: string } }>('memory_remember', {
+    content: 'The calculator class is defined in src/math.ts.',
+    kind: 'fact',
+  });
+  await call('drift_check');
+  git('mv', 'src/math.ts', 'src/calc.ts');
+  git('commit', '-q', '-m', 'Rename math.ts to calc.ts');
+
+  const scan = await bridge.client.callTool({ name: 'code_scan', arguments: {} });
+  const structured = scan.structuredContent as { drift: { checked: number; memories: DriftMemory[] } };
+  // Only the memory naming the renamed file is checked (the legacy one names no changed path).
+  assert.equal(structured.drift.checked, 1, JSON.stringify(structured.drift));
+  const [moved] = structured.drift.memories;
+  assert.equal(moved?.id, memory.id);
+  assert.equal(moved.status, 'moved');
+  assert.equal(moved.claims.find((c) => c.subject === 'src/math.ts')?.evidence.reason, 'renamed');
+  const [content] = scan.content as Array<{ type: string; text: string }>;
+  assert.match(content?.text ?? '', new RegExp(`MOVED ${memory.id}`));
+  assert.match(content?.text ?? '', /src\/math\.ts: renamed -> src\/calc\.ts/);
+
+  await call('memory_remember', { content: 'Totals are kept in src/calc.ts.', kind: 'fact' });
+  await call('drift_check');
+  rmSync(path.join(workspace, 'src/calc.ts'));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Drop the calculator');
+  const small = await call<{ drift: { drifted: number; memories: DriftMemory[]; truncated: boolean } }>(
+    'code_scan',
+    { budget: 200 },
+  );
+  // The counts are complete; the list holds what the budget left room for, and says so.
+  assert.equal(small.drift.drifted, 1, JSON.stringify(small.drift));
+  assert.equal(small.drift.truncated, small.drift.memories.length === 0);
+});

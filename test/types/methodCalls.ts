@@ -4,7 +4,7 @@
  * `@ts-expect-error` line fails the typecheck if the wrong call it marks ever compiles.
  */
 import type { MethodName, MethodParams, MethodResult } from '../../engine/api/methods';
-import type { DriftReport } from '../../engine/drift/driftReport';
+import type { DriftReport, ScanDrift } from '../../engine/drift/driftReport';
 import type { Memory, RememberResult } from '../../engine/memory/types';
 import type { ContextBlock } from '../../engine/retrieval/contextBuilder';
 import type { RecallResult } from '../../engine/retrieval/recall';
@@ -35,7 +35,9 @@ export async function typedCalls(call: Call): Promise<void> {
   const drift: DriftReport = await call('drift', { paths: ['src/auth.ts'] });
   await call('graphNeighbourhood', { seeds: [{ entity: 'auth' }, { memory: 'm_1' }], hops: 2 });
   await call('graphCreateEntities', { entities: [{ name: 'a', entityType: 't', observations: [] }] });
-  void [remembered, edited, drift];
+  // A scan brings the drift of the memories naming what it changed.
+  const scanned: ScanDrift = (await call('scan', { paths: ['src/auth.ts'] })).drift;
+  void [remembered, edited, drift, scanned];
 
   // @ts-expect-error remember needs content
   await call('remember', { tags: ['auth'] });

@@ -11,9 +11,12 @@ import {
   fitToBudget,
   jsonTokens,
   nextCursorField,
+  strictlyWithin,
 } from '../budget';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolContext, ToolDefinition } from '../toolDefinition';
+import { driftView, memoryDriftSchema, memoryLines } from './driftTools';
+import type { MemoryDriftView } from './driftTools';
 import { queryField } from './fields';
 
 /** The engine's searches return at most this many hits; a cursor pages within them. */
@@ -25,11 +28,12 @@ const scanTool = defineTool({
   name: 'code_scan',
   title: 'Scan the workspace',
   description:
-    "Scan the workspace into Engram's code index (files, symbols, imports, references, manifests) and bring the codebase memories up to date; a rescan parses only changed files. paths rescans just those files or directories. Needed before code_symbols, code_files and code_map when the index is empty or stale.",
+    "Scan the workspace into Engram's code index (files, symbols, imports, references, manifests) and bring the codebase memories up to date; a rescan parses only changed files. paths rescans just those files or directories. Needed before code_symbols, code_files and code_map when the index is empty or stale. The memories whose claims name a changed file are then checked for drift, as drift_check does with paths, and the drifted ones listed.",
   group: 'code',
   profiles: ['full'],
-  // Writes the code index and codebase memories (invalidating those of deleted files); a repeat finds nothing changed.
-  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  // Writes the code index and codebase memories (invalidating those of deleted files), and ends the
+  // memories its drift check finds false (valid_to), as drift_check does; a repeat finds nothing changed.
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   input: z.object({
     paths: z
       .array(pathField)
@@ -79,6 +83,15 @@ const scanTool = defineTool({
     interruptedScans: z.array(z.number()),
     importsReresolved: z.number(),
     millis: z.number(),
+    drift: z.object({
+      /** Memories checked again: those naming a changed path, and those never checked before. */
+      checked: z.number(),
+      /** How many of them drifted (moved, stale or dead); `memories` lists those the budget left room for. */
+      drifted: z.number(),
+      memories: z.array(memoryDriftSchema),
+      truncated: z.boolean(),
+      error: z.string().optional(),
+    }),
   }),
   async run({ paths, tokens, budget = DEFAULT_BUDGET }, context) {
     const result = await context.call('scan', {
@@ -108,13 +121,26 @@ const scanTool = defineTool({
       importsReresolved: result.importsReresolved,
       millis: result.millis,
     };
-    // A scan cannot be paged (a repeat finds nothing changed), so the path lists are cut to the
-    // budget left by the summary, shared out in order: deleted and renamed (what memories lost) first.
-    let left = Math.max(0, budget - jsonTokens(summary) - 50);
+    const { drift } = result;
+    const driftCounts = {
+      checked: drift.checked.length,
+      drifted: drift.memories.length,
+      ...(drift.error === undefined ? {} : { error: drift.error }),
+    };
+    // A scan cannot be paged (a repeat finds nothing changed), so the drifted memories and the path
+    // lists are cut to the budget left by the summary, shared out in order: the drift first (what
+    // the agent must act on), then deleted and renamed (what memories lost).
+    let left = Math.max(0, budget - jsonTokens({ ...summary, drift: driftCounts }) - 60);
     const take = <T>(items: T[]): T[] => {
       const kept = strictlyWithin(items, left);
       left -= jsonTokens(kept);
       return kept;
+    };
+    const drifted = take(drift.memories.map(driftView));
+    const driftShown = {
+      ...driftCounts,
+      memories: drifted,
+      truncated: drifted.length < drift.memories.length,
     };
     const deleted = take(changes.deleted);
     const renamed = take(changes.renamed);
@@ -127,7 +153,12 @@ const scanTool = defineTool({
       added.length < counts.added;
     const m = result.memories;
     return {
-      structured: { ...summary, changes: { added, changed, deleted, renamed }, changesTruncated },
+      structured: {
+        ...summary,
+        changes: { added, changed, deleted, renamed },
+        changesTruncated,
+        drift: driftShown,
+      },
       text: [
         `scanned ${result.root} in ${(result.millis / 1000).toFixed(2)} s: ${result.files} files, ${result.symbols} symbols, ${result.imports} imports, ${result.skipped} skipped`,
         `changes: ${counts.added} added, ${counts.changed} changed, ${counts.deleted} deleted, ${counts.renamed} renamed, ${counts.unchanged} unchanged`,
@@ -140,22 +171,27 @@ const scanTool = defineTool({
         ...changed.map((p) => `changed ${p}`),
         ...added.map((p) => `added ${p}`),
         ...(changesTruncated ? ['(change lists cut to the budget; counts above are complete)'] : []),
+        ...driftText(driftShown),
       ].join('\n'),
     };
   },
 });
 
-/** The items, in order, while they fit `budget` tokens (none when the first does not). */
-export function strictlyWithin<T>(items: readonly T[], budget: number): T[] {
-  const kept: T[] = [];
-  let left = budget;
-  for (const item of items) {
-    const cost = jsonTokens(item) + 1;
-    if (cost > left) break;
-    kept.push(item);
-    left -= cost;
-  }
-  return kept;
+/** The scan's drift in words: one block per drifted memory shown, or why there is none. */
+function driftText(drift: {
+  checked: number;
+  drifted: number;
+  memories: MemoryDriftView[];
+  truncated: boolean;
+  error?: string;
+}): string[] {
+  if (drift.error !== undefined) return [`drift not checked: ${drift.error}`];
+  if (drift.drifted === 0) return [`no drift in the changed files (${drift.checked} memories checked)`];
+  return [
+    `drift: ${drift.drifted} of ${drift.checked} memories checked drifted`,
+    ...drift.memories.flatMap(memoryLines),
+    ...(drift.truncated ? [`(${drift.drifted - drift.memories.length} more: see drift_check)`] : []),
+  ];
 }
 
 interface SearchPage<T> {

@@ -11,10 +11,10 @@ import {
   fitToBudget,
   jsonTokens,
   nextCursorField,
+  strictlyWithin,
 } from '../budget';
 import { defineTool } from '../toolDefinition';
 import type { ToolContext, ToolDefinition } from '../toolDefinition';
-import { strictlyWithin } from './codeTools';
 
 const REPAIRS = ['rewrite', 'invalidate', 'review'] as const;
 const iso = (time: number | null | undefined) => (time == null ? null : new Date(time).toISOString());
@@ -46,7 +46,7 @@ const claimSchema = z.object({
   }),
 });
 
-const memoryDriftSchema = z.object({
+export const memoryDriftSchema = z.object({
   id: z.string(),
   status: z.enum(DRIFT_STATUSES),
   excerpt: z.string(),
@@ -59,7 +59,7 @@ const memoryDriftSchema = z.object({
   /** Claims left out to fit the budget (the ok ones go first); drift_claims-style detail is in the engine. */
   claimsOmitted: z.number(),
 });
-type MemoryDriftView = z.input<typeof memoryDriftSchema>;
+export type MemoryDriftView = z.input<typeof memoryDriftSchema>;
 
 const summarySchema = {
   root: z.string(),
@@ -83,7 +83,7 @@ const summarySchema = {
   millis: z.number(),
 };
 
-function driftView(memory: MemoryDrift): MemoryDriftView {
+export function driftView(memory: MemoryDrift): MemoryDriftView {
   return { ...memory, validTo: iso(memory.validTo), claimsOmitted: 0 };
 }
 
@@ -108,7 +108,7 @@ function summaryOf(report: DriftReport) {
   };
 }
 
-function memoryLines(m: MemoryDriftView): string[] {
+export function memoryLines(m: MemoryDriftView): string[] {
   const until = m.validTo ? ` valid until ${m.validTo}` : '';
   const lines = [
     `${m.status.toUpperCase()} ${m.id}${until}: ${m.excerpt.replace(/\s+/g, ' ').slice(0, 120)}`,

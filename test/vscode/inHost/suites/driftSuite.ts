@@ -241,11 +241,26 @@ test('a rename committed in git shows as drift in the status bar without Check D
     'The tick counter lives in src/clock/ticks.ts',
     'fact',
   );
-  git('mv', 'src/clock/ticks.ts', 'src/clock/counter.ts');
-  await commitAfterMemories('Rename ticks.ts to counter.ts');
-  // No Check Drift: the file watcher's rescan re-checks the memories naming the renamed paths,
-  // and the status bar follows the same drift state the Drift view shows (issue 19 item 5).
-  await eventually('the live drift check to find the renamed file', () => api.drift.isStale(note.memory.id));
+  // Every engine call from here on: the rescan brings its drift along, no second call (issue 15).
+  const calls: string[] = [];
+  const call = api.engine.call.bind(api.engine);
+  api.engine.call = (method, params, actor) => {
+    calls.push(method);
+    return call(method, params, actor);
+  };
+  try {
+    git('mv', 'src/clock/ticks.ts', 'src/clock/counter.ts');
+    await commitAfterMemories('Rename ticks.ts to counter.ts');
+    // No Check Drift: the file watcher's rescan re-checks the memories naming the renamed paths,
+    // and the status bar follows the same drift state the Drift view shows (issue 19 item 5).
+    await eventually('the live drift check to find the renamed file', () =>
+      api.drift.isStale(note.memory.id),
+    );
+  } finally {
+    Reflect.deleteProperty(api.engine, 'call'); // the class's own method again
+  }
+  assert.ok(calls.includes('scan'), calls.join(', '));
+  assert.ok(!calls.includes('drift'), `no drift call after a scan: ${calls.join(', ')}`);
   const stale = await eventually('the status bar to count it', () => {
     const count = api.drift.last?.findings.length ?? 0;
     return count > 0 && new RegExp(`\\$\\(warning\\) ${count} stale$`).test(api.statusBar.text)
