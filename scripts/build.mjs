@@ -55,6 +55,31 @@ const sharedEngineCore = {
   },
 };
 
+/**
+ * Libraries the engine loads only on first use, each bundled into a file of its own beside the
+ * entries: a bundle's source stays in memory for as long as the process lives (see asciiBundle.mjs),
+ * and these were 5 of dist/engineCore.js's 6 MB, held by every CLI call and every compat MCP bridge
+ * that never counts a token, builds a vector index or parses code. The engine must `require` or
+ * `import()` them where they are used, never at the top of a module, or they load at start anyway.
+ */
+const lazyLibraries = [
+  // The o200k tokenizer (4 MB of tables): token budgets of recall, context and the full MCP profile.
+  { specifier: 'gpt-tokenizer', out: 'gptTokenizer' },
+  // The HNSW vector index and the in-memory IndexedDB its file system needs: only with embeddings.
+  { specifier: 'hnswlib-wasm/dist/hnswlib.js', out: 'hnswlib' },
+  { specifier: 'fake-indexeddb', out: 'fakeIndexedDb' },
+];
+const lazyBySpecifier = new Map(lazyLibraries.map((lib) => [lib.specifier, lib.out]));
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Imports of a lazy library stay `require('./<out>.js')`, resolved beside the bundle at run time. */
+const lazyLibrariesPlugin = {
+  name: 'lazyLibraries',
+  setup(build) {
+    const filter = new RegExp(`^(${lazyLibraries.map((lib) => escapeRegExp(lib.specifier)).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: `./${lazyBySpecifier.get(args.path)}.js`, external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -68,6 +93,16 @@ const common = {
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
+for (const lib of lazyLibraries) {
+  await esbuild.build({
+    ...common,
+    entryPoints: [{ in: require.resolve(lib.specifier), out: lib.out }],
+    outdir: dist,
+    minifyWhitespace: true,
+  });
+  makeBundleAscii(path.join(dist, `${lib.out}.js`));
+}
+
 for (const entry of nodeEntries) {
   await esbuild.build({
     ...common,
@@ -79,7 +114,7 @@ for (const entry of nodeEntries) {
     // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
     // comments: the in-host profiler names the module of each long task by them.
     minifyWhitespace: entry.out !== 'extension',
-    plugins: entry.out === 'engineCore' ? [] : [sharedEngineCore],
+    plugins: entry.out === 'engineCore' ? [lazyLibrariesPlugin] : [sharedEngineCore, lazyLibrariesPlugin],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
@@ -143,4 +178,4 @@ mkdirSync(grammarsOut, { recursive: true });
 const grammarsIn = path.join(import.meta.dirname, '..', 'grammars');
 for (const name of readdirSync(grammarsIn))
   copyFileSync(path.join(grammarsIn, name), path.join(grammarsOut, name));
-console.log(`built ${nodeEntries.map((e) => `dist/${e.out}.js`).join(', ')}`);
+console.log(`built ${[...nodeEntries, ...lazyLibraries].map((e) => `dist/${e.out}.js`).join(', ')}`);
