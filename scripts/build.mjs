@@ -76,7 +76,10 @@ const lazyLibrariesPlugin = {
   name: 'lazyLibraries',
   setup(build) {
     const filter = new RegExp(`^(${lazyLibraries.map((lib) => escapeRegExp(lib.specifier)).join('|')})$`);
-    build.onResolve({ filter }, (args) => ({ path: `./${lazyBySpecifier.get(args.path)}.js`, external: true }));
+    build.onResolve({ filter }, (args) => ({
+      path: `./${lazyBySpecifier.get(args.path)}.js`,
+      external: true,
+    }));
   },
 };
 
