@@ -173,4 +173,6 @@ mkdirSync(grammarsOut, { recursive: true });
 const grammarsIn = path.join(import.meta.dirname, '..', 'grammars');
 for (const name of readdirSync(grammarsIn))
   copyFileSync(path.join(grammarsIn, name), path.join(grammarsOut, name));
-console.log(`built ${nodeEntries.map((e) => `dist/${e.out}.js`).join(', ')}`);
+console.log(
+  `built ${[...nodeEntries.map((e) => e.out), ...lazyLibraries.map((l) => `lazy/${l.out}`)].map((out) => `dist/${out}.js`).join(', ')}`,
+);

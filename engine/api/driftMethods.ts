@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../errors';
 import { claimsForCheck } from '../drift/claimStore';
-import { checkDrift, requireDriftRoot } from '../drift/driftCheck';
-import { fixDrift } from '../drift/driftRepair';
 import { resolveId } from '../memory/memoryQueries';
 import { actorOf } from './params';
 import { defineMethod, methodParams } from './defineMethod';
@@ -33,7 +31,13 @@ export const DRIFT_METHODS = {
   drift: defineMethod({
     params: DRIFT_PARAMS,
     write: false,
-    run: (store, p) => {
+    run: async (store, p) => {
+      // The checker (git, the config and manifest parsers) loads on the first check: most hosts
+      // never run one, and evaluating it with the engine cost every process ~5 MB.
+      const [{ checkDrift, requireDriftRoot }, { fixDrift }] = await Promise.all([
+        import('../drift/driftCheck'),
+        import('../drift/driftRepair'),
+      ]);
       requireDriftRoot(store);
       const fix = p.fix === true || p.autoFix === true;
       const dryRun = p.dryRun === true;

@@ -7,7 +7,7 @@
  */
 export { Engram } from '../engram';
 export { METHODS, isMethodName } from '../api/methods';
-export { buildCli } from './cliProgram';
+export { buildCli } from './lazyCli';
 export { CommanderError } from 'commander';
 export { parseBridgeArguments } from '../mcp/bridgeCommand';
 export { runBridge } from '../mcp/lazyBridge';

@@ -1,17 +1,14 @@
 import { EngramError } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
 import { tokenCount } from '../retrieval/tokenCount';
-import { syncCodebaseMemories } from './codebaseMemories';
 import type { CodebaseMemorySync } from './codebaseMemories';
 import { defaultScanWorkerScript } from './scanInWorker';
 import type { ScanWorkerScript } from './scanInWorker';
-import { ScanSession } from './scanSession';
+import type { ScanSession } from './scanSession';
 import { ScanWorkerHost } from './scanWorkerHost';
-import { scanWorkspace } from './scanWorkspace';
 import { workspaceRelativePaths } from './workspacePaths';
 import type { ScanReport } from './scanWorkspace';
 import type { ScanProgress } from './scanProtocol';
-import { sourceTokens } from './tokenCost';
 
 /** What the host knows about the workspace it scans. */
 export interface CodeWorkspaceOptions {
@@ -61,11 +58,16 @@ export interface ScanRequest {
  * memories up to date. One scan at a time: a scan asked for while one runs waits for it. The
  * scanner (its worker thread, grammars and import-resolution configs) is kept between scans so a
  * file watcher's one-file rescan pays only for that file; `close` lets it go.
+ *
+ * The scanner's modules (tree-sitter, the manifest parsers, the walker) load on the first scan:
+ * every host of a database with a workspace holds a CodeWorkspace, and most never scan (an MCP
+ * bridge in the compat profile, a CLI call), while evaluating them took ~10 MB of every process.
  */
 export class CodeWorkspace {
   private running: Promise<unknown> = Promise.resolve();
   private readonly worker: ScanWorkerHost;
-  private readonly session = new ScanSession();
+  /** Made by the first scan. */
+  private session: ScanSession | undefined;
   /** Aborted by `close`: a host going away does not wait out a cold scan (the next one resumes it). */
   private readonly closing = new AbortController();
   private closed = false;
@@ -93,7 +95,7 @@ export class CodeWorkspace {
     this.closing.abort(new EngramError('CLOSED', 'the workspace scanner was closed'));
     await this.running.catch(() => undefined);
     await this.worker.close();
-    await this.session.dispose();
+    await this.session?.dispose();
   }
 
   private async scanNow(
@@ -101,6 +103,14 @@ export class CodeWorkspace {
     request: ScanRequest,
     paths: string[] | undefined,
   ): Promise<ScanResult> {
+    const [{ scanWorkspace }, { ScanSession }, { syncCodebaseMemories }, { sourceTokens }] =
+      await Promise.all([
+        import('./scanWorkspace'),
+        import('./scanSession'),
+        import('./codebaseMemories'),
+        import('./tokenCost'),
+      ]);
+    this.session ??= new ScanSession();
     const report = await scanWorkspace({
       ...(paths ? { paths } : {}),
       worker: this.worker,

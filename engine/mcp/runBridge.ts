@@ -5,7 +5,6 @@ import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './bridgeRuntime';
 import { compileWasmWithBaselineOnly } from './compatWasm';
-import { serveHttp } from './httpBridge';
 import { tokenFilePath } from './httpToken';
 import { parseProfile } from './profiles';
 import { serveStdio } from './stdioBridge';
@@ -81,6 +80,9 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
       const dbPath = resolveDatabasePath(choice);
       // The .gitignore first: the engine opens lazily, and a token file without it would be staged by `git add -A`.
       prepareDatabaseDirectory(dbPath);
+      // Loaded for --http only: the SDK's Streamable HTTP transport and its server stack are
+      // dead weight in a stdio bridge.
+      const { serveHttp } = await import('./httpBridge');
       await serveHttp(runtime, {
         port: launch.port ?? 0,
         tokenFile: tokenFilePath(dbPath),

@@ -5,6 +5,7 @@
  * 100,000 memories) happens here. See checkpoint.ts.
  */
 import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { CheckpointJob, CheckpointReply } from './checkpoint';
 import { readJournalRecords } from './journal';
@@ -29,7 +30,13 @@ async function checkpoint(job: CheckpointJob): Promise<CheckpointReply> {
     } finally {
       closeSync(fd);
     }
-    return { ok: true, bytes: bytes.length, sum: snapshotSum(bytes), millis: performance.now() - started };
+    return {
+      ok: true,
+      bytes: bytes.length,
+      sum: snapshotSum(bytes),
+      millis: performance.now() - started,
+      heapMb: Math.round(getHeapStatistics().total_heap_size / 1024 / 102.4) / 10,
+    };
   } finally {
     db.close();
   }

@@ -1,5 +1,6 @@
 // Engram's compat profile and the official @modelcontextprotocol/server-memory side by side over
 // stdio, interleaved call by call (who goes first alternates), so machine load hits both alike.
+// Each row: p50 with the middle half (p25-p75) of both, the ratio, CPU time of the calls, load.
 // Part of `npm run bench:mcp`; sizes from BENCH_COMPAT_SIZES (default 1000,10000). BENCH_ENGRAM_DIST
 // runs another build's dist/ (a copy of main's) against the official server, to compare in one session.
 import { mkdirSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { processUsage } from './processUsage';
 import type { ProcessUsage } from './processUsage';
-import { median, round } from './stats';
+import { median, percentile, round } from './stats';
 
 interface Server {
   name: 'engram' | 'official';
@@ -26,6 +27,13 @@ export interface CompatRow {
   officialP50: number;
   /** engram / official: below 1 is Engram faster. */
   ratio: number;
+  /** The middle half of each server's times (p25-p75, ms): how far a p50 can be trusted. */
+  engramSpread: [number, number];
+  officialSpread: [number, number];
+  /** CPU time each server spent on these calls (s), and the machine's 1-minute load after them. */
+  engramCpuSeconds: number;
+  officialCpuSeconds: number;
+  loadAverage: number;
 }
 
 export interface CompatCheckpoint {
@@ -39,6 +47,11 @@ const TYPES = ['person', 'service', 'library', 'decision', 'incident'];
 const SEARCHES = 100;
 const OPENS = 100;
 const ADDS = 200;
+/**
+ * Whole-graph reads: enough for a stable p50 (with 10 and 5 the ratio ranged 0.85-1.82 between
+ * runs of one build), fewer at 10k, where each read serialises a few MB in both servers.
+ */
+const READ_GRAPHS = (size: number) => (size >= 10_000 ? 15 : 30);
 
 /** A token only entity `i` has, so a search for it is selective (1 match) in both servers. */
 const marker = (i: number) => `k${i}q`;
@@ -74,13 +87,19 @@ async function start(
   return { name, client, pid: transport.pid! };
 }
 
-/** Runs `count` calls on both servers, alternating which goes first; returns each one's times. */
+interface Timed {
+  times: Record<Server['name'], number[]>;
+  cpuSeconds: Record<Server['name'], number>;
+}
+
+/** Runs `count` calls on both servers, alternating which goes first; returns each one's times and CPU. */
 async function interleaved(
   servers: readonly [Server, Server],
   count: number,
   call: (client: Client, i: number) => Promise<unknown>,
-): Promise<Record<Server['name'], number[]>> {
+): Promise<Timed> {
   const times: Record<Server['name'], number[]> = { engram: [], official: [] };
+  const cpuBefore = servers.map((server) => processUsage(server.pid).cpuSeconds);
   for (let i = 0; i < count; i++) {
     const order = i % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
     for (const server of order) {
@@ -91,7 +110,17 @@ async function interleaved(
         throw new Error(`${server.name} call ${i} failed: ${JSON.stringify(result.content)}`);
     }
   }
-  return times;
+  const cpuSeconds = { engram: 0, official: 0 };
+  servers.forEach((server, i) => {
+    cpuSeconds[server.name] = round(processUsage(server.pid).cpuSeconds - cpuBefore[i]!, 1);
+  });
+  return { times, cpuSeconds };
+}
+
+/** p25 and p75 of a list of times. */
+function middleHalf(values: number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [round(percentile(sorted, 25)), round(percentile(sorted, 75))];
 }
 
 export async function compatPart(
@@ -124,20 +153,26 @@ export async function compatPart(
   const checkpoints: CompatCheckpoint[] = [];
   const next = random(42);
   const pick = (size: number) => Math.floor(next() * size);
-  const row = (size: number, operation: string, times: Record<Server['name'], number[]>) => {
+  const row = (size: number, operation: string, { times, cpuSeconds }: Timed) => {
     const engramP50 = round(median(times.engram));
     const officialP50 = round(median(times.official));
-    const out = {
+    const out: CompatRow = {
       size,
       operation,
       calls: times.engram.length,
       engramP50,
       officialP50,
       ratio: round(engramP50 / officialP50),
+      engramSpread: middleHalf(times.engram),
+      officialSpread: middleHalf(times.official),
+      engramCpuSeconds: cpuSeconds.engram,
+      officialCpuSeconds: cpuSeconds.official,
+      loadAverage: round(os.loadavg()[0]!),
     };
     rows.push(out);
+    const spread = ([low, high]: [number, number]) => `${low.toFixed(1)}-${high.toFixed(1)}`;
     console.log(
-      `@${String(size).padEnd(6)} ${operation.padEnd(34)} n=${String(out.calls).padStart(5)}  engram ${engramP50.toFixed(2).padStart(8)} ms  official ${officialP50.toFixed(2).padStart(8)} ms  ratio ${out.ratio.toFixed(2)}`,
+      `@${String(size).padEnd(6)} ${operation.padEnd(34)} n=${String(out.calls).padStart(5)}  engram ${engramP50.toFixed(2).padStart(8)} ms (${spread(out.engramSpread)})  official ${officialP50.toFixed(2).padStart(8)} ms (${spread(out.officialSpread)})  ratio ${out.ratio.toFixed(2)}  CPU ${out.engramCpuSeconds} / ${out.officialCpuSeconds} s  load ${out.loadAverage}`,
     );
   };
 
@@ -200,7 +235,7 @@ export async function compatPart(
       row(
         size,
         'read_graph',
-        await interleaved(servers, size >= 10_000 ? 5 : 10, (client) =>
+        await interleaved(servers, READ_GRAPHS(size), (client) =>
           client.callTool({ name: 'read_graph', arguments: {} }),
         ),
       );
