@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { requireCodeWorkspace } from '../code/codeWorkspace';
 import type { ScanResult } from '../code/codeWorkspace';
 import type { ScanDrift } from '../drift/driftReport';
-import { driftOfScan } from '../drift/scanDrift';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
 import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
 import type { RepoMap } from '../code/repoMap';
@@ -47,6 +46,8 @@ async function scanWithDrift(
   });
   let drift: ScanDrift;
   try {
+    // The checker loads on the first scan, not with the engine (a compat bridge never scans).
+    const { driftOfScan } = await import('../drift/scanDrift');
     drift = await driftOfScan(store, scan.changes, actorOf(p));
   } catch (error) {
     // The scan is committed: its result stands, and the drift check says why it did not run.
