@@ -1,9 +1,9 @@
 import { parseActivity } from './api/engineActivity';
 import type { EngineActivity } from './api/engineActivity';
-import { EngineHost } from './api/hostDispatcher';
+import { EngineDispatcher } from './api/engineDispatcher';
 import { createEmbeddingProvider } from './embedding/createEmbeddingProvider';
 import type { EmbeddingConfig } from './embedding/types';
-import type { HostOptions } from './api/hostDispatcher';
+import type { HostOptions } from './api/engineDispatcher';
 import type { MethodName, MethodParams, MethodResult } from './api/methods';
 import { silentLogger, systemClock } from './host';
 import type { Clock, Logger } from './host';
@@ -60,7 +60,7 @@ export class Engram {
       connectTimeoutMs: options.connectTimeoutMs,
       ...(onActivity ? { onActivity: checkedActivity(onActivity, logger) } : {}),
       openHost: () =>
-        EngineHost.open({
+        EngineDispatcher.open({
           dbPath: options.dbPath,
           sqlWasmPath: options.sqlWasmPath,
           logger,

@@ -1,7 +1,7 @@
 /** The engine's public surface for hosts (extension, MCP bridge, CLI) and tests. */
 export { Engram } from './engram';
 export type { OpenEngramOptions } from './engram';
-export { EngineHost } from './api/hostDispatcher';
+export { EngineDispatcher } from './api/engineDispatcher';
 export { METHODS, isMethodName } from './api/methods';
 export type { MethodName, MethodResult } from './api/methods';
 export { EngramError } from './errors';

@@ -4,7 +4,7 @@ import { versionsOf } from '../memory/memoryQueries';
 import type { Memory, RememberResult } from '../memory/types';
 
 /**
- * How a write's result is kept for a retried request (see EngineHost.execute). The whole result
+ * How a write's result is kept for a retried request (see EngineDispatcher.execute). The whole result
  * is kept by default; a method whose results are large keeps a compact record and rebuilds the
  * result from the database when a retry asks. (A batch of 1,000 memories kept ~0.6 MB of JSON,
  * written into the table and the journal once more: a tenth of the cost of the batch.)

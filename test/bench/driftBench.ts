@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import type { DriftReport } from '../../engine/drift/driftReport';
 import { silentLogger } from '../../engine/host';
 import { SQL_WASM_PATH_FOR_BENCH } from './driftBenchSupport';
@@ -64,8 +64,8 @@ function docParagraphs(root: string, commit: string): Array<{ file: string; text
   return out;
 }
 
-async function openHost(dbPath: string, root: string): Promise<EngineHost> {
-  return EngineHost.open({
+async function openHost(dbPath: string, root: string): Promise<EngineDispatcher> {
+  return EngineDispatcher.open({
     dbPath,
     sqlWasmPath: SQL_WASM_PATH_FOR_BENCH,
     logger: silentLogger,
@@ -77,14 +77,18 @@ async function openHost(dbPath: string, root: string): Promise<EngineHost> {
 }
 
 let request = 0;
-async function call<T>(host: EngineHost, method: string, params: Record<string, unknown>): Promise<T> {
+async function call<T>(host: EngineDispatcher, method: string, params: Record<string, unknown>): Promise<T> {
   return (await host.dispatch(method, params, {
     requestId: `bench-${++request}`,
     client: 'bench',
   })) as T;
 }
 
-async function remember(host: EngineHost, items: Array<{ file: string; text: string }>, validFrom: number) {
+async function remember(
+  host: EngineDispatcher,
+  items: Array<{ file: string; text: string }>,
+  validFrom: number,
+) {
   for (let i = 0; i < items.length; i += 500) {
     const memories = items.slice(i, i + 500).map((p) => ({
       content: p.text,

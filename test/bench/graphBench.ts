@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import type { MethodName, MethodResult } from '../../engine/api/methods';
 import { silentLogger } from '../../engine/host';
 import { launchChromium } from '../vscode/support/browser';
@@ -31,7 +31,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-graph-'));
 let seq = 0;
 
 async function main(): Promise<void> {
-  const host = await EngineHost.open({
+  const host = await EngineDispatcher.open({
     dbPath: path.join(root, 'memory.db'),
     sqlWasmPath,
     logger: silentLogger,

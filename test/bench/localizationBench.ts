@@ -20,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { Bm25Files } from './bm25Files';
 import { hitRates } from './localizationMetrics';
@@ -95,7 +95,7 @@ async function rankRepo(clones: string, repo: string, instances: Instance[], log
     'engram-fused': [],
   };
   checkout(clone, worktree, instances[0]!.base_commit);
-  const host = await EngineHost.open({
+  const host = await EngineDispatcher.open({
     dbPath: path.join(work, 'memory.db'),
     sqlWasmPath: require.resolve('sql.js/dist/sql-wasm.wasm'),
     logger: silentLogger,

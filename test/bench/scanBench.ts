@@ -3,7 +3,7 @@
  * run as the CLI in a child process (`engram --db <tmp> --workspace <repo> scan --json`, no
  * embeddings), so start-up, the worker thread and the memory derivation are all counted and the
  * peak RSS is the whole process's. Then the editor's path in a warm host (a child holding
- * dist/engine.js's EngineHost open, as the extension's engine does): a full rescan, and one-file
+ * dist/engine.js's EngineDispatcher open, as the extension's engine does): a full rescan, and one-file
  * changes through the method with `paths: [file]` (what the file watcher sends), timed around
  * the call, p50 over the repetitions. A benchmark, not a test: it prints figures.
  *
@@ -55,9 +55,9 @@ const WARM_HOST_SCRIPT = `
 const fs = require('node:fs');
 const path = require('node:path');
 const [dist, db, repo, file, comment, reps] = process.argv.slice(2);
-const { EngineHost, silentLogger } = require(path.join(dist, 'engine.js'));
+const { EngineDispatcher, silentLogger } = require(path.join(dist, 'engine.js'));
 (async () => {
-  const host = await EngineHost.open({
+  const host = await EngineDispatcher.open({
     dbPath: db, sqlWasmPath: path.join(dist, 'sql-wasm.wasm'), logger: silentLogger, clock: Date.now,
     embedding: null, code: { root: repo, grammarsDirectory: path.join(dist, 'grammars') },
   });

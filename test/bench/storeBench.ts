@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { machine, median, ms, percentile, round } from './stats';
@@ -23,8 +23,8 @@ const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 100_000;
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-store-'));
 let requestSeq = 0;
 
-async function openHost(dbPath: string, checkpointInWorker = false): Promise<EngineHost> {
-  return EngineHost.open({
+async function openHost(dbPath: string, checkpointInWorker = false): Promise<EngineDispatcher> {
+  return EngineDispatcher.open({
     dbPath,
     sqlWasmPath,
     logger: silentLogger,
@@ -52,7 +52,7 @@ async function workerSnapshot(dbPath: string, texts: string[]) {
   return { wallMs: round(wallMs, 0), longestMainThreadBlockMs: round(delay.max / 1e6, 1) };
 }
 
-function call(host: EngineHost, method: string, params: unknown): Promise<unknown> {
+function call(host: EngineDispatcher, method: string, params: unknown): Promise<unknown> {
   return host.dispatch(method, params, { requestId: `bench-${++requestSeq}`, client: 'bench' });
 }
 
@@ -79,7 +79,7 @@ async function batched(count: number, batchSize: number, texts: string[]) {
   };
 }
 
-async function singles(host: EngineHost, texts: string[]) {
+async function singles(host: EngineDispatcher, texts: string[]) {
   const latencies: number[] = [];
   const start = process.hrtime.bigint();
   for (const content of texts) {
@@ -96,7 +96,7 @@ async function singles(host: EngineHost, texts: string[]) {
   };
 }
 
-async function openAndSnapshot(host: EngineHost, dbPath: string) {
+async function openAndSnapshot(host: EngineDispatcher, dbPath: string) {
   const snapshotStart = process.hrtime.bigint();
   await host.store.db.snapshot();
   const snapshotMs = ms(snapshotStart);

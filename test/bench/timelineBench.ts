@@ -19,7 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { fitRange, frameLayout, layoutLanes, timeToX } from '../../webview/timeline/layout';
 import type { Viewport } from '../../webview/timeline/layout';
@@ -39,7 +39,7 @@ const DAY = 24 * HOUR;
 const LAYERS = ['semantic', 'semantic', 'semantic', 'episodic', 'procedural', 'working', 'codebase'] as const;
 
 let seq = 0;
-function call<T>(host: EngineHost, method: string, params: unknown = {}): Promise<T> {
+function call<T>(host: EngineDispatcher, method: string, params: unknown = {}): Promise<T> {
   return host.dispatch(method, params, { requestId: `bench-${++seq}`, client: 'bench' }) as Promise<T>;
 }
 
@@ -47,7 +47,7 @@ function call<T>(host: EngineHost, method: string, params: unknown = {}): Promis
  * A store that looks like two years of use: memories in every layer spread over the range, 5% on
  * shared subjects (conflict keys: supersessions), 3% edited later (versions), 2% invalidated.
  */
-async function buildStore(): Promise<{ host: EngineHost; seconds: number; driftSeconds: number }> {
+async function buildStore(): Promise<{ host: EngineDispatcher; seconds: number; driftSeconds: number }> {
   const dir = path.join(os.tmpdir(), `engram-bench-timeline-${process.pid}`);
   const workspace = path.join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
@@ -67,7 +67,7 @@ async function buildStore(): Promise<{ host: EngineHost; seconds: number; driftS
     remove: files.filter((f) => f.startsWith('src/jobs')),
   });
   let now = Date.parse('2024-11-01T00:00:00Z');
-  const host = await EngineHost.open({
+  const host = await EngineDispatcher.open({
     code: { root: workspace, grammarsDirectory: grammarsDirectory(), runner: 'inline' },
     dbPath: path.join(dir, 'memory.db'),
     sqlWasmPath,

@@ -55,7 +55,7 @@ const LOADED_ON_FIRST_USE = [
 describe('what loading the engine bundle evaluates', () => {
   it('dist/engineCore.js leaves the CLI, drift checker, code scanner and HTTP transport until first use', async () => {
     const loaded = await evaluatedAtLoad('engine/bin/engineCore.ts');
-    assert.ok(loaded.includes('engine/api/hostDispatcher.ts'), 'the engine itself loads');
+    assert.ok(loaded.includes('engine/api/engineDispatcher.ts'), 'the engine itself loads');
     assert.deepEqual(
       loaded.filter((file) => LOADED_ON_FIRST_USE.some((pattern) => pattern.test(file))),
       [],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { EngineHost } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import type { EngineActivity } from '../../engine/api/engineActivity';
 import { silentLogger } from '../../engine/host';
 import { EngramError } from '../../engine/errors';
@@ -143,7 +143,7 @@ describe('graph methods on a real store', () => {
 
   it('reports recalls (with the touched memories and their entities) and writes to an activity listener', async () => {
     const seen: EngineActivity[] = [];
-    const host = await EngineHost.open({
+    const host = await EngineDispatcher.open({
       dbPath: path.join(tempDir(), 'memory.db'),
       sqlWasmPath: SQL_WASM_PATH,
       logger: silentLogger,

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { EngineHost } from '../../engine/api/hostDispatcher';
-import type { HostOptions } from '../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
+import type { HostOptions } from '../../engine/api/engineDispatcher';
 import type { EmbeddingProvider } from '../../engine/embedding/types';
 import type { MethodName, MethodResult } from '../../engine/api/methods';
 import { silentLogger } from '../../engine/host';
@@ -19,7 +19,7 @@ export class TestClock {
 }
 
 export interface TestHost {
-  host: EngineHost;
+  host: EngineDispatcher;
   dbPath: string;
   clock: TestClock;
   call<M extends MethodName>(method: M, params?: Record<string, unknown>): Promise<MethodResult<M>>;
@@ -40,7 +40,7 @@ export async function openTestHost(
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
   const clock = options.clock ?? new TestClock();
-  const host = await EngineHost.open({
+  const host = await EngineDispatcher.open({
     dbPath,
     sqlWasmPath: SQL_WASM_PATH,
     logger: silentLogger,

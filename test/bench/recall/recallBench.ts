@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
 import type { RememberResult } from '../../../engine/memory/types';
 import { lexicalBuildMs } from '../../../engine/retrieval/liveLexicalIndex';
@@ -61,15 +61,15 @@ const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
 const withDense = !args.includes('--no-dense');
 
 interface Loaded {
-  host: EngineHost;
+  host: EngineDispatcher;
   dbPath: string;
   docOf: Map<string, string[]>;
   /** Seconds spent in rememberMany, embedding included. */
   loadSeconds: number;
 }
 
-function openHost(dbPath: string, dense = withDense): Promise<EngineHost> {
-  return EngineHost.open({
+function openHost(dbPath: string, dense = withDense): Promise<EngineDispatcher> {
+  return EngineDispatcher.open({
     dbPath,
     sqlWasmPath,
     logger: silentLogger,

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineHost } from '../../../engine/api/hostDispatcher';
+import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
 import { median, round } from '../stats';
 import { syntheticMemories } from '../syntheticMemories';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   let next = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (const withCopy of [false, true]) {
-      const host = await EngineHost.open({
+      const host = await EngineDispatcher.open({
         dbPath: path.join(root, `r${round}-${withCopy}.db`),
         sqlWasmPath,
         logger: silentLogger,

@@ -51,11 +51,11 @@ export interface HostOptions {
 const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The engine as the host of one database: executes API methods against its store. Write methods
+ * The engine over one database: dispatches API methods (parameters parsed once) to its store. Write methods
  * run exactly once per request id: the id and the result are stored in the same transaction as the
  * write, so a request re-sent after a failover gets the first answer instead of a second write.
  */
-export class EngineHost {
+export class EngineDispatcher {
   private readonly activityListeners = new Set<ActivityListener>();
 
   private constructor(
@@ -75,7 +75,7 @@ export class EngineHost {
     return () => this.activityListeners.delete(listener);
   }
 
-  static async open(options: HostOptions): Promise<EngineHost> {
+  static async open(options: HostOptions): Promise<EngineDispatcher> {
     const db = await DurableDatabase.open({
       path: options.dbPath,
       sql: await loadSqlJs(options.sqlWasmPath),
@@ -98,7 +98,7 @@ export class EngineHost {
       store.setVectorLoader(() => loadVectors(store, provider, options));
       if (options.warmEmbedding) void store.ensureVectors();
     }
-    return new EngineHost(store, options.logger, options.onActivity);
+    return new EngineDispatcher(store, options.logger, options.onActivity);
   }
 
   async dispatch(
