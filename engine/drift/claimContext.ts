@@ -60,7 +60,10 @@ function keep(
   negated: boolean,
 ): Partial | undefined {
   if (role === 'output') return undefined;
-  if (role === 'shell') return claim.kind === 'script' || claim.kind === 'command' ? claim : undefined;
+  if (role === 'shell')
+    return claim.kind === 'script' || claim.kind === 'command' || setForProject(text, claim, packages)
+      ? claim
+      : undefined;
   if (role === 'example') return exampleClaim(claim, bindings());
   if (isHistorical(clauseAround(text, claim.span[0]))) return undefined;
   switch (claim.kind) {
@@ -83,6 +86,18 @@ function keep(
     default:
       return claim;
   }
+}
+
+/**
+ * `DEBUG=koa* node app` in a shell line: a variable set to a value naming the project switches
+ * something of the project on; `PORT=3000 node app` configures the reader's own program.
+ */
+function setForProject(text: string, claim: Partial, packages: ReadonlySet<string>): boolean {
+  if (claim.kind !== 'env' || text[claim.span[1]] !== '=') return false;
+  const value = /^[^\s'"]*/.exec(text.slice(claim.span[1] + 1))?.[0].toLowerCase() ?? '';
+  return [...packages].some(
+    (name) => value.startsWith(name.toLowerCase()) && !/\w/.test(value[name.length] ?? ''),
+  );
 }
 
 /** In an example: calls of the project's API (as calls: an arity, never a declaration), scripts, commands, configs of a named file. */

@@ -1,16 +1,40 @@
 import type { ClaimCheck } from './claimTypes';
 import { goneWord, ok, presentAgain } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
+import { verifyDependencyClaim } from './manifestClaims';
 import type { VerificationContext } from './verificationContext';
 
-/** An environment variable the code is said to read: its name must still occur in the code. */
+/**
+ * An environment variable the code is said to read: its name must still occur in the code, or the
+ * dependency that reads it for the project must still be declared.
+ */
 export async function verifyEnvClaim(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
   const foundIn = [...(await ctx.words.get(claim.subject))];
   if (claim.negated)
     return foundIn.length > 0 ? presentAgain(ctx, claim, claim.subject, foundIn) : ok('absent');
-  return foundIn.length > 0
-    ? ok('read by the code')
-    : goneWord(ctx, claim, claim.subject, 'no longer in the code');
+  if (foundIn.length > 0) return ok('read by the code');
+  const reader = ENV_READ_BY_PACKAGE.get(claim.subject);
+  if (reader) return readThroughPackage(ctx, claim, reader);
+  return goneWord(ctx, claim, claim.subject, 'no longer in the code');
+}
+
+/**
+ * Variables a dependency reads on the project's behalf: `DEBUG=koa*` switches on the `debug`
+ * package's output, so it holds while the project depends on `debug` (one of npm's most used
+ * packages, and the convention's owner), and goes with the commit that dropped it.
+ */
+const ENV_READ_BY_PACKAGE = new Map([['DEBUG', 'debug']]);
+
+async function readThroughPackage(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  dependency: string,
+): Promise<ClaimCheck> {
+  const check = await verifyDependencyClaim(ctx, { ...claim, kind: 'dependency', subject: dependency });
+  if (check.verdict === 'ok') return ok(`read by the ${dependency} package the project depends on`);
+  if (check.verdict !== 'stale') return check;
+  const { repair: _repair, ...evidence } = check.evidence;
+  return { ...check, evidence: { ...evidence, reason: `read by ${dependency}, no longer a dependency` } };
 }
 
 /**

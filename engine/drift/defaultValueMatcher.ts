@@ -3,19 +3,24 @@ import type { ExtractedClaim } from './claimTypes';
 type Partial = Omit<ExtractedClaim, 'negated'>;
 
 const NAME = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
-/** "`level` defaults to `'info'`", "`retries` (default: `3`)", "`name` default value is `x`". */
+/**
+ * "`level` defaults to `'info'`", "`retries` (default: `3`)", "`name` default value is `x`", and a
+ * literal written bare: "`subdomainOffset` offset to ignore, default to 2".
+ */
 const NAMED_DEFAULT_RE = new RegExp(
-  String.raw`\`(${NAME})\`[^\`.\n]{0,40}?\b(?:defaults?\s+(?:to|is)|default(?:\s+value)?\s*(?:is|:|=))\s*\`([^\`\n]{1,80})\``,
+  String.raw`\`(${NAME})\`[^\`.\n]{0,40}?\b(?:(?:defaults?|defaulting)\s+(?:to|is)|default(?:\s+value)?\s*(?:is|:|=))\s*(?:\`([^\`\n]{1,80})\`|(true|false|null|-?\d+(?:\.\d+)?)(?![\w.]))`,
   'gi',
 );
 /**
  * "Default: `false`" at the end of an option's list item or section; "(default: `os.EOL`)",
  * "(default false)", "(Default: **localhost**)" in parentheses, where a bare value must be a
- * literal ("(default: level set on parent logger)" states no value).
+ * literal ("(default: level set on parent logger)" states no value); ", default to 2" closing
+ * an item.
  */
 const BARE_DEFAULT_RE = new RegExp(
   String.raw`\bDefault(?:\s+value)?\s*(?:is|:)\s*\`([^\`\n]{1,80})\`` +
-    String.raw`|\(\s*default(?:\s+value)?\s*(?:is\s+|:\s*|\s)\s*(?:\`([^\`\n]{1,80})\`|\*\*([^*\s]{1,40})\*\*|(true|false|null|-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|"[^"\n]{0,40}"))\s*\)`,
+    String.raw`|\(\s*default(?:\s+value)?\s*(?:is\s+|:\s*|\s)\s*(?:\`([^\`\n]{1,80})\`|\*\*([^*\s]{1,40})\*\*|(true|false|null|-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|"[^"\n]{0,40}"))\s*\)` +
+    String.raw`|,\s*defaults?\s+to\s+(?:\`([^\`\n]{1,80})\`|(true|false|null|-?\d+(?:\.\d+)?)(?![\w.]))`,
   'gi',
 );
 /**
@@ -35,16 +40,20 @@ const MAX_ITEM_CHARS = 1200;
 export function matchDefaultValues(text: string, out: Partial[]): void {
   NAMED_DEFAULT_RE.lastIndex = 0;
   for (let m = NAMED_DEFAULT_RE.exec(text); m !== null; m = NAMED_DEFAULT_RE.exec(text)) {
-    const value = m[2] as string;
-    const valueStart = m.index + m[0].length - 1 - value.length;
+    const value = (m[2] ?? m[3]) as string;
+    const valueStart = m.index + m[0].length - (m[2] !== undefined ? 1 : 0) - value.length;
     // The claim's span is the value: the name stays the symbol claim it already is.
     out.push(defaultClaim(m[1] as string, [valueStart, valueStart + value.length], value, valueStart));
   }
   BARE_DEFAULT_RE.lastIndex = 0;
+  const named = out.length;
   for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
     const option = optionAbove(text, m.index);
     if (!option) continue;
-    const value = (m[1] ?? m[2] ?? m[3] ?? m[4]) as string;
+    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6]) as string;
+    const end = m.index + m[0].length;
+    // "`maxIpsCount` ..., default to 0" is already the named default it states.
+    if (out.slice(0, named).some((c) => c.span[0] < end && m.index < c.span[1])) continue;
     const valueStart = m.index + m[0].lastIndexOf(value);
     // The claim's span is the default itself: one option may document several defaults.
     out.push(defaultClaim(option, [m.index, m.index + m[0].length], value, valueStart));

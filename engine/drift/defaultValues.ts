@@ -11,13 +11,16 @@ import { pathState } from './workspacePaths';
 const MAX_SOURCE_BYTES = 1_000_000;
 /** A string, number, boolean or null written out: the only defaults a memory is compared with. */
 const LITERAL_RE = /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?|true|false|null|undefined)$/;
+/** A literal after `||` or `??`: only a written value is a default, never another expression. */
+const FALLBACK_LITERAL = String.raw`'[^'\n]*'|"[^"\n]*"|-?\d[\d_]*(?:\.\d+)?|true|false|null`;
 /** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
 const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
 
 /**
  * An option's default as the memory states it. Only a default the code declares in its structure
- * decides: a key of a defaults object (`defaultOptions = { messageKey: 'msg' }`), or a parameter or
- * destructuring default (`function f(dest = 1)`, `{ level = 'info' } = opts`). Found there, the
+ * decides: a key of a defaults object (`defaultOptions = { messageKey: 'msg' }`), a parameter or
+ * destructuring default (`function f(dest = 1)`, `{ level = 'info' } = opts`), or a literal
+ * fallback for a missing option (`options.subdomainOffset || 2`). Found there, the
  * stated value must be the one (one site, another value: stale, repaired with it); found nowhere
  * or with several values, the claim cannot be checked: a word search would only guess.
  */
@@ -75,6 +78,12 @@ export function declaredDefaults(source: string, name: string): string[] {
   const parameter = new RegExp(`[({,]\\s*${escaped}\\s*=(?!=)\\s*([^,;()\\n{}]+?)\\s*(?=[,)}])`, 'g');
   for (let m = parameter.exec(source); m !== null; m = parameter.exec(source))
     values.push((m[1] as string).trim());
+  // A fallback for a missing option: `options.subdomainOffset || 2`, `opts.level ?? 'info'`.
+  const fallback = new RegExp(
+    `[\\w$\\]]\\.${escaped}\\s*(?:\\|\\||\\?\\?)\\s*(${FALLBACK_LITERAL})(?![\\w.$])`,
+    'g',
+  );
+  for (let m = fallback.exec(source); m !== null; m = fallback.exec(source)) values.push(m[1] as string);
   DEFAULTS_OBJECT_RE.lastIndex = 0;
   for (let m = DEFAULTS_OBJECT_RE.exec(source); m !== null; m = DEFAULTS_OBJECT_RE.exec(source)) {
     const body = topLevelOf(source, m.index + m[0].length);

@@ -205,7 +205,7 @@ function recordResults(
       });
       let memory = current.get(id) ?? { ...currentMemory(tx, id), status: null, appliedValidTo: null };
       const falseSpans = claims.filter((_, i) => checks[i]?.verdict === 'stale').map((c) => c.span);
-      const status = driftStatusOf(checks, saysMoreThan(memory.content, falseSpans));
+      const status = driftStatusOf(checks, falseSpans.length > 0 && saysMoreThan(memory.content, falseSpans));
       const state = memory;
       const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;
       if (since !== undefined && state.appliedValidTo !== since) {

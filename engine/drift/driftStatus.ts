@@ -1,4 +1,5 @@
 import type { ClaimCheck, DriftStatus } from './claimTypes';
+import { textRolesOf } from './textRoles';
 
 /**
  * A memory's drift from its claims' verdicts (see DriftStatus). A stale claim that carries its
@@ -21,21 +22,44 @@ export function driftStatusOf(all: readonly ClaimCheck[], saysMore = false): Dri
 const FENCE_RE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;
 const SENTENCE_RE = /[^.!?\n]+(?:[.!?](?=\s|$)|\n|$)/g;
 const MIN_SENTENCE_WORDS = 4;
+const MIN_LINE_WORDS = 2;
+/** A clause after `;`, `, and`, `, but` or a bare `and`/`but`: the stretches between them. */
+const CLAUSE_RE = /(?:^|;|,?\s+(?:and|but)\s+)((?:(?!;|\s(?:and|but)\s).)+)/g;
+const MIN_CLAUSE_WORDS = 6;
 
 /**
- * Whether the memory's prose says something none of the given claims (its false ones) reads: a
- * sentence of at least four words, outside code fences, that no claim span touches. Such a
- * memory is stale (reviewed), never invalidated as dead on the strength of its other sentences.
+ * Whether the memory says something none of the given claims (its false ones) reads: a sentence
+ * of at least four words outside code fences, or a line of two words a command printed, that no
+ * claim span touches. Such a memory is stale (reviewed), never invalidated as dead on the strength of
+ * its other statements.
  */
 export function saysMoreThan(text: string, spans: ReadonlyArray<readonly [number, number]>): boolean {
+  const untouched = (start: number, end: number) => !spans.some(([a, b]) => a < end && start < b);
   const prose = text.replace(FENCE_RE, (fence) => ' '.repeat(fence.length));
   for (const m of prose.matchAll(SENTENCE_RE)) {
     const start = m.index ?? 0;
-    const end = start + m[0].length;
-    if ((m[0].match(/[\p{L}\p{N}_`'-]+/gu) ?? []).length < MIN_SENTENCE_WORDS) continue;
-    if (!spans.some(([a, b]) => a < end && start < b)) return true;
+    if (wordsIn(m[0]) >= MIN_SENTENCE_WORDS && untouched(start, start + m[0].length)) return true;
+    // "pass `DEBUG=x*` and upon boot you'll see the middleware used": a coordinated clause of its own.
+    for (const clause of m[0].matchAll(CLAUSE_RE)) {
+      const at = start + (clause.index ?? 0);
+      if (wordsIn(clause[0]) >= MIN_CLAUSE_WORDS && untouched(at, at + clause[0].length)) return true;
+    }
+  }
+  // What a command printed, line by line, is what the memory shows happens: it says more. The
+  // other lines of an example illustrate the claim and say nothing on their own.
+  const roles = textRolesOf(text);
+  for (const { fence, role } of roles.fences) {
+    for (const line of text.slice(fence.start, fence.end).matchAll(/[^\n]+/g)) {
+      const start = fence.start + (line.index ?? 0);
+      if (role !== 'output' || roles.roleAt(start) !== 'output') continue;
+      if (wordsIn(line[0]) >= MIN_LINE_WORDS && untouched(start, start + line[0].length)) return true;
+    }
   }
   return false;
+}
+
+function wordsIn(text: string): number {
+  return (text.match(/[\p{L}\p{N}_`'-]+/gu) ?? []).length;
 }
 
 export const DRIFTED: ReadonlySet<DriftStatus> = new Set(['moved', 'stale', 'dead']);

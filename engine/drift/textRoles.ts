@@ -21,6 +21,7 @@ const OUTPUT = new Set(['text', 'txt', 'plain', 'plaintext', 'log', 'output', 'n
 const COMMAND_LINE_RE =
   /^\s*(?:\$\s|>\s|(?:npm|npx|pnpm|yarn|bun|node|deno|git|cd|curl|docker|make|pip|python3?)\s)/;
 const CODE_LINE_RE = /[=;{}()[\]]|=>|^\s*(?:import|export|const|let|var|function|class|return|def|from)\b/;
+const PROMPT_LINE_RE = /^[ \t]*\$[ \t]/;
 const HEADING_RE = /^[ ]{0,3}#{1,6}[ \t]/;
 
 export function textRolesOf(text: string): TextRoles {
@@ -34,8 +35,11 @@ export function textRolesOf(text: string): TextRoles {
     fenceAt: (position) => fenceAt(position)?.fence,
     roleAt(position) {
       const fenced = fenceAt(position);
-      if (fenced) return fenced.role;
       const lineStart = text.lastIndexOf('\n', position - 1) + 1;
+      // A terminal session: the prompted lines are commands, the rest what they printed.
+      if (fenced?.role === 'output' && PROMPT_LINE_RE.test(text.slice(lineStart, lineStart + 16)))
+        return 'shell';
+      if (fenced) return fenced.role;
       if (HEADING_RE.test(text.slice(lineStart, lineStart + 8))) return 'heading';
       // Inline code ranges exclude the backticks; the claim's span starts inside them.
       if (inline.some(([start, end]) => position >= start - 1 && position < end + 1)) return 'inline';

@@ -49,4 +49,23 @@ describe('drift: dead only when everything the memory says is false', () => {
     assert.equal(saysMoreThan(text, [[claimAt, claimAt + 3]]), false);
     assert.equal(saysMoreThan(`${text} It also restarts the whole server.`, [[claimAt, claimAt + 3]]), true);
   });
+
+  it('a coordinated clause no false claim touches says more; a purpose clause of the claim does not', () => {
+    const joined = "To see the debug output pass `DEBUG=app*` and on boot you'll see every middleware used.";
+    const at = joined.indexOf('DEBUG');
+    assert.equal(saysMoreThan(joined, [[at, at + 5]]), true);
+    const purpose = 'Set `DEBUG=app*` to see what the app does on boot.';
+    const from = purpose.indexOf('DEBUG');
+    assert.equal(saysMoreThan(purpose, [[from, from + 5]]), false);
+  });
+
+  it('what a command printed in a terminal session says more than the command line', () => {
+    const session =
+      '```\n$ DEBUG=app* node server\n  app:router use logger +0ms\n  app:router listen +1ms\n```';
+    const claimAt = session.indexOf('DEBUG');
+    assert.equal(saysMoreThan(session, [[claimAt, claimAt + 5]]), true);
+    const command = '```sh\n$ DEBUG=app* node server\n```';
+    const at = command.indexOf('DEBUG');
+    assert.equal(saysMoreThan(command, [[at, at + 5]]), false);
+  });
 });

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DriftReport } from '../../engine/drift/driftReport';
-import { driftHost, fixAccepted, rememberAt } from './driftHost';
-import { GitRepository } from './gitRepository';
-
-const T1 = '2025-01-10T12:00:00Z';
-const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
-const T2 = '2025-03-01T12:00:00Z';
+import { BEFORE_CHANGE, fixAccepted, rememberAt, scannedAfterChange } from './driftHost';
 
 const logger = (level: string) =>
   `const defaultOptions = {\n  level: '${level}',\n  messageKey: 'msg',\n}\n\nfunction destination (dest = 1) {\n  return dest\n}\n\nfunction wait (ms = 60 * 1000) {\n  return ms\n}\n\nfunction logger (opts) {\n  const options = Object.assign({}, defaultOptions, opts)\n  if (options.colorize) options.level = 'debug'\n  return options\n}\n\nmodule.exports = { logger, destination, wait }\n`;
@@ -19,13 +14,11 @@ function defaultClaim(report: DriftReport, id: string) {
 
 describe('drift on documented defaults', () => {
   it('checks a default against the defaults object or parameter default, and never guesses from a word', async () => {
-    const repo = new GitRepository();
-    repo.commit('initial', T1, { write: { 'lib/logger.js': logger('info') } });
-    const changing = repo.commit('Log warnings and up by default', T2, {
-      write: { 'lib/logger.js': logger('warn') },
-    });
-    const test = await driftHost(repo.root);
-    await test.call('scan', { tokens: false });
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/logger.js': logger('info') },
+      'Log warnings and up by default',
+      { 'lib/logger.js': logger('warn') },
+    );
     const level = await rememberAt(test, "The `level` option defaults to `'info'`.", BEFORE_CHANGE);
     const key = await rememberAt(test, "`messageKey` (default: `'msg'`) names the message.", BEFORE_CHANGE);
     const dest = await rememberAt(
@@ -58,13 +51,11 @@ describe('drift on documented defaults', () => {
   });
 
   it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
-    const repo = new GitRepository();
-    repo.commit('initial', T1, { write: { 'lib/logger.js': logger('info') } });
-    const changing = repo.commit('Log warnings and up by default', T2, {
-      write: { 'lib/logger.js': logger('warn') },
-    });
-    const test = await driftHost(repo.root);
-    await test.call('scan', { tokens: false });
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/logger.js': logger('info') },
+      'Log warnings and up by default',
+      { 'lib/logger.js': logger('warn') },
+    );
     const list = await rememberAt(
       test,
       [
@@ -88,5 +79,38 @@ describe('drift on documented defaults', () => {
       'a default stated in words ("set by the terminal") is no value to compare',
     );
     assert.equal(claims[0]?.evidence.commit?.hash, changing);
+  });
+  it('reads a bare literal default ("default to 2") and checks it against an option fallback (`options.x || 2`)', async () => {
+    const app = (offset: number) =>
+      `module.exports = class Application {\n  constructor (options) {\n    this.subdomainOffset = options.subdomainOffset || ${offset}\n    this.proxyIpHeader = options.proxyIpHeader || 'X-Forwarded-For'\n    this.maxIpsCount = options.maxIpsCount ?? 0\n  }\n}\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/application.js': app(2) },
+      'Ignore three subdomain parts by default',
+      { 'lib/application.js': app(3) },
+    );
+    const list = await rememberAt(
+      test,
+      [
+        'Settings of the application:',
+        '',
+        '  - `app.subdomainOffset` offset of `.subdomains` to ignore, default to 2',
+        '  - `app.proxyIpHeader` proxy ip header, default to `X-Forwarded-For`',
+        '  - `app.maxIpsCount` max ips read from proxy ip header, default to 0 (means infinity)',
+      ].join('\n'),
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const claims =
+      report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+    // Each option is also a config key claim (present: ok); only the changed default is stale.
+    const stale = claims.filter((c) => c.verdict !== 'ok');
+    assert.deepEqual(
+      stale.map((c) => [c.subject, c.verdict, c.evidence.now, c.evidence.commit?.hash]),
+      [['app.subdomainOffset', 'stale', '3', changing]],
+    );
+    assert.deepEqual(
+      [...new Set(claims.map((c) => c.subject))],
+      ['app.subdomainOffset', 'app.proxyIpHeader', 'app.maxIpsCount'],
+    );
   });
 });
