@@ -17,6 +17,8 @@ export interface ClaimUnderCheck {
   isDefault?: boolean;
   method?: string;
   confidence?: 'low';
+  /** A Markdown link's target: resolved beside the document only (see ExtractedClaim). */
+  linked?: boolean;
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

@@ -4,6 +4,7 @@ import { defaultReceivers, projectBindings } from './projectBindings';
 import type { ProjectBindings } from './projectBindings';
 import { textRolesOf } from './textRoles';
 import { contextClaims } from './contextMatchers';
+import { inOtherToolsConfig, isQuotedString, linksElsewhere } from './outsideSubjects';
 import { overlaps } from './textClaimMatchers';
 import type { TextRole } from './textRoles';
 
@@ -81,6 +82,13 @@ function keep(
         : claim;
     case 'symbol':
       if (isEmphasis(text, claim)) return undefined;
+      // Most likely another's (a string, a page elsewhere, another tool's file): checked, never decisive.
+      if (
+        isQuotedString(text, claim.span) ||
+        linksElsewhere(text, claim.span, packages) ||
+        inOtherToolsConfig(clauseAround(text, claim.span[0]).text, packages)
+      )
+        return { ...claim, confidence: 'low' };
       if (role === 'prose' && !looksLikeCode(claim.subject, text, claim.span)) return undefined;
       return isBareWord(text, claim) && !namedAsApi(text, claim) ? { ...claim, confidence: 'low' } : claim;
     default:

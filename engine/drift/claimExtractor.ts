@@ -74,10 +74,32 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
-  return claims.map((claim) => ({
+  return claims.map(asDocumentPath(text)).map((claim) => ({
     ...claim,
+    ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
     negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
   }));
+}
+
+/**
+ * `Reply.md` reads like a member `md` of `Reply`, but a Markdown file is what it names: as a link's
+ * target, or by its extension.
+ */
+function asDocumentPath(text: string): (claim: Partial) => Partial {
+  return (claim) => {
+    if (claim.kind !== 'symbol') return claim;
+    if (!MARKDOWN_FILE_RE.test(claim.subject) && !isLinkTarget(text, claim.span[0])) return claim;
+    return { kind: 'path', subject: text.slice(claim.span[0], claim.span[1]), span: claim.span };
+  };
+}
+
+const MARKDOWN_FILE_RE = /^[\w.-]+\.(?:md|mdx|markdown)$/i;
+
+/** `[Reply](Reply.md)` or `[reply]: Reply.md`: a Markdown link's target starts here. */
+function isLinkTarget(text: string, start: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 300), start);
+  return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
 }
 
 function dedupe(claims: Partial[]): Partial[] {

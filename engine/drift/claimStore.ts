@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-3';
+export const EXTRACTION_RULES = 'rules-4';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -67,6 +67,7 @@ export function storeClaims(
         valueSpan,
         isDefault,
         confidence,
+        linked,
       } = claim;
       const detail = {
         fileSpan,
@@ -80,6 +81,7 @@ export function storeClaims(
         valueSpan,
         isDefault,
         confidence,
+        linked,
       };
       const check = checks.get(claim);
       rows.push([
@@ -218,6 +220,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.valueSpan) claim.valueSpan = detail.valueSpan;
   if (detail.isDefault === true) claim.isDefault = true;
   if (detail.confidence === 'low') claim.confidence = 'low';
+  if (detail.linked === true) claim.linked = true;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

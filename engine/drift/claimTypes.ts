@@ -38,6 +38,11 @@ export interface ExtractedClaim {
   /** The file a symbol is said to be in, and where the text names it. */
   file?: string;
   fileSpan?: [number, number];
+  /**
+   * A path written as a Markdown link's target (`[Reply](Reply.md)`): it means that exact file
+   * beside the document, never a file of that name elsewhere.
+   */
+  linked?: boolean;
   /** A line number written after a path (`src/a.ts:42`, `#L42`). */
   line?: number;
   /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */

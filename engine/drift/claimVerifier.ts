@@ -39,8 +39,23 @@ export function verifyAll(
       if (!verify)
         return { verdict: 'unverifiable', evidence: { reason: `unknown claim kind ${claim.kind}` } };
       const check = await verify(ctx, claim);
-      return claim.confidence === 'low' ? doubtful(check) : check;
+      return claim.confidence === 'low' && !removedMember(claim, check) ? doubtful(check) : check;
     }),
+  );
+}
+
+/**
+ * `reply.getResponseTime()` in an example, through a name the example never bound to the project:
+ * whose API it is was in doubt, but the project's own code had that member when the memory was
+ * written and a commit since took it out of all of it. That settles it: the project's, and gone.
+ */
+function removedMember(claim: ClaimUnderCheck, check: ClaimCheck): boolean {
+  return (
+    claim.kind === 'symbol' &&
+    claim.subject.includes('.') &&
+    check.verdict === 'stale' &&
+    check.evidence.reason === 'missing from the code' &&
+    check.evidence.commit !== undefined
   );
 }
 

@@ -90,7 +90,8 @@ function locate(ctx: VerificationContext, claim: ClaimUnderCheck, relative: stri
     if (besideSource.inside && pathState(ctx.root, ctx.realRoot, besideSource.relative) !== 'missing')
       return besideSource.relative;
   }
-  return relative.includes('/') ? undefined : ctx.symbols.fileNamed(relative);
+  // "see `index.js`" may mean a file of that name anywhere; a link's target is that file only.
+  return relative.includes('/') || claim.linked ? undefined : ctx.symbols.fileNamed(relative);
 }
 
 /** Where a path claim may point: as written, and relative to the memory's source file. */

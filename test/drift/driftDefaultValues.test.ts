@@ -17,7 +17,7 @@ describe('drift on documented defaults', () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
       'Log warnings and up by default',
-      { 'lib/logger.js': logger('warn') },
+      { write: { 'lib/logger.js': logger('warn') } },
     );
     const level = await rememberAt(test, "The `level` option defaults to `'info'`.", BEFORE_CHANGE);
     const key = await rememberAt(test, "`messageKey` (default: `'msg'`) names the message.", BEFORE_CHANGE);
@@ -54,7 +54,7 @@ describe('drift on documented defaults', () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
       'Log warnings and up by default',
-      { 'lib/logger.js': logger('warn') },
+      { write: { 'lib/logger.js': logger('warn') } },
     );
     const list = await rememberAt(
       test,
@@ -86,7 +86,7 @@ describe('drift on documented defaults', () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/application.js': app(2) },
       'Ignore three subdomain parts by default',
-      { 'lib/application.js': app(3) },
+      { write: { 'lib/application.js': app(3) } },
     );
     const list = await rememberAt(
       test,

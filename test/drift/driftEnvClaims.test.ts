@@ -27,8 +27,10 @@ describe('drift on environment variables', () => {
       },
       'Replace debug with util.debuglog',
       {
-        'package.json': pkg({}),
-        'lib/app.js': appWith("const debug = require('node:util').debuglog('webkit:application')"),
+        write: {
+          'package.json': pkg({}),
+          'lib/app.js': appWith("const debug = require('node:util').debuglog('webkit:application')"),
+        },
       },
     );
     const session = await rememberAt(test, SESSION, BEFORE_CHANGE);
@@ -57,7 +59,7 @@ describe('drift on environment variables', () => {
         'lib/app.js': appWith("const debug = require('debug')('webkit:application')"),
       },
       'Bump debug',
-      { 'package.json': pkg({ debug: '^4.4.0' }) },
+      { write: { 'package.json': pkg({ debug: '^4.4.0' }) } },
     );
     const id = await rememberAt(test, SESSION, BEFORE_CHANGE);
     const report = await test.call('drift', { all: true });

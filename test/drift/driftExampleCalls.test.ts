@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractClaims } from '../../engine/drift/claimExtractor';
+import { BEFORE_CHANGE, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
 
 /*
  * What a usage example calls of the project beyond `pkg.method()`: the package itself, names
@@ -71,5 +72,31 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
       '`thelib.destination` which\nuses the fast [`sonic-boom`](https://x.example/sonic-boom) library.';
     const claims = extractClaims(text, { projectPackages: new Set(['thelib', 'fixture']) });
     assert.ok(claims.some((c) => c.kind === 'dependency' && c.subject === 'sonic-boom'));
+  });
+});
+
+describe('drift on example calls through an unbound name', () => {
+  it("a member the project's code defined when the memory was written, and removed since, is gone", async () => {
+    const reply = (extra: string) =>
+      `function Reply (res) { this.res = res }\nReply.prototype.send = function (payload) { return this.res.end(payload) }\n${extra}module.exports = Reply\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/reply.js': reply('Reply.prototype.getResponseTime = function () { return 1 }\n') },
+      'Remove reply.getResponseTime in favour of reply.elapsedTime',
+      { write: { 'lib/reply.js': reply('') } },
+    );
+    const id = await rememberAt(
+      test,
+      'How long the request took:\n\n```js\nconst milliseconds = reply.getResponseTime()\nreply.send(milliseconds)\n```',
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const claims = memoryIn(report, id).claims;
+    const gone = claims.find((c) => c.subject === 'reply.getResponseTime');
+    assert.deepEqual(
+      [gone?.verdict, gone?.evidence.doubtful, gone?.evidence.commit?.hash],
+      ['stale', undefined, changing],
+    );
+    assert.equal(claims.find((c) => c.subject === 'reply.send')?.verdict, 'ok');
+    assert.equal(memoryIn(report, id).status, 'stale');
   });
 });

@@ -4,6 +4,7 @@ import type { DriftReport, MemoryDrift } from '../../engine/drift/driftReport';
 import { grammarsDirectory } from '../code/codeWorkspace';
 import { openTestHost } from '../support/host';
 import { GitRepository } from './gitRepository';
+import type { CommitChanges } from './gitRepository';
 import type { TestHost } from '../support/host';
 
 /** An engine host whose workspace is `root` (no embedding model: drift needs none). */
@@ -21,17 +22,17 @@ export const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
 export const CHANGE_COMMIT = '2025-03-01T12:00:00Z';
 
 /**
- * A scanned workspace whose history is `files` then one commit `message` writing `changed`: the
+ * A scanned workspace whose history is `files` then one commit `message` making `changes`: the
  * host, and the changing commit's hash. Memories remembered at BEFORE_CHANGE fall between them.
  */
 export async function scannedAfterChange(
   files: Record<string, string>,
   message: string,
-  changed: Record<string, string>,
+  changes: CommitChanges,
 ): Promise<{ test: TestHost; changing: string }> {
   const repo = new GitRepository();
   repo.commit('initial', BEFORE_COMMIT, { write: files });
-  const changing = repo.commit(message, CHANGE_COMMIT, { write: changed });
+  const changing = repo.commit(message, CHANGE_COMMIT, changes);
   const test = await driftHost(repo.root);
   await test.call('scan', { tokens: false });
   return { test, changing };
