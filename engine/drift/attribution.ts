@@ -1,3 +1,4 @@
+import type { ArgumentKind } from './callArguments';
 import type { ClaimCheck, ClaimEvidence, CommitEvidence } from './claimTypes';
 import type { VerificationContext } from './verificationContext';
 
@@ -10,6 +11,7 @@ export interface ClaimUnderCheck {
   line?: number;
   version?: string;
   parameters?: number;
+  argumentKinds?: ArgumentKind[];
   signature?: string;
   signatureSpan?: [number, number];
   value?: string;

@@ -60,6 +60,7 @@ export function storeClaims(
         line,
         version,
         parameters,
+        argumentKinds,
         method,
         signature,
         signatureSpan,
@@ -74,6 +75,7 @@ export function storeClaims(
         line,
         version,
         parameters,
+        argumentKinds,
         method,
         signature,
         signatureSpan,
@@ -213,6 +215,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.line !== undefined) claim.line = detail.line;
   if (detail.version !== undefined) claim.version = detail.version;
   if (detail.parameters !== undefined) claim.parameters = detail.parameters;
+  if (detail.argumentKinds) claim.argumentKinds = detail.argumentKinds;
   if (detail.method !== undefined) claim.method = detail.method;
   if (detail.signature !== undefined) claim.signature = detail.signature;
   if (detail.signatureSpan) claim.signatureSpan = detail.signatureSpan;

@@ -1,3 +1,4 @@
+import type { ArgumentKind } from './callArguments';
 /** The vocabulary of drift: what a memory claims, and what a check found. */
 
 export const CLAIM_KINDS = [
@@ -49,6 +50,8 @@ export interface ExtractedClaim {
   version?: string;
   /** How many parameters the text gives a symbol (`login(user, password)`): 2. */
   parameters?: number;
+  /** What a call passes, by kind (`listen(3000, cb)`: number, other): checked against typed declarations. */
+  argumentKinds?: ArgumentKind[];
   /** The HTTP method written with a route. */
   method?: string;
   /** The parameter list the text gives a declared function (`(input: string, opts)`), as written. */

@@ -1,3 +1,4 @@
+import { argumentKindsAt } from './callArguments';
 import type { ExtractedEntity } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
 import { isDeclarationList, parameterListAt, parametersOf } from './signatures';
@@ -100,6 +101,12 @@ function symbolClaim(text: string, span: [number, number], surface: string): Par
   else {
     const parameters = parameterCount(text, span[1]);
     if (parameters !== undefined) claim.parameters = parameters;
+    else {
+      // `listen(3000, (err) => {})`: a call passing values; its kinds say what it claims is accepted.
+      const kinds = argumentKindsAt(text, span[1]);
+      if (kinds?.some((kind) => kind !== 'other'))
+        Object.assign(claim, { parameters: kinds.length, argumentKinds: kinds });
+    }
   }
   return [claim];
 }

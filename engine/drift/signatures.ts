@@ -53,7 +53,7 @@ function topLevelIndex(text: string, char: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     if ('([{<'.includes(c)) depth++;
-    else if (')]}>'.includes(c)) depth--;
+    else if (')]}'.includes(c) || (c === '>' && text[i - 1] !== '=')) depth--;
     else if (c === char && depth === 0 && !(char === '=' && text[i + 1] === '>')) return i;
   }
   return -1;
@@ -76,11 +76,16 @@ export function sameParameters(stated: readonly Parameter[], declared: readonly 
  * rarely repeat a declaration's names): what a version of a file offers a signature claim.
  */
 export function parameterListsOf(text: string, name: string): Parameter[][] {
-  const lists: Parameter[][] = [];
+  return parameterInsidesOf(text, name).map(parametersOf);
+}
+
+/** The text inside each parameter list that follows `name(` in a source text. */
+export function parameterInsidesOf(text: string, name: string): string[] {
+  const lists: string[] = [];
   const re = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]{0,80}>)?\\s*\\(`, 'g');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const list = parameterListAt(text, m.index + m[0].length - 1);
-    if (list) lists.push(parametersOf(list.inside));
+    if (list) lists.push(list.inside);
   }
   return lists;
 }
@@ -130,9 +135,11 @@ function splitTopLevel(inside: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let current = '';
-  for (const c of inside) {
+  for (let i = 0; i < inside.length; i++) {
+    const c = inside[i] as string;
     if ('([{<'.includes(c)) depth++;
-    else if (')]}>'.includes(c)) depth--;
+    // The `>` of an arrow (`(err) => void`) closes nothing.
+    else if (')]}'.includes(c) || (c === '>' && inside[i - 1] !== '=')) depth--;
     if (c === ',' && depth === 0) {
       parts.push(current);
       current = '';

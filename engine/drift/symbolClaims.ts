@@ -3,7 +3,16 @@ import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribut
 import type { ClaimUnderCheck } from './attribution';
 import type { SymbolDefinition } from './symbolIndex';
 import type { FileReader } from './fileHistory';
-import { arityOf, parameterListAt, parameterListsOf, parametersOf, sameParameters } from './signatures';
+import {
+  arityOf,
+  parameterInsidesOf,
+  parameterListAt,
+  parameterListsOf,
+  parametersOf,
+  sameParameters,
+} from './signatures';
+import { acceptsArguments, isTypedList } from './callArguments';
+import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
@@ -83,6 +92,7 @@ async function signatureCheck(
   definitions: SymbolDefinition[],
 ): Promise<ClaimCheck> {
   if (claim.parameters === undefined || definitions.length === 0) return ok('present');
+  if (claim.argumentKinds) return callCheck(ctx, claim, name, definitions, claim.argumentKinds);
   const stated = claim.signature !== undefined ? parametersOf(claim.signature.slice(1, -1)) : undefined;
   // A call says only that so many arguments are accepted (optional and rest parameters count).
   const accepts = (list: string) => {
@@ -115,6 +125,67 @@ async function signatureCheck(
     claim.memoryValidFrom,
     reader,
     (lists) => !lists.some(fits),
+    'every',
+  );
+  return withCommit(check, commit);
+}
+
+const TYPED_FILE_RE = /\.(?:d\.)?[cm]?ts$/;
+const DECLARATION_FILE_RE = /\.d\.[cm]?ts$/;
+const OBJECT_TYPE_RE =
+  /^\s*(?:export\s+)?(?:declare\s+)?(?:default\s+)?(?:abstract\s+)?(?:interface|class)\b/;
+
+/**
+ * A call passing values (`fastify.listen(3000, cb)`): some declaration must accept as many
+ * arguments of those kinds. Typed declarations are the API's contract, so where the project has
+ * them they decide, and a call none of them accepts is stale, with the commit after which the
+ * declaring file accepted it no more; the memory is never rewritten into a declaration. Untyped
+ * code decides only by count, and a count alone is never decisive (overloads, `arguments`).
+ */
+async function callCheck(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  definitions: SymbolDefinition[],
+  kinds: readonly ArgumentKind[],
+): Promise<ClaimCheck> {
+  // Type declarations count here (unlike for presence): they are the contract a call is made to.
+  const declarations = ctx.symbols
+    .definitionsOf(name)
+    .filter(
+      (d) => DECLARATION_FILE_RE.test(d.file) && isCodeEvidence(d.file.replace(DECLARATION_FILE_RE, '.ts')),
+    );
+  const all = [...definitions, ...declarations.filter((d) => !definitions.includes(d))];
+  const declared = all.map((d) => ({ definition: d, list: declaredList(d.signature, name) }));
+  if (declared.some(({ list }) => list === undefined)) return ok('present');
+  const lists = declared as Array<{ definition: SymbolDefinition; list: string }>;
+  const isObjectType = (type: string) =>
+    ctx.symbols.definitionsOf(type).some((d) => OBJECT_TYPE_RE.test(d.signature));
+  const typed = lists.filter(
+    ({ definition, list }) => TYPED_FILE_RE.test(definition.file) && isTypedList(list),
+  );
+  const deciding = typed.length > 0 ? typed : lists;
+  const accepts = (list: string) => acceptsArguments(list, kinds, isObjectType);
+  if (deciding.some(({ list }) => accepts(list)))
+    return ok('present', { now: deciding[0]?.definition.signature });
+  const current = deciding[0] as { definition: SymbolDefinition; list: string };
+  const check: ClaimCheck = {
+    verdict: 'stale',
+    evidence: {
+      reason: `no declaration accepts (${kinds.join(', ')})`,
+      now: current.definition.signature,
+      ...(typed.length > 0 ? {} : { doubtful: true }),
+    },
+  };
+  const reader: FileReader<string[]> = {
+    name: `call\u0000${name}`,
+    read: (text) => (text === undefined ? [] : parameterInsidesOf(text, name)),
+  };
+  const commit = await ctx.fileBreak(
+    [current.definition.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => !found.some(accepts),
     'every',
   );
   return withCommit(check, commit);

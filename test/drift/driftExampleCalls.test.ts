@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { argumentKindsAt } from '../../engine/drift/callArguments';
 import { extractClaims } from '../../engine/drift/claimExtractor';
 import { BEFORE_CHANGE, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
 
@@ -98,5 +99,65 @@ describe('drift on example calls through an unbound name', () => {
     );
     assert.equal(claims.find((c) => c.subject === 'reply.send')?.verdict, 'ok');
     assert.equal(memoryIn(report, id).status, 'stale');
+  });
+});
+
+describe('drift on example calls by the kinds of their arguments', () => {
+  const instance = (overloads: string) =>
+    `export interface ServerInstance {\n${overloads}  close(): Promise<void>;\n}\n\nexport interface ListenOptions {\n  port?: number;\n  host?: string;\n}\n`;
+  const OLD_TYPES =
+    '  listen(port: number | string, callback: (err: Error, address: string) => void): void;\n  listen(opts: ListenOptions): Promise<string>;\n';
+  const NEW_TYPES =
+    '  listen(opts: ListenOptions, callback: (err: Error | null, address: string) => void): void;\n  listen(opts?: ListenOptions): Promise<string>;\n';
+  const server =
+    'function listen (listenOptions = { port: 0 }, cb = undefined) {\n  return cb\n}\nmodule.exports = { listen }\n';
+
+  it('a call no typed declaration accepts any more is stale, with the commit; one still accepted holds', async () => {
+    const { test, changing } = await scannedAfterChange(
+      {
+        'package.json': '{ "name": "thelib", "main": "lib/server.js", "types": "types/instance.d.ts" }\n',
+        'types/instance.d.ts': instance(OLD_TYPES),
+        'lib/server.js': server,
+      },
+      'Remove the variadic listen',
+      { write: { 'types/instance.d.ts': instance(NEW_TYPES) } },
+    );
+    const id = await rememberAt(
+      test,
+      "Start it:\n\n```js\nconst thelib = require('thelib')()\nthelib.listen(3000, (err, address) => {\n  if (err) throw err\n})\n```",
+      BEFORE_CHANGE,
+    );
+    const kept = await rememberAt(
+      test,
+      "Start it:\n\n```js\nconst thelib = require('thelib')()\nawait thelib.listen({ port: 3000 })\n```",
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const call = memoryIn(report, id).claims.find((c) => c.subject === 'thelib.listen');
+    assert.deepEqual(
+      [call?.verdict, call?.evidence.doubtful, call?.evidence.commit?.hash, call?.evidence.repair],
+      ['stale', undefined, changing, undefined],
+      JSON.stringify(memoryIn(report, id).claims),
+    );
+    assert.match(String(call?.evidence.reason), /no declaration accepts \(number, function\)/);
+    assert.equal(memoryIn(report, kept).claims.find((c) => c.subject === 'thelib.listen')?.verdict, 'ok');
+  });
+});
+
+describe('the kinds of a call arguments', () => {
+  it('reads literals, functions and objects, and takes `[options]` for the docs notation of an optional parameter', () => {
+    const kinds = (call: string) => argumentKindsAt(call, call.indexOf('('));
+    assert.deepEqual(kinds("listen(3000, '0.0.0.0', (err, address) => { if (err) throw err })"), [
+      'number',
+      'string',
+      'function',
+    ]);
+    assert.deepEqual(kinds('listen({ port: 3000, host: "::" }, async function () {})'), [
+      'object',
+      'function',
+    ]);
+    assert.deepEqual(kinds('child(bindings, [options])'), ['other', 'other']);
+    assert.deepEqual(kinds("levels([1, 2], ['a'])"), ['array', 'array']);
+    assert.equal(kinds('close()'), undefined);
   });
 });
