@@ -117,6 +117,8 @@ export function parseDatedCommit(header: string): { commit: CommitEvidence; comm
   };
 }
 
+const MISSING_OBJECT_RE = /unable to read|missing (?:blob|object)|bad object|could not read/i;
+
 /**
  * Every deletion and rename in the history, in one `git log` (rename detection on, paths relative
  * to the workspace), all events per path, newest first: a path deleted, restored and deleted again
@@ -128,10 +130,27 @@ export function pathEvents(ctx: GitContext): Promise<Map<string, PathEvent[]>> {
     ctx,
     'pathEvents',
     'head',
-    () =>
-      ctx.git
-        .raw(['log', '-z', '-M', '--relative', '--name-status', '--diff-filter=DR', COMMIT_FORMAT, 'HEAD'])
-        .then(parsePathEvents),
+    () => {
+      const log = (renames: string) =>
+        ctx.git.raw([
+          'log',
+          '-z',
+          renames,
+          '--relative',
+          '--name-status',
+          '--diff-filter=DR',
+          COMMIT_FORMAT,
+          'HEAD',
+        ]);
+      // Rename detection reads the blobs it compares; a clone missing some (a damaged or partial
+      // mirror) still has its deletions: renames then read as deletions, never as a failed check.
+      return log('-M')
+        .catch((error: unknown) => {
+          if (!MISSING_OBJECT_RE.test(String(error))) throw error;
+          return log('--no-renames');
+        })
+        .then(parsePathEvents);
+    },
     MAP_CODEC as AnswerCodec<Map<string, PathEvent[]>>,
   );
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { driftEvents, driftHost, memoryIn, rememberAt } from './driftHost';
 import { GitRepository } from './gitRepository';
@@ -6,6 +8,7 @@ import { GitRepository } from './gitRepository';
 const T1 = '2025-01-10T12:00:00Z';
 const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
 const T2 = '2025-03-01T12:00:00Z';
+const T3 = '2025-04-01T12:00:00Z';
 
 describe('drift against git history', () => {
   it('dates a memory about a deleted file at the deleting commit, with its message, and records a drift event', async () => {
@@ -217,5 +220,23 @@ describe('drift against git history', () => {
       report.memories.map((m) => [m.id, m.status]),
       [[a, 'dead']],
     );
+  });
+  it('a clone missing a blob that rename detection would read still dates deletions', async () => {
+    const repo = new GitRepository();
+    const lines = Array.from({ length: 40 }, (_, i) => `export const value${i} = ${i};`).join('\n');
+    repo.commit('initial', T1, { write: { 'src/values.ts': `${lines}\n`, 'src/config.ts': 'export {};\n' } });
+    // An inexact rename: git compares both blobs to detect it, so it needs the old one.
+    repo.commit('Rename values and edit them', T2, {
+      rename: [['src/values.ts', 'src/constants.ts']],
+      write: { 'src/constants.ts': `${lines}\nexport const extra = 1;\n` },
+    });
+    const deleting = repo.commit('Drop the config module', T3, { remove: ['src/config.ts'] });
+    const blob = repo.git('rev-parse', `HEAD~2:src/values.ts`);
+    rmSync(path.join(repo.root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(test, 'Settings live in src/config.ts.', BEFORE_CHANGE);
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.kind === 'path');
+    assert.deepEqual([claim?.verdict, claim?.evidence.commit?.hash], ['stale', deleting]);
   });
 });
