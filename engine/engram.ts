@@ -22,6 +22,8 @@ export interface OpenEngramOptions {
   clock?: Clock;
   limits?: HostOptions['limits'];
   snapshot?: HostOptions['snapshot'];
+  /** SQLite's page cache when this process hosts the database (KiB). */
+  pageCacheKib?: HostOptions['pageCacheKib'];
   /** How long to wait for (or replace) another process hosting the database. @default 15000 */
   connectTimeoutMs?: number;
   /** The embedding model used when this process hosts the database. @default null (none) */
@@ -67,6 +69,7 @@ export class Engram {
           clock,
           limits: options.limits,
           snapshot: options.snapshot,
+          pageCacheKib: options.pageCacheKib,
           embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
           warmEmbedding: options.warmEmbedding,
           checkpointInWorker: options.checkpointInWorker,

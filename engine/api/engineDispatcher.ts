@@ -27,6 +27,8 @@ export interface HostOptions {
   clock: Clock;
   limits?: Partial<MemoryLimits>;
   snapshot?: Partial<SnapshotPolicy>;
+  /** SQLite's page cache (KiB). @default DEFAULT_PAGE_CACHE_KIB (store/snapshotFile.ts) */
+  pageCacheKib?: number;
   /**
    * The embedding model for the dense channel, near-duplicates and surprise; loaded in the
    * background after open. Omitted or null: lexical and graph retrieval only.
@@ -83,6 +85,7 @@ export class EngineDispatcher {
       clock: options.clock,
       migrations: MIGRATIONS,
       snapshot: options.snapshot,
+      pageCacheKib: options.pageCacheKib,
       configure: registerBm25,
       ...(options.checkpointInWorker ? { checkpointWorker: { sqlWasmPath: options.sqlWasmPath } } : {}),
     });
