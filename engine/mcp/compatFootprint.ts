@@ -1,12 +1,20 @@
-/**
- * What the compat profile's process gives up to stay as small as the official memory server
- * (issue 16, docs/benchmarks.md). See also compatWasm.ts (sql.js compiled by Liftoff only).
- */
+import type { OpenEngramOptions } from '../engram';
 
 /**
- * SQLite's page cache of a compat bridge (KiB), against 32 MiB for the other profiles. The database
- * file is already in memory, so a cached page is a second copy: at 10k entities a 32 MiB cache
- * held ~7 MB more WASM memory than this one, with the same search_nodes and write times
- * (knowledge-graph reads touch each page once; the large cache pays off for batches of remembers).
+ * What a compat bridge gives up to stay as small as the official memory server (issue 16,
+ * docs/benchmarks.md): engine options over the other profiles'. See also compatWasm.ts (sql.js
+ * compiled by V8's baseline compiler only).
+ *
+ * - pageCacheKib: SQLite's page cache, 2 MiB against 32 MiB. The database file is already in
+ *   memory, so a cached page is a second copy: at 10k entities the larger cache held ~7 MB more
+ *   WASM memory, with the same search_nodes and write times (a knowledge-graph read touches each
+ *   page once; the large cache pays off for batches of remembers).
+ * - checkpointInWorker: off. The worker's buffers (the database it reads, sql.js's in-memory file,
+ *   the export) come from its thread's malloc arena, which glibc keeps resident after the thread
+ *   ends: at 10k entities 30-35 MB of a 64 MB arena (/proc/<pid>/smaps). Here an export of that
+ *   database (8.6 MB) blocks the bridge ~45 ms, once per 16 MB of journal or after 5 s idle.
  */
-export const COMPAT_PAGE_CACHE_KIB = 2048;
+export const COMPAT_ENGINE_OPTIONS = {
+  pageCacheKib: 2048,
+  checkpointInWorker: false,
+} as const satisfies Partial<OpenEngramOptions>;
