@@ -49,10 +49,10 @@ test(
 
 /** A database past the size at which a snapshot goes to the checkpoint worker (4 MiB): ~5 MB. */
 async function largeGraph(dbPath: string, entities: number): Promise<void> {
-  const test = await openTestHost({ dbPath });
+  const graphHost = await openTestHost({ dbPath });
   try {
     for (let from = 0; from < entities; from += 500)
-      await test.call('graphCreateEntities', {
+      await graphHost.call('graphCreateEntities', {
         entities: Array.from({ length: 500 }, (_, k) => ({
           name: `entity-${from + k}`,
           entityType: 'service',
@@ -63,7 +63,7 @@ async function largeGraph(dbPath: string, entities: number): Promise<void> {
         })),
       });
   } finally {
-    await test.host.close();
+    await graphHost.host.close();
   }
 }
 
