@@ -16,6 +16,7 @@ import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
 import { storedParams } from './writePolicy';
 import {
+  checkPageCache,
   createEmpty,
   loadSnapshot,
   readMeta,
@@ -131,6 +132,7 @@ export class DurableDatabase {
    * and the `.prev` snapshot that `recover` would restore.
    */
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
+    if (options.pageCacheKib !== undefined) checkPageCache(options.pageCacheKib);
     const files = storeFiles(options.path);
     await fsp.mkdir(path.dirname(options.path), { recursive: true });
     for (const leftover of [files.snapshotTemp, files.journalTemp]) rmSync(leftover, { force: true });

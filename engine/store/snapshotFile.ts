@@ -51,9 +51,14 @@ const IN_MEMORY_PRAGMAS = `PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -${
  * from that file on a miss for WASM memory, which never shrinks once grown.
  */
 export function setPageCache(db: Database, kib: number): void {
+  checkPageCache(kib);
+  db.exec(`PRAGMA cache_size = -${kib}`);
+}
+
+/** Refuses a page cache size that is not a whole number of KiB >= 64 (before a store touches its files). */
+export function checkPageCache(kib: number): void {
   if (!Number.isInteger(kib) || kib < 64)
     throw invalidInput(`page cache must be a whole number of KiB >= 64, got ${kib}`);
-  db.exec(`PRAGMA cache_size = -${kib}`);
 }
 
 /** What the checksum file of a snapshot holds: crc32 and length of its bytes. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
@@ -42,11 +43,14 @@ describe('SQLite page cache of a store', () => {
     }
   });
 
-  it('refuses a size that is not a whole number of KiB >= 64, naming it', async () => {
-    for (const bad of [10, 1.5, Number.NaN])
+  it('refuses a size that is not a whole number of KiB >= 64, naming it, and creates nothing', async () => {
+    for (const bad of [10, 1.5, Number.NaN]) {
+      const dir = tempDir();
       await assert.rejects(
-        openDurable(path.join(tempDir(), 'bad.db'), [], { pageCacheKib: bad }),
+        openDurable(path.join(dir, 'bad.db'), [], { pageCacheKib: bad }),
         new RegExp(`^EngramError: page cache must be a whole number of KiB >= 64, got ${bad}$`),
       );
+      assert.deepEqual(readdirSync(dir), []);
+    }
   });
 });
