@@ -34,6 +34,8 @@ export interface OpenEngramOptions {
   warmEmbedding?: boolean;
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
+  /** With checkpointInWorker: smaller databases are exported on this process's thread. */
+  checkpointWorkerMinBytes?: HostOptions['checkpointWorkerMinBytes'];
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
   /**
    * Every recall and write on the database, whichever process made it and whichever hosts it
@@ -73,6 +75,7 @@ export class Engram {
           embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
           warmEmbedding: options.warmEmbedding,
           checkpointInWorker: options.checkpointInWorker,
+          checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,
           code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
         }),

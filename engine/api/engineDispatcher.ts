@@ -43,6 +43,8 @@ export interface HostOptions {
    * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
    */
   checkpointInWorker?: boolean;
+  /** With checkpointInWorker: smaller databases are exported on this thread. @default 4 MiB (CheckpointWorkerOptions) */
+  checkpointWorkerMinBytes?: number;
   /** Background embedding progress (after a model change, imports, bulk writes). */
   onEmbeddingProgress?: (progress: EmbeddingProgress) => void;
   /** After each recall and write, from any client of this host (live views: the Graph panel). */
@@ -87,7 +89,14 @@ export class EngineDispatcher {
       snapshot: options.snapshot,
       pageCacheKib: options.pageCacheKib,
       configure: registerBm25,
-      ...(options.checkpointInWorker ? { checkpointWorker: { sqlWasmPath: options.sqlWasmPath } } : {}),
+      ...(options.checkpointInWorker
+        ? {
+            checkpointWorker: {
+              sqlWasmPath: options.sqlWasmPath,
+              minDatabaseBytes: options.checkpointWorkerMinBytes,
+            },
+          }
+        : {}),
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     store.sweepExpired();

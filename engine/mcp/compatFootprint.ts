@@ -9,12 +9,15 @@ import type { OpenEngramOptions } from '../engram';
  *   memory, so a cached page is a second copy: at 10k entities the larger cache held ~7 MB more
  *   WASM memory, with the same search_nodes and write times (a knowledge-graph read touches each
  *   page once; the large cache pays off for batches of remembers).
- * - checkpointInWorker: off. The worker's buffers (the database it reads, sql.js's in-memory file,
- *   the export) come from its thread's malloc arena, which glibc keeps resident after the thread
- *   ends: at 10k entities 30-35 MB of a 64 MB arena (/proc/<pid>/smaps). Here an export of that
- *   database (8.6 MB) blocks the bridge ~45 ms, once per 16 MB of journal or after 5 s idle.
+ * - checkpointWorkerMinBytes: 16 MiB against 4 MiB. A checkpoint worker's buffers (the database
+ *   it reads, sql.js's in-memory file, the export) come from its thread's malloc arena, which glibc
+ *   keeps resident after the thread ends: at 10k entities 30-35 MB of a 64 MB arena
+ *   (/proc/<pid>/smaps). Below 16 MiB the bridge exports on its own thread instead: ~45 ms for the
+ *   8.6 MB database of 10k entities, once per 16 MB of journal or after 5 s idle; past it the
+ *   worker keeps the bridge from blocking for longer.
  */
 export const COMPAT_ENGINE_OPTIONS = {
   pageCacheKib: 2048,
-  checkpointInWorker: false,
+  checkpointInWorker: true,
+  checkpointWorkerMinBytes: 16 * 1024 * 1024,
 } as const satisfies Partial<OpenEngramOptions>;

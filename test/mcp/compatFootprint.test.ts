@@ -83,8 +83,8 @@ async function mostThreads(pid: number, during: () => Promise<void>): Promise<nu
 
 // Issue 16 at 10k entities. A snapshot of a database over 4 MiB went to a checkpoint worker
 // thread, whose buffers stayed resident in its malloc arena after it ended (30-35 MB in
-// bench:mcp at 10k), so a compat bridge snapshots on its own thread (compatFootprint.ts): no
-// thread starts for it. With the worker and a 32 MiB page cache this bridge held 117-125 MB after
+// bench:mcp at 10k), so a compat bridge snapshots databases below 16 MiB on its own thread
+// (compatFootprint.ts): no thread starts for it. With the worker and a 32 MiB page cache this bridge held 117-125 MB after
 // these calls, without the worker and with a 2 MiB cache 113-120 MB; the ceiling keeps it there.
 const LARGE_CEILING_MB = 130;
 
