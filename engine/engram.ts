@@ -22,6 +22,8 @@ export interface OpenEngramOptions {
   clock?: Clock;
   limits?: HostOptions['limits'];
   snapshot?: HostOptions['snapshot'];
+  /** SQLite's page cache when this process hosts the database (KiB). */
+  pageCacheKib?: HostOptions['pageCacheKib'];
   /** How long to wait for (or replace) another process hosting the database. @default 15000 */
   connectTimeoutMs?: number;
   /** The embedding model used when this process hosts the database. @default null (none) */
@@ -32,6 +34,8 @@ export interface OpenEngramOptions {
   warmEmbedding?: boolean;
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
+  /** With checkpointInWorker: smaller databases are exported on this process's thread. */
+  checkpointWorkerMinBytes?: HostOptions['checkpointWorkerMinBytes'];
   onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
   /**
    * Every recall and write on the database, whichever process made it and whichever hosts it
@@ -67,9 +71,11 @@ export class Engram {
           clock,
           limits: options.limits,
           snapshot: options.snapshot,
+          pageCacheKib: options.pageCacheKib,
           embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
           warmEmbedding: options.warmEmbedding,
           checkpointInWorker: options.checkpointInWorker,
+          checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,
           code: options.code,
           onEmbeddingProgress: options.onEmbeddingProgress,
         }),

@@ -27,6 +27,8 @@ export interface HostOptions {
   clock: Clock;
   limits?: Partial<MemoryLimits>;
   snapshot?: Partial<SnapshotPolicy>;
+  /** SQLite's page cache (KiB). @default DEFAULT_PAGE_CACHE_KIB (store/snapshotFile.ts) */
+  pageCacheKib?: number;
   /**
    * The embedding model for the dense channel, near-duplicates and surprise; loaded in the
    * background after open. Omitted or null: lexical and graph retrieval only.
@@ -41,6 +43,8 @@ export interface HostOptions {
    * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
    */
   checkpointInWorker?: boolean;
+  /** With checkpointInWorker: smaller databases are exported on this thread. @default 4 MiB (CheckpointWorkerOptions) */
+  checkpointWorkerMinBytes?: number;
   /** Background embedding progress (after a model change, imports, bulk writes). */
   onEmbeddingProgress?: (progress: EmbeddingProgress) => void;
   /** After each recall and write, from any client of this host (live views: the Graph panel). */
@@ -83,8 +87,16 @@ export class EngineDispatcher {
       clock: options.clock,
       migrations: MIGRATIONS,
       snapshot: options.snapshot,
+      pageCacheKib: options.pageCacheKib,
       configure: registerBm25,
-      ...(options.checkpointInWorker ? { checkpointWorker: { sqlWasmPath: options.sqlWasmPath } } : {}),
+      ...(options.checkpointInWorker
+        ? {
+            checkpointWorker: {
+              sqlWasmPath: options.sqlWasmPath,
+              minDatabaseBytes: options.checkpointWorkerMinBytes,
+            },
+          }
+        : {}),
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     store.sweepExpired();

@@ -4,6 +4,7 @@ import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './bridgeRuntime';
+import { COMPAT_ENGINE_OPTIONS } from './compatFootprint';
 import { compileWasmWithBaselineOnly } from './compatWasm';
 import { tokenFilePath } from './httpToken';
 import { parseProfile } from './profiles';
@@ -73,6 +74,7 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
       embedding,
       warmEmbedding: true,
       checkpointInWorker: true,
+      ...(profile === 'compat' ? COMPAT_ENGINE_OPTIONS : {}),
     },
   });
   try {

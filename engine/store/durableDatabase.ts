@@ -15,7 +15,15 @@ import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
 import { storedParams } from './writePolicy';
-import { createEmpty, loadSnapshot, readMeta, snapshotSum, writeSnapshotSum } from './snapshotFile';
+import {
+  checkPageCache,
+  createEmpty,
+  loadSnapshot,
+  readMeta,
+  setPageCache,
+  snapshotSum,
+  writeSnapshotSum,
+} from './snapshotFile';
 import { recoverStore } from './recoverStore';
 import type { RecoverOptions, RecoverReport } from './recoverStore';
 
@@ -38,6 +46,8 @@ export interface DurableDatabaseOptions {
   snapshot?: Partial<SnapshotPolicy>;
   /** Called on the open database before anything runs: register SQL functions here. */
   configure?: (db: Database) => void;
+  /** SQLite's page cache (KiB; see setPageCache). @default DEFAULT_PAGE_CACHE_KIB */
+  pageCacheKib?: number;
   /**
    * Write snapshots in a worker thread (long-lived hosts: the extension, the MCP bridge): it loads
    * the last snapshot and replays the journal onto it, so this thread never exports the database.
@@ -122,6 +132,7 @@ export class DurableDatabase {
    * and the `.prev` snapshot that `recover` would restore.
    */
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
+    if (options.pageCacheKib !== undefined) checkPageCache(options.pageCacheKib);
     const files = storeFiles(options.path);
     await fsp.mkdir(path.dirname(options.path), { recursive: true });
     for (const leftover of [files.snapshotTemp, files.journalTemp]) rmSync(leftover, { force: true });
@@ -144,6 +155,7 @@ export class DurableDatabase {
     const db = loadSnapshot(options.sql, files.database, files.previous, files.snapshotSum);
     let journal: Journal | undefined;
     try {
+      if (options.pageCacheKib !== undefined) setPageCache(db, options.pageCacheKib);
       options.configure?.(db);
       const dbId = readMeta(db, 'db_id');
       const snapshotSeq = Number(readMeta(db, 'journal_seq'));
