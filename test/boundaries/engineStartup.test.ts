@@ -2,41 +2,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import * as esbuild from 'esbuild';
+import { modulesAtStartup } from '../support/startupGraph';
 import { tempDir } from '../support/temp';
-
-const root = path.join(__dirname, '..', '..');
-
-/**
- * The modules a bundle of `entry` evaluates as it loads, by esbuild's own graph: it runs every
- * module reached through static imports and requires when the bundle starts, and a module reached
- * only through `import()` when that call runs.
- */
-async function evaluatedAtLoad(entry: string): Promise<string[]> {
-  const result = await esbuild.build({
-    entryPoints: [path.resolve(root, entry)],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    external: ['vscode'],
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    absWorkingDir: root,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const inputs = result.metafile.inputs;
-  const start = path.relative(root, path.resolve(root, entry)).split(path.sep).join('/');
-  const seen = new Set([start]);
-  const queue = [start];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift())
-    for (const edge of inputs[file]?.imports ?? [])
-      if (!edge.external && edge.kind !== 'dynamic-import' && !seen.has(edge.path)) {
-        seen.add(edge.path);
-        queue.push(edge.path);
-      }
-  return [...seen];
-}
 
 /**
  * What a process that loads the engine and never scans code, checks drift, runs the CLI or serves
@@ -54,12 +21,24 @@ const LOADED_ON_FIRST_USE = [
 
 describe('what loading the engine bundle evaluates', () => {
   it('dist/engineCore.js leaves the CLI, drift checker, code scanner and HTTP transport until first use', async () => {
-    const loaded = await evaluatedAtLoad('engine/bin/engineCore.ts');
+    const loaded = await modulesAtStartup('engine/bin/engineCore.ts');
     assert.ok(loaded.includes('engine/api/engineDispatcher.ts'), 'the engine itself loads');
     assert.deepEqual(
       loaded.filter((file) => LOADED_ON_FIRST_USE.some((pattern) => pattern.test(file))),
       [],
     );
+  });
+
+  it('nor the MCP SDK (loaded when a bridge starts), the tokenizer, hnswlib or fake-indexeddb', async () => {
+    // Every CLI command is a new process that pays for what loads here, `engram drift` included
+    // (issue 13: a re-check within 2 s).
+    const loaded = await modulesAtStartup('engine/bin/engineCore.ts');
+    for (const lazy of ['@modelcontextprotocol/sdk', 'gpt-tokenizer', 'hnswlib-wasm', 'fake-indexeddb'])
+      assert.deepEqual(
+        loaded.filter((f) => f.includes(`node_modules/${lazy}/`)).slice(0, 3),
+        [],
+        `${lazy} is initialized with the bundle`,
+      );
   });
 
   it('the check itself tells a static import from a dynamic one', async () => {
@@ -71,7 +50,7 @@ describe('what loading the engine bundle evaluates', () => {
       entry,
       "import { eager } from './eager';\nexport const later = () => import('./lazy').then((m) => m.lazy + eager);\n",
     );
-    const loaded = (await evaluatedAtLoad(entry)).map((file) => path.basename(file));
+    const loaded = (await modulesAtStartup(entry)).map((file) => path.basename(file));
     assert.ok(loaded.includes('eager.ts'));
     assert.ok(!loaded.includes('lazy.ts'));
   });
