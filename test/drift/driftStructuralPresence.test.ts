@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractClaims } from '../../engine/drift/claimExtractor';
-import { driftHost, memoryIn, rememberAt } from './driftHost';
-import { GitRepository } from './gitRepository';
-
-const T1 = '2025-01-10T12:00:00Z';
-const WRITTEN = '2025-02-01T00:00:00Z';
-const T2 = '2025-03-01T12:00:00Z';
+import { BEFORE_CHANGE as WRITTEN, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
 const pkg = (fields: object) => `${JSON.stringify({ name: 'thelib', ...fields }, null, 2)}\n`;
 
 /*
@@ -16,21 +11,16 @@ const pkg = (fields: object) => `${JSON.stringify({ name: 'thelib', ...fields },
  */
 describe('drift: presence by definition, tools named as what the tests are written with', () => {
   it('"there is no `removeListener`" holds while the code only calls it on an emitter it holds', async () => {
-    const repo = new GitRepository();
-    repo.commit('initial', T1, {
-      write: {
-        'package.json': pkg({}),
-        'lib/thelib.js': 'exports.on = function on(e, f) { bus.on(e, f); };\n',
+    const { test } = await scannedAfterChange(
+      { 'package.json': pkg({}), 'lib/thelib.js': 'exports.on = function on(e, f) { bus.on(e, f); };\n' },
+      'Unbind handlers on quit',
+      {
+        write: {
+          'lib/thelib.js':
+            'exports.on = function on(e, f) { bus.on(e, f); };\nfunction quit(e, f) { bus.removeListener(e, f); }\n',
+        },
       },
-    });
-    repo.commit('Unbind handlers on quit', T2, {
-      write: {
-        'lib/thelib.js':
-          'exports.on = function on(e, f) { bus.on(e, f); };\nfunction quit(e, f) { bus.removeListener(e, f); }\n',
-      },
-    });
-    const test = await driftHost(repo.root);
-    await test.call('scan', { tokens: false });
+    );
     const id = await rememberAt(
       test,
       "Note: there's no `removeListener` (a pull request is welcome).",
@@ -41,20 +31,18 @@ describe('drift: presence by definition, tools named as what the tests are writt
   });
 
   it('a denied API name the project later defines is still present although denied', async () => {
-    const repo = new GitRepository();
-    repo.commit('initial', T1, {
-      write: {
+    const { test, changing: adding } = await scannedAfterChange(
+      {
         'package.json': pkg({}),
         'lib/thelib.js': 'class TheLib {\n  on() {}\n}\nmodule.exports = TheLib;\n',
       },
-    });
-    const adding = repo.commit('Add removeListener', T2, {
-      write: {
-        'lib/thelib.js': 'class TheLib {\n  on() {}\n  removeListener() {}\n}\nmodule.exports = TheLib;\n',
+      'Add removeListener',
+      {
+        write: {
+          'lib/thelib.js': 'class TheLib {\n  on() {}\n  removeListener() {}\n}\nmodule.exports = TheLib;\n',
+        },
       },
-    });
-    const test = await driftHost(repo.root);
-    await test.call('scan', { tokens: false });
+    );
     const id = await rememberAt(
       test,
       "Note: there's no `removeListener` (a pull request is welcome).",
@@ -82,18 +70,11 @@ describe('drift: presence by definition, tools named as what the tests are writt
   });
 
   it('a test tool the project dropped is stale with the commit that dropped it', async () => {
-    const repo = new GitRepository();
-    repo.commit('initial', T1, {
-      write: {
-        'package.json': pkg({ devDependencies: { mocha: '^9.0.0', nyc: '^15.0.0' } }),
-        'index.js': '1;\n',
-      },
-    });
-    const moving = repo.commit('Move the tests to jest', T2, {
-      write: { 'package.json': pkg({ devDependencies: { jest: '^29.0.0' } }) },
-    });
-    const test = await driftHost(repo.root);
-    await test.call('scan', { tokens: false });
+    const { test, changing: moving } = await scannedAfterChange(
+      { 'package.json': pkg({ devDependencies: { mocha: '^9.0.0', nyc: '^15.0.0' } }), 'index.js': '1;\n' },
+      'Move the tests to jest',
+      { write: { 'package.json': pkg({ devDependencies: { jest: '^29.0.0' } }) } },
+    );
     const id = await rememberAt(
       test,
       'The tests are written with [`mocha`][mocha] and [`nyc`][nyc].',
