@@ -1,3 +1,4 @@
+import { matchBoldOptionItems, matchLeadingDotMembers } from './listedNames';
 import { extractEntities } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
 import { claimsFromEntities } from './entityClaims';
@@ -55,6 +56,8 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchConfigValues(text, special);
   matchDefaultValues(text, special);
   matchConfigKeys(text, special);
+  matchBoldOptionItems(text, special);
+  matchLeadingDotMembers(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
   matchEvents(text, special);

@@ -68,8 +68,14 @@ describe('drift on documented defaults', () => {
       BEFORE_CHANGE,
     );
     const report = await test.call('drift', { all: true });
-    const claims =
+    const config =
       report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+    // Each bold name is also a config key claim, present in the code.
+    assert.deepEqual(
+      config.filter((c) => c.evidence.reason === 'present').map((c) => c.subject),
+      ['level', 'messageKey', 'colorize'],
+    );
+    const claims = config.filter((c) => c.evidence.reason !== 'present');
     assert.deepEqual(
       claims.map((c) => [c.subject, c.verdict]),
       [
