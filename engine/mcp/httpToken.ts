@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Where `--http` writes its URL and bearer token: beside the database, readable by the user only. */
@@ -11,12 +11,18 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Written fresh with mode 0600 (a mode given to writeFileSync only applies to a new file). */
+/**
+ * Written whole or not at all: a fresh temporary file with mode 0600 (a mode given to
+ * writeFileSync only applies to a new file), renamed into place, so a client that finds the file
+ * never reads it half written (one read an empty file under load).
+ */
 export function writeTokenFile(file: string, contents: { url: string; token: string; pid: number }): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  rmSync(file, { force: true });
-  writeFileSync(file, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  const temporary = `${file}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, file);
 }
 
 /** Removes the token file when the server stops, unless another server has replaced it since. */
