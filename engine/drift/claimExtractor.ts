@@ -1,4 +1,4 @@
-import { matchBoldOptionItems, matchLeadingDotMembers } from './listedNames';
+import { matchBoldOptionItems } from './boldOptionItems';
 import { extractEntities } from '../extract/entities';
 import type { ExtractedClaim } from './claimTypes';
 import { claimsFromEntities } from './entityClaims';
@@ -57,7 +57,6 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchDefaultValues(text, special);
   matchConfigKeys(text, special);
   matchBoldOptionItems(text, special);
-  matchLeadingDotMembers(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
   matchEvents(text, special);

@@ -32,9 +32,13 @@ const INLINE_CODE_RE = /`([^`\n]{1,200})`/g;
 const FLAG_RE = /^--([a-z][\w-]*)(?:[ =]<?[\w.<>|-]*>?)?$/;
 /** An alias in a flag list: `-r <module>`, or a sub-command word (`inspect`). */
 const SHORT_FLAG_OR_WORD_RE = /^(?:-[A-Za-z](?:[ =]<?[\w.<>|-]*>?)?|[a-z][\w-]*)$/;
-const DOTTED_METHOD_RE = /^\.([A-Za-z_$][\w$]*)(\(.*\))?$/;
+/** `.option()`, `.exceptions.handle()`: a method written with a leading dot, receiver left out. */
+const DOTTED_METHOD_RE = /^\.([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\(.*\))?$/;
 const JSDOC_LINK_RE = /\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)/g;
 const THIS_CALL_RE = /(?<![\w$.])this\.([A-Za-z_$][\w$]*)\s*\(/g;
+const EVENT_CALL_RE =
+  /\.(?:on|once|off|emit|addListener|removeListener|prependListener)\(\s*(['"])([a-z][\w:-]{0,40})\1/g;
+const MAX_CHAIN_STEPS = 40;
 
 export function contextClaims(ctx: MatcherContext): Partial[] {
   const out: Partial[] = [];
@@ -46,6 +50,7 @@ export function contextClaims(ctx: MatcherContext): Partial[] {
       namesTakenFromPackage(ctx.text, fence, ctx.packages, out);
       callsOfPackage(ctx.text, fence, ctx.bindingsOf(fence), out);
       callsOnThis(ctx.text, fence, out);
+      eventsOfProject(ctx.text, fence, ctx.bindingsOf(fence), out);
     }
   }
   inlineForms(ctx, out);
@@ -229,4 +234,53 @@ function flagList(code: string, start: number, program: string, out: Partial[]):
 
 function camelCase(key: string): string {
   return key.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * `nodemon({ script }).on('start', ...).on('crash', ...)`, `nodemon.emit('quit')`: an event named
+ * on a chain that starts with the project (its package or what it was imported as) is one the
+ * project emits or handles; on anything else (`process.on('exit')`) it says nothing of it.
+ */
+function eventsOfProject(text: string, fence: FencedBlock, bindings: ProjectBindings, out: Partial[]): void {
+  const body = text.slice(fence.start, fence.end);
+  for (const m of body.matchAll(EVENT_CALL_RE)) {
+    const head = chainHead(body, m.index ?? 0);
+    if (head === undefined || !(bindings.receivers.has(head) || bindings.imported.has(head))) continue;
+    const name = m[2] as string;
+    const start = fence.start + (m.index ?? 0) + m[0].length - 1 - name.length;
+    out.push({ kind: 'event', subject: name, span: [start, start + name.length] });
+  }
+}
+
+/** The name a method chain starts with, read back from the `.` of one of its calls. */
+function chainHead(body: string, dot: number): string | undefined {
+  let i = dot - 1;
+  for (let step = 0; step < MAX_CHAIN_STEPS && i >= 0; step++) {
+    while (i >= 0 && /\s/.test(body[i] as string)) i--;
+    const c = body[i];
+    if (c === ')' || c === ']' || c === '}') {
+      const open = openingOf(body, i);
+      if (open === undefined) return undefined;
+      i = open - 1;
+      continue;
+    }
+    const name = /[A-Za-z_$][\w$]*$/.exec(body.slice(Math.max(0, i - 80), i + 1))?.[0];
+    if (name === undefined) return undefined;
+    let before = i - name.length;
+    while (before >= 0 && /\s/.test(body[before] as string)) before--;
+    if (body[before] !== '.') return name;
+    i = before - 1;
+  }
+  return undefined;
+}
+
+/** Where the bracket closed at `close` opens, counting nesting (strings are not told apart). */
+function openingOf(body: string, close: number): number | undefined {
+  let depth = 0;
+  for (let i = close; i >= 0; i--) {
+    const c = body[i] as string;
+    if (c === ')' || c === ']' || c === '}') depth++;
+    else if ((c === '(' || c === '[' || c === '{') && --depth === 0) return i;
+  }
+  return undefined;
 }

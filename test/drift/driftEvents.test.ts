@@ -52,3 +52,26 @@ describe('drift: events named in prose', () => {
     assert.equal(verdict('drain')?.verdict, 'unverifiable');
   });
 });
+
+describe('drift: events an example names on the project', () => {
+  it("events on a chain that starts with the project are claims; another emitter's are not", () => {
+    const text = [
+      'Events:',
+      '',
+      '```js',
+      "var thelib = require('thelib');",
+      '',
+      "thelib({ script: 'app.js' }).on('start', function () {",
+      "  console.log('started');",
+      "}).on('crash', function () {});",
+      '',
+      "thelib.emit('quit');",
+      "process.on('exit', () => {});",
+      '```',
+    ].join('\n');
+    const events = extractClaims(text, { projectPackages: new Set(['thelib']) })
+      .filter((c) => c.kind === 'event')
+      .map((c) => c.subject);
+    assert.deepEqual(events, ['start', 'crash', 'quit']);
+  });
+});

@@ -2,24 +2,11 @@ import type { ExtractedClaim } from './claimTypes';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
 
-/** `` `.exceptions.handle()` ``, `` `.option()` ``: a method written with a leading dot, receiver left out. */
-const LEADING_DOT_RE = /`\.([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\([^`\n]*\))?`/g;
 /** "* __level:__ ...", "- **silent**: ...": an option named in bold at the start of a list item. */
 const BOLD_ITEM_RE =
   /^[ \t]*[*+-][ \t]+(?:__|\*\*)([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*):?(?:__|\*\*):?[ \t]/gm;
 /** One bold item is emphasis; a list of them documents options. */
 const MIN_BOLD_ITEMS = 2;
-
-/** Methods written with a leading dot: the method itself is claimed, as `name` or `container.name`. */
-export function matchLeadingDotMembers(text: string, out: Partial[]): void {
-  if (!text.includes('`.')) return;
-  LEADING_DOT_RE.lastIndex = 0;
-  for (let m = LEADING_DOT_RE.exec(text); m !== null; m = LEADING_DOT_RE.exec(text)) {
-    const name = m[1] as string;
-    const start = m.index + 2;
-    out.push({ kind: 'symbol', subject: name, span: [start, start + name.length] });
-  }
-}
 
 /** Options named in bold in a list of them, as config keys (checked like any key without a file). */
 export function matchBoldOptionItems(text: string, out: Partial[]): void {
