@@ -1,4 +1,4 @@
-import { arityOf, parametersOf } from './signatures';
+import { arityOf, parametersOf, splitTopLevel } from './signatures';
 
 /**
  * What a call in a memory passes, by kind: `fastify.listen(3000, (err) => {})` passes a number and
@@ -67,20 +67,9 @@ function memberAccepts(member: string, kind: ArgumentKind, isObjectType: (name: 
 
 /** `number | string | (() => void)` -> its members, spaces already removed by parametersOf. */
 function splitUnion(type: string): string[] {
-  const members: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (let i = 0; i < type.length; i++) {
-    const c = type[i] as string;
-    if ('([{<'.includes(c)) depth++;
-    else if (')]}'.includes(c) || (c === '>' && type[i - 1] !== '=')) depth--;
-    if (c === '|' && depth === 0) {
-      if (current) members.push(current);
-      current = '';
-    } else current += c;
-  }
-  if (current) members.push(current);
-  return members.map((m) => m.replace(/^\((.*)\)$/, '$1'));
+  return splitTopLevel(type, '|')
+    .filter((member) => member.length > 0)
+    .map((member) => member.replace(/^\((.*)\)$/, '$1'));
 }
 
 function kindOf(argument: string): ArgumentKind {

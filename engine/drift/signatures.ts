@@ -72,14 +72,10 @@ export function sameParameters(stated: readonly Parameter[], declared: readonly 
 }
 
 /**
- * Every parameter list that follows `name(` in a source text (declarations, and calls, which
- * rarely repeat a declaration's names): what a version of a file offers a signature claim.
+ * The text inside each parameter list that follows `name(` in a source text (declarations, and
+ * calls, which rarely repeat a declaration's names): what a version of a file offers a signature
+ * or call claim.
  */
-export function parameterListsOf(text: string, name: string): Parameter[][] {
-  return parameterInsidesOf(text, name).map(parametersOf);
-}
-
-/** The text inside each parameter list that follows `name(` in a source text. */
 export function parameterInsidesOf(text: string, name: string): string[] {
   const lists: string[] = [];
   const re = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]{0,80}>)?\\s*\\(`, 'g');
@@ -131,7 +127,8 @@ function parameterTexts(inside: string): string[] {
     .filter((p) => p.length > 0 && p !== '/' && p !== '*');
 }
 
-function splitTopLevel(inside: string): string[] {
+/** `inside` cut at each `separator` outside brackets: parameters at `,`, a union's members at `|`. */
+export function splitTopLevel(inside: string, separator = ','): string[] {
   const parts: string[] = [];
   let depth = 0;
   let current = '';
@@ -140,7 +137,7 @@ function splitTopLevel(inside: string): string[] {
     if ('([{<'.includes(c)) depth++;
     // The `>` of an arrow (`(err) => void`) closes nothing.
     else if (')]}'.includes(c) || (c === '>' && inside[i - 1] !== '=')) depth--;
-    if (c === ',' && depth === 0) {
+    if (c === separator && depth === 0) {
       parts.push(current);
       current = '';
     } else current += c;

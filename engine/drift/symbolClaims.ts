@@ -3,14 +3,7 @@ import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribut
 import type { ClaimUnderCheck } from './attribution';
 import type { SymbolDefinition } from './symbolIndex';
 import type { FileReader } from './fileHistory';
-import {
-  arityOf,
-  parameterInsidesOf,
-  parameterListAt,
-  parameterListsOf,
-  parametersOf,
-  sameParameters,
-} from './signatures';
+import { arityOf, parameterInsidesOf, parameterListAt, parametersOf, sameParameters } from './signatures';
 import { acceptsArguments, isTypedList } from './callArguments';
 import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
@@ -116,18 +109,28 @@ async function signatureCheck(
     },
   };
   if (claim.signatureSpan) check.evidence.repair = { span: claim.signatureSpan, text: `(${current.list})` };
-  const reader: FileReader<Parameter[][]> = {
-    name: `signature\u0000${name}`,
-    read: (text) => (text === undefined ? [] : parameterListsOf(text, name)),
-  };
-  const commit = await ctx.fileBreak(
-    [current.definition.file],
-    claim.memoryValidFrom,
-    reader,
-    (lists) => !lists.some(fits),
-    'every',
+  const commit = await noLongerDeclared(ctx, claim, name, current.definition.file, (list) =>
+    fits(parametersOf(list)),
   );
   return withCommit(check, commit);
+}
+
+/**
+ * The first commit after the memory from which `file` declares no parameter list of `name` that
+ * `holds` (every version since, not just one).
+ */
+function noLongerDeclared(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  file: string,
+  holds: (list: string) => boolean,
+): ReturnType<VerificationContext['fileBreak']> {
+  const reader: FileReader<string[]> = {
+    name: `parameters\u0000${name}`,
+    read: (text) => (text === undefined ? [] : parameterInsidesOf(text, name)),
+  };
+  return ctx.fileBreak([file], claim.memoryValidFrom, reader, (lists) => !lists.some(holds), 'every');
 }
 
 const TYPED_FILE_RE = /\.(?:d\.)?[cm]?ts$/;
@@ -177,17 +180,7 @@ async function callCheck(
       ...(typed.length > 0 ? {} : { doubtful: true }),
     },
   };
-  const reader: FileReader<string[]> = {
-    name: `call\u0000${name}`,
-    read: (text) => (text === undefined ? [] : parameterInsidesOf(text, name)),
-  };
-  const commit = await ctx.fileBreak(
-    [current.definition.file],
-    claim.memoryValidFrom,
-    reader,
-    (found) => !found.some(accepts),
-    'every',
-  );
+  const commit = await noLongerDeclared(ctx, claim, name, current.definition.file, accepts);
   return withCommit(check, commit);
 }
 
