@@ -14,6 +14,8 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
 /** `[browser support](#running-mocha-in-the-browser)`: a link to a section of the same document. */
 const SECTION_LINK_RE = /\]\((#[^\s()#]{1,200})\)/g;
 const MARKDOWN_RE = /\.(?:md|markdown|mdx)$/i;
+/** Fewer sections than this: losing most of them may be one feature's removal, not a move. */
+const MIN_SECTIONS_TO_REORGANISE = 6;
 
 /**
  * Links to a section of the document the memory was taken from claim that the section exists:
@@ -90,7 +92,11 @@ export async function verifyAnchorClaim(
   const key = sectionKey(claim.subject.slice(1));
   if (key === '' || sectionsOf(now).has(key)) return ok('section present');
   const file = [resolved.relative];
-  const heldThen = await ctx.heldThen(file, claim.memoryValidFrom, SECTIONS, (keys) => keys.has(key));
+  let sectionsThen = new Set<string>();
+  const heldThen = await ctx.heldThen(file, claim.memoryValidFrom, SECTIONS, (keys) => {
+    sectionsThen = keys;
+    return keys.has(key);
+  });
   if (heldThen === false) return unverifiable('no such section when the memory was written');
   const commit = await ctx.fileBreak(
     file,
@@ -99,5 +105,19 @@ export async function verifyAnchorClaim(
     (keys) => !keys.has(key),
     'every',
   );
-  return withCommit({ verdict: 'stale', evidence: { reason: `section gone from ${source}` } }, commit);
+  const check = withCommit({ verdict: 'stale', evidence: { reason: `section gone from ${source}` } }, commit);
+  if (reorganised(sectionsThen, sectionsOf(now))) {
+    // Most sections left together: the document was reorganised (its reference moved to other
+    // pages), so a missing section says nothing about the project. A link to look at, not drift.
+    check.evidence.reason = `section gone from ${source}, which kept fewer than half of its sections`;
+    check.evidence.doubtful = true;
+  }
+  return check;
+}
+
+/** Whether a document kept fewer than half of the sections it had (and had a few to lose). */
+function reorganised(then: ReadonlySet<string>, now: ReadonlySet<string>): boolean {
+  if (then.size < MIN_SECTIONS_TO_REORGANISE) return false;
+  const kept = [...then].filter((key) => now.has(key)).length;
+  return kept * 2 < then.size;
 }

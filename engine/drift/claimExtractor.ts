@@ -75,12 +75,39 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     options.projectPrograms ?? new Set(),
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
+  const named = claims.filter((claim) => !isArgumentValue(text, claim));
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
-  return claims.map(asDocumentPath(text)).map((claim) => ({
+  return named.map(asDocumentPath(text)).map((claim) => ({
     ...claim,
     ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
     negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
   }));
+}
+
+/**
+ * `thelib('node', [scriptPath, ...args], options)`: a bare name passed to a call is the reader's
+ * variable (or the parameter name of the doc's own signature), not an API the project must keep.
+ * A key (`{preferLocal: true}`), a member (`a.b`) or a call (`makeSink()`) inside is still a claim.
+ */
+function isArgumentValue(text: string, claim: Partial): boolean {
+  if (claim.kind !== 'symbol' || claim.subject.includes('.')) return false;
+  if (text.slice(claim.span[0], claim.span[1]).includes('(')) return false;
+  const after = text.slice(claim.span[1], claim.span[1] + 40).match(/^\s*(\S)/)?.[1];
+  if (after !== ',' && after !== ')' && after !== ']') return false;
+  const lineStart = text.lastIndexOf('\n', claim.span[0] - 1) + 1;
+  const before = text.slice(lineStart, claim.span[0]);
+  if (!/[([,]\s*(?:\.\.\.)?\s*$/.test(before)) return false;
+  // Inside the argument list of a call on this line: an unclosed `(` right after a name.
+  let depth = 0;
+  for (let i = before.length - 1; i >= 0; i--) {
+    const c = before[i];
+    if (c === ')') depth++;
+    else if (c === '(') {
+      if (depth === 0) return /[\w$]\s*$/.test(before.slice(0, i));
+      depth--;
+    }
+  }
+  return false;
 }
 
 /**

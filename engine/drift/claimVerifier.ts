@@ -3,7 +3,7 @@ import type { ClaimUnderCheck } from './attribution';
 import { verifyCommandClaim, verifyEnvClaim } from './codeClaims';
 import { verifyConfigClaim } from './configClaims';
 import { verifyRouteClaim } from './routeClaims';
-import { verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
+import { declaredWhenWritten, verifyDependencyClaim, verifyScriptClaim } from './manifestClaims';
 import { verifyPathClaim } from './pathClaims';
 import { verifyAnchorClaim } from './anchorClaims';
 import { verifyEventClaim } from './eventClaims';
@@ -38,6 +38,8 @@ export function verifyAll(
       const verify = VERIFIERS[claim.kind];
       if (!verify)
         return { verdict: 'unverifiable', evidence: { reason: `unknown claim kind ${claim.kind}` } };
+      if (claim.kind === 'symbol' && claim.confidence === 'low' && (await declaredWhenWritten(ctx, claim)))
+        return verifyDependencyClaim(ctx, { ...claim, kind: 'dependency' });
       const check = await verify(ctx, claim);
       return claim.confidence === 'low' && !removedMember(claim, check) ? doubtful(check) : check;
     }),

@@ -1,14 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { ClaimCheck } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
 import type { VerificationContext } from './verificationContext';
-import { pathState } from './workspacePaths';
+import { sourceText } from './sourceText';
 
-const MAX_SOURCE_BYTES = 1_000_000;
 /** A string, number, boolean or null written out: the only defaults a memory is compared with. */
 const LITERAL_RE = /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?|true|false|null|undefined)$/;
 /** A literal after `||` or `??`: only a written value is a default, never another expression. */
@@ -33,10 +30,9 @@ export async function verifyDefaultClaim(
   if (stated === undefined || claim.negated) return unverifiable('a default without a value');
   const sites: Array<{ file: string; value: string }> = [];
   for (const file of [...(await ctx.words.get(name))].filter(isCodeEvidence).sort()) {
-    const absolute = path.join(ctx.root, file);
-    if (pathState(ctx.root, ctx.realRoot, file) !== 'file' || statSync(absolute).size > MAX_SOURCE_BYTES)
-      continue;
-    for (const value of declaredDefaults(readFileSync(absolute, 'utf8'), name)) sites.push({ file, value });
+    const text = sourceText(ctx, file);
+    if (text === undefined) continue;
+    for (const value of declaredDefaults(text, name)) sites.push({ file, value });
   }
   if (sites.some((site) => sameValue(site.value, stated))) return ok('the code declares this default');
   const [site] = sites;

@@ -8,7 +8,8 @@ import type { VerificationContext } from './verificationContext';
 
 /** A manifest version as the claims read it: a deleted manifest declares nothing. */
 const MANIFEST: FileReader<ManifestData | undefined> = {
-  name: 'manifest',
+  // Named for what it reads: stored answers of a reader that read less (no optional dependencies) are not reused.
+  name: 'manifest with optional dependencies',
   read(text, file) {
     const kind = manifestKindOf(file);
     if (!kind) return 'unreadable';
@@ -159,6 +160,29 @@ async function neverHeld(
 }
 
 /** The version requirement a manifest version gives a dependency (names compared lower-cased). */
+/**
+ * Whether a manifest of the project declared `name` when the memory was written: a plain word of
+ * the memory that names such a package names the project's dependency (`when using `fsevents``).
+ */
+export async function declaredWhenWritten(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+): Promise<boolean> {
+  if (ctx.manifests.files.length === 0 || !PACKAGE_NAME_RE.test(claim.subject)) return false;
+  const name = claim.subject.toLowerCase();
+  if (ctx.manifests.ownNames.has(name)) return false;
+  const held = await ctx.heldThen(
+    ctx.manifests.files,
+    claim.memoryValidFrom,
+    MANIFEST,
+    (data) => versionIn(data, name) !== undefined,
+  );
+  return held === true;
+}
+
+/** How npm names a package: lower case, digits, `-`, `.`, `_`; never a camelCase API name. */
+const PACKAGE_NAME_RE = /^[a-z0-9][a-z0-9._-]*$/;
+
 function versionIn(data: ManifestData | undefined, name: string): string | undefined {
   if (!data) return undefined;
   for (const group of [data.dependencies, data.devDependencies]) {

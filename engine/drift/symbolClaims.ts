@@ -9,6 +9,9 @@ import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
+import { sourceText } from './sourceText';
+import { definesMember, memberOwners } from './memberDefinitions';
+import { defaultReceivers } from './projectBindings';
 import { isCodeEvidence } from './evidenceFiles';
 import { isPlatformName } from './platformNames';
 
@@ -25,6 +28,8 @@ export async function verifySymbolClaim(
   const name = parts[parts.length - 1] ?? claim.subject;
   const container = parts.length > 1 ? parts[parts.length - 2] : undefined;
   const definitions = definitionsOf(ctx, name, container);
+  // `thelib.sync`: a member of the package itself, whatever else in the code has one of that name.
+  const ownedBy = container !== undefined ? packageOwners(ctx, container) : undefined;
   if (definitions.length === 0 && isPlatformName(claim.subject))
     return unverifiable('a name the JavaScript platform defines, not one of the project');
   // Denied ("there is no `removeListener`"): only a definition makes it the project's API; the
@@ -46,6 +51,10 @@ export async function verifySymbolClaim(
     file = resolved.relative;
   }
   if (foundIn.length === 0) return goneWord(ctx, claim, name, 'missing from the code', file ? [file] : []);
+  if (file === undefined && (definitions.length === 0 || ownedBy !== undefined)) {
+    const removed = await noLongerDefined(ctx, claim, name, [...(await ctx.words.get(name))], ownedBy);
+    if (removed) return removed;
+  }
   if (file !== undefined && !foundIn.includes(file)) {
     const target = [...new Set(foundIn)].sort()[0] as string;
     // Moved: the commit that took it out of the file the memory names (it lives on elsewhere).
@@ -58,6 +67,63 @@ export async function verifySymbolClaim(
     name,
     definitions.filter((d) => file === undefined || d.file === file),
   );
+}
+
+/** Files of a word's history read for its definitions; a word in more is too common to decide by. */
+const MAX_MEMBER_FILES = 40;
+
+/**
+ * Outside the code index (`thelib.sync = function`, `Runner.prototype.run = ...`), only the word
+ * was found. The word surviving in an option read or an error message ("`sync` was removed") is
+ * no definition: stale when the code defined the name when the memory was written and, since a
+ * commit, defines it nowhere (see definesMember). Undefined: present, as far as anyone can tell.
+ */
+async function noLongerDefined(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  filesNow: readonly string[],
+  ownedBy: ReadonlySet<string> | undefined,
+): Promise<ClaimCheck | undefined> {
+  // Typed declarations count as definitions here: an option key lives in an options interface.
+  const declarations = [...(await ctx.literals.get(name))].filter(isProjectDeclaration);
+  const codeNow = [...filesNow.filter(isCodeEvidence), ...declarations];
+  if (!ctx.git || codeNow.length > MAX_MEMBER_FILES) return undefined;
+  const defines = (text: string | undefined) =>
+    text !== undefined &&
+    (ownedBy
+      ? [...memberOwners(text, name)].some((o) => ownedBy.has(o.toLowerCase()))
+      : definesMember(text, name));
+  if (codeNow.some((file) => defines(sourceText(ctx, file)))) return undefined;
+  const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
+    isCodeEvidence,
+  );
+  if (then.length === 0 || then.length > MAX_MEMBER_FILES) return undefined;
+  const reader: FileReader<boolean> = {
+    name: `member\u0000${name}\u0000${[...(ownedBy ?? [])].sort().join(',')}`,
+    read: defines,
+  };
+  if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (defined) => defined))) return undefined;
+  const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
+  if (!commit) return undefined;
+  const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
+  return withCommit({ verdict: 'stale', evidence: { reason } }, commit);
+}
+
+/**
+ * The owners (lower-cased) that make a member the package's own when the memory writes it on the
+ * package (`thelib.sync`, `Thelib.sync`): the package's exports and the names code gives it.
+ * Undefined when `container` is not the package.
+ */
+function packageOwners(ctx: VerificationContext, container: string): Set<string> | undefined {
+  const receivers = [...defaultReceivers(ctx.manifests.ownNames)].map((r) => r.toLowerCase());
+  if (!receivers.includes(container.toLowerCase())) return undefined;
+  return new Set(['exports', ...receivers]);
+}
+
+/** A type declaration file of the project's own code (`types/options.d.ts`, not a test's). */
+function isProjectDeclaration(file: string): boolean {
+  return DECLARATION_FILE_RE.test(file) && isCodeEvidence(file.replace(DECLARATION_FILE_RE, '.ts'));
 }
 
 function definitionsOf(
@@ -153,11 +219,7 @@ async function callCheck(
   kinds: readonly ArgumentKind[],
 ): Promise<ClaimCheck> {
   // Type declarations count here (unlike for presence): they are the contract a call is made to.
-  const declarations = ctx.symbols
-    .definitionsOf(name)
-    .filter(
-      (d) => DECLARATION_FILE_RE.test(d.file) && isCodeEvidence(d.file.replace(DECLARATION_FILE_RE, '.ts')),
-    );
+  const declarations = ctx.symbols.definitionsOf(name).filter((d) => isProjectDeclaration(d.file));
   const all = [...definitions, ...declarations.filter((d) => !definitions.includes(d))];
   const declared = all.map((d) => ({ definition: d, list: declaredList(d.signature, name) }));
   if (declared.some(({ list }) => list === undefined)) return ok('present');

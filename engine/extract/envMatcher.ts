@@ -9,6 +9,9 @@ const CODE_REFERENCE_RE =
 /** Shell and Windows references: `$HOME`, `${DATABASE_URL}`, `%APPDATA%`, `$env:PATH`. */
 const SHELL_REFERENCE_RE =
   /(?<![\w$\\])(?:\$\{([A-Z_][A-Z0-9_]{1,127})\}|\$([A-Z_][A-Z0-9_]{1,127})(?!\w)|\$env:([A-Za-z_]\w{0,127})|%([A-Z_][A-Z0-9_]{1,127})%)/g;
+/** A name the words beside it call an environment variable: "the `X` env variable", "environment variable X". */
+const NAMED_ENV_RE =
+  /\b(?:env(?:ironment)?\s+var(?:iable)?s?\s+`?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`?|`?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`?\s+env(?:ironment)?\s+var(?:iable)?s?\b)/g;
 const ASSIGNED_NAME_CHAR_RE = /[A-Z0-9_]/;
 /** Characters before an upper-case name that make it part of something else: `aFOO=`, `x.FOO=`. */
 const NOT_BEFORE_ASSIGNED_RE = /[\w$.-]/;
@@ -48,6 +51,15 @@ export function matchEnvVars(ctx: ScanContext, out: Mention[]): void {
   if (text.includes('env') || text.includes('ENV')) collect(text, CODE_REFERENCE_RE, out);
   if (text.includes('$') || text.includes('%')) collect(text, SHELL_REFERENCE_RE, out);
   matchAssignments(text, out);
+  if (/env/i.test(text)) matchNamedVariables(text, out);
+}
+
+function matchNamedVariables(text: string, out: Mention[]): void {
+  forEachMatch(NAMED_ENV_RE, text, (m) => {
+    const name = (m[1] ?? m[2]) as string;
+    const start = m.index + m[0].indexOf(name);
+    out.push(createMention(start, start + name.length, 'env', name, name.toLowerCase()));
+  });
 }
 
 /**

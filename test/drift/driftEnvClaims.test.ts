@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
 import { BEFORE_CHANGE, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
 
 const pkg = (dependencies: Record<string, string>) =>
@@ -19,6 +20,19 @@ const SESSION = [
 ].join('\n');
 
 describe('drift on environment variables', () => {
+  it('a name the text calls an environment variable is one, written as code or not', () => {
+    const env = (text: string) =>
+      extractClaims(text, { projectPackages: new Set(['thelib']) })
+        .filter((c) => c.kind === 'env')
+        .map((c) => c.subject);
+    assert.deepEqual(env('You may also set the THELIB_USEPOLLING env variable to true (1).'), [
+      'THELIB_USEPOLLING',
+    ]);
+    assert.deepEqual(env('Set the `THELIB_INTERVAL` environment variable.'), ['THELIB_INTERVAL']);
+    assert.deepEqual(env('with the environment variable THELIB_DEBUG set'), ['THELIB_DEBUG']);
+    assert.deepEqual(env('The MAX_RETRIES constant and the API of thelib.'), []);
+  });
+
   it('DEBUG holds while the project depends on debug, and goes with the commit that drops it', async () => {
     const { test, changing: dropping } = await scannedAfterChange(
       {

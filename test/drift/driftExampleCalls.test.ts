@@ -42,6 +42,14 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     ]);
   });
 
+  it("a variable passed to a call is the reader's value, not an API name; a key or a call inside is kept", () => {
+    const text =
+      "Same as `thelib('node', [scriptPath, ...extraArgs], options)`, or `thelib(file, {preferLocal: true}, makeSink())`.";
+    const subjects = claimsOf(text).map((c) => c[1]);
+    assert.ok(!subjects.includes('scriptPath') && !subjects.includes('extraArgs'), JSON.stringify(subjects));
+    assert.ok(subjects.includes('preferLocal') && subjects.includes('makeSink'), JSON.stringify(subjects));
+  });
+
   it('a method called on `this` in a callback is a low-confidence claim', () => {
     const text = ['```js', "describe('x', function () {", '  this.retries(4);', '});', '```'].join('\n');
     assert.ok(claimsOf(text).some((c) => c[1] === 'retries' && c[3] === 'low'));

@@ -92,6 +92,36 @@ describe('drift: links to a section of the memory’s own document', () => {
     );
   });
 
+  it('a section gone from a document that lost most of its sections (moved to docs/) asks for review only', async () => {
+    const sections = ['Install', 'Usage', 'API', 'Options', 'preferLocal', 'Result', 'Errors', 'FAQ'];
+    const readme = sections.map((s) => `## ${s}\n\nText about ${s}.\n`).join('\n');
+    const repo = new GitRepository();
+    repo.commit('initial', T1, { write: { 'readme.md': readme, 'index.js': 'module.exports = 1;\n' } });
+    repo.commit('Move the API reference to docs/', T2, {
+      write: {
+        'readme.md': '## Install\n\nText.\n\n## Usage\n\nSee [the docs](docs/api.md).\n',
+        'docs/api.md': sections
+          .slice(2)
+          .map((s) => `## options.${s}\n`)
+          .join('\n'),
+      },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const { memory } = await test.call('remember', {
+      content: 'Requires [`preferLocal`](#preferlocal) to be `true`.',
+      validFrom: BETWEEN,
+      source: { file: 'readme.md' },
+      dedupe: false,
+    });
+    const report = await test.call('drift', { all: true });
+    const entry = report.memories.find((m) => m.id === memory.id);
+    const claim = entry?.claims.find((c) => c.subject === '#preferlocal');
+    assert.equal(claim?.verdict, 'stale', JSON.stringify(entry));
+    assert.equal(claim?.evidence.doubtful, true, 'a reorganised document says nothing about the project');
+    assert.notEqual(entry?.status, 'stale');
+  });
+
   it('a link to `/docs/x.md` is the repository’s docs/x.md, as GitHub reads it; /etc/hosts stays refused', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, { write: { 'docs/help.md': '# Help\n', 'docs/old.md': '# Old\n' } });

@@ -86,3 +86,42 @@ describe('drift: presence by definition, tools named as what the tests are writt
     assert.ok(stale.every((c) => c.evidence.commit?.hash === moving));
   });
 });
+
+/*
+ * Seen on chokidar (development): "when using `fsevents` to watch" names a package the project
+ * declared when the memory was written. Whose name it is was in doubt for a plain word; the
+ * manifest settles it, and the commit that dropped the package makes the memory false.
+ */
+describe('drift: a name the manifest declared is a dependency', () => {
+  it('`fsevents` in prose, dropped from optionalDependencies: stale with the commit; a kept one holds', async () => {
+    const { test, changing } = await scannedAfterChange(
+      {
+        'package.json': pkg({
+          optionalDependencies: { fsevents: '~2.3.2' },
+          dependencies: { readdirp: '^3.6.0' },
+        }),
+        'index.js': "const fsevents = require('fsevents');\nconst readdirp = require('readdirp');\n",
+      },
+      'Drop fsevents',
+      {
+        write: {
+          'package.json': pkg({ dependencies: { readdirp: '^4.0.1' } }),
+          'index.js': "const readdirp = require('readdirp');\n",
+        },
+      },
+    );
+    const id = await rememberAt(
+      test,
+      'If set to `false` when using `fsevents` to watch, no more events are emitted; `readdirp` walks the tree.',
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    const entry = memoryIn(report, id);
+    const fsevents = entry.claims.find((c) => c.subject === 'fsevents');
+    assert.equal(fsevents?.verdict, 'stale', JSON.stringify(entry.claims));
+    assert.equal(fsevents?.evidence.commit?.hash, changing);
+    assert.notEqual(fsevents?.evidence.doubtful, true, JSON.stringify(fsevents));
+    assert.equal(entry.claims.find((c) => c.subject === 'readdirp')?.verdict ?? 'ok', 'ok');
+    assert.equal(entry.status, 'stale');
+  });
+});

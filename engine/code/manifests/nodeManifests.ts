@@ -11,7 +11,12 @@ export function readPackageJson(text: string): ManifestRecord {
     name: typeof json.name === 'string' ? json.name : null,
     data: {
       scripts: stringMap(json.scripts),
-      dependencies: { ...stringMap(json.peerDependencies), ...stringMap(json.dependencies) },
+      // Optional and peer dependencies are the project's too (`fsevents`, a framework it plugs into).
+      dependencies: {
+        ...stringMap(json.optionalDependencies),
+        ...stringMap(json.peerDependencies),
+        ...stringMap(json.dependencies),
+      },
       devDependencies: stringMap(json.devDependencies),
     },
   };

@@ -1,0 +1,99 @@
+/**
+ * Where source text gives `name` a definition, in the forms JavaScript and TypeScript attach a
+ * function or property to an object or module, each with its owner: `x.name = ...` (owner `x`;
+ * `X.prototype.name` and `this.name` in class X: `X`; `module.exports.name`: `exports`), a class
+ * or interface member (the class), a method or key of an object literal or a destructuring
+ * pattern (`object`: `name: ...`, `{ name }`, an options pattern's `name = false`), a name in an
+ * export list or an exported declaration (`exports`), another top-level declaration (`module`).
+ * Uses are not definitions: `x.name` read, `x.name(...)` called, the name inside a string or a
+ * comment, a local declared in a function.
+ *
+ * Generous on purpose: a member counts as removed only when no form is left, so a form read too
+ * widely can only keep a claim "present", never flag one.
+ */
+export function memberOwners(text: string, name: string): Set<string> {
+  const owners = new Set<string>();
+  if (!text.includes(name)) return owners;
+  const code = withoutComments(text);
+  const forms = formsOf(name);
+  for (const m of code.matchAll(forms.assignment)) {
+    const target = m[1] ?? '';
+    owners.add(target === 'this' ? (enclosingType(code, m.index) ?? 'this') : target);
+  }
+  for (const m of code.matchAll(forms.member)) owners.add(enclosingType(code, m.index) ?? 'object');
+  if (forms.key.some((form) => form.test(code))) owners.add('object');
+  if (forms.exported.some((form) => form.test(code))) owners.add('exports');
+  if (forms.topLevel.test(code)) owners.add('module');
+  return owners;
+}
+
+/** Whether the text defines `name` in any form, whatever owns it. */
+export function definesMember(text: string, name: string): boolean {
+  return memberOwners(text, name).size > 0;
+}
+
+interface Forms {
+  assignment: RegExp;
+  member: RegExp;
+  key: RegExp[];
+  exported: RegExp[];
+  topLevel: RegExp;
+}
+
+const cache = new Map<string, Forms>();
+
+function formsOf(name: string): Forms {
+  let forms = cache.get(name);
+  if (forms) return forms;
+  if (cache.size >= 1000) cache.clear();
+  const n = name.replace(/[$]/g, '\\$');
+  const word = `(?<![\\w$])${n}(?![\\w$])`;
+  forms = {
+    // x.name = value; X.prototype.name = function; exports.name = ... (never ==, ===, =>).
+    assignment: new RegExp(`(?<![\\w$.])(?:[\\w$]+\\.)*?([\\w$]+)(\\.prototype)?\\.${n}\\s*=(?![=>])`, 'g'),
+    // A method of a class or an object literal (parameters possibly over several lines), or an
+    // interface member: `  name(file: string): void;`, `  readonly name?: boolean;`.
+    member: new RegExp(
+      `^\\s*(?:(?:static|async|public|private|protected|override|readonly|get|set)\\s+)*\\*?\\s*${word}\\s*(?:\\?\\s*)?(?:<[^>()]*>)?\\s*(?:\\([^)]*\\)\\s*(?:\\{|:[^{;]*[{;])|:)`,
+      'gm',
+    ),
+    key: [
+      // A key of an object literal or a destructuring pattern, whatever its value: { name: ... }.
+      new RegExp(`(?:^|[{,(])\\s*${word}\\s*:(?!:)`, 'm'),
+      // A shorthand key or destructured name on its own line, with or without a default:
+      // `  name,` `  name = false,` (an options object or the parameters that read it).
+      new RegExp(`^\\s+${word}\\s*(?:=(?![=>])[^,;\\n]*)?,?\\s*$`, 'm'),
+      new RegExp(`[{,]\\s*${word}\\s*(?:=(?![=>])[^,;}\\n]*)?\\s*[,}]`),
+    ],
+    exported: [
+      // export { a, name }, module.exports = { name }, export function name, export const name.
+      new RegExp(`export\\s*\\{[^}]*${word}[^}]*\\}`),
+      new RegExp(`(?:module\\.)?exports\\s*=\\s*\\{[^}]*${word}[^}]*\\}`),
+      new RegExp(
+        `^export\\s+(?:default\\s+)?(?:declare\\s+)?(?:async\\s+)?(?:function\\s*\\*?|class|const|let|var|interface|type)\\s+${word}`,
+        'm',
+      ),
+    ],
+    // A top-level (unindented) declaration that is not exported where it stands.
+    topLevel: new RegExp(
+      `^(?:declare\\s+)?(?:async\\s+)?(?:function\\s*\\*?|class|const|let|var)\\s+${word}`,
+      'm',
+    ),
+  };
+  cache.set(name, forms);
+  return forms;
+}
+
+const TYPE_HEADER_RE = /\b(?:class|interface|type)\s+([A-Za-z_$][\w$]*)/g;
+
+/** The class, interface or type declared last before `at` (the one a member line most likely belongs to). */
+function enclosingType(code: string, at: number | undefined): string | undefined {
+  let owner: string | undefined;
+  for (const m of code.slice(0, at).matchAll(TYPE_HEADER_RE)) owner = m[1];
+  return owner;
+}
+
+/** Block comments and whole-line `//` comments (a `//` later on a line may be inside a string or a URL). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/^\s*\/\/.*$/gm, '');
+}

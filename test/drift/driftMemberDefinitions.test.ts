@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { definesMember, memberOwners } from '../../engine/drift/memberDefinitions';
+import { BEFORE_CHANGE as WRITTEN, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
+
+const pkg = `${JSON.stringify({ name: 'thelib', main: 'index.js' }, null, 2)}\n`;
+const WITH_SYNC = [
+  "'use strict';",
+  'function thelib(file, options) { return run(file, options); }',
+  'thelib.sync = function (file, options) { return runSync(file, options); };',
+  'module.exports = thelib;',
+  '',
+].join('\n');
+
+/*
+ * The issue's cause 4: presence decided by any occurrence of the word. A method taken off the
+ * project's main export (`thelib.sync`) leaves the word `sync` behind in option reads and an
+ * error message; the member is no longer defined anywhere, so the claim is false.
+ */
+describe('drift: a member is present while the code defines it, not while the word survives', () => {
+  it('`thelib.sync()` removed from the package, the word left in an option read, an error text and another object: stale', async () => {
+    const { test, changing } = await scannedAfterChange(
+      { 'package.json': pkg, 'index.js': WITH_SYNC },
+      'Remove the synchronous API',
+      {
+        write: {
+          'index.js': [
+            "'use strict';",
+            'function thelib(file, options) {',
+            "  if (options.sync) throw new Error('thelib.sync() was removed: use thelibSync()');",
+            '  return run(file, options);',
+            '}',
+            'function thelibSync(file, options) { return runSync(file, options); }',
+            "// Another object of the API keeps a method of that name: not the package's own.",
+            'function script(options) {',
+            '  const bound = (file) => thelib(file, options);',
+            '  bound.sync = (file) => thelibSync(file, options);',
+            '  return bound;',
+            '}',
+            'module.exports = { thelib, thelibSync, script };',
+            '',
+          ].join('\n'),
+        },
+      },
+    );
+    const id = await rememberAt(test, 'Use `thelib.sync()` to run the file synchronously.', WRITTEN);
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.subject === 'thelib.sync');
+    assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
+    assert.equal(claim?.evidence.commit?.hash, changing);
+  });
+
+  it('the member moved from an assignment into a class method: still present', async () => {
+    const { test } = await scannedAfterChange(
+      { 'package.json': pkg, 'index.js': WITH_SYNC },
+      'Rewrite as a class',
+      {
+        write: {
+          'index.js': [
+            'class TheLib {',
+            '  static sync(file, options) {',
+            '    return runSync(file, options);',
+            '  }',
+            '}',
+            'module.exports = TheLib;',
+            '',
+          ].join('\n'),
+        },
+      },
+    );
+    const id = await rememberAt(test, 'Use `thelib.sync()` to run the file synchronously.', WRITTEN);
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.subject === 'thelib.sync');
+    assert.equal(claim?.verdict ?? 'ok', 'ok', JSON.stringify(claim));
+  });
+
+  it('a member the entry exports (`exports.Runner = require(...)`) holds when the entry is renamed', async () => {
+    const { test } = await scannedAfterChange(
+      {
+        'package.json': pkg,
+        'lib/runner.js': 'class Runner {\n  run() {}\n}\nmodule.exports = Runner;\n',
+        'index.js': "exports.Runner = require('./lib/runner');\n",
+      },
+      'Rename the entry to .cjs',
+      { rename: [['index.js', 'index.cjs']] },
+    );
+    const id = await rememberAt(
+      test,
+      'Event names are on the `constants` property of `Thelib.Runner`.',
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    const claim = report.memories.find((m) => m.id === id)?.claims.find((c) => c.subject === 'Thelib.Runner');
+    assert.equal(claim?.verdict ?? 'ok', 'ok', JSON.stringify(claim));
+  });
+
+  it('reads the forms a member is defined in, and not its uses', () => {
+    const defining = [
+      'thelib.sync = function () {};',
+      'module.exports.sync = (a) => a;',
+      'Runner.prototype.sync = function () {};',
+      'class A {\n  static async sync(a, b) {\n  }\n}',
+      'class A {\n  sync(\n    a,\n    b\n  ): void {\n  }\n}',
+      'module.exports = {\n  sync: function () {},\n};',
+      'const api = { sync: (a) => a };',
+      'module.exports = { run, sync };',
+      'const { sync } = options;',
+      'function run({\n  cwd,\n  sync = false,\n}) {}',
+      'const defaults = { sync: false };',
+      'export { run, sync as sync };',
+      'export function sync() {}',
+      'export const sync = () => 1;',
+      'interface Api {\n  sync(file: string): void;\n}',
+      'interface Api {\n  readonly sync?: boolean;\n}',
+    ];
+    for (const text of defining) assert.equal(definesMember(text, 'sync'), true, text);
+    const using = [
+      'if (options.sync) run();',
+      'thelib.sync(file);',
+      "throw new Error('thelib.sync() was removed');",
+      '  const sync = options.sync === true;',
+      'if (a.sync === b) {}',
+      '  sync(file);',
+      '// thelib.sync = old API',
+    ];
+    for (const text of using) assert.equal(definesMember(text, 'sync'), false, text);
+    const owners = (text: string) => [...memberOwners(text, 'sync')].sort();
+    assert.deepEqual(owners('module.exports.sync = (a) => a;'), ['exports']);
+    assert.deepEqual(owners('Runner.prototype.sync = function () {};'), ['Runner']);
+    assert.deepEqual(owners('class Runner {\n  constructor() {\n    this.sync = true;\n  }\n}'), ['Runner']);
+    assert.deepEqual(owners('boundExeca.sync = create(options);'), ['boundExeca']);
+    assert.deepEqual(owners('class A {\n  static sync() {}\n}'), ['A']);
+    assert.deepEqual(owners('export function sync() {}'), ['exports']);
+    assert.deepEqual(owners('function sync() {}'), ['module']);
+  });
+});
