@@ -20,7 +20,7 @@ import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerReadCommands } from './readCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
-import { addBridgeOptions } from '../mcp/bridgeCommand';
+import { addBridgeOptions } from '../mcp/commandLine';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
 import { launcherPath } from '../mcp/mcpLauncher';
 import { runBridge } from '../mcp/lazyBridge';

@@ -9,7 +9,7 @@ export { Engram } from '../engram';
 export { METHODS, isMethodName } from '../api/methods';
 export { buildCli } from './lazyCli';
 export { CommanderError } from 'commander';
-export { parseBridgeArguments } from '../mcp/bridgeCommand';
+export { parseBridgeArguments } from '../mcp/commandLine';
 export { runBridge } from '../mcp/lazyBridge';
 export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
 export type { UseLiteAssets } from '../embedding/useLiteAssets';

@@ -1,24 +1,14 @@
-import path from 'node:path';
+import { bundledWorkerScript } from '../process/workerKit';
+import type { WorkerScript } from '../process/workerKit';
 import type { ScanEvent, ScanJob } from './scanProtocol';
 import { ScanWorkerHost } from './scanWorkerHost';
 
 /** How to start the scan worker. */
-export interface ScanWorkerScript {
-  file: string;
-  /** Node flags for the worker, e.g. ['--require', 'tsx/cjs'] to run the TypeScript source. */
-  execArgv?: string[];
-}
+export type ScanWorkerScript = WorkerScript;
 
-/**
- * dist/scanWorker.js beside the running bundle; under tsx (tests) the .ts source beside this
- * file, loaded with tsx's CommonJS hook (on Node 20 `--import tsx` registers too late for a
- * worker's entry file).
- */
+/** dist/scanWorker.js beside the running bundle; under tsx (tests) the .ts source beside this file. */
 export function defaultScanWorkerScript(): ScanWorkerScript {
-  if (__filename.endsWith('.ts')) {
-    return { file: path.join(__dirname, 'scanWorker.ts'), execArgv: ['--require', 'tsx/cjs'] };
-  }
-  return { file: path.join(__dirname, 'scanWorker.js'), execArgv: [] };
+  return bundledWorkerScript(__dirname, 'scanWorker');
 }
 
 /**

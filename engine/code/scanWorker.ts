@@ -1,3 +1,5 @@
+// First, before a grammar loader can print: see captureWorkerOutput.ts.
+import '../process/captureWorkerOutput';
 import { parentPort } from 'node:worker_threads';
 import { runScan } from './runScan';
 import { isScanRequest } from './scanProtocol';

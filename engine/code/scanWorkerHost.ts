@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { EngramError } from '../errors';
+import { WorkerChannel } from '../process/workerKit';
 import type { ScanWorkerScript } from './scanInWorker';
 import { isWorkerMessage } from './scanProtocol';
 import type { ScanEvent, ScanJob, ScanRequest, WorkerMessage } from './scanProtocol';
@@ -14,8 +14,10 @@ export const DEFAULT_SCAN_WORKER_IDLE_MS = 60_000;
  * unref'd, so an idle worker never keeps a CLI process alive. One scan at a time: the caller
  * (CodeWorkspace) serialises them.
  */
+type ScanChannel = WorkerChannel<ScanRequest, WorkerMessage>;
+
 export class ScanWorkerHost {
-  private worker: Worker | undefined;
+  private worker: ScanChannel | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private busy = false;
 
@@ -26,7 +28,7 @@ export class ScanWorkerHost {
 
   /** Whether a worker thread is running now (started and not yet idle-terminated or closed). */
   get isRunning(): boolean {
-    return this.worker !== undefined;
+    return this.worker !== undefined && this.worker.ended === undefined;
   }
 
   /**
@@ -41,6 +43,8 @@ export class ScanWorkerHost {
       return Promise.reject(new EngramError('UNAVAILABLE', 'a scan is already running in this worker'));
     this.busy = true;
     clearTimeout(this.idleTimer);
+    // A worker that died between scans is not posted to: no answer would come.
+    if (this.worker?.ended !== undefined) this.worker = undefined;
     const worker = (this.worker ??= this.start());
     worker.ref();
     return new Promise<void>((resolve, reject) => {
@@ -48,9 +52,8 @@ export class ScanWorkerHost {
       const settle = (error?: Error) => {
         if (settled) return;
         settled = true;
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        offMessage();
+        offEnd();
         signal?.removeEventListener('abort', onAbort);
         this.busy = false;
         if (error === undefined) this.idle(worker);
@@ -60,10 +63,6 @@ export class ScanWorkerHost {
       };
       const onAbort = () =>
         settle(signal?.reason instanceof Error ? signal.reason : new Error('scan aborted'));
-      const onError = (error: Error) =>
-        settle(new EngramError('UNAVAILABLE', `scan worker: ${error.message}`));
-      const onExit = (code: number) =>
-        settle(new EngramError('UNAVAILABLE', `scan worker exited with code ${code}`));
       // Messages that arrive together (the worker outran this thread) are handed over one per
       // turn of the event loop, each after the loop has polled for I/O: every 'files' event is a
       // write transaction, and several in one turn would hold the thread for all of them.
@@ -81,18 +80,13 @@ export class ScanWorkerHost {
         }
         if (message.type === 'done') settle();
       };
-      const onMessage = (message: unknown) => {
-        if (!isWorkerMessage(message))
-          return settle(new EngramError('UNAVAILABLE', 'scan worker: unexpected message'));
+      const offMessage = worker.onReply((message) => {
         queue.push(message);
         if (queue.length === 1) setImmediate(handleNext);
-      };
+      });
+      const offEnd = worker.onEnd((reason) => settle(new EngramError('UNAVAILABLE', reason)));
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      const request: ScanRequest = { type: 'scan', job };
-      worker.postMessage(request);
+      worker.post({ type: 'scan', job });
     });
   }
 
@@ -104,25 +98,15 @@ export class ScanWorkerHost {
     await worker?.terminate();
   }
 
-  private start(): Worker {
-    const worker = new Worker(this.script.file, {
-      execArgv: this.script.execArgv ?? [],
-      // The engine never writes to stdout (the MCP channel): keep the worker's console away from it.
-      stdout: true,
-      stderr: true,
+  /** The worker's output (grammar loaders' chatter) is dropped; failures come as scan errors. */
+  private start(): ScanChannel {
+    return WorkerChannel.start<ScanRequest, WorkerMessage>(this.script, {
+      name: 'scan worker',
+      isReply: isWorkerMessage,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
-    // A worker that dies between scans must not be posted to (no answer would come), and its
-    // error must not go unheard (an 'error' without a listener throws on this thread).
-    worker.on('error', () => undefined);
-    worker.once('exit', () => {
-      if (this.worker === worker) this.worker = undefined;
-    });
-    return worker;
   }
 
-  private idle(worker: Worker): void {
+  private idle(worker: ScanChannel): void {
     worker.unref();
     this.idleTimer = setTimeout(() => void this.close(), this.idleMs);
     this.idleTimer.unref();
@@ -132,7 +116,7 @@ export class ScanWorkerHost {
    * After an abort or a failure the worker may be mid-scan or hold a broken grammar: it is
    * terminated, never reused.
    */
-  private discard(worker: Worker): void {
+  private discard(worker: ScanChannel): void {
     if (this.worker === worker) this.worker = undefined;
     void worker.terminate();
   }

@@ -4,8 +4,8 @@
  * batch never blocks the extension host's or the MCP server's event loop. Whatever is printed here
  * is sent to the caller's logger: nothing reaches the MCP channel.
  */
-// First, before any library can print: see workerOutputCapture.ts.
-import './workerOutputCapture';
+// First, before any library can print: see captureWorkerOutput.ts.
+import '../process/captureWorkerOutput';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadOnnxBackend } from './onnxBackend';
 import { loadUseLiteBackend } from './useLiteBackend';

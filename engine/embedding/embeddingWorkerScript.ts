@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { bundledWorkerScript } from '../process/workerKit';
 import type { EmbeddingWorkerScript } from './types';
 
 /**
@@ -6,8 +6,5 @@ import type { EmbeddingWorkerScript } from './types';
  * under tsx (tests, benchmarks), embeddingWorker.ts beside this file, run through tsx.
  */
 export function defaultEmbeddingWorkerScript(): EmbeddingWorkerScript {
-  if (__filename.endsWith('.ts')) {
-    return { file: path.join(__dirname, 'embeddingWorker.ts'), execArgv: ['--require', 'tsx/cjs'] };
-  }
-  return { file: path.join(__dirname, 'embeddingWorker.js'), execArgv: [] };
+  return bundledWorkerScript(__dirname, 'embeddingWorker');
 }

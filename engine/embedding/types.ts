@@ -1,5 +1,6 @@
 import type { UseLiteAssets } from './useLiteAssets';
 import type { OnnxDtype, OnnxPooling } from './onnxModelFiles';
+import type { WorkerScript } from '../process/workerKit';
 
 /**
  * Turns texts into vectors for dense retrieval. Every vector is stored with the provider's `id`, so
@@ -21,13 +22,8 @@ export interface EmbeddingProvider {
   dispose(): Promise<void>;
 }
 
-/** How to start the embedding worker thread. */
-export interface EmbeddingWorkerScript {
-  /** dist/embeddingWorker.js, or engine/embedding/embeddingWorker.ts under tsx. */
-  file: string;
-  /** Node flags for the worker, e.g. ['--require', 'tsx/cjs'] to run the TypeScript source (a worker ignores '--import tsx' on Node 20). @default [] */
-  execArgv?: string[];
-}
+/** How to start the embedding worker thread: dist/embeddingWorker.js, or its source under tsx. */
+export type EmbeddingWorkerScript = WorkerScript;
 
 /** Options every provider shares. */
 export interface BatchingOptions {

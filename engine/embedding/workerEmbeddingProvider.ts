@@ -1,11 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
 import { assertTexts } from './embedInput';
 import { EmbeddingQueue } from './embeddingQueue';
 import type { EmbeddingQueueStats } from './embeddingQueue';
 import type { EmbeddingProvider, EmbeddingWorkerScript } from './types';
-import { lineSplitter } from '../process/lineReader';
+import { WorkerChannel } from '../process/workerKit';
 import { isWorkerReply } from './workerProtocol';
 import type { EmbedRequest, WorkerModelSpec, WorkerReply } from './workerProtocol';
 
@@ -33,8 +32,7 @@ interface InFlight {
 
 /** The worker currently serving this provider, and what waits on it. */
 interface WorkerState {
-  worker: Worker;
-  output: Record<'stdout' | 'stderr', (text: string) => void>;
+  worker: WorkerChannel<EmbedRequest, WorkerReply>;
   ready: Promise<void>;
   onReady(): void;
   onFailed(error: EngramError): void;
@@ -110,15 +108,15 @@ export class WorkerEmbeddingProvider implements EmbeddingProvider {
 
   private startWorker(): WorkerState {
     this.options.checkFiles();
-    const worker = new Worker(this.options.worker.file, {
-      workerData: this.options.spec,
-      execArgv: this.options.worker.execArgv ?? [],
-      // The worker sends its output as messages (workerOutputCapture); this stream, never read,
-      // only keeps anything that bypasses that away from this process's stdout.
-      stdout: true,
-    });
     const { logger } = this.options;
     const prefix = `embedding worker ${this.id}`;
+    const worker = WorkerChannel.start<EmbedRequest, WorkerReply>(this.options.worker, {
+      name: 'the embedding worker',
+      isReply: isWorkerReply,
+      workerData: this.options.spec,
+      onOutputLine: (line, stream) =>
+        stream === 'stdout' ? logger.debug(`${prefix}: ${line}`) : logger.warn(`${prefix}: ${line}`),
+    });
     let onReady!: () => void;
     let onFailed!: (error: EngramError) => void;
     const ready = new Promise<void>((resolve, reject) => {
@@ -127,10 +125,6 @@ export class WorkerEmbeddingProvider implements EmbeddingProvider {
     });
     const state: WorkerState = {
       worker,
-      output: {
-        stdout: lineSplitter((line) => logger.debug(`${prefix}: ${line}`)),
-        stderr: lineSplitter((line) => logger.warn(`${prefix}: ${line}`)),
-      },
       ready,
       onReady,
       onFailed,
@@ -140,20 +134,12 @@ export class WorkerEmbeddingProvider implements EmbeddingProvider {
       ),
       inFlight: new Map(),
     };
-    worker.on('message', (message: unknown) => this.onMessage(state, message));
-    worker.on('error', (error) => this.fail(state, `the embedding worker crashed: ${error.message}`));
-    worker.on('messageerror', (error) =>
-      this.fail(state, `a worker message could not be read: ${error.message}`),
-    );
-    worker.on('exit', (code) => this.fail(state, `the embedding worker exited with code ${code}`));
+    worker.onReply((message) => this.onMessage(state, message));
+    worker.onEnd((reason) => this.fail(state, reason));
     return state;
   }
 
-  private onMessage(state: WorkerState, message: unknown): void {
-    if (!isWorkerReply(message)) {
-      this.fail(state, 'the embedding worker sent an unexpected message');
-      return;
-    }
+  private onMessage(state: WorkerState, message: WorkerReply): void {
     switch (message.type) {
       case 'ready':
         clearTimeout(state.loadTimer);
@@ -175,9 +161,6 @@ export class WorkerEmbeddingProvider implements EmbeddingProvider {
         return;
       case 'vectors':
         this.settle(state, message.id, this.split(message));
-        return;
-      case 'output':
-        state.output[message.stream](message.text);
     }
   }
 
@@ -215,8 +198,7 @@ export class WorkerEmbeddingProvider implements EmbeddingProvider {
       );
       state.inFlight.set(id, { resolve, reject, timer });
       state.worker.ref();
-      const request: EmbedRequest = { type: 'embed', id, texts };
-      state.worker.postMessage(request);
+      state.worker.post({ type: 'embed', id, texts });
     });
   }
 

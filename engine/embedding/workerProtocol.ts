@@ -40,14 +40,7 @@ export interface FailedReply {
   message: string;
 }
 
-/** Worker -> caller: text the worker wrote to its stdout or stderr (see workerOutputCapture). */
-export interface OutputReply {
-  type: 'output';
-  stream: 'stdout' | 'stderr';
-  text: string;
-}
-
-export type WorkerReply = ReadyReply | VectorsReply | FailedReply | OutputReply;
+export type WorkerReply = ReadyReply | VectorsReply | FailedReply;
 
 export function isWorkerReply(value: unknown): value is WorkerReply {
   if (typeof value !== 'object' || value === null) return false;
@@ -61,8 +54,6 @@ export function isWorkerReply(value: unknown): value is WorkerReply {
       );
     case 'failed':
       return (typeof reply.id === 'number' || reply.id === null) && typeof reply.message === 'string';
-    case 'output':
-      return (reply.stream === 'stdout' || reply.stream === 'stderr') && typeof reply.text === 'string';
     default:
       return false;
   }

@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createBridgeServer } from './bridgeServer';
-import type { BridgeRuntime } from './bridgeRuntime';
+import { createBridgeServer } from './connectionServer';
+import type { BridgeRuntime } from './processRuntime';
 import { HttpSessions } from './httpSessions';
 import { bearerMatches, newToken, removeTokenFile, writeTokenFile } from './httpToken';
 

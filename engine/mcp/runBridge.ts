@@ -3,7 +3,7 @@ import { parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
 import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
-import { BridgeRuntime } from './bridgeRuntime';
+import { BridgeRuntime } from './processRuntime';
 import { COMPAT_ENGINE_OPTIONS } from './compatFootprint';
 import { compileWasmWithBaselineOnly } from './compatWasm';
 import { tokenFilePath } from './httpToken';

@@ -1,5 +1,5 @@
-import { createBridgeServer } from './bridgeServer';
-import type { BridgeRuntime } from './bridgeRuntime';
+import { createBridgeServer } from './connectionServer';
+import type { BridgeRuntime } from './processRuntime';
 import { LineDelimitedTransport } from './stdioTransport';
 
 /** Serves one client over stdin/stdout; resolves when the client closes stdin (or the process is told to stop). */

@@ -1,6 +1,6 @@
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { EngramError } from '../errors';
+import { bundledWorkerScript, WorkerChannel } from '../process/workerKit';
+import type { WorkerScript } from '../process/workerKit';
 
 /** What the checkpoint worker does: snapshot at `fromSeq` + journal bytes [from, to) -> temp file. */
 export interface CheckpointJob {
@@ -27,15 +27,10 @@ export type CheckpointReply =
   | { ok: false; error: string };
 
 /** How to start the worker: dist/checkpointWorker.js beside the bundle, or the .ts source under tsx. */
-export interface CheckpointWorkerScript {
-  file: string;
-  execArgv?: string[];
-}
+export type CheckpointWorkerScript = WorkerScript;
 
 export function defaultCheckpointWorkerScript(): CheckpointWorkerScript {
-  if (__filename.endsWith('.ts'))
-    return { file: path.join(__dirname, 'checkpointWorker.ts'), execArgv: ['--require', 'tsx/cjs'] };
-  return { file: path.join(__dirname, 'checkpointWorker.js'), execArgv: [] };
+  return bundledWorkerScript(__dirname, 'checkpointWorker');
 }
 
 /**
@@ -51,31 +46,31 @@ export const CHECKPOINT_YOUNG_GENERATION_MB = 4;
  * Runs one checkpoint in a worker thread of its own, which ends with it: checkpoints are minutes
  * apart, and a worker holds a second copy of the database while it works.
  */
-export function runCheckpoint(
+export async function runCheckpoint(
   script: CheckpointWorkerScript,
   job: CheckpointJob,
 ): Promise<Extract<CheckpointReply, { ok: true }>> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(script.file, {
-      execArgv: script.execArgv ?? [],
-      resourceLimits: { maxYoungGenerationSizeMb: CHECKPOINT_YOUNG_GENERATION_MB },
-    });
-    let settled = false;
-    const settle = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      fn();
-      void worker.terminate();
-    };
-    worker.once('message', (reply: CheckpointReply) =>
-      settle(() =>
-        reply.ok ? resolve(reply) : reject(new EngramError('STORE', `checkpoint failed: ${reply.error}`)),
-      ),
-    );
-    worker.once('error', (error) => settle(() => reject(error)));
-    worker.once('exit', (code) =>
-      settle(() => reject(new EngramError('STORE', `checkpoint worker exited with code ${code}`))),
-    );
-    worker.postMessage(job);
+  const worker = WorkerChannel.start<CheckpointJob, CheckpointReply>(script, {
+    name: 'checkpoint worker',
+    isReply: isCheckpointReply,
+    resourceLimits: { maxYoungGenerationSizeMb: CHECKPOINT_YOUNG_GENERATION_MB },
   });
+  try {
+    const reply = await worker.nextReply(job);
+    if (!reply.ok) throw new EngramError('STORE', `checkpoint failed: ${reply.error}`);
+    return reply;
+  } catch (error) {
+    if (EngramError.is(error, 'UNAVAILABLE')) throw new EngramError('STORE', error.message);
+    throw error;
+  } finally {
+    void worker.terminate();
+  }
+}
+
+function isCheckpointReply(value: unknown): value is CheckpointReply {
+  if (typeof value !== 'object' || value === null) return false;
+  const reply = value as Record<string, unknown>;
+  return reply.ok === true
+    ? typeof reply.bytes === 'number' && typeof reply.sum === 'string'
+    : reply.ok === false && typeof reply.error === 'string';
 }

@@ -4,6 +4,8 @@
  * only renames it into place: the whole-database export that used to block it (about a second at
  * 100,000 memories) happens here. See checkpoint.ts.
  */
+// First, before anything can print: see captureWorkerOutput.ts.
+import '../process/captureWorkerOutput';
 import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';

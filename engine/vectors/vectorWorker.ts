@@ -1,8 +1,10 @@
 /**
  * Worker entry (bundled as dist/vectorWorker.js): builds one HNSW graph off the caller's thread
- * and posts its bytes back. See workerProtocol.ts. Its stdout and stderr are piped to the parent,
- * which forwards them to the engine logger, so nothing here can reach the MCP channel.
+ * and posts its bytes back. See workerProtocol.ts. Its stdout and stderr go to the parent as
+ * messages, which it forwards to the engine logger, so nothing here can reach the MCP channel.
  */
+// First, before hnswlib can print: see captureWorkerOutput.ts.
+import '../process/captureWorkerOutput';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Logger } from '../host';
 import { HnswGraph } from './hnswGraph';
@@ -10,7 +12,7 @@ import { loadBundledHnswlib } from './hnswlib';
 import { workerLogLine } from './workerProtocol';
 import type { BuildJob, BuildReply } from './workerProtocol';
 
-/** Log lines go to stderr, which the parent reads and forwards to its logger at the same level. */
+/** Log lines go to stderr, which the parent forwards to its logger at the same level. */
 const write =
   (level: 'debug' | 'info' | 'warn' | 'error') =>
   (message: string, data?: Record<string, unknown>): void => {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineActivity } from '../../engine/api/engineActivity';
 import type { EngineConnection } from '../engineConnection';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -12,10 +11,13 @@ import type {
   GraphSeed,
   HostToWebview,
   SearchReply,
+  WebviewToHost,
 } from '../../webview/graph/protocol';
+import { GRAPH_BODY, GRAPH_CSS } from '../../webview/graph/page';
 import { summaryLine } from '../../webview/graph/text';
-import { graphHtml, graphWebviewOptions } from './graphHtml';
 import { openFileEntity, openMemoryBeside, openSymbolEntity } from './openEntity';
+import { rawSummary, SinglePanel, singlePanelSerializer } from './singlePanel';
+import type { SinglePanelKind } from './singlePanel';
 
 /** What the Graph panel last reported, for the in-host tests and the log. */
 export interface GraphPanelStatus {
@@ -28,16 +30,21 @@ export interface GraphPanelStatus {
   lastLit?: { query: string; lit: number; touched: number };
 }
 
+const GRAPH_PANEL: SinglePanelKind<WebviewToHost> = {
+  viewType: GRAPH_VIEW_TYPE,
+  title: 'Engram Graph',
+  scope: 'graph',
+  page: { css: GRAPH_CSS, body: GRAPH_BODY, script: 'graph.js' },
+  parse: parseWebviewMessage,
+};
+
 /**
- * The Graph panel: one at a time, revealed again when asked twice, restored after a reload by its
- * serializer. The webview asks for data (a neighbourhood or the overview); the host answers from
- * the engine, tells it when memories change and lights up what each recall touched.
+ * The Graph panel (one at a time, see SinglePanel). The webview asks for data (a neighbourhood or
+ * the overview); the host answers from the engine, tells it when memories change and lights up
+ * what each recall touched.
  */
-export class GraphPanel implements vscode.Disposable {
-  private static current: GraphPanel | undefined;
+export class GraphPanel extends SinglePanel<WebviewToHost, HostToWebview> {
   private static readonly status: GraphPanelStatus = { open: false, loads: 0 };
-  private readonly disposables: vscode.Disposable[] = [];
-  private disposed = false;
 
   static show(
     extensionUri: vscode.Uri,
@@ -46,40 +53,29 @@ export class GraphPanel implements vscode.Disposable {
     log: vscode.LogOutputChannel,
     reveal: GraphSeed[] | null = null,
   ): GraphPanel {
-    const current = GraphPanel.current;
-    if (current) {
-      current.panel.reveal();
-      if (reveal) void current.post({ type: 'graph/seed/DidReveal', seeds: reveal });
-      return current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      GRAPH_VIEW_TYPE,
-      'Engram Graph',
-      vscode.ViewColumn.Active,
-      graphWebviewOptions(extensionUri),
+    const shown = SinglePanel.revealOrCreate(
+      GRAPH_PANEL,
+      extensionUri,
+      (panel) => new GraphPanel(panel, extensionUri, engine, activity, log, reveal),
     );
-    return new GraphPanel(panel, extensionUri, engine, activity, log, reveal);
+    if (shown.existing && reveal) void shown.panel.post({ type: 'graph/seed/DidReveal', seeds: reveal });
+    return shown.panel;
   }
 
   static statusNow(): GraphPanelStatus {
-    return { ...GraphPanel.status, open: GraphPanel.current !== undefined };
+    return { ...GraphPanel.status, open: SinglePanel.current(GRAPH_VIEW_TYPE) !== undefined };
   }
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly engine: EngineConnection,
     activity: vscode.Event<EngineActivity>,
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
     private reveal: GraphSeed[] | null = null,
   ) {
-    GraphPanel.current = this;
-    panel.webview.options = graphWebviewOptions(extensionUri);
-    panel.webview.html = graphHtml(panel.webview, extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, ...ENGRAM_ICON);
+    super(panel, extensionUri, GRAPH_PANEL, log);
     this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       engine.onDidChangeMemories(() => void this.post({ type: 'graph/data/DidChange' })),
       activity((a) => this.onActivity(a)),
     );
@@ -97,28 +93,27 @@ export class GraphPanel implements vscode.Disposable {
     });
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const message = parseWebviewMessage(raw);
-    if (!message) {
-      const request = malformedRequestId(raw);
-      this.log.warn(`graph: refused a malformed message ${summaryLine(JSON.stringify(raw) ?? '', 200)}`);
-      // A request still gets its one reply, saying what was wrong.
-      if (request?.type === 'graph/data/get')
-        await this.post({
-          type: 'graph/data/reply',
-          id: request.id,
-          ok: false,
-          error: 'malformed graph query',
-        });
-      if (request?.type === 'graph/entities/search')
-        await this.post({
-          type: 'graph/entities/reply',
-          id: request.id,
-          ok: false,
-          error: 'malformed search',
-        });
-      return;
-    }
+  /** A malformed request still gets its one reply, saying what was wrong. */
+  protected override async refuse(raw: unknown): Promise<void> {
+    const request = malformedRequestId(raw);
+    this.log.warn(`graph: refused a malformed message ${rawSummary(raw)}`);
+    if (request?.type === 'graph/data/get')
+      await this.post({
+        type: 'graph/data/reply',
+        id: request.id,
+        ok: false,
+        error: 'malformed graph query',
+      });
+    if (request?.type === 'graph/entities/search')
+      await this.post({
+        type: 'graph/entities/reply',
+        id: request.id,
+        ok: false,
+        error: 'malformed search',
+      });
+  }
+
+  protected async receive(message: WebviewToHost): Promise<void> {
     switch (message.type) {
       case 'graph/view/ready':
         await this.post({ type: 'graph/view/DidInit', reveal: this.reveal });
@@ -190,24 +185,8 @@ export class GraphPanel implements vscode.Disposable {
     await this.post(reply);
   }
 
-  private async post(message: HostToWebview): Promise<void> {
-    try {
-      await this.panel.webview.postMessage(message);
-    } catch (error) {
-      this.log.warn(`graph: could not post ${message.type}: ${String(error)}`);
-    }
-  }
-
   static disposeCurrent(): void {
-    GraphPanel.current?.dispose();
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (GraphPanel.current === this) GraphPanel.current = undefined;
-    this.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    SinglePanel.disposeOpen(GRAPH_VIEW_TYPE);
   }
 }
 
@@ -247,9 +226,8 @@ export function registerGraphPanel(
 }
 
 /**
- * Brings the panel back after a window reload: VS Code hands over a bare panel of our view type;
- * it gets the page, its CSP and options again, and the webview re-requests its data (its saved
- * state holds only what it was showing, never the data).
+ * Brings the panel back after a window reload; the webview re-requests its data (its saved state
+ * holds only what it was showing, never the data).
  */
 export function graphSerializer(
   extensionUri: vscode.Uri,
@@ -257,11 +235,8 @@ export function graphSerializer(
   activity: vscode.Event<EngineActivity>,
   log: vscode.LogOutputChannel,
 ): vscode.WebviewPanelSerializer {
-  return {
-    deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-      GraphPanel.disposeCurrent();
-      new GraphPanel(panel, extensionUri, engine, activity, log);
-      return Promise.resolve();
-    },
-  };
+  return singlePanelSerializer(
+    GRAPH_VIEW_TYPE,
+    (panel) => new GraphPanel(panel, extensionUri, engine, activity, log),
+  );
 }

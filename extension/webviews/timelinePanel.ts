@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineConnection } from '../engineConnection';
 import { guardedCommand } from '../commands/guardedCommand';
 import { memoryIdFrom } from '../commands/memoryArgument';
@@ -9,11 +8,13 @@ import type {
   HostToWebview,
   SelectionNotification,
   TimelineData,
+  WebviewToHost,
 } from '../../webview/timeline/protocol';
+import { TIMELINE_BODY, TIMELINE_CSS } from '../../webview/timeline/page';
 import { summaryLine } from '../../webview/timeline/text';
-import { timelineHtml } from './timelineHtml';
-import { webviewAssets } from './webviewPage';
 import { openMemoryBeside } from './openEntity';
+import { SinglePanel, singlePanelSerializer } from './singlePanel';
+import type { SinglePanelKind } from './singlePanel';
 import { openWorkspaceFile, openWorkspaceSymbol } from './timelineOpen';
 
 /** What Reveal in Timeline returns once the webview shows the memory selected. */
@@ -29,15 +30,19 @@ const CHANGE_SETTLE_MS = 400;
 /** How long Reveal in Timeline waits for the webview to confirm the selection. */
 const REVEAL_WAIT_MS = 20_000;
 
+const TIMELINE_PANEL: SinglePanelKind<WebviewToHost> = {
+  viewType: TIMELINE_VIEW_TYPE,
+  title: 'Engram Timeline',
+  scope: 'timeline',
+  page: { css: TIMELINE_CSS, body: TIMELINE_BODY, script: 'timeline.js' },
+  parse: parseWebviewMessage,
+};
+
 /**
- * The Timeline panel: one at a time, revealed again when asked twice, restored after a reload by
- * its serializer. The webview asks for data and asks again when memories change; the host only
- * validates messages, loads from the engine and opens what the user clicked.
+ * The Timeline panel (one at a time, see SinglePanel). The webview asks for data and asks again
+ * when memories change; the host only loads from the engine and opens what the user clicked.
  */
-export class TimelinePanel implements vscode.Disposable {
-  private static current: TimelinePanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private disposed = false;
+export class TimelinePanel extends SinglePanel<WebviewToHost, HostToWebview> {
   private ready = false;
   private pendingReveal: string | undefined;
   private readonly selectionWaiters: Array<(s: SelectionNotification) => void> = [];
@@ -48,43 +53,21 @@ export class TimelinePanel implements vscode.Disposable {
     engine: EngineConnection,
     log: vscode.LogOutputChannel,
   ): TimelinePanel {
-    if (TimelinePanel.current) {
-      TimelinePanel.current.panel.reveal();
-      return TimelinePanel.current;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      TIMELINE_VIEW_TYPE,
-      'Engram Timeline',
-      vscode.ViewColumn.Active,
-      webviewOptions(extensionUri),
-    );
-    return new TimelinePanel(panel, extensionUri, engine, log);
-  }
-
-  /** Takes over a panel VS Code restored after a reload (or one just created). */
-  static restore(
-    panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    engine: EngineConnection,
-    log: vscode.LogOutputChannel,
-  ): TimelinePanel {
-    TimelinePanel.current?.dispose();
-    return new TimelinePanel(panel, extensionUri, engine, log);
+    return SinglePanel.revealOrCreate(
+      TIMELINE_PANEL,
+      extensionUri,
+      (panel) => new TimelinePanel(panel, extensionUri, engine, log),
+    ).panel;
   }
 
   private constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly engine: EngineConnection,
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
   ) {
-    TimelinePanel.current = this;
-    panel.webview.options = webviewOptions(extensionUri);
-    panel.webview.html = timelineHtml(panel.webview, extensionUri);
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, ...ENGRAM_ICON);
+    super(panel, extensionUri, TIMELINE_PANEL, log);
     this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       engine.onDidChangeMemories(() => this.dataChanged()),
       { dispose: () => clearTimeout(this.changeTimer) },
     );
@@ -133,12 +116,7 @@ export class TimelinePanel implements vscode.Disposable {
     });
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const message = parseWebviewMessage(raw);
-    if (!message) {
-      this.log.warn(`timeline: ignored an unexpected message ${summaryLine(JSON.stringify(raw) ?? '', 200)}`);
-      return;
-    }
+  protected async receive(message: WebviewToHost): Promise<void> {
     try {
       switch (message.type) {
         case 'timeline/view/ready':
@@ -182,40 +160,24 @@ export class TimelinePanel implements vscode.Disposable {
     }
   }
 
-  private async post(message: HostToWebview): Promise<void> {
-    if (this.disposed) return;
-    try {
-      await this.panel.webview.postMessage(message);
-    } catch (error) {
-      this.log.warn(`timeline: could not post ${message.type}: ${String(error)}`);
-    }
-  }
-
   /** The open panel, if any (tests reach a restored panel through it). */
   static get active(): TimelinePanel | undefined {
-    return TimelinePanel.current;
+    return SinglePanel.current(TIMELINE_VIEW_TYPE) as TimelinePanel | undefined;
   }
 
   static disposeCurrent(): void {
-    TimelinePanel.current?.dispose();
+    SinglePanel.disposeOpen(TIMELINE_VIEW_TYPE);
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (TimelinePanel.current === this) TimelinePanel.current = undefined;
-    this.panel.dispose();
-    for (const d of this.disposables.splice(0)) d.dispose();
+  /** Takes over a panel VS Code restored after a reload. */
+  static restore(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    engine: EngineConnection,
+    log: vscode.LogOutputChannel,
+  ): void {
+    new TimelinePanel(panel, extensionUri, engine, log);
   }
-}
-
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions & vscode.WebviewPanelOptions {
-  return {
-    enableScripts: true,
-    // Hidden panels keep only their UI state (vscode.setState) and ask for the data again.
-    retainContextWhenHidden: false,
-    localResourceRoots: [webviewAssets(extensionUri)],
-  };
 }
 
 /** The serializer that brings the panel back after a window reload. */
@@ -224,12 +186,9 @@ export function timelineSerializer(
   engine: EngineConnection,
   log: vscode.LogOutputChannel,
 ): vscode.WebviewPanelSerializer {
-  return {
-    deserializeWebviewPanel: (panel: vscode.WebviewPanel) => {
-      TimelinePanel.restore(panel, extensionUri, engine, log);
-      return Promise.resolve();
-    },
-  };
+  return singlePanelSerializer(TIMELINE_VIEW_TYPE, (panel) =>
+    TimelinePanel.restore(panel, extensionUri, engine, log),
+  );
 }
 
 /** Open Timeline, Reveal in Timeline and the serializer. */

@@ -7,6 +7,29 @@ export function webviewAssets(extensionUri: vscode.Uri): vscode.Uri {
 }
 
 /**
+ * Options of every Engram webview panel: scripts on, assets only from dist/webview, and no
+ * retained context: a hidden panel keeps only its UI state (vscode.setState) and asks for its data
+ * again when shown.
+ */
+export function webviewPanelOptions(
+  extensionUri: vscode.Uri,
+): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [webviewAssets(extensionUri)],
+  };
+}
+
+/** What differs between Engram pages: the title, the CSS, the body and the one script (in dist/webview). */
+export interface WebviewPageContent {
+  title: string;
+  css: string;
+  body: string;
+  script: string;
+}
+
+/**
  * A panel's page, the same for every Engram webview: a strict CSP (nothing remote; scripts only
  * with a fresh nonce; styles with the nonce or from our own dist/webview, where the codicon font and
  * stylesheet are; @vscode-elements adopts constructed style sheets, which the CSP does not block),
@@ -16,7 +39,7 @@ export function webviewAssets(extensionUri: vscode.Uri): vscode.Uri {
 export function webviewPage(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
-  page: { title: string; css: string; body: string; script: string },
+  page: WebviewPageContent,
 ): string {
   const nonce = randomBytes(16).toString('base64');
   const asset = (name: string) =>

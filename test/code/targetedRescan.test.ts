@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -309,6 +310,21 @@ describe('the long-lived scan worker', () => {
     writeFiles(root, { 'b.ts': 'export const b = 2;\n' });
     const report = await scanWorkspace({ ...options, paths: ['b.ts'] });
     assert.deepEqual(report.changes.added, ['b.ts']);
+  });
+
+  it('lets a host that never closes it exit once the scan is done, printing nothing on stdout', () => {
+    grammarsDirectory();
+    const root = workspaceWith({ 'a.ts': 'export const a = 1;\n', 'b.ts': 'export const b = 2;\n' });
+    // The idle timeout is ten minutes: only an unref'd idle worker lets the child end in time.
+    const child = spawnSync(
+      process.execPath,
+      ['--require', 'tsx/cjs', path.join(__dirname, 'fixtures', 'forgetfulScanHost.ts'), root],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(child.signal, null, 'the child was still running after 60 s');
+    assert.equal(child.status, 0, child.stderr);
+    assert.match(child.stderr, /scanned 2/);
+    assert.equal(child.stdout, '', 'the worker printed to the host stdout');
   });
 
   it('is closed with the host: a running scan is aborted, later ones are refused', async () => {

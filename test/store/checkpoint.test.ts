@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { EngramError } from '../../engine/errors';
 import { defaultCheckpointWorkerScript, runCheckpoint } from '../../engine/store/checkpoint';
 import type { DurableDatabase } from '../../engine/store/durableDatabase';
 import { JOURNAL_HEADER_BYTES } from '../../engine/store/journalScan';
@@ -163,5 +164,29 @@ describe('the checkpoint worker memory', () => {
     // V8's default young generation left the worker's heap at ~50 MB, and the host process kept much of
     // that in RSS after the worker ended (48 MB here); with CHECKPOINT_YOUNG_GENERATION_MB, ~20 MB.
     assert.ok(reply.heapMb <= 30, `worker heap ${reply.heapMb} MB`);
+  });
+});
+
+describe('a checkpoint worker that breaks the protocol', () => {
+  it('fails the checkpoint with a one-line STORE error instead of throwing on the host thread', async () => {
+    const job = {
+      sqlWasmPath: SQL_WASM_PATH,
+      databasePath: 'unused',
+      journalPath: 'unused',
+      from: 0,
+      to: 0,
+      fromSeq: 0,
+      toSeq: 0,
+      tempPath: 'unused',
+    };
+    const script = {
+      file: path.join(__dirname, 'fixtures', 'nullReplyWorker.ts'),
+      execArgv: ['--require', 'tsx/cjs'],
+    };
+    await assert.rejects(runCheckpoint(script, job), (error: unknown) => {
+      assert.ok(EngramError.is(error, 'STORE'), String(error));
+      assert.equal(error.message, 'checkpoint worker sent an unexpected message');
+      return true;
+    });
   });
 });

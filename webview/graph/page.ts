@@ -1,5 +1,5 @@
 /**
- * The graph page's static markup and layout, shared by the panel (extension/webviews/graphHtml.ts)
+ * The graph page's static markup and layout, shared by the panel (extension/webviews/graphPanel.ts)
  * and the browser test, which loads the very same page. No memory content is ever put in here.
  */
 

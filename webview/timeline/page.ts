@@ -1,5 +1,5 @@
 /**
- * The timeline page's static markup and styles, shared by the panel (extension/webviews/timelineHtml.ts)
+ * The timeline page's static markup and styles, shared by the panel (extension/webviews/timelinePanel.ts)
  * and the browser tests and benchmark, which serve the very same page outside VS Code.
  */
 

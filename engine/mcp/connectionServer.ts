@@ -16,7 +16,7 @@ import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } f
 import { compatArgumentMessage, compatErrorResult } from './compatErrors';
 import type { MethodName, MethodParams, MethodResult } from '../api/methods';
 import { EngramError } from '../errors';
-import type { BridgeRuntime } from './bridgeRuntime';
+import type { BridgeRuntime } from './processRuntime';
 import { portableSchema } from './portableSchema';
 import { getPrompt, PROMPTS, RECORDING_PROMPTS } from './prompts';
 import { readResource, RECORDING_RESOURCES, RESOURCE_TEMPLATES, RESOURCES } from './resources';
