@@ -69,8 +69,10 @@ export async function verifySymbolClaim(
   );
 }
 
-/** Files of a word's history read for its definitions; a word in more is too common to decide by. */
-const MAX_MEMBER_FILES = 40;
+/** Files read now for a word's definitions (plain reads); a word in more is too common to decide by. */
+const MAX_MEMBER_FILES_NOW = 200;
+/** Files whose history is read for a word's definitions (each a walk of the file's versions). */
+const MAX_MEMBER_FILES_THEN = 40;
 
 /**
  * Outside the code index (`thelib.sync = function`, `Runner.prototype.run = ...`), only the word
@@ -88,7 +90,7 @@ async function noLongerDefined(
   // Typed declarations count as definitions here: an option key lives in an options interface.
   const declarations = [...(await ctx.literals.get(name))].filter(isProjectDeclaration);
   const codeNow = [...filesNow.filter(isCodeEvidence), ...declarations];
-  if (!ctx.git || codeNow.length > MAX_MEMBER_FILES) return undefined;
+  if (!ctx.git || codeNow.length > MAX_MEMBER_FILES_NOW) return undefined;
   const defines = (text: string | undefined) =>
     text !== undefined &&
     (ownedBy
@@ -98,7 +100,7 @@ async function noLongerDefined(
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
     isCodeEvidence,
   );
-  if (then.length === 0 || then.length > MAX_MEMBER_FILES) return undefined;
+  if (then.length === 0 || then.length > MAX_MEMBER_FILES_THEN) return undefined;
   const reader: FileReader<boolean> = {
     name: `member\u0000${name}\u0000${[...(ownedBy ?? [])].sort().join(',')}`,
     read: defines,
