@@ -6,6 +6,7 @@ import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
+import { isArgumentValue, withoutExampleStrings } from './exampleCode';
 import { matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
@@ -44,9 +45,10 @@ const MAX_ASSOCIATION_GAP = 40;
  * spaces or non-ASCII letters) and marks claims inside denying clauses as negated.
  */
 export function extractClaims(text: string, options: ClaimExtractionOptions = {}): ExtractedClaim[] {
-  const negated = negatedRanges(text, true);
+  const sentences = withoutExampleStrings(text);
+  const negated = negatedRanges(sentences, true);
   const negatedAt = (position: number) => isInside(negated, position);
-  const denied = negatedRanges(text);
+  const denied = negatedRanges(sentences);
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
@@ -82,32 +84,6 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
     negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
   }));
-}
-
-/**
- * `thelib('node', [scriptPath, ...args], options)`: a bare name passed to a call is the reader's
- * variable (or the parameter name of the doc's own signature), not an API the project must keep.
- * A key (`{preferLocal: true}`), a member (`a.b`) or a call (`makeSink()`) inside is still a claim.
- */
-function isArgumentValue(text: string, claim: Partial): boolean {
-  if (claim.kind !== 'symbol' || claim.subject.includes('.')) return false;
-  if (text.slice(claim.span[0], claim.span[1]).includes('(')) return false;
-  const after = text.slice(claim.span[1], claim.span[1] + 40).match(/^\s*(\S)/)?.[1];
-  if (after !== ',' && after !== ')' && after !== ']') return false;
-  const lineStart = text.lastIndexOf('\n', claim.span[0] - 1) + 1;
-  const before = text.slice(lineStart, claim.span[0]);
-  if (!/[([,]\s*(?:\.\.\.)?\s*$/.test(before)) return false;
-  // Inside the argument list of a call on this line: an unclosed `(` right after a name.
-  let depth = 0;
-  for (let i = before.length - 1; i >= 0; i--) {
-    const c = before[i];
-    if (c === ')') depth++;
-    else if (c === '(') {
-      if (depth === 0) return /[\w$]\s*$/.test(before.slice(0, i));
-      depth--;
-    }
-  }
-  return false;
 }
 
 /**

@@ -50,6 +50,19 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     assert.ok(subjects.includes('preferLocal') && subjects.includes('makeSink'), JSON.stringify(subjects));
   });
 
+  it('words in the strings of an example deny nothing; a sentence saying a call was removed does', () => {
+    const example = [
+      '```js',
+      "const w = thelib.watch('a');",
+      "w.on('unlinkDir', (path) => log(`Directory ${path} has been removed`));",
+      '```',
+    ].join('\n');
+    const negated = extractClaims(example, OWN).filter((c) => c.negated);
+    assert.deepEqual(negated, [], JSON.stringify(negated));
+    const prose = extractClaims('`thelib.legacy()` has been removed.', OWN);
+    assert.ok(prose.some((c) => c.subject === 'thelib.legacy' && c.negated));
+  });
+
   it('a method called on `this` in a callback is a low-confidence claim', () => {
     const text = ['```js', "describe('x', function () {", '  this.retries(4);', '});', '```'].join('\n');
     assert.ok(claimsOf(text).some((c) => c[1] === 'retries' && c[3] === 'low'));
