@@ -20,6 +20,7 @@ export function memberOwners(text: string, name: string): Set<string> {
     const target = m[1] ?? '';
     owners.add(target === 'this' ? (enclosingType(code, m.index) ?? 'this') : target);
   }
+  for (const m of code.matchAll(forms.attached)) owners.add(m[1] ?? m[2] ?? 'object');
   for (const m of code.matchAll(forms.member)) owners.add(enclosingType(code, m.index) ?? 'object');
   if (forms.key.some((form) => form.test(code))) owners.add('object');
   if (forms.exported.some((form) => form.test(code))) owners.add('exports');
@@ -34,6 +35,7 @@ export function definesMember(text: string, name: string): boolean {
 
 interface Forms {
   assignment: RegExp;
+  attached: RegExp;
   member: RegExp;
   key: RegExp[];
   exported: RegExp[];
@@ -51,6 +53,12 @@ function formsOf(name: string): Forms {
   forms = {
     // x.name = value; X.prototype.name = function; exports.name = ... (never ==, ===, =>).
     assignment: new RegExp(`(?<![\\w$.])(?:[\\w$]+\\.)*?([\\w$]+)(\\.prototype)?\\.${n}\\s*=(?![=>])`, 'g'),
+    // Attached by the library calls for it: Object.assign(x, { name }), Object.defineProperty(x,
+    // 'name', ...), Object.defineProperties(x, { name: ... }) (owner `x`).
+    attached: new RegExp(
+      `Object\\.(?:assign|defineProperties)\\(\\s*([\\w$]+)\\s*,\\s*\\{[^}]*${word}|Object\\.defineProperty\\(\\s*([\\w$]+)\\s*,\\s*['"]${n}['"]`,
+      'g',
+    ),
     // A method of a class or an object literal (parameters possibly over several lines), or an
     // interface member: `  name(file: string): void;`, `  readonly name?: boolean;`.
     member: new RegExp(

@@ -132,5 +132,8 @@ describe('drift: a member is present while the code defines it, not while the wo
     assert.deepEqual(owners('class A {\n  static sync() {}\n}'), ['A']);
     assert.deepEqual(owners('export function sync() {}'), ['exports']);
     assert.deepEqual(owners('function sync() {}'), ['module']);
+    assert.ok(owners('Object.assign(thelib, {\n  run,\n  sync,\n});').includes('thelib'));
+    assert.ok(owners("Object.defineProperty(thelib, 'sync', { value: runSync });").includes('thelib'));
+    assert.ok(owners('Object.defineProperties(thelib, { sync: { value: runSync } });').includes('thelib'));
   });
 });
