@@ -21,6 +21,8 @@ export interface ClaimUnderCheck {
   confidence?: 'low';
   /** A Markdown link's target: resolved beside the document only (see ExtractedClaim). */
   linked?: boolean;
+  /** A plain word the text says is used (see ExtractedClaim). */
+  usedAs?: 'package';
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

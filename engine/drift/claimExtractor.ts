@@ -79,11 +79,30 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   associateSymbolsWithFiles(text, claims);
   const named = claims.filter((claim) => !isArgumentValue(text, claim));
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
-  return named.map(asDocumentPath(text)).map((claim) => ({
-    ...claim,
-    ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
-    negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
-  }));
+  return named
+    .map(asDocumentPath(text))
+    .map(withUse(text))
+    .map((claim) => ({
+      ...claim,
+      ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
+      negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
+    }));
+}
+
+/** "using `fsevents`", "use the `fsevents`", "backed by `chokidar`": a use right before the word. */
+const USED_BEFORE_RE =
+  /\b(?:uses?|using|used|via|backed\s+by|powered\s+by|relies\s+on|requires?)\s+(?:the\s+|an?\s+)?[`[]?$/i;
+const PACKAGE_WORD_RE = /^[a-z0-9][a-z0-9._-]*$/;
+
+/** Marks a doubtful plain word the text says is used (see ExtractedClaim.usedAs). */
+function withUse(text: string): (claim: Partial) => Partial {
+  return (claim) => {
+    if (claim.kind !== 'symbol' || claim.confidence !== 'low' || !PACKAGE_WORD_RE.test(claim.subject))
+      return claim;
+    const lineStart = text.lastIndexOf('\n', claim.span[0] - 1) + 1;
+    const before = text.slice(Math.max(lineStart, claim.span[0] - 40), claim.span[0]);
+    return USED_BEFORE_RE.test(before) ? { ...claim, usedAs: 'package' } : claim;
+  };
 }
 
 /**

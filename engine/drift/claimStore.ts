@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-4';
+export const EXTRACTION_RULES = 'rules-5';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -69,6 +69,7 @@ export function storeClaims(
         isDefault,
         confidence,
         linked,
+        usedAs,
       } = claim;
       const detail = {
         fileSpan,
@@ -84,6 +85,7 @@ export function storeClaims(
         isDefault,
         confidence,
         linked,
+        usedAs,
       };
       const check = checks.get(claim);
       rows.push([
@@ -224,6 +226,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.isDefault === true) claim.isDefault = true;
   if (detail.confidence === 'low') claim.confidence = 'low';
   if (detail.linked === true) claim.linked = true;
+  if (detail.usedAs === 'package') claim.usedAs = 'package';
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

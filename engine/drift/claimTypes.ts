@@ -44,6 +44,11 @@ export interface ExtractedClaim {
    * beside the document, never a file of that name elsewhere.
    */
   linked?: boolean;
+  /**
+   * A plain word the text says something uses ("when using `fsevents` to watch"): the project's
+   * dependency if its manifest declared a package of that name when the memory was written.
+   */
+  usedAs?: 'package';
   /** A line number written after a path (`src/a.ts:42`, `#L42`). */
   line?: number;
   /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */

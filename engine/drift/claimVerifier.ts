@@ -38,7 +38,7 @@ export function verifyAll(
       const verify = VERIFIERS[claim.kind];
       if (!verify)
         return { verdict: 'unverifiable', evidence: { reason: `unknown claim kind ${claim.kind}` } };
-      if (claim.kind === 'symbol' && claim.confidence === 'low' && (await declaredWhenWritten(ctx, claim)))
+      if (claim.usedAs === 'package' && (await declaredWhenWritten(ctx, claim)))
         return verifyDependencyClaim(ctx, { ...claim, kind: 'dependency' });
       const check = await verify(ctx, claim);
       return claim.confidence === 'low' && !removedMember(claim, check) ? doubtful(check) : check;

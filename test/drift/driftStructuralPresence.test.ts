@@ -93,6 +93,18 @@ describe('drift: presence by definition, tools named as what the tests are writt
  * manifest settles it, and the commit that dropped the package makes the memory false.
  */
 describe('drift: a name the manifest declared is a dependency', () => {
+  it("only where the text says it is used: not the project's method (`send`), not a program the reader runs", () => {
+    const used = (text: string) =>
+      extractClaims(text, { projectPackages: new Set(['thelib']) })
+        .filter((c) => c.usedAs === 'package')
+        .map((c) => c.subject);
+    assert.deepEqual(used('If set to `false` when using `fsevents` to watch, no events are emitted.'), [
+      'fsevents',
+    ]);
+    assert.deepEqual(used('Whether to use the `fsevents` watching interface if available.'), ['fsevents']);
+    assert.deepEqual(used('As noted above, `send` will serialize the object. Run `tap` using `npx`.'), []);
+  });
+
   it('`fsevents` in prose, dropped from optionalDependencies: stale with the commit; a kept one holds', async () => {
     const { test, changing } = await scannedAfterChange(
       {
@@ -106,6 +118,7 @@ describe('drift: a name the manifest declared is a dependency', () => {
       {
         write: {
           'package.json': pkg({ dependencies: { readdirp: '^4.0.1' } }),
+          'lib/reply.js': 'Reply.prototype.send = function send(payload) { return payload; };\n',
           'index.js': "const readdirp = require('readdirp');\n",
         },
       },
