@@ -211,7 +211,7 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
       queries: [],
     };
     const loaded = await load(corpus, 'semantic', 'fact', dense);
-    await loaded.host.store.vectors?.whenIndexed(); // a background HNSW build is not what is timed
+    await loaded.host.engine.vectors?.whenIndexed(); // a background HNSW build is not what is timed
     const times: Record<string, number[]> = { hybrid: [], noDense: [] };
     const firstMs: Record<string, number> = {};
     const cpuTimes: Record<string, number[]> = { hybrid: [], noDense: [] };
