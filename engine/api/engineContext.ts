@@ -1,6 +1,6 @@
 import type { CodeWorkspace } from '../code/codeWorkspace';
 import type { MemoryStore } from '../memory/memoryStore';
-import type { MemoryVectors } from '../memory/memoryVectors';
+import type { MemoryVectors } from '../vectors/memoryVectors';
 import { EntityWeights } from '../retrieval/entityWeights';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
 

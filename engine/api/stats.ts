@@ -1,4 +1,4 @@
-import type { MemoryVectors } from '../memory/memoryVectors';
+import type { MemoryVectors } from '../vectors/memoryVectors';
 import type { SqlReader } from '../store/sqlAccess';
 import { schemaVersion } from '../store/migrate';
 import type { EngineContext } from './engineContext';

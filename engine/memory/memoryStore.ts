@@ -7,7 +7,7 @@ import { contentHash } from './contentHash';
 import { mergeEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
-import { indexMemory } from '../retrieval/lexicalIndex';
+import { indexMemory } from '../lexical/lexicalIndex';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
 import { newId } from './ids';

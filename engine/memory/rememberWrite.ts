@@ -1,6 +1,6 @@
 import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
-import { indexMemory } from '../retrieval/lexicalIndex';
+import { indexMemory } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
 import { distinguishingDifference } from './distinguishingTokens';

@@ -17,7 +17,7 @@ import { graphCandidates, graphScoresFor } from './graphChannel';
 import { withSessionNeighbours } from './neighbourChannel';
 import type { PropagatedHits } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
-import { searchLexicalInMemory } from './liveLexicalIndex';
+import { searchLexicalInMemory } from '../lexical/liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';

@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp';
  * they tie a layer to another's concrete class all the same.
  */
 const STORE = 'engine/memory/memoryStore.ts';
-/** What the store held for others; it still writes the lexical index (retrieval/lexicalIndex.ts). */
+/** What the store held for others (the vectors moved to engine/vectors/ with them). */
 const CONSUMERS =
   /^engine\/(code|vectors)\/|memoryVectors\.ts$|^engine\/retrieval\/(entityWeights|memoryGraph)\.ts$/;
 const STORE_LAYERS = /^engine\/(memory|retrieval)\/|^engine\/code\/(codeWorkspace|codebaseMemories)\.ts$/;
@@ -33,6 +33,15 @@ describe('the memory store and its consumers', () => {
         .filter((i) => i.from === STORE)
         .map((i) => i.to)
         .filter((to) => CONSUMERS.test(to)),
+      [],
+    );
+  });
+
+  it('engine/memory imports nothing from engine/retrieval: both use the lexical index in engine/lexical', () => {
+    assert.deepEqual(
+      imports
+        .filter((i) => i.from.startsWith('engine/memory/') && i.to.startsWith('engine/retrieval/'))
+        .map((i) => `${i.from} -> ${i.to}`),
       [],
     );
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import type { EmbeddingProgress } from '../../engine/memory/memoryVectors';
+import type { EmbeddingProgress } from '../../engine/vectors/memoryVectors';
 import { OnnxEmbeddingProvider } from '../../engine/embedding/onnxEmbeddingProvider';
 import { silentLogger } from '../../engine/host';
 import { importanceWithSurprise, surpriseOf } from '../../engine/memory/novelty';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
 import type { RememberResult } from '../../../engine/memory/types';
-import { lexicalBuildMs } from '../../../engine/retrieval/liveLexicalIndex';
+import { lexicalBuildMs } from '../../../engine/lexical/liveLexicalIndex';
 import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
 import { syntheticMemories } from '../syntheticMemories';

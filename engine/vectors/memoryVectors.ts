@@ -3,15 +3,15 @@ import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
 import type { Logger } from '../host';
 import type { DenseSearcher } from '../retrieval/denseSearch';
-import { documentOf } from '../retrieval/lexicalIndex';
+import { documentOf } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
-import { openVectorIndex } from '../vectors/openVectorIndex';
-import type { VectorIndex, VectorItem } from '../vectors/types';
-import type { MemoryStore } from './memoryStore';
-import { SURPRISE_NEIGHBOURS } from './novelty';
-import type { EmbeddedText } from './novelty';
+import { openVectorIndex } from './openVectorIndex';
+import type { VectorIndex, VectorItem } from './types';
+import type { MemoryStore } from '../memory/memoryStore';
+import { SURPRISE_NEIGHBOURS } from '../memory/novelty';
+import type { EmbeddedText } from '../memory/novelty';
 import { vectorFromBlob, vectorToBlob } from './vectorBlob';
-import type { VectorStaging } from './writeParticipants';
+import type { VectorStaging } from '../memory/writeParticipants';
 
 export interface MemoryVectorsOptions {
   provider: EmbeddingProvider;
