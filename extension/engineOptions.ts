@@ -10,7 +10,7 @@ import type { EngramSettings } from './settings';
 import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
 import type { ScanProgress } from '../engine/code/scanProtocol';
-import type { EmbeddingProgress } from '../engine/memory/memoryVectors';
+import type { EmbeddingProgress } from '../engine/vectors/memoryVectors';
 import type { EngineActivity } from '../engine/api/engineActivity';
 
 export interface EngineHooks {

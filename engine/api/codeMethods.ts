@@ -5,7 +5,7 @@ import type { ScanDrift } from '../drift/driftReport';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
 import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
 import type { RepoMap } from '../code/repoMap';
-import type { MemoryStore } from '../memory/memoryStore';
+import type { EngineContext } from './engineContext';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
 import { defineMethod, methodParams } from './defineMethod';
@@ -37,10 +37,11 @@ export const MAP_PARAMS = methodParams({
 });
 
 async function scanWithDrift(
-  store: MemoryStore,
+  { store, code }: EngineContext,
   p: z.output<typeof SCAN_PARAMS>,
 ): Promise<ScanResult & { drift: ScanDrift }> {
-  const scan = await requireCodeWorkspace(store).scan(store, {
+  const workspace = requireCodeWorkspace(code);
+  const scan = await workspace.scan(store, {
     tokens: p.tokens,
     ...(p.paths === undefined ? {} : { paths: p.paths }),
   });
@@ -48,7 +49,7 @@ async function scanWithDrift(
   try {
     // The checker loads on the first scan, not with the engine (a compat bridge never scans).
     const { driftOfScan } = await import('../drift/scanDrift');
-    drift = await driftOfScan(store, scan.changes, actorOf(p));
+    drift = await driftOfScan(store, workspace.options.root, scan.changes, actorOf(p));
   } catch (error) {
     // The scan is committed: its result stands, and the drift check says why it did not run.
     drift = { checked: [], memories: [], error: error instanceof Error ? error.message : String(error) };
@@ -56,14 +57,14 @@ async function scanWithDrift(
   return { ...scan, drift };
 }
 
-function repoMap(store: MemoryStore, p: z.output<typeof MAP_PARAMS>): RepoMap {
+function repoMap({ store, code }: EngineContext, p: z.output<typeof MAP_PARAMS>): RepoMap {
   const query = p.query === undefined ? undefined : boundedQuery('query', p.query);
   return store.read((r) =>
     buildRepoMap(r, referenceGraphOf(store, r), {
       focus: (p.focus ?? []).filter((f) => f.trim() !== ''),
       query,
       budget: p.budget ?? DEFAULT_MAP_BUDGET,
-      root: store.code?.options.root,
+      root: code?.options.root,
       countTokens: tokenCount,
     }),
   );
@@ -84,17 +85,17 @@ export const CODE_METHODS = {
   scan: defineMethod({
     params: SCAN_PARAMS,
     write: false,
-    run: (store, p) => scanWithDrift(store, p),
+    run: (engine, p) => scanWithDrift(engine, p),
   }),
   symbols: defineMethod({
     params: CODE_SEARCH_PARAMS,
     write: false,
-    run: (store, p) => store.read((r) => searchSymbols(r, boundedQuery('query', p.query), p.limit ?? 20)),
+    run: ({ store }, p) => store.read((r) => searchSymbols(r, boundedQuery('query', p.query), p.limit ?? 20)),
   }),
   files: defineMethod({
     params: CODE_SEARCH_PARAMS,
     write: false,
-    run: (store, p) => store.read((r) => searchFiles(r, boundedQuery('query', p.query), p.limit ?? 20)),
+    run: ({ store }, p) => store.read((r) => searchFiles(r, boundedQuery('query', p.query), p.limit ?? 20)),
   }),
   /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
   map: defineMethod({ params: MAP_PARAMS, write: false, run: repoMap }),

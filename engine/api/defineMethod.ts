@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MemoryStore } from '../memory/memoryStore';
+import type { EngineContext } from './engineContext';
 import type { ResultRecord } from './requestRecords';
 
 /**
@@ -15,8 +15,8 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R = unknown, Prepar
    * Async work a write needs before its transaction (recall, embeddings): transactions are
    * synchronous, so it runs first and its result is handed to `run`.
    */
-  prepare?(store: MemoryStore, params: z.output<P>): Promise<Prepared>;
-  run(store: MemoryStore, params: z.output<P>, prepared: Prepared): R;
+  prepare?(engine: EngineContext, params: z.output<P>): Promise<Prepared>;
+  run(engine: EngineContext, params: z.output<P>, prepared: Prepared): R;
   /** What a write keeps for a retried request, when not its whole result (see requestRecords.ts). */
   resultRecord?: ResultRecord<R>;
 }

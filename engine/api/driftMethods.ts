@@ -31,20 +31,21 @@ export const DRIFT_METHODS = {
   drift: defineMethod({
     params: DRIFT_PARAMS,
     write: false,
-    run: async (store, p) => {
+    run: async ({ store, code }, p) => {
       // The checker (git, the config and manifest parsers) loads on the first check: most hosts
       // never run one, and evaluating it with the engine cost every process ~5 MB.
       const [{ checkDrift, requireDriftRoot }, { fixDrift }] = await Promise.all([
         import('../drift/driftCheck'),
         import('../drift/driftRepair'),
       ]);
-      requireDriftRoot(store);
+      const root = requireDriftRoot(code?.options.root);
       const fix = p.fix === true || p.autoFix === true;
       const dryRun = p.dryRun === true;
       if (dryRun && !fix) throw invalidInput('dryRun needs fix: a check alone changes no memory');
       const { paths, ids } = p;
       if (ids && !fix) throw invalidInput('ids needs fix: they name the memories whose repair was accepted');
       const options = {
+        root,
         ...(paths ? { paths } : {}),
         ...(ids ? { ids: store.read((r) => ids.map((id) => resolveId(r, id))) } : {}),
         all: p.all === true,
@@ -56,7 +57,7 @@ export const DRIFT_METHODS = {
   driftClaims: defineMethod({
     params: ID_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) => {
         const id = resolveId(r, p.id);
         return claimsForCheck(r, [id]).map(({ memoryValidFrom: _v, sourceFile: _s, ...claim }) => claim);

@@ -3,13 +3,14 @@ import type { Clock, Logger } from '../host';
 import { DEFAULT_LIMITS } from '../memory/limits';
 import type { MemoryLimits } from '../memory/limits';
 import { MemoryStore } from '../memory/memoryStore';
-import { MemoryVectors } from '../memory/memoryVectors';
+import { MemoryVectors } from '../vectors/memoryVectors';
 import { CodeWorkspace } from '../code/codeWorkspace';
+import { EngineContext } from './engineContext';
 import type { CodeWorkspaceOptions } from '../code/codeWorkspace';
-import type { EmbeddingProgress } from '../memory/memoryVectors';
+import type { EmbeddingProgress } from '../vectors/memoryVectors';
 import type { EmbeddingProvider } from '../embedding/types';
 import { MIGRATIONS } from '../memory/schema';
-import { registerBm25 } from '../retrieval/bm25';
+import { registerBm25 } from '../lexical/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
@@ -62,11 +63,15 @@ const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 export class EngineDispatcher {
   private readonly activityListeners = new Set<ActivityListener>();
 
+  /** The store's write rules; what reads or serves the memories is on `engine`. */
+  readonly store: MemoryStore;
+
   private constructor(
-    readonly store: MemoryStore,
+    readonly engine: EngineContext,
     private readonly logger: Logger,
     onActivity?: (activity: EngineActivity) => void,
   ) {
+    this.store = engine.store;
     if (onActivity) this.activityListeners.add((activity) => onActivity(activity));
   }
 
@@ -104,13 +109,14 @@ export class EngineDispatcher {
     const expiredBefore = store.clock() - APPLIED_REQUEST_TTL_MS;
     if (store.read((r) => r.value('SELECT 1 FROM applied_requests WHERE at < ? LIMIT 1', [expiredBefore])))
       store.write((tx) => tx.run('DELETE FROM applied_requests WHERE at < ?', [expiredBefore]));
-    if (options.code) store.code = new CodeWorkspace(options.code);
     const provider = options.embedding;
-    if (provider) {
-      store.setVectorLoader(() => loadVectors(store, provider, options));
-      if (options.warmEmbedding) void store.ensureVectors();
-    }
-    return new EngineDispatcher(store, options.logger, options.onActivity);
+    const engine = new EngineContext(
+      store,
+      options.code ? new CodeWorkspace(options.code) : undefined,
+      provider ? () => loadVectors(store, provider, options) : undefined,
+    );
+    if (provider && options.warmEmbedding) void engine.ensureVectors();
+    return new EngineDispatcher(engine, options.logger, options.onActivity);
   }
 
   async dispatch(
@@ -148,9 +154,9 @@ export class EngineDispatcher {
     if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
     const spec: MethodSpec = METHODS[method];
     const params = parseParams(spec, rawParams, method);
-    if (!spec.write) return spec.run(this.store, params, undefined);
+    if (!spec.write) return spec.run(this.engine, params, undefined);
     // Async preparation (recall, embeddings) runs before the synchronous transaction.
-    const prepared = spec.prepare ? await spec.prepare(this.store, params) : undefined;
+    const prepared = spec.prepare ? await spec.prepare(this.engine, params) : undefined;
     return this.store.write((tx, now) => {
       const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [requestId]);
       const record = spec.resultRecord;
@@ -158,7 +164,7 @@ export class EngineDispatcher {
         const kept = JSON.parse(prior) as unknown;
         return record ? record.rebuild(tx, kept) : kept;
       }
-      const result = spec.run(this.store, params, prepared);
+      const result = spec.run(this.engine, params, prepared);
       tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
         requestId,
         method,
@@ -170,8 +176,7 @@ export class EngineDispatcher {
   }
 
   async close(): Promise<void> {
-    await this.store.code?.close();
-    await this.store.closeVectors();
+    await this.engine.close();
     try {
       this.store.flushReads();
     } catch (error) {

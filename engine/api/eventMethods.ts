@@ -66,5 +66,5 @@ function readEvents(store: MemoryStore, params: z.output<typeof EVENTS_PARAMS>):
 }
 
 export const EVENT_METHODS = {
-  events: defineMethod({ params: EVENTS_PARAMS, write: false, run: readEvents }),
+  events: defineMethod({ params: EVENTS_PARAMS, write: false, run: ({ store }, p) => readEvents(store, p) }),
 };

@@ -6,7 +6,7 @@ import { renderMarkdown } from '../exchange/markdownExport';
 import { importMcpMemory } from '../exchange/mcpMemoryImport';
 import type { MemoryStore } from '../memory/memoryStore';
 import { listMemories } from '../memory/memoryQueries';
-import { indexMissing } from '../retrieval/lexicalIndex';
+import { indexMissing } from '../lexical/lexicalIndex';
 import { schemaVersion } from '../store/migrate';
 import type { EXPORT_PARAMS, IMPORT_PARAMS } from './memoryParams';
 

@@ -128,12 +128,13 @@ export const GRAPH_METHODS = {
   graphNeighbourhood: defineMethod({
     params: GRAPH_NEIGHBOURHOOD_PARAMS,
     write: false,
-    run: (store, p): GraphPayload => store.read((r) => neighbourhood(r, p.seeds, p.hops ?? 1, filtersOf(p))),
+    run: ({ store }, p): GraphPayload =>
+      store.read((r) => neighbourhood(r, p.seeds, p.hops ?? 1, filtersOf(p))),
   }),
   graphOverview: defineMethod({
     params: GRAPH_OVERVIEW_PARAMS,
     write: false,
-    run: (store, p): GraphPayload => store.read((r) => overview(r, filtersOf(p))),
+    run: ({ store }, p): GraphPayload => store.read((r) => overview(r, filtersOf(p))),
   }),
 } as const;
 

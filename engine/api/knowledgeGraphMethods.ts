@@ -79,23 +79,23 @@ export const KNOWLEDGE_GRAPH_METHODS = {
   graphCreateEntities: defineMethod({
     params: KG_CREATE_ENTITIES_PARAMS,
     write: true,
-    run: (store, p) => ({ entities: store.write((tx) => createKgEntities(tx, p.entities)) }),
+    run: ({ store }, p) => ({ entities: store.write((tx) => createKgEntities(tx, p.entities)) }),
   }),
   graphCreateRelations: defineMethod({
     params: KG_CREATE_RELATIONS_PARAMS,
     write: true,
-    run: (store, p) => ({ relations: store.write((tx) => createKgRelations(tx, p.relations)) }),
+    run: ({ store }, p) => ({ relations: store.write((tx) => createKgRelations(tx, p.relations)) }),
   }),
   graphAddObservations: defineMethod({
     params: KG_ADD_OBSERVATIONS_PARAMS,
     write: true,
-    run: (store, p) => ({ results: store.write((tx) => addKgObservations(tx, p.observations)) }),
+    run: ({ store }, p) => ({ results: store.write((tx) => addKgObservations(tx, p.observations)) }),
   }),
   /** Deletes observations, then relations, then entities. */
   graphDelete: defineMethod({
     params: KG_DELETE_PARAMS,
     write: true,
-    run: (store, p) => {
+    run: ({ store }, p) => {
       store.write((tx) => {
         deleteKgObservations(tx, p.deletions ?? []);
         deleteKgRelations(tx, p.relations ?? []);
@@ -104,5 +104,9 @@ export const KNOWLEDGE_GRAPH_METHODS = {
       return { deleted: true };
     },
   }),
-  graphRead: defineMethod({ params: KG_READ_PARAMS, write: false, run: readGraph }),
+  graphRead: defineMethod({
+    params: KG_READ_PARAMS,
+    write: false,
+    run: ({ store }, p) => readGraph(store, p),
+  }),
 };

@@ -3,6 +3,7 @@ import { notFound } from '../errors';
 import { backlinks, findEntity, relatedEntities, searchEntities } from '../memory/entityGraph';
 import { evictInjected, injectedIds, markInjected } from '../memory/injectionLedger';
 import type { MemoryStore } from '../memory/memoryStore';
+import type { EngineContext } from './engineContext';
 import {
   annotationsOf,
   clampLimit,
@@ -54,13 +55,15 @@ import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
  * without usable content get no vector: validation in the transaction reports them.
  */
 async function embedContents(
-  store: MemoryStore,
+  engine: EngineContext,
   inputs: ReadonlyArray<{ content: string }>,
 ): Promise<Array<EmbeddedText | undefined>> {
-  await store.ensureVectors();
+  await engine.ensureVectors();
+  const vectors = engine.vectors;
+  if (!vectors) return inputs.map(() => undefined);
   const contents = inputs.map(({ content }) => (content.trim() !== '' ? content : undefined));
   const present = contents.filter((c): c is string => c !== undefined);
-  const embedded = await store.embedForWrite(present);
+  const embedded = await vectors.embedForWrite(present);
   let next = 0;
   return contents.map((c) => (c === undefined ? undefined : embedded[next++]));
 }
@@ -70,7 +73,11 @@ const readOnlyCall = (p: { readOnly?: boolean | undefined }) => p.readOnly === t
 
 /** A method that takes a memory id and writes: forget, restore, archive, pin, unpin. */
 function idWrite<R>(run: (store: MemoryStore, id: string, actor: Actor) => R) {
-  return defineMethod({ params: ID_PARAMS, write: true, run: (store, p) => run(store, p.id, actorOf(p)) });
+  return defineMethod({
+    params: ID_PARAMS,
+    write: true,
+    run: ({ store }, p) => run(store, p.id, actorOf(p)),
+  });
 }
 
 /**
@@ -81,21 +88,21 @@ export const METHODS = {
   remember: defineMethod({
     params: REMEMBER_PARAMS,
     write: true,
-    prepare: async (store, p) => (await embedContents(store, [p]))[0],
-    run: (store, { actor, readOnly: _readOnly, ...input }, embedded) =>
+    prepare: async (engine, p) => (await embedContents(engine, [p]))[0],
+    run: ({ store }, { actor, readOnly: _readOnly, ...input }, embedded) =>
       store.remember(input, actorOf({ actor }), embedded),
   }),
   rememberMany: defineMethod({
     params: REMEMBER_MANY_PARAMS,
     write: true,
-    prepare: (store, p) => embedContents(store, p.memories),
-    run: (store, p, embedded) => store.rememberMany(p.memories, actorOf(p), embedded),
+    prepare: (engine, p) => embedContents(engine, p.memories),
+    run: ({ store }, p, embedded) => store.rememberMany(p.memories, actorOf(p), embedded),
     resultRecord: REMEMBER_RESULTS,
   }),
   get: defineMethod({
     params: ID_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) => {
         const id = resolveId(r, p.id);
         const memory = currentMemory(r, id);
@@ -106,23 +113,23 @@ export const METHODS = {
   list: defineMethod({
     params: LIST_PARAMS,
     write: false,
-    run: (store, { actor: _actor, readOnly: _readOnly, ...options }) =>
+    run: ({ store }, { actor: _actor, readOnly: _readOnly, ...options }) =>
       store.read((r) => listMemories(r, options)),
   }),
   edit: defineMethod({
     params: EDIT_PARAMS,
     write: true,
-    run: (store, p) => store.edit(p.id, p.changes ?? {}, actorOf(p)),
+    run: ({ store }, p) => store.edit(p.id, p.changes ?? {}, actorOf(p)),
   }),
   annotate: defineMethod({
     params: ANNOTATE_PARAMS,
     write: true,
-    run: (store, p) => store.annotate(p.id, p.text, actorOf(p)),
+    run: ({ store }, p) => store.annotate(p.id, p.text, actorOf(p)),
   }),
   invalidate: defineMethod({
     params: INVALIDATE_PARAMS,
     write: true,
-    run: (store, p) => store.invalidate(p.id, p.reason, actorOf(p), p.validTo),
+    run: ({ store }, p) => store.invalidate(p.id, p.reason, actorOf(p), p.validTo),
   }),
   forget: idWrite((store, id, actor) => store.forget(id, actor)),
   restore: idWrite((store, id, actor) => store.restore(id, actor)),
@@ -132,7 +139,7 @@ export const METHODS = {
   history: defineMethod({
     params: ID_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) => {
         const id = resolveId(r, p.id);
         return { versions: versionsOf(r, id), annotations: annotationsOf(r, id) };
@@ -141,16 +148,16 @@ export const METHODS = {
   asOf: defineMethod({
     params: AS_OF_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) => memoriesAsOf(r, p.time, p.axis ?? 'transaction', p.limit ?? 100, p.layer)),
   }),
   recall: defineMethod({
     params: RECALL_PARAMS,
     write: false,
-    run: async (store, p) => {
-      await store.ensureVectors();
+    run: async (engine, p) => {
+      await engine.ensureVectors();
       return recall(
-        store,
+        engine,
         {
           query: boundedQuery('query', p.query),
           k: p.k,
@@ -162,22 +169,22 @@ export const METHODS = {
           explain: p.explain,
           noteAccess: p.readOnly !== true,
         },
-        store.vectors,
+        engine.vectors,
       );
     },
   }),
   context: defineMethod({
     params: CONTEXT_PARAMS,
     write: true,
-    prepare: (store, p) =>
-      buildContext(store, {
+    prepare: (engine, p) =>
+      buildContext(engine, {
         query: boundedQuery('query', p.query),
         budget: p.budget,
         session: actorOf(p).session,
         conversation: p.conversation,
         k: p.k,
       }),
-    run: (store, p, block) => {
+    run: ({ store }, p, block) => {
       store.write((tx, now) => markContextInjected(tx, p.conversation ?? actorOf(p).session, block, now));
       return block;
     },
@@ -185,7 +192,7 @@ export const METHODS = {
   entities: defineMethod({
     params: ENTITIES_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) =>
         searchEntities(
           r,
@@ -197,7 +204,7 @@ export const METHODS = {
   related: defineMethod({
     params: RELATED_PARAMS,
     write: false,
-    run: (store, p) =>
+    run: ({ store }, p) =>
       store.read((r) => {
         const entity = findEntity(r, p.entity);
         if (!entity) throw notFound(`no entity named "${p.entity}"`);
@@ -212,37 +219,46 @@ export const METHODS = {
   mergeEntities: defineMethod({
     params: MERGE_ENTITIES_PARAMS,
     write: true,
-    run: (store, p) => store.mergeEntities(p.from, p.into),
+    run: ({ store }, p) => store.mergeEntities(p.from, p.into),
   }),
   injectionCheck: defineMethod({
     params: INJECTION_PARAMS,
     write: false,
-    run: (store, p) => store.read((r) => ({ injected: injectedIds(r, p.conversation, p.ids) })),
+    run: ({ store }, p) => store.read((r) => ({ injected: injectedIds(r, p.conversation, p.ids) })),
   }),
   injectionMark: defineMethod({
     params: INJECTION_PARAMS,
     write: true,
-    run: (store, p) => store.write((tx, now) => ({ marked: markInjected(tx, p.conversation, p.ids, now) })),
+    run: ({ store }, p) =>
+      store.write((tx, now) => ({ marked: markInjected(tx, p.conversation, p.ids, now) })),
   }),
   injectionEvict: defineMethod({
     params: INJECTION_EVICT_PARAMS,
     write: true,
-    run: (store, p) => store.write((tx) => ({ evicted: evictInjected(tx, p.conversation, p.ids) })),
+    run: ({ store }, p) => store.write((tx) => ({ evicted: evictInjected(tx, p.conversation, p.ids) })),
   }),
   touchSession: defineMethod({
     params: TOUCH_SESSION_PARAMS,
     write: true,
-    run: (store, p) => {
+    run: ({ store }, p) => {
       store.touch(p.session, actorOf(p).agent ?? null);
       return { ok: true };
     },
   }),
-  export: defineMethod({ params: EXPORT_PARAMS, write: false, run: exportMemories }),
-  import: defineMethod({ params: IMPORT_PARAMS, write: true, run: importMemories }),
+  export: defineMethod({
+    params: EXPORT_PARAMS,
+    write: false,
+    run: ({ store }, p) => exportMemories(store, p),
+  }),
+  import: defineMethod({
+    params: IMPORT_PARAMS,
+    write: true,
+    run: ({ store }, p) => importMemories(store, p),
+  }),
   stats: defineMethod({
     params: NO_PARAMS,
     write: false,
-    run: (store) => store.read((r) => collectStats(r, store)),
+    run: (engine) => engine.store.read((r) => collectStats(r, engine)),
   }),
   ...CODE_METHODS,
   ...DRIFT_METHODS,

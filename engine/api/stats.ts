@@ -1,6 +1,7 @@
-import type { MemoryStore } from '../memory/memoryStore';
+import type { MemoryVectors } from '../vectors/memoryVectors';
 import type { SqlReader } from '../store/sqlAccess';
 import { schemaVersion } from '../store/migrate';
+import type { EngineContext } from './engineContext';
 
 export interface StoreStats {
   memories: number;
@@ -16,7 +17,7 @@ export interface StoreStats {
   /** Stored vectors per embedding model, and the loaded model's background progress if loaded. */
   vectors: {
     byModel: Record<string, number>;
-    loaded: ReturnType<NonNullable<MemoryStore['vectors']>['status']> | null;
+    loaded: ReturnType<MemoryVectors['status']> | null;
   };
   database: {
     path: string;
@@ -37,7 +38,7 @@ function grouped(reader: SqlReader, column: string, where: string): Record<strin
   return out;
 }
 
-export function collectStats(reader: SqlReader, store: MemoryStore): StoreStats {
+export function collectStats(reader: SqlReader, { store, vectors }: EngineContext): StoreStats {
   const count = (sql: string) => reader.value<number>(sql) ?? 0;
   const db = store.db.stats();
   return {
@@ -57,7 +58,7 @@ export function collectStats(reader: SqlReader, store: MemoryStore): StoreStats 
           .all<{ model: string; n: number }>('SELECT model, count(*) AS n FROM memory_vectors GROUP BY model')
           .map((row) => [row.model, row.n]),
       ),
-      loaded: store.vectors?.status() ?? null,
+      loaded: vectors?.status() ?? null,
     },
     database: {
       path: store.db.path,

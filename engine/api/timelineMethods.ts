@@ -384,5 +384,9 @@ export async function timelineData(
 
 /** The timeline panel's read: `timeline` TIMELINE_PARAMS -> TimelinePayload. */
 export const TIMELINE_METHODS = {
-  timeline: defineMethod({ params: TIMELINE_PARAMS, write: false, run: timelineData }),
+  timeline: defineMethod({
+    params: TIMELINE_PARAMS,
+    write: false,
+    run: ({ store }, p) => timelineData(store, p),
+  }),
 } as const;

@@ -168,11 +168,12 @@ export class CodeWorkspace {
   }
 }
 
-export function requireCodeWorkspace(store: MemoryStore): CodeWorkspace {
-  if (!store.code)
+/** The engine's workspace (EngineContext.code), or a clear UNAVAILABLE error. */
+export function requireCodeWorkspace(code: CodeWorkspace | undefined): CodeWorkspace {
+  if (!code)
     throw new EngramError(
       'UNAVAILABLE',
       'this engine has no workspace to scan: open it with a workspace root (--workspace DIR)',
     );
-  return store.code;
+  return code;
 }

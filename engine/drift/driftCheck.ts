@@ -29,6 +29,8 @@ import type { ManifestFacts } from './manifestFacts';
 import { lazySymbolIndex } from './symbolIndex';
 
 export interface DriftCheckOptions {
+  /** The workspace to check against (EngineContext.code's root); without one a check is UNAVAILABLE. */
+  root?: string;
   /** Only memories whose claims name these workspace paths (after a scan or a file change). */
   paths?: readonly string[];
   /** Report every checked memory, not only the drifted ones. */
@@ -37,8 +39,7 @@ export interface DriftCheckOptions {
 }
 
 /** The workspace a drift check runs against, or a clear UNAVAILABLE error. */
-export function requireDriftRoot(store: MemoryStore): string {
-  const root = store.code?.options.root;
+export function requireDriftRoot(root: string | undefined): string {
   if (!root)
     throw new EngramError(
       'UNAVAILABLE',
@@ -55,7 +56,7 @@ export function requireDriftRoot(store: MemoryStore): string {
  */
 export async function checkDrift(store: MemoryStore, options: DriftCheckOptions = {}): Promise<DriftReport> {
   const started = Date.now();
-  const root = requireDriftRoot(store);
+  const root = requireDriftRoot(options.root);
   return checkSelection(store, root, selectClaims(store, root, options.paths), options, started);
 }
 

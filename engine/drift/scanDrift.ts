@@ -21,10 +21,15 @@ export function changedPathsOf(changes: ChangeSet): string[] {
  * through the claims' path indexes. Nothing changed, or no memory naming a changed path and none
  * waiting for its first check: nothing is read from git or the code index.
  */
-export async function driftOfScan(store: MemoryStore, changes: ChangeSet, actor: Actor): Promise<ScanDrift> {
+export async function driftOfScan(
+  store: MemoryStore,
+  workspaceRoot: string | undefined,
+  changes: ChangeSet,
+  actor: Actor,
+): Promise<ScanDrift> {
   const paths = changedPathsOf(changes);
   if (paths.length === 0) return { checked: [], memories: [] };
-  const root = requireDriftRoot(store);
+  const root = requireDriftRoot(workspaceRoot);
   const selection = selectClaims(store, root, paths);
   if (selection.claims.length === 0 && selection.extracted.length === 0) return { checked: [], memories: [] };
   const report = await checkSelection(store, root, selection, { all: true, actor });

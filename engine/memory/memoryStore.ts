@@ -7,9 +7,7 @@ import { contentHash } from './contentHash';
 import { mergeEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
-import { EntityWeights } from '../retrieval/entityWeights';
-import { indexMemory } from '../retrieval/lexicalIndex';
-import { MemoryGraphCache } from '../retrieval/memoryGraph';
+import { indexMemory } from '../lexical/lexicalIndex';
 import { EventLedger } from './eventLedger';
 import type { LedgerEvent } from './eventLedger';
 import { newId } from './ids';
@@ -17,11 +15,8 @@ import { DEFAULT_LIMITS } from './limits';
 import type { MemoryLimits } from './limits';
 import { assertStatus, currentMemory, resolveId } from './memoryQueries';
 import { reviseVersion } from './rows';
-import type { MemoryVectors } from './memoryVectors';
 import { NewMemoryRows } from './newMemoryRows';
 import { RememberWrite } from './rememberWrite';
-import type { CodeWorkspace } from '../code/codeWorkspace';
-import { SURPRISE_NEIGHBOURS } from './novelty';
 import type { EmbeddedText } from './novelty';
 import { expireSessions, touchSession } from './sessions';
 import type { Actor, ChangeKind, Memory, MemoryVersion, RememberInput, RememberResult } from './types';
@@ -36,6 +31,7 @@ import {
   oneOf,
 } from './validate';
 import { KINDS, LAYERS } from './types';
+import type { ReadBuffer, VectorStaging } from './writeParticipants';
 
 export interface EditInput {
   content?: string;
@@ -53,20 +49,16 @@ const EXPIRY_SWEEP_MS = 60_000;
 
 /**
  * Every write to the memory model. Each public method is one durable transaction: it returns only
- * after the journal holds it, and a rejected input changes nothing.
+ * after the journal holds it, and a rejected input changes nothing. What reads or serves the
+ * memories (recall caches, the vectors, the code workspace) belongs to the engine context
+ * (api/engineContext.ts), which attaches the parts that take part in writes (writeParticipants.ts).
  */
 export class MemoryStore {
   readonly ledger = new EventLedger();
-  /** Entity weights accumulated by recalls (the memory bias of PageRank). */
-  readonly entityWeights = new EntityWeights();
-  /** The entity-memory graph for the graph and PageRank channels, rebuilt when stale. */
-  readonly graph = new MemoryGraphCache();
-  /** The dense side (vectors, near-duplicates, surprise), once the host's embedding model loaded. */
-  vectors: MemoryVectors | undefined;
-  /** The workspace whose code this host scans (codebase layer); unset for a database without one. */
-  code: CodeWorkspace | undefined;
-  private vectorLoader: (() => Promise<MemoryVectors | undefined>) | undefined;
-  private vectorsLoading: Promise<void> | undefined;
+  /** Written at the start of every write transaction: the ledger's, and those attached. */
+  private readonly readBuffers: ReadBuffer[] = [this.ledger];
+  /** The dense side once its model loaded: stores vectors of remembered text at commit. */
+  private vectors: VectorStaging | undefined;
   /** Set when text was indexed without a vector: the next commit starts background embedding. */
   private unembedded = false;
   private readonly entities = new EntityLinker();
@@ -106,8 +98,7 @@ export class MemoryStore {
     let result: T;
     try {
       result = this.db.write((tx) => {
-        this.ledger.flush(tx);
-        this.entityWeights.flush(tx);
+        for (const buffer of this.readBuffers) buffer.flush(tx);
         if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
           this.lastSweep = now;
           this.expireWorkingMemory(tx, now);
@@ -133,30 +124,14 @@ export class MemoryStore {
     return result;
   }
 
-  /**
-   * How to load the embedding model: on first use (`ensureVectors`), so commands that never embed
-   * (list, get, export) do not pay for it.
-   */
-  setVectorLoader(loader: () => Promise<MemoryVectors | undefined>): void {
-    this.vectorLoader = loader;
+  /** Buffered read events of another part (entity weights), written with each write from now on. */
+  addReadBuffer(buffer: ReadBuffer): void {
+    this.readBuffers.push(buffer);
   }
 
-  /** Loads the embedding model once; settles when it is ready or failed (then `vectors` stays unset). */
-  ensureVectors(): Promise<void> {
-    const loader = this.vectorLoader;
-    if (!loader) return Promise.resolve();
-    this.vectorsLoading ??= loader().then((vectors) => {
-      this.vectors = vectors;
-    });
-    return this.vectorsLoading;
-  }
-
-  /** Waits for a model load in progress, then stops background embedding and saves the index. */
-  async closeVectors(): Promise<void> {
-    this.vectorLoader = undefined;
-    await this.vectorsLoading;
-    await this.vectors?.close();
-    this.vectors = undefined;
+  /** The dense side that stores vectors of what is written from now on; undefined detaches it. */
+  attachVectors(vectors: VectorStaging | undefined): void {
+    this.vectors = vectors;
   }
 
   /** Records that memories were (re)indexed without vectors, e.g. by an import. */
@@ -179,8 +154,7 @@ export class MemoryStore {
   /** Writes buffered read events now (they are otherwise flushed with the next write). */
   flushReads(): void {
     this.db.write((tx) => {
-      this.ledger.flush(tx);
-      this.entityWeights.flush(tx);
+      for (const buffer of this.readBuffers) buffer.flush(tx);
     });
   }
 
@@ -188,7 +162,7 @@ export class MemoryStore {
     this.ledger.noteRead(this.clock(), event);
   }
 
-  /** `embedded` (from `embedForWrite`) enables near-duplicate updates, surprise and the vector. */
+  /** `embedded` (from MemoryVectors.embedForWrite) enables near-duplicate updates, surprise and the vector. */
   remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
     const valid = validateRemember(input, this.limits);
     return this.write((tx, now) => {
@@ -218,22 +192,6 @@ export class MemoryStore {
       this.remembering.flush(tx);
       return results;
     });
-  }
-
-  /**
-   * Embeds texts to be remembered and finds their nearest stored memories: async work done before
-   * the write transaction. Undefined entries when no embedding model is loaded.
-   */
-  async embedForWrite(contents: string[]): Promise<Array<EmbeddedText | undefined>> {
-    const vectors = this.vectors;
-    if (!vectors || contents.length === 0) return contents.map(() => undefined);
-    const embedded = await vectors.embed(contents.map((c) => redactSecrets(c.trim()).text));
-    return Promise.all(
-      embedded.map(async (vector) => ({
-        vector,
-        nearest: await vectors.nearest(vector, SURPRISE_NEIGHBOURS),
-      })),
-    );
   }
 
   edit(idOrPrefix: string, changes: EditInput, actor: Actor = {}): Memory {

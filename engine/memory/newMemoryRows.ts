@@ -1,6 +1,6 @@
-import { lexicalRow, LEXICAL_INSERT } from '../retrieval/lexicalIndex';
-import type { IndexedText } from '../retrieval/lexicalIndex';
-import { noteLexicalChange } from '../retrieval/lexicalChanges';
+import { lexicalRow, LEXICAL_INSERT } from '../lexical/lexicalIndex';
+import type { IndexedText } from '../lexical/lexicalIndex';
+import { noteLexicalChange } from '../lexical/lexicalChanges';
 import { HeldRows } from '../store/heldRows';
 import type { SqlWriter } from '../store/sqlAccess';
 import { EVENT_INSERT, eventRow } from './eventLedger';

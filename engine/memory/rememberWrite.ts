@@ -1,6 +1,6 @@
 import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
-import { indexMemory } from '../retrieval/lexicalIndex';
+import { indexMemory } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
 import { distinguishingDifference } from './distinguishingTokens';
@@ -9,7 +9,6 @@ import type { EventLedger } from './eventLedger';
 import { newId } from './ids';
 import type { MemoryLimits } from './limits';
 import { currentMemory } from './memoryQueries';
-import type { MemoryVectors } from './memoryVectors';
 import type { NewMemoryRows } from './newMemoryRows';
 import { importanceWithSurprise, NEAR_DUPLICATE_LAYERS, surpriseOf } from './novelty';
 import type { EmbeddedText } from './novelty';
@@ -17,6 +16,7 @@ import { insertVersion, reviseVersion } from './rows';
 import { touchSession, workingBytes } from './sessions';
 import type { Actor, Memory, MemoryVersion, RememberResult } from './types';
 import type { ValidRemember } from './validate';
+import type { VectorStaging } from './writeParticipants';
 
 export interface RememberDependencies {
   limits: MemoryLimits;
@@ -24,7 +24,7 @@ export interface RememberDependencies {
   entities: EntityLinker;
   newRows: NewMemoryRows;
   /** The dense side, once loaded (it can arrive after the store opened). */
-  vectors(): MemoryVectors | undefined;
+  vectors(): VectorStaging | undefined;
   /** Text was stored without a vector: the owner embeds it in the background after the commit. */
   noteUnembedded(): void;
 }

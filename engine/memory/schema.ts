@@ -1,4 +1,4 @@
-import { indexMissing } from '../retrieval/lexicalIndex';
+import { indexMissing } from '../lexical/lexicalIndex';
 import { codeIndexMigration } from '../code/schema';
 import { driftMigration, historyAnswersMigration } from '../drift/schema';
 import { knowledgeGraphMigration } from '../knowledgeGraph/schema';

@@ -1,10 +1,10 @@
-import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import { injectedIds, markInjected } from '../memory/injectionLedger';
 import type { SqlWriter } from '../store/sqlAccess';
 import type { Memory } from '../memory/types';
 import { recall } from './recall';
+import type { ContextSources } from './recallSources';
 import { tokenCount, truncateToTokens } from './tokenCount';
 
 /** A context block's token budget, for every host: from a one-line block to a large model's window. */
@@ -40,8 +40,9 @@ const MAX_PINNED = 20;
  * query's ranked memories, each line with its id so the agent can cite it, cut to fit `budget`
  * tokens counted with a real tokenizer, and without what the conversation already received.
  */
-export async function buildContext(store: MemoryStore, options: ContextOptions): Promise<ContextBlock> {
-  await store.ensureVectors();
+export async function buildContext(sources: ContextSources, options: ContextOptions): Promise<ContextBlock> {
+  await sources.ensureVectors();
+  const { store } = sources;
   const budget = options.budget ?? 1500;
   const conversation = options.conversation ?? options.session;
   const pinned = store.read((r) =>
@@ -53,7 +54,11 @@ export async function buildContext(store: MemoryStore, options: ContextOptions):
       .map(toMemory),
   );
   const ranked = (
-    await recall(store, { query: options.query, k: options.k ?? 20, session: options.session }, store.vectors)
+    await recall(
+      sources,
+      { query: options.query, k: options.k ?? 20, session: options.session },
+      sources.vectors,
+    )
   ).hits.map((h) => h.memory);
   const candidates: Array<{ memory: Memory; section: 'pinned' | 'relevant' }> = [
     ...pinned.map((memory) => ({ memory, section: 'pinned' as const })),

@@ -1,7 +1,7 @@
 import type { SqlReader } from '../store/sqlAccess';
 import { activeMemoryCount, entityLinkCount } from './storeCounts';
 import type { CountedDatabase } from './storeCounts';
-import { queryTerms } from './tokenizer';
+import { queryTerms } from '../lexical/tokenizer';
 
 /**
  * Query entities weighted by how selective they are: idf normalised to 0..1 by ln(N). An entity in

@@ -1,6 +1,6 @@
 import { extractEntities } from '../extract/entities';
 import type { SqlReader } from '../store/sqlAccess';
-import { queryTerms } from './tokenizer';
+import { queryTerms } from '../lexical/tokenizer';
 
 export const INTENTS = ['who', 'what', 'when', 'why', 'how', 'where-in-code'] as const;
 export type Intent = (typeof INTENTS)[number];

@@ -1,9 +1,9 @@
 import { invalidInput } from '../errors';
-import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
 import { cachedEntityByAlias, cachedSessionMembers } from './storeCounts';
+import type { MemoryReads, RecallSources } from './recallSources';
 import { lexicallyMatched, selectiveSeeds } from './entitySeeds';
 import { boostsFor } from './boosts';
 import type { Boosts } from './boosts';
@@ -17,7 +17,7 @@ import { graphCandidates, graphScoresFor } from './graphChannel';
 import { withSessionNeighbours } from './neighbourChannel';
 import type { PropagatedHits } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
-import { searchLexicalInMemory } from './liveLexicalIndex';
+import { searchLexicalInMemory } from '../lexical/liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';
@@ -76,10 +76,11 @@ const MIN_DEPTH = 50;
 export const MAX_RECALL_K = 1000;
 
 export async function recall(
-  store: MemoryStore,
+  sources: RecallSources,
   options: RecallOptions,
   dense?: DenseSearcher,
 ): Promise<RecallResult> {
+  const { store } = sources;
   const started = performance.now();
   const query = boundedQuery('query', options.query).trim();
   if (query === '') throw invalidInput('query must not be empty');
@@ -165,7 +166,7 @@ export async function recall(
         ),
       confidence,
     );
-    run('ppr', () => pagerankCandidates(store, seeds, options, now, depth), confidence);
+    run('ppr', () => pagerankCandidates(sources, seeds, options, now, depth), confidence);
   }
 
   const support = new Set(SUPPORT_CHANNELS);
@@ -207,7 +208,7 @@ export async function recall(
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
   const top = hits.slice(0, k);
 
-  if (options.noteAccess !== false) recordAccess(store, query, top, options.session, now);
+  if (options.noteAccess !== false) recordAccess(sources, query, top, options.session, now);
   const result: RecallResult = { query, hits: top };
   if (options.explain) {
     result.trace = {
@@ -259,14 +260,14 @@ function supportOnly(results: ChannelResult[], support: ReadonlySet<string>, k: 
 }
 
 function pagerankCandidates(
-  store: MemoryStore,
+  { store, graph: graphCache, entityWeights }: RecallSources,
   queryEntities: Map<number, number>,
   options: RecallOptions,
   now: number,
   depth: number,
 ): Array<{ memoryId: string; score: number }> {
   return store.read((r) => {
-    const graph = store.graph.get(r, store.db.lastSeq, now);
+    const graph = graphCache.get(r, store.db.lastSeq, now);
     const toDense = (ids: Map<number, number>) => {
       const seeds = new Map<number, number>();
       for (const [id, w] of ids) {
@@ -277,7 +278,7 @@ function pagerankCandidates(
     };
     const querySeeds = toDense(queryEntities);
     if (querySeeds.size === 0) return [];
-    const memorySeeds = toDense(store.entityWeights.read(r, scopesFor(options.session), now));
+    const memorySeeds = toDense(entityWeights.read(r, scopesFor(options.session), now));
     const scores = memoryBiasedPageRank(graph, querySeeds, memorySeeds, options.pagerankBlend);
     return [...scores]
       .map(([index, score]) => ({ memoryId: graph.memoryIds[index]!, score }))
@@ -287,7 +288,7 @@ function pagerankCandidates(
 }
 
 /** Current memories by id; with asOf, the version Engram believed at that time. */
-function hydrate(store: MemoryStore, ids: string[], asOf: number | undefined): Map<string, Memory> {
+function hydrate(store: MemoryReads, ids: string[], asOf: number | undefined): Map<string, Memory> {
   if (ids.length === 0) return new Map();
   const placeholders = ids.map(() => '?').join(', ');
   return store.read((r) => {
@@ -326,7 +327,7 @@ function exclusion(memory: Memory, options: RecallOptions): string | undefined {
 
 /** Accesses feed importance (event ledger) and the memory bias of PageRank (entity weights). */
 function recordAccess(
-  store: MemoryStore,
+  { store, entityWeights }: RecallSources,
   query: string,
   hits: RecallHit[],
   session: string | undefined,
@@ -347,7 +348,7 @@ function recordAccess(
       )
       .map((row) => row.id),
   );
-  store.entityWeights.note(scopesFor(session), entityIds, 1, now);
+  entityWeights.note(scopesFor(session), entityIds, 1, now);
 }
 
 function round(ms: number): number {

@@ -335,7 +335,7 @@ describe('the long-lived scan worker', () => {
     );
     await test.host.close();
     await aborted;
-    await assert.rejects(test.host.store.code!.scan(test.host.store), (error: unknown) =>
+    await assert.rejects(test.host.engine.code!.scan(test.host.store), (error: unknown) =>
       EngramError.is(error, 'CLOSED'),
     );
   });

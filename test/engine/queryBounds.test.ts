@@ -21,7 +21,7 @@ test('every engine method taking a query refuses one past MAX_QUERY_CHARS with T
     );
   }
   // The function itself too, for callers inside the engine.
-  await assert.rejects(recall(t.host.store, { query: OVER }), (error: unknown) =>
+  await assert.rejects(recall(t.host.engine, { query: OVER }), (error: unknown) =>
     EngramError.is(error, 'TOO_LARGE'),
   );
   const { hits } = await t.call('recall', { query: OVER.slice(1) });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import type { EmbeddingProgress } from '../../engine/memory/memoryVectors';
+import type { EmbeddingProgress } from '../../engine/vectors/memoryVectors';
 import { OnnxEmbeddingProvider } from '../../engine/embedding/onnxEmbeddingProvider';
 import { silentLogger } from '../../engine/host';
 import { importanceWithSurprise, surpriseOf } from '../../engine/memory/novelty';
@@ -179,9 +179,9 @@ describe('background embedding', () => {
       embedding: useLiteProvider(),
       onEmbeddingProgress: (p) => progress.push(p),
     });
-    await test.host.store.ensureVectors();
-    assert.equal(test.host.store.vectors!.status().rebuiltBecause, 'missing');
-    await test.host.store.vectors!.sync();
+    await test.host.engine.ensureVectors();
+    assert.equal(test.host.engine.vectors!.status().rebuiltBecause, 'missing');
+    await test.host.engine.vectors!.sync();
     assert.deepEqual(await vectorCount(test), { 'use-lite-512': 71 });
     assert.deepEqual(progress.at(-1), { model: 'use-lite-512', done: 71, total: 71 });
     assert.ok(progress.length >= 2, 'progress is reported per batch');
@@ -198,7 +198,7 @@ describe('background embedding', () => {
       id,
       changes: { content: 'Invoices are emailed to customers on the first of the month' },
     });
-    await test.host.store.vectors!.sync();
+    await test.host.engine.vectors!.sync();
     const billing = await test.call('recall', {
       query: 'when are customers billed',
       channels: ['dense'],
@@ -210,9 +210,9 @@ describe('background embedding', () => {
 
     const reopened = await openTestHost({ dbPath, embedding: useLiteProvider() });
     after(() => reopened.host.close());
-    await reopened.host.store.ensureVectors();
-    assert.equal(reopened.host.store.vectors!.status().indexed, 71);
-    assert.equal(reopened.host.store.vectors!.status().rebuiltBecause, null, 'loaded from the saved file');
+    await reopened.host.engine.ensureVectors();
+    assert.equal(reopened.host.engine.vectors!.status().indexed, 71);
+    assert.equal(reopened.host.engine.vectors!.status().rebuiltBecause, null, 'loaded from the saved file');
   });
 
   it('re-embeds everything for a new model, never mixes models, and drops the old vectors afterwards', async () => {
@@ -231,9 +231,9 @@ describe('background embedding', () => {
     });
     const second = await openTestHost({ dbPath, embedding: tiny });
     after(() => second.host.close());
-    await second.host.store.ensureVectors();
+    await second.host.engine.ensureVectors();
     // Before the re-embed finishes, the new model searches only its own (absent) vectors.
-    await second.host.store.vectors!.sync();
+    await second.host.engine.vectors!.sync();
     assert.deepEqual(await vectorCount(second), { 'onnx:engram-test/tiny-bert': 2 });
     const result = await second.call('recall', { query: 'kitten', channels: ['dense'], k: 1 });
     assert.match(result.hits[0]!.memory.content, /cat/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bm25Score, decodeMatchInfo, idf, registerBm25 } from '../../engine/retrieval/bm25';
+import { bm25Score, decodeMatchInfo, idf, registerBm25 } from '../../engine/lexical/bm25';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { SQL_WASM_PATH } from '../support/temp';
 

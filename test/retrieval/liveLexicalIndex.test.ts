@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  affordableTerms,
-  indexMemory,
-  MATCH_BUDGET,
-  searchLexical,
-} from '../../engine/retrieval/lexicalIndex';
-import type { LexicalHit } from '../../engine/retrieval/lexicalIndex';
-import { lexicalBuildMs, searchLexicalInMemory } from '../../engine/retrieval/liveLexicalIndex';
-import { queryTerms } from '../../engine/retrieval/tokenizer';
+import { affordableTerms, indexMemory, MATCH_BUDGET, searchLexical } from '../../engine/lexical/lexicalIndex';
+import type { LexicalHit } from '../../engine/lexical/lexicalIndex';
+import { lexicalBuildMs, searchLexicalInMemory } from '../../engine/lexical/liveLexicalIndex';
+import { queryTerms } from '../../engine/lexical/tokenizer';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
 

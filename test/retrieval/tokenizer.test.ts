@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { queryTerms, splitIdentifier, tokenize } from '../../engine/retrieval/tokenizer';
+import { queryTerms, splitIdentifier, tokenize } from '../../engine/lexical/tokenizer';
 
 describe('code-aware tokenizer', () => {
   it('splits camelCase, PascalCase, snake_case, kebab-case, dotted names and paths', () => {

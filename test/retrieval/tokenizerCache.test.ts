@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { tokenize } from '../../engine/retrieval/tokenizer';
+import { tokenize } from '../../engine/lexical/tokenizer';
 
 // tokenize caches each raw token's terms; these pin that the cache never changes an answer.
 describe('tokenize with its per-token cache', () => {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
 import type { RememberResult } from '../../../engine/memory/types';
-import { lexicalBuildMs } from '../../../engine/retrieval/liveLexicalIndex';
+import { lexicalBuildMs } from '../../../engine/lexical/liveLexicalIndex';
 import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
 import { syntheticMemories } from '../syntheticMemories';
@@ -211,7 +211,7 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
       queries: [],
     };
     const loaded = await load(corpus, 'semantic', 'fact', dense);
-    await loaded.host.store.vectors?.whenIndexed(); // a background HNSW build is not what is timed
+    await loaded.host.engine.vectors?.whenIndexed(); // a background HNSW build is not what is timed
     const times: Record<string, number[]> = { hybrid: [], noDense: [] };
     const firstMs: Record<string, number> = {};
     const cpuTimes: Record<string, number[]> = { hybrid: [], noDense: [] };

@@ -1,13 +1,17 @@
 import type { EmbeddingProvider } from '../embedding/types';
 import { EngramError } from '../errors';
+import { redactSecrets } from '../extract/secrets';
 import type { Logger } from '../host';
 import type { DenseSearcher } from '../retrieval/denseSearch';
-import { documentOf } from '../retrieval/lexicalIndex';
+import { documentOf } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
-import { openVectorIndex } from '../vectors/openVectorIndex';
-import type { VectorIndex, VectorItem } from '../vectors/types';
-import type { MemoryStore } from './memoryStore';
+import { openVectorIndex } from './openVectorIndex';
+import type { VectorIndex, VectorItem } from './types';
+import type { MemoryStore } from '../memory/memoryStore';
+import { SURPRISE_NEIGHBOURS } from '../memory/novelty';
+import type { EmbeddedText } from '../memory/novelty';
 import { vectorFromBlob, vectorToBlob } from './vectorBlob';
+import type { VectorStaging } from '../memory/writeParticipants';
 
 export interface MemoryVectorsOptions {
   provider: EmbeddingProvider;
@@ -35,7 +39,7 @@ const QUERY_CACHE_SIZE = 256;
  * only, so vectors of two models are never compared. Memories written without a vector (bulk
  * imports, edits, a model change) are embedded in the background by `sync`.
  */
-export class MemoryVectors implements DenseSearcher {
+export class MemoryVectors implements DenseSearcher, VectorStaging {
   private pending: VectorItem[] = [];
   private syncing: Promise<void> | undefined;
   private syncAgain = false;
@@ -121,6 +125,21 @@ export class MemoryVectors implements DenseSearcher {
       const memoryId = ids.get(hit.label);
       return memoryId === undefined ? [] : [{ memoryId, score: hit.score }];
     });
+  }
+
+  /**
+   * Embeds texts to be remembered and finds their nearest stored memories: async work done before
+   * the write transaction (MemoryStore.remember takes the result).
+   */
+  async embedForWrite(contents: string[]): Promise<EmbeddedText[]> {
+    if (contents.length === 0) return [];
+    const embedded = await this.embed(contents.map((c) => redactSecrets(c.trim()).text));
+    return Promise.all(
+      embedded.map(async (vector) => ({
+        vector,
+        nearest: await this.nearest(vector, SURPRISE_NEIGHBOURS),
+      })),
+    );
   }
 
   /**

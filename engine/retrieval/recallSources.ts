@@ -1,0 +1,35 @@
+import type { LedgerEvent } from '../memory/eventLedger';
+import type { SqlReader } from '../store/sqlAccess';
+import type { DenseSearcher } from './denseSearch';
+import type { EntityWeights } from './entityWeights';
+import type { MemoryGraphCache } from './memoryGraph';
+import type { CountedDatabase } from './storeCounts';
+
+/**
+ * What retrieval reads, as interfaces: the engine context (api/engineContext.ts) fits them by
+ * shape, so retrieval depends neither on it nor on the store's class and its write rules.
+ */
+
+/** The store as recall uses it: reads, the clock, and read events (buffered until the next write). */
+export interface MemoryReads {
+  /** Caches of counts are kept per database until its next commit (storeCounts.ts). */
+  readonly db: CountedDatabase;
+  clock(): number;
+  read<T>(fn: (reader: SqlReader) => T): T;
+  noteRead(event: LedgerEvent): void;
+}
+
+/** Recall's sources: the store's reads and the recall state kept beside it. */
+export interface RecallSources {
+  readonly store: MemoryReads;
+  /** The entity-memory graph of the graph and PageRank channels. */
+  readonly graph: MemoryGraphCache;
+  /** Weights recalls gave to entities (the memory bias of PageRank); recall adds to them. */
+  readonly entityWeights: EntityWeights;
+}
+
+/** A context block's sources: recall's, and the dense side, loaded on first use. */
+export interface ContextSources extends RecallSources {
+  readonly vectors: DenseSearcher | undefined;
+  ensureVectors(): Promise<void>;
+}
