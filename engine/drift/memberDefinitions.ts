@@ -12,9 +12,13 @@
  * widely can only keep a claim "present", never flag one.
  */
 export function memberOwners(text: string, name: string): Set<string> {
+  return text.includes(name) ? ownersInCode(withoutComments(text), name) : new Set();
+}
+
+/** memberOwners of code already read through withoutComments (a check strips each file once). */
+export function ownersInCode(code: string, name: string): Set<string> {
   const owners = new Set<string>();
-  if (!text.includes(name)) return owners;
-  const code = withoutComments(text);
+  if (!code.includes(name)) return owners;
   const forms = formsOf(name);
   for (const m of code.matchAll(forms.assignment)) {
     const target = m[1] ?? '';
@@ -102,6 +106,6 @@ function enclosingType(code: string, at: number | undefined): string | undefined
 }
 
 /** Block comments and whole-line `//` comments (a `//` later on a line may be inside a string or a URL). */
-function withoutComments(text: string): string {
+export function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/^\s*\/\/.*$/gm, '');
 }

@@ -10,7 +10,7 @@ import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
 import { sourceText } from './sourceText';
-import { definesMember, memberOwners } from './memberDefinitions';
+import { memberOwners, ownersInCode, withoutComments } from './memberDefinitions';
 import { defaultReceivers } from './projectBindings';
 import { isCodeEvidence } from './evidenceFiles';
 import { isPlatformName } from './platformNames';
@@ -51,8 +51,10 @@ export async function verifySymbolClaim(
     file = resolved.relative;
   }
   if (foundIn.length === 0) return goneWord(ctx, claim, name, 'missing from the code', file ? [file] : []);
-  if (file === undefined && (definitions.length === 0 || ownedBy !== undefined)) {
-    const removed = await noLongerDefined(ctx, claim, name, [...(await ctx.words.get(name))], ownedBy);
+  // Only members written on the package: checking every name outside the index by its
+  // definitions cost a 500-memory re-check of got 8 s of CPU (a word's files read per name).
+  if (file === undefined && ownedBy !== undefined) {
+    const removed = await noLongerDefinedOnce(ctx, claim, name, ownedBy);
     if (removed) return removed;
   }
   if (file !== undefined && !foundIn.includes(file)) {
@@ -75,41 +77,37 @@ const MAX_MEMBER_FILES_NOW = 200;
 const MAX_MEMBER_FILES_THEN = 40;
 
 /**
- * Outside the code index (`thelib.sync = function`, `Runner.prototype.run = ...`), only the word
- * was found. The word surviving in an option read or an error message ("`sync` was removed") is
- * no definition: stale when the code defined the name when the memory was written and, since a
- * commit, defines it nowhere (see definesMember). Undefined: present, as far as anyone can tell.
+ * A member the memory writes on the package (`thelib.sync`): the word surviving in an option read,
+ * an error message ("`sync` was removed") or another object's method is no member of the package.
+ * Stale when the package owned the name when the memory was written and, since a commit, owns it
+ * nowhere (see memberOwners). Undefined: present, as far as anyone can tell.
  */
 async function noLongerDefined(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
   name: string,
   filesNow: readonly string[],
-  ownedBy: ReadonlySet<string> | undefined,
+  ownedBy: ReadonlySet<string>,
 ): Promise<ClaimCheck | undefined> {
   // Typed declarations count as definitions here: an option key lives in an options interface.
   const declarations = [...(await ctx.literals.get(name))].filter(isProjectDeclaration);
   const codeNow = [...filesNow.filter(isCodeEvidence), ...declarations];
   if (!ctx.git || codeNow.length > MAX_MEMBER_FILES_NOW) return undefined;
-  const defines = (text: string | undefined) =>
-    text !== undefined &&
-    (ownedBy
-      ? [...memberOwners(text, name)].some((o) => ownedBy.has(o.toLowerCase()))
-      : definesMember(text, name));
-  if (codeNow.some((file) => defines(sourceText(ctx, file)))) return undefined;
+  const owned = (owners: ReadonlySet<string>) => [...owners].some((o) => ownedBy.has(o.toLowerCase()));
+  const defines = (text: string | undefined) => text !== undefined && owned(memberOwners(text, name));
+  if (codeNow.some((file) => owned(ownersNow(ctx, file, name)))) return undefined;
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
     isCodeEvidence,
   );
   if (then.length === 0 || then.length > MAX_MEMBER_FILES_THEN) return undefined;
   const reader: FileReader<boolean> = {
-    name: `member\u0000${name}\u0000${[...(ownedBy ?? [])].sort().join(',')}`,
+    name: `member\u0000${name}\u0000${[...ownedBy].sort().join(',')}`,
     read: defines,
   };
   if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (defined) => defined))) return undefined;
   const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
   if (!commit) return undefined;
-  const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
-  return withCommit({ verdict: 'stale', evidence: { reason } }, commit);
+  return withCommit({ verdict: 'stale', evidence: { reason: 'no longer a member of the package' } }, commit);
 }
 
 /**
@@ -121,6 +119,52 @@ function packageOwners(ctx: VerificationContext, container: string): Set<string>
   const receivers = [...defaultReceivers(ctx.manifests.ownNames)].map((r) => r.toLowerCase());
   if (!receivers.includes(container.toLowerCase())) return undefined;
   return new Set(['exports', ...receivers]);
+}
+
+/** Per check: each file's code read (comments stripped) once, and the owners of each name in it. */
+const checkCaches = new WeakMap<VerificationContext, CheckCaches>();
+
+interface CheckCaches {
+  code: Map<string, string>;
+  owners: Map<string, Set<string>>;
+  /** noLongerDefined's answer per name, owner set and memory time: docs repeat their names. */
+  removals: Map<string, Promise<ClaimCheck | undefined>>;
+}
+
+function cachesOf(ctx: VerificationContext): CheckCaches {
+  let caches = checkCaches.get(ctx);
+  if (!caches) checkCaches.set(ctx, (caches = { code: new Map(), owners: new Map(), removals: new Map() }));
+  return caches;
+}
+
+function noLongerDefinedOnce(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  ownedBy: ReadonlySet<string>,
+): Promise<ClaimCheck | undefined> {
+  const { removals } = cachesOf(ctx);
+  const key = `${name}\u0000${[...ownedBy].sort().join(',')}\u0000${claim.memoryValidFrom}`;
+  let removal = removals.get(key);
+  if (!removal) {
+    removal = ctx.words.get(name).then((files) => noLongerDefined(ctx, claim, name, [...files], ownedBy));
+    removals.set(key, removal);
+  }
+  // Each claim gets its own copy: a later step may add to a check's evidence.
+  return removal.then((check) => check && { verdict: check.verdict, evidence: { ...check.evidence } });
+}
+
+/** memberOwners of `name` in a workspace file now, computed once per check. */
+function ownersNow(ctx: VerificationContext, file: string, name: string): Set<string> {
+  const caches = cachesOf(ctx);
+  const key = `${name}\u0000${file}`;
+  let owners = caches.owners.get(key);
+  if (!owners) {
+    let code = caches.code.get(file);
+    if (code === undefined) caches.code.set(file, (code = withoutComments(sourceText(ctx, file) ?? '')));
+    caches.owners.set(key, (owners = ownersInCode(code, name)));
+  }
+  return owners;
 }
 
 /** A type declaration file of the project's own code (`types/options.d.ts`, not a test's). */
