@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { IdleCollector } from '../process/idleCollector';
 import { LineReader } from '../process/lineReader';
 
 /** A frame (one line) longer than this is refused without being parsed. */
@@ -27,6 +28,8 @@ export class LineDelimitedTransport implements Transport {
   private closed = false;
   /** Resolves at the output's next 'drain' while writes are backed up. */
   private drained: Promise<void> | undefined;
+  /** Frees a large reply's garbage once the client has gone quiet (idleCollector.ts). */
+  private readonly collector = new IdleCollector();
 
   constructor(
     private readonly input: Readable,
@@ -54,6 +57,7 @@ export class LineDelimitedTransport implements Transport {
     this.input.off('data', this.onData);
     this.input.off('error', this.onInputError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
+    this.collector.dispose();
     this.onclose?.();
     return Promise.resolve();
   }
@@ -108,7 +112,9 @@ export class LineDelimitedTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.output.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
+    const frame = `${JSON.stringify(message)}\n`;
+    this.collector.noteReply(frame.length);
+    if (this.output.write(frame)) return Promise.resolve();
     // Every write while the client is not reading shares one wait: a listener per write passed
     // Node's limit of 10 and printed MaxListenersExceededWarning. A closed output ends it too.
     this.drained ??= new Promise<void>((resolve) => {

@@ -38,10 +38,16 @@ export interface CompatRow {
 
 export interface CompatCheckpoint {
   size: number;
+  /** Right after the last whole-graph read. */
   engram: ProcessUsage;
   official: ProcessUsage;
+  /** One second later, both idle: what a user's process monitor shows between calls (MB). */
+  settledRssMb: { engram: number; official: number };
   loadAverage: number[];
 }
+
+/** How long both servers sit idle before the settled RSS is read. */
+const SETTLE_MS = 1000;
 
 const TYPES = ['person', 'service', 'library', 'decision', 'incident'];
 const SEARCHES = 100;
@@ -239,15 +245,17 @@ export async function compatPart(
           client.callTool({ name: 'read_graph', arguments: {} }),
         ),
       );
-      const checkpoint = {
+      const usage = { engram: processUsage(engram.pid), official: processUsage(official.pid) };
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const checkpoint: CompatCheckpoint = {
         size,
-        engram: processUsage(engram.pid),
-        official: processUsage(official.pid),
+        ...usage,
+        settledRssMb: { engram: processUsage(engram.pid).rssMb, official: processUsage(official.pid).rssMb },
         loadAverage: os.loadavg().map((l) => round(l)),
       };
       checkpoints.push(checkpoint);
       console.log(
-        `@${String(size).padEnd(6)} RSS engram ${checkpoint.engram.rssMb} MB, official ${checkpoint.official.rssMb} MB; CPU so far engram ${checkpoint.engram.cpuSeconds} s, official ${checkpoint.official.cpuSeconds} s; load ${checkpoint.loadAverage.join(' ')}`,
+        `@${String(size).padEnd(6)} RSS engram ${checkpoint.engram.rssMb} MB, official ${checkpoint.official.rssMb} MB (${SETTLE_MS / 1000} s idle later: ${checkpoint.settledRssMb.engram} / ${checkpoint.settledRssMb.official} MB); CPU so far engram ${checkpoint.engram.cpuSeconds} s, official ${checkpoint.official.cpuSeconds} s; load ${checkpoint.loadAverage.join(' ')}`,
       );
     }
   } finally {
