@@ -6,6 +6,7 @@ import type { Logger } from '../engine/host';
 import { parseEmbeddingSetting } from '../engine/embedding/embeddingSetting';
 import { useLiteAssetsInDirectory } from '../engine/embedding/useLiteAssets';
 import { userDataDirectory } from '../engine/paths';
+import { workerScriptsIn } from '../engine/process/workerScripts';
 import type { EngramSettings } from './settings';
 import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
@@ -37,6 +38,7 @@ export function engineOptions(
   return {
     dbPath: databasePath(settings, root),
     sqlWasmPath: path.join(dist, 'sql-wasm.wasm'),
+    workers: workerScriptsIn(dist),
     clientName: 'vscode',
     logger: hooks.logger,
     embedding: parseEmbeddingSetting(embeddingSettingText(settings), {
