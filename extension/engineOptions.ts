@@ -1,18 +1,22 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { OpenEngramOptions } from '../engine/engram';
-import type { Logger } from '../engine/host';
-import { parseEmbeddingSetting } from '../engine/embedding/embeddingSetting';
-import { useLiteAssetsInDirectory } from '../engine/embedding/useLiteAssets';
-import { userDataDirectory } from '../engine/paths';
-import { workerScriptsIn } from '../engine/process/workerScripts';
+import {
+  parseEmbeddingSetting,
+  useLiteAssetsInDirectory,
+  userDataDirectory,
+  workerScriptsIn,
+} from '../engine/index';
+import type {
+  OpenEngramOptions,
+  Logger,
+  ScanProgress,
+  EmbeddingProgress,
+  EngineActivity,
+} from '../engine/index';
 import type { EngramSettings } from './settings';
 import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
-import type { ScanProgress } from '../engine/code/scanProtocol';
-import type { EmbeddingProgress } from '../engine/vectors/memoryVectors';
-import type { EngineActivity } from '../engine/api/engineActivity';
 
 export interface EngineHooks {
   logger: Logger;

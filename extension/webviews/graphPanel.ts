@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { EngineActivity } from '../../engine/api/engineActivity';
+import type { EngineActivity } from '../../engine/index';
 import type { EngineConnection } from '../engineConnection';
 import { memoryIdFrom } from '../commands/memoryArgument';
 import { GRAPH_VIEW_TYPE, malformedRequestId, parseWebviewMessage } from '../../webview/graph/protocol';
