@@ -14,7 +14,7 @@ import type {
   WebviewToHost,
 } from '../../webview/graph/protocol';
 import { GRAPH_BODY, GRAPH_CSS } from '../../webview/graph/page';
-import { summaryLine } from '../../webview/graph/text';
+import { summaryLine } from '../../webview/shared/text';
 import { openFileEntity, openMemoryBeside, openSymbolEntity } from './openEntity';
 import { rawSummary, SinglePanel, singlePanelSerializer } from './singlePanel';
 import type { SinglePanelKind } from './singlePanel';
