@@ -80,6 +80,25 @@ export default tseslint.config(
     },
   },
   {
+    // The extension sees the engine through its public surface, so the engine's layout can change
+    // under it (test/boundaries/extensionImports.test.ts). engine/bin/engineCore is the bundle seam:
+    // extension/engineBundle.ts requires it, and the build keeps it external (one engine in dist/).
+    files: ['extension/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: String.raw`(^|/)engine/(?!index$|bin/engineCore$)`,
+              message: 'extension/ imports the engine through engine/index.ts: export what it needs there.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

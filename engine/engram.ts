@@ -9,6 +9,8 @@ import { silentLogger, systemClock } from './host';
 import type { Clock, Logger } from './host';
 import { prepareDatabaseDirectory } from './paths';
 import { openShared } from './process/sharedEngine';
+import { checkWorkerScripts, defaultWorkerScripts } from './process/workerScripts';
+import type { WorkerScripts } from './process/workerScripts';
 import type { EngineRole, SharedEngine } from './process/sharedEngine';
 
 export interface OpenEngramOptions {
@@ -16,6 +18,12 @@ export interface OpenEngramOptions {
   dbPath: string;
   /** Where the host keeps sql.js's `sql-wasm.wasm`. */
   sqlWasmPath: string;
+  /**
+   * Where the host keeps the worker scripts (scan, embedding, vector build, checkpoint), located
+   * like the wasm: `workerScriptsIn(dist)` in a built host, `sourceWorkerScripts()` under tsx.
+   * Checked at open. @default defaultWorkerScripts() (process/workerScripts.ts)
+   */
+  workers?: WorkerScripts;
   /** Who is calling, for logs and the host's view of its clients. @default 'engram' */
   clientName?: string;
   logger?: Logger;
@@ -56,6 +64,9 @@ export class Engram {
     const logger = options.logger ?? silentLogger;
     const clock = options.clock ?? systemClock;
     const onActivity = options.onActivity;
+    const workers = options.workers ?? defaultWorkerScripts();
+    // Before anything is created: a host with a wrong path gets a one-line error and no database.
+    checkWorkerScripts(workers);
     prepareDatabaseDirectory(options.dbPath);
     const shared = await openShared({
       dbPath: options.dbPath,
@@ -67,12 +78,15 @@ export class Engram {
         EngineDispatcher.open({
           dbPath: options.dbPath,
           sqlWasmPath: options.sqlWasmPath,
+          workers,
           logger,
           clock,
           limits: options.limits,
           snapshot: options.snapshot,
           pageCacheKib: options.pageCacheKib,
-          embedding: options.embedding ? createEmbeddingProvider(options.embedding, logger) : null,
+          embedding: options.embedding
+            ? createEmbeddingProvider(options.embedding, logger, workers.embedding)
+            : null,
           warmEmbedding: options.warmEmbedding,
           checkpointInWorker: options.checkpointInWorker,
           checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,

@@ -3,12 +3,28 @@ export { Engram } from './engram';
 export type { OpenEngramOptions } from './engram';
 export { EngineDispatcher } from './api/engineDispatcher';
 export { METHODS, isMethodName } from './api/methods';
-export type { MethodName, MethodResult } from './api/methods';
+export type { MethodName, MethodParams, MethodResult } from './api/methods';
+export type { EngineActivity } from './api/engineActivity';
 export { EngramError } from './errors';
 export type { EngramErrorCode } from './errors';
 export { silentLogger, stderrLogger, systemClock } from './host';
 export type { Clock, Logger } from './host';
-export { findWorkspaceRoot, resolveDatabasePath, userDatabasePath, workspaceDatabasePath } from './paths';
+export {
+  findWorkspaceRoot,
+  resolveDatabasePath,
+  userDataDirectory,
+  userDatabasePath,
+  workspaceDatabasePath,
+} from './paths';
+// What a host locates and passes in: worker scripts and the embedding model's files (see workerScripts.ts).
+export { workerScriptsIn } from './process/workerScripts';
+export type { WorkerScripts } from './process/workerScripts';
+export { parseEmbeddingSetting } from './embedding/embeddingSetting';
+export { useLiteAssetsInDirectory } from './embedding/useLiteAssets';
+export type { EmbeddingProgress } from './vectors/memoryVectors';
+export type { ScanProgress } from './code/scanProtocol';
+export type { RecallHit } from './retrieval/recall';
+export { refreshLauncher } from './mcp/mcpLauncher';
 export { DurableDatabase } from './store/durableDatabase';
 export * from './memory/types';
 export type {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { userDatabasePath, workspaceDatabasePath } from '../engine/paths';
+import { userDatabasePath, workspaceDatabasePath } from '../engine/index';
 import type { EngramSettings } from './settings';
 
 /**

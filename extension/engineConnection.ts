@@ -1,9 +1,14 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Engram, OpenEngramOptions } from '../engine/engram';
-import type { MethodName, MethodParams, MethodResult } from '../engine/api/methods';
+import type {
+  Engram,
+  OpenEngramOptions,
+  MethodName,
+  MethodParams,
+  MethodResult,
+  Actor,
+} from '../engine/index';
 import type * as EngineBundle from './engineBundle';
-import type { Actor } from '../engine/memory/types';
 
 export type EngineState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed';
 

@@ -1,17 +1,22 @@
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { OpenEngramOptions } from '../engine/engram';
-import type { Logger } from '../engine/host';
-import { parseEmbeddingSetting } from '../engine/embedding/embeddingSetting';
-import { useLiteAssetsInDirectory } from '../engine/embedding/useLiteAssets';
-import { userDataDirectory } from '../engine/paths';
+import {
+  parseEmbeddingSetting,
+  useLiteAssetsInDirectory,
+  userDataDirectory,
+  workerScriptsIn,
+} from '../engine/index';
+import type {
+  OpenEngramOptions,
+  Logger,
+  ScanProgress,
+  EmbeddingProgress,
+  EngineActivity,
+} from '../engine/index';
 import type { EngramSettings } from './settings';
 import { databasePath } from './databasePath';
 import { embeddingSettingText } from './settings';
-import type { ScanProgress } from '../engine/code/scanProtocol';
-import type { EmbeddingProgress } from '../engine/vectors/memoryVectors';
-import type { EngineActivity } from '../engine/api/engineActivity';
 
 export interface EngineHooks {
   logger: Logger;
@@ -37,6 +42,7 @@ export function engineOptions(
   return {
     dbPath: databasePath(settings, root),
     sqlWasmPath: path.join(dist, 'sql-wasm.wasm'),
+    workers: workerScriptsIn(dist),
     clientName: 'vscode',
     logger: hooks.logger,
     embedding: parseEmbeddingSetting(embeddingSettingText(settings), {

@@ -28,7 +28,7 @@ import { followScansWithDrift } from './live/driftAfterScan';
 import { registerTimelinePanel } from './webviews/timelinePanel';
 import { GraphPanel, registerGraphPanel } from './webviews/graphPanel';
 import type { GraphPanelStatus } from './webviews/graphPanel';
-import type { EngineActivity } from '../engine/api/engineActivity';
+import type { EngineActivity } from '../engine/index';
 
 /** What activate returns: the in-host tests drive the extension through it. */
 export interface EngramExtensionApi {

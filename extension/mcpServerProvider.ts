@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { refreshLauncher } from '../engine/mcp/mcpLauncher';
+import { refreshLauncher } from '../engine/index';
 import { readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
 import { databasePath } from './databasePath';

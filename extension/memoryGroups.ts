@@ -1,5 +1,5 @@
-import { LAYERS } from '../engine/memory/types';
-import type { Memory } from '../engine/memory/types';
+import { LAYERS } from '../engine/index';
+import type { Memory } from '../engine/index';
 import { kindLabel } from './memoryText';
 
 /**

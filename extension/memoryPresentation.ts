@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Memory } from '../engine/memory/types';
+import type { Memory } from '../engine/index';
 import { ageOf, authorOf, kindLabel, memorySummary, sourceLabel } from './memoryText';
 
 export { memoryTitle, plural } from './memoryText';

@@ -1,4 +1,4 @@
-import type { Annotation, Memory, MemoryVersion } from '../engine/memory/types';
+import type { Annotation, Memory, MemoryVersion } from '../engine/index';
 
 /**
  * How a memory reads to a person: its kind, its age, where it came from. No `vscode` here, so the

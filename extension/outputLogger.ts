@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../engine/host';
+import type { Logger } from '../engine/index';
 
 /** The engine's logger, written to the Engram output channel (levels filtered by VS Code). */
 export function outputLogger(channel: vscode.LogOutputChannel): Logger {

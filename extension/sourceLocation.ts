@@ -1,4 +1,4 @@
-import type { Memory } from '../engine/memory/types';
+import type { Memory } from '../engine/index';
 
 /** A span of a file as character offsets (what Remember Selection stores as `source.start/end`). */
 export interface SourceSpan {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { EngineConnection } from './engineConnection';
 import type { DriftState } from './driftState';
 import { plural } from './memoryPresentation';
-import type { ScanProgress } from '../engine/code/scanProtocol';
+import type { ScanProgress } from '../engine/index';
 
 /** How long a remember stays announced in the item. */
 const ANNOUNCEMENT_MS = 15_000;

@@ -55,6 +55,31 @@ const sharedEngineCore = {
   },
 };
 
+const ENGINE_DIR = path.join(root, 'engine') + path.sep;
+/**
+ * extension/ imports the engine only through engine/index.ts (eslint.config.mjs), which re-exports
+ * all of it. Engine modules do nothing on import (the workers' captureWorkerOutput aside, which no
+ * extension bundle holds), so the extension's bundles may leave out every engine module they do
+ * not use: without this, esbuild kept the whole engine in dist/extension.js (180 KB -> 6.2 MB).
+ */
+const engineWithoutSideEffects = {
+  name: 'engineWithoutSideEffects',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData?.engineWithoutSideEffects) return undefined;
+      const resolved = await build.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        kind: args.kind,
+        pluginData: { engineWithoutSideEffects: true },
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      if (resolved.external || !resolved.path.startsWith(ENGINE_DIR)) return undefined;
+      return { path: resolved.path, namespace: resolved.namespace, sideEffects: false };
+    });
+  },
+};
+
 /**
  * Large libraries that few commands use, each bundled on its own into dist/lazy/ and required by
  * dist/engineCore.js on first use: every process reads and compiles all of engineCore.js at start,
@@ -99,7 +124,12 @@ for (const entry of nodeEntries) {
     // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
     // comments: the in-host profiler names the module of each long task by them.
     minifyWhitespace: entry.out !== 'extension',
-    plugins: entry.out === 'engineCore' ? [lazyLibrary] : [sharedEngineCore],
+    plugins:
+      entry.out === 'engineCore'
+        ? [lazyLibrary]
+        : entry.in.startsWith('extension/')
+          ? [sharedEngineCore, engineWithoutSideEffects]
+          : [sharedEngineCore],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }

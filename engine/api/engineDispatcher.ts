@@ -14,6 +14,9 @@ import { registerBm25 } from '../lexical/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
+import { defaultWorkerScripts } from '../process/workerScripts';
+import type { WorkerScripts } from '../process/workerScripts';
+import type { WorkerScript } from '../process/workerKit';
 import { isMethodName, METHODS } from './methods';
 import type { MethodSpec } from './defineMethod';
 import { asParams } from './params';
@@ -24,6 +27,8 @@ import type { ActivityListener, EngineActivity } from './engineActivity';
 export interface HostOptions {
   dbPath: string;
   sqlWasmPath: string;
+  /** The worker scripts (scan, vector build, checkpoint; the embedding one is the provider's). @default defaultWorkerScripts() */
+  workers?: WorkerScripts;
   logger: Logger;
   clock: Clock;
   limits?: Partial<MemoryLimits>;
@@ -85,6 +90,7 @@ export class EngineDispatcher {
   }
 
   static async open(options: HostOptions): Promise<EngineDispatcher> {
+    const workers = options.workers ?? defaultWorkerScripts();
     const db = await DurableDatabase.open({
       path: options.dbPath,
       sql: await loadSqlJs(options.sqlWasmPath),
@@ -98,6 +104,7 @@ export class EngineDispatcher {
         ? {
             checkpointWorker: {
               sqlWasmPath: options.sqlWasmPath,
+              script: workers.checkpoint,
               minDatabaseBytes: options.checkpointWorkerMinBytes,
             },
           }
@@ -112,8 +119,8 @@ export class EngineDispatcher {
     const provider = options.embedding;
     const engine = new EngineContext(
       store,
-      options.code ? new CodeWorkspace(options.code) : undefined,
-      provider ? () => loadVectors(store, provider, options) : undefined,
+      options.code ? new CodeWorkspace({ workerScript: workers.scan, ...options.code }) : undefined,
+      provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
     );
     if (provider && options.warmEmbedding) void engine.ensureVectors();
     return new EngineDispatcher(engine, options.logger, options.onActivity);
@@ -190,11 +197,13 @@ export class EngineDispatcher {
 async function loadVectors(
   store: MemoryStore,
   provider: EmbeddingProvider,
+  worker: WorkerScript,
   options: HostOptions,
 ): Promise<MemoryVectors | undefined> {
   try {
     const vectors = await MemoryVectors.open(store, {
       provider,
+      worker,
       logger: options.logger,
       indexFile: `${options.dbPath}.vectors`,
       onProgress: options.onEmbeddingProgress,

@@ -8,7 +8,8 @@ import type * as EngineCore from './engineCore';
 import type { UseLiteAssets } from './engineCore';
 
 const core = requireWithCodeCache(path.join(__dirname, './engineCore.js'));
-const { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory } = core.exports as typeof EngineCore;
+const { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory, workerScriptsIn } =
+  core.exports as typeof EngineCore;
 
 /**
  * `engram` command-line entry. The only place (with the MCP entry) that reads the process
@@ -31,6 +32,8 @@ const cli = buildCli({
   home: os.homedir(),
   platform: process.platform,
   sqlWasmPath: sqlWasmPath(),
+  // The build puts the worker bundles beside this one (dist/).
+  workers: workerScriptsIn(__dirname),
   useLiteAssets,
   grammarsDirectory: path.join(__dirname, 'grammars'),
   stdout: (text) => process.stdout.write(text),

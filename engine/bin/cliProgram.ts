@@ -8,6 +8,7 @@ import { stderrLogger } from '../host';
 import { resolveDatabasePath, resolveWorkspaceRoot, userDataDirectory } from '../paths';
 import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
+import type { WorkerScripts } from '../process/workerScripts';
 import { DurableDatabase } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
 import { lossLine, recoverLines } from './recoverOutput';
@@ -34,6 +35,8 @@ export interface CliEnvironment {
   home: string;
   platform: NodeJS.Platform;
   sqlWasmPath: string;
+  /** The worker scripts (workerScriptsIn(dist)). @default defaultWorkerScripts() */
+  workers?: WorkerScripts;
   /** The tree-sitter grammars and queries (dist/grammars beside the bundle). */
   grammarsDirectory: string;
   /** Where the default embedding model's files are (beside the bundle, or in node_modules). */
@@ -96,6 +99,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     const engram = await Engram.open({
       dbPath,
       sqlWasmPath: io.sqlWasmPath,
+      ...(io.workers ? { workers: io.workers } : {}),
       clientName: 'cli',
       logger: stderrLogger('warn'),
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),

@@ -13,3 +13,4 @@ export { parseBridgeArguments } from '../mcp/commandLine';
 export { runBridge } from '../mcp/lazyBridge';
 export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
 export type { UseLiteAssets } from '../embedding/useLiteAssets';
+export { workerScriptsIn } from '../process/workerScripts';

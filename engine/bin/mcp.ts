@@ -10,6 +10,7 @@ import {
   resolveDefaultModelAssets,
   runBridge,
   useLiteAssetsInDirectory,
+  workerScriptsIn,
 } from './engineCore';
 
 /**
@@ -42,6 +43,7 @@ async function main(): Promise<number> {
     home: os.homedir(),
     platform: process.platform,
     sqlWasmPath: path.join(__dirname, 'sql-wasm.wasm'),
+    workers: workerScriptsIn(__dirname),
     grammarsDirectory: path.join(__dirname, 'grammars'),
     useLiteAssets,
   });

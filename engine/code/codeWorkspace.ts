@@ -2,7 +2,7 @@ import { EngramError } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
 import { tokenCount } from '../retrieval/tokenCount';
 import type { CodebaseMemorySync } from './codebaseMemories';
-import { defaultScanWorkerScript } from './scanInWorker';
+import { defaultWorkerScripts } from '../process/workerScripts';
 import type { ScanWorkerScript } from './scanInWorker';
 import type { ScanSession } from './scanSession';
 import { ScanWorkerHost } from './scanWorkerHost';
@@ -21,7 +21,7 @@ export interface CodeWorkspaceOptions {
   maxFileBytes?: number;
   /** 'inline' parses on this thread (tests). @default 'worker' */
   runner?: 'worker' | 'inline';
-  /** @default defaultScanWorkerScript() */
+  /** @default defaultWorkerScripts().scan (process/workerScripts.ts) */
   workerScript?: ScanWorkerScript;
   /** An idle scan worker is terminated after this long. @default DEFAULT_SCAN_WORKER_IDLE_MS (60 s) */
   workerIdleMs?: number;
@@ -73,7 +73,10 @@ export class CodeWorkspace {
   private closed = false;
 
   constructor(readonly options: CodeWorkspaceOptions) {
-    this.worker = new ScanWorkerHost(options.workerScript ?? defaultScanWorkerScript(), options.workerIdleMs);
+    this.worker = new ScanWorkerHost(
+      options.workerScript ?? defaultWorkerScripts().scan,
+      options.workerIdleMs,
+    );
   }
 
   scan(store: MemoryStore, request: ScanRequest = {}): Promise<ScanResult> {

@@ -8,7 +8,6 @@
 export { codeIndexMigration } from './schema';
 export { scanWorkspace } from './scanWorkspace';
 export type { ScanReport, ScanWorkspaceOptions } from './scanWorkspace';
-export { defaultScanWorkerScript } from './scanInWorker';
 export type { ScanWorkerScript } from './scanInWorker';
 export { runScan } from './runScan';
 export type { KnownFile, ScanEvent, ScanJob, ScanProgress, ScanSummary } from './scanProtocol';

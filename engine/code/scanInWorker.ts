@@ -1,14 +1,14 @@
-import { bundledWorkerScript } from '../process/workerKit';
 import type { WorkerScript } from '../process/workerKit';
+import { defaultWorkerScripts } from '../process/workerScripts';
 import type { ScanEvent, ScanJob } from './scanProtocol';
 import { ScanWorkerHost } from './scanWorkerHost';
 
 /** How to start the scan worker. */
 export type ScanWorkerScript = WorkerScript;
 
-/** dist/scanWorker.js beside the running bundle; under tsx (tests) the .ts source beside this file. */
+/** `defaultWorkerScripts().scan`: for callers without a host's `workers` (tests, benchmarks). */
 export function defaultScanWorkerScript(): ScanWorkerScript {
-  return bundledWorkerScript(__dirname, 'scanWorker');
+  return defaultWorkerScripts().scan;
 }
 
 /**

@@ -16,7 +16,8 @@ import type { CodeIndexStore } from './codeIndexWriter';
 import { isResolutionConfig, RESOLUTION_CONFIG_KINDS } from './resolutionCache';
 import { createResolveContext } from './resolveContext';
 import { runScan } from './runScan';
-import { defaultScanWorkerScript, scanInWorker } from './scanInWorker';
+import { defaultWorkerScripts } from '../process/workerScripts';
+import { scanInWorker } from './scanInWorker';
 import type { ScanWorkerScript } from './scanInWorker';
 import type { ScanEvent, ScanJob, ScanProgress, ScanSummary } from './scanProtocol';
 import { scanScopes } from './scanScopes';
@@ -45,7 +46,7 @@ export interface ScanWorkspaceOptions {
   onProgress?: (progress: ScanProgress) => void;
   /** 'worker' parses in a worker thread; 'inline' in this one (tests, small jobs). @default 'worker' */
   runner?: 'worker' | 'inline';
-  /** @default defaultScanWorkerScript() */
+  /** @default defaultWorkerScripts().scan (process/workerScripts.ts) */
   workerScript?: ScanWorkerScript;
   /**
    * A long-lived worker to run the scan in (runner 'worker'), so the next scan reuses its thread,
@@ -127,7 +128,8 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
   try {
     if (options.runner === 'inline') await runScan(job, onEvent, options.signal, options.session);
     else if (options.worker) await options.worker.run(job, onEvent, options.signal);
-    else await scanInWorker(options.workerScript ?? defaultScanWorkerScript(), job, onEvent, options.signal);
+    else
+      await scanInWorker(options.workerScript ?? defaultWorkerScripts().scan, job, onEvent, options.signal);
   } catch (error) {
     store.write((tx) => finishScan(tx, generation, 'aborted', clock(), changes), DERIVED_WRITE);
     throw error;

@@ -1,5 +1,6 @@
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
+import type { WorkerScript } from '../process/workerKit';
 import { OllamaEmbeddingProvider } from './ollamaEmbeddingProvider';
 import { OnnxEmbeddingProvider } from './onnxEmbeddingProvider';
 import { OpenAiEmbeddingProvider } from './openAiEmbeddingProvider';
@@ -8,14 +9,19 @@ import { UseLiteEmbeddingProvider } from './useLiteEmbeddingProvider';
 
 /**
  * Builds the provider a host's configuration names. Nothing is loaded or contacted until `init()`
- * or the first `embed()`; invalid settings throw EngramError('INVALID_INPUT') here.
+ * or the first `embed()`; invalid settings throw EngramError('INVALID_INPUT') here. The local
+ * models run in `worker` (the host's `workers.embedding`) unless the config names its own.
  */
-export function createEmbeddingProvider(config: EmbeddingConfig, logger: Logger): EmbeddingProvider {
+export function createEmbeddingProvider(
+  config: EmbeddingConfig,
+  logger: Logger,
+  worker?: WorkerScript,
+): EmbeddingProvider {
   switch (config.kind) {
     case 'use-lite':
-      return new UseLiteEmbeddingProvider({ ...config, logger });
+      return new UseLiteEmbeddingProvider({ ...(worker ? { worker } : {}), ...config, logger });
     case 'onnx':
-      return new OnnxEmbeddingProvider({ ...config, logger });
+      return new OnnxEmbeddingProvider({ ...(worker ? { worker } : {}), ...config, logger });
     case 'openai':
       return new OpenAiEmbeddingProvider(config);
     case 'ollama':

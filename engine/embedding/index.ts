@@ -10,7 +10,6 @@ export type {
   OpenAiConfig,
   UseLiteConfig,
 } from './types';
-export { defaultEmbeddingWorkerScript } from './embeddingWorkerScript';
 export {
   assertUseLiteAssetsExist,
   resolveDefaultModelAssets,

@@ -1,6 +1,6 @@
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
-import { defaultEmbeddingWorkerScript } from './embeddingWorkerScript';
+import { defaultWorkerScripts } from '../process/workerScripts';
 import { assertOnnxModelPresent, assertValidModelId, ONNX_DTYPES } from './onnxModelFiles';
 import type { OnnxDtype, OnnxPooling } from './onnxModelFiles';
 import type { EmbeddingWorkerScript } from './types';
@@ -16,7 +16,7 @@ export interface OnnxProviderOptions {
   dtype?: OnnxDtype;
   /** @default 'mean' */
   pooling?: OnnxPooling;
-  /** @default defaultEmbeddingWorkerScript() */
+  /** @default defaultWorkerScripts().embedding (process/workerScripts.ts) */
   worker?: EmbeddingWorkerScript;
   /** @default 32 */
   batchSize?: number;
@@ -48,7 +48,7 @@ export class OnnxEmbeddingProvider extends WorkerEmbeddingProvider {
     super({
       id: onnxProviderId(model, dtype, pooling),
       spec: { backend: 'onnx', model, modelDir, dtype, pooling },
-      worker: options.worker ?? defaultEmbeddingWorkerScript(),
+      worker: options.worker ?? defaultWorkerScripts().embedding,
       logger: options.logger,
       batchSize: options.batchSize,
       timeoutMs: options.timeoutMs,

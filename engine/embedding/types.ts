@@ -34,7 +34,7 @@ export interface BatchingOptions {
 export interface UseLiteConfig extends BatchingOptions {
   kind: 'use-lite';
   assets: UseLiteAssets;
-  /** @default defaultEmbeddingWorkerScript() */
+  /** @default defaultWorkerScripts().embedding (process/workerScripts.ts) */
   worker?: EmbeddingWorkerScript;
 }
 
@@ -48,7 +48,7 @@ export interface OnnxConfig extends BatchingOptions {
   dtype?: OnnxDtype;
   /** BGE models want 'cls'; MiniLM, E5 and GTE want 'mean'. @default 'mean' */
   pooling?: OnnxPooling;
-  /** @default defaultEmbeddingWorkerScript() */
+  /** @default defaultWorkerScripts().embedding (process/workerScripts.ts) */
   worker?: EmbeddingWorkerScript;
 }
 

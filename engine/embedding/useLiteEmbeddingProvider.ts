@@ -1,5 +1,5 @@
 import type { Logger } from '../host';
-import { defaultEmbeddingWorkerScript } from './embeddingWorkerScript';
+import { defaultWorkerScripts } from '../process/workerScripts';
 import type { EmbeddingWorkerScript } from './types';
 import { assertUseLiteAssetsExist } from './useLiteAssets';
 import type { UseLiteAssets } from './useLiteAssets';
@@ -8,7 +8,7 @@ import { WorkerEmbeddingProvider } from './workerEmbeddingProvider';
 export interface UseLiteProviderOptions {
   assets: UseLiteAssets;
   logger: Logger;
-  /** @default defaultEmbeddingWorkerScript() */
+  /** @default defaultWorkerScripts().embedding (process/workerScripts.ts) */
   worker?: EmbeddingWorkerScript;
   /** Texts per model call; on 2 cores 16-32 is the sweet spot. @default 32 */
   batchSize?: number;
@@ -26,7 +26,7 @@ export class UseLiteEmbeddingProvider extends WorkerEmbeddingProvider {
     super({
       id: 'use-lite-512',
       spec: { backend: 'use-lite', assets },
-      worker: options.worker ?? defaultEmbeddingWorkerScript(),
+      worker: options.worker ?? defaultWorkerScripts().embedding,
       logger: options.logger,
       batchSize: options.batchSize,
       timeoutMs: options.timeoutMs,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseEmbeddingSetting } from '../embedding/embeddingSetting';
 import type { UseLiteAssets } from '../embedding/useLiteAssets';
+import type { WorkerScripts } from '../process/workerScripts';
 import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './processRuntime';
@@ -33,6 +34,8 @@ export interface BridgeEnvironment {
   home: string;
   platform: NodeJS.Platform;
   sqlWasmPath: string;
+  /** The worker scripts (workerScriptsIn(dist)). @default defaultWorkerScripts() */
+  workers?: WorkerScripts;
   /** The tree-sitter grammars and queries (dist/grammars beside the bundle). */
   grammarsDirectory: string;
   useLiteAssets: () => UseLiteAssets;
@@ -69,6 +72,7 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     grammarsDirectory: io.grammarsDirectory,
     engine: {
       sqlWasmPath: io.sqlWasmPath,
+      ...(io.workers ? { workers: io.workers } : {}),
       clientName: 'mcp',
       logger,
       embedding,

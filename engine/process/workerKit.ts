@@ -6,30 +6,17 @@
  * the MCP channel, 'error' / 'messageerror' / unexpected 'exit' / a malformed message turned into
  * one failure, and ref / unref for idle workers.
  */
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits, Transferable } from 'node:worker_threads';
 import { EngramError } from '../errors';
 import { lineSplitter } from './lineReader';
 
-/** How to start a worker: its script file and the Node flags it needs. */
+/** How to start a worker: its script file and the Node flags it needs (see workerScripts.ts). */
 export interface WorkerScript {
   /** dist/<name>.js beside the bundle, or the .ts source under tsx. */
   file: string;
   /** Node flags for the worker, e.g. ['--require', 'tsx/cjs'] to run the TypeScript source. @default [] */
   execArgv?: string[];
-}
-
-/**
- * `<name>.js` beside the running bundle (dist/); under tsx (tests, benchmarks) `<name>.ts` in
- * `sourceDirectory` (the caller's `__dirname`). On Node 20 a worker's `--import tsx` registers its
- * hooks too late for the worker's own entry file ("Unknown file extension .ts"), so the source
- * runs with tsx's CommonJS hook, `--require tsx/cjs`, which is in place before the entry loads.
- */
-export function bundledWorkerScript(sourceDirectory: string, name: string): WorkerScript {
-  if (__filename.endsWith('.ts'))
-    return { file: path.join(sourceDirectory, `${name}.ts`), execArgv: ['--require', 'tsx/cjs'] };
-  return { file: path.join(__dirname, `${name}.js`), execArgv: [] };
 }
 
 /**

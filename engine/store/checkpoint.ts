@@ -1,6 +1,7 @@
 import { EngramError } from '../errors';
-import { bundledWorkerScript, WorkerChannel } from '../process/workerKit';
+import { WorkerChannel } from '../process/workerKit';
 import type { WorkerScript } from '../process/workerKit';
+import { defaultWorkerScripts } from '../process/workerScripts';
 
 /** What the checkpoint worker does: snapshot at `fromSeq` + journal bytes [from, to) -> temp file. */
 export interface CheckpointJob {
@@ -26,11 +27,12 @@ export type CheckpointReply =
     }
   | { ok: false; error: string };
 
-/** How to start the worker: dist/checkpointWorker.js beside the bundle, or the .ts source under tsx. */
+/** How to start the worker (workerScripts.ts). */
 export type CheckpointWorkerScript = WorkerScript;
 
+/** `defaultWorkerScripts().checkpoint`: for callers without a host's `workers` (tests). */
 export function defaultCheckpointWorkerScript(): CheckpointWorkerScript {
-  return bundledWorkerScript(__dirname, 'checkpointWorker');
+  return defaultWorkerScripts().checkpoint;
 }
 
 /**

@@ -10,7 +10,8 @@ import type { Migration } from './migrate';
 import { StatementCache } from './sqlAccess';
 import type { SqlReader, SqlWriter } from './sqlAccess';
 import type { SqlParams, TransactionRecord } from './statementLog';
-import { defaultCheckpointWorkerScript, runCheckpoint } from './checkpoint';
+import { defaultWorkerScripts } from '../process/workerScripts';
+import { runCheckpoint } from './checkpoint';
 import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
@@ -392,7 +393,7 @@ export class DurableDatabase {
       if (range.lastSeq !== seq)
         throw new EngramError('STORE', `journal ends at ${range.lastSeq}, not ${seq}`);
       sum = (
-        await runCheckpoint(worker.script ?? defaultCheckpointWorkerScript(), {
+        await runCheckpoint(worker.script ?? defaultWorkerScripts().checkpoint, {
           sqlWasmPath: worker.sqlWasmPath,
           databasePath: files.database,
           journalPath: files.journal,

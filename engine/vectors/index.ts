@@ -5,7 +5,6 @@ export type { HnswParams } from './hnswParams';
 export { loadBundledHnswlib } from './hnswlib';
 export type { HnswLibrary, HnswlibLoader } from './hnswlib';
 export { labelChecksum } from './labelChecksum';
-export { defaultWorkerScript } from './workerBuild';
 export type { WorkerScript } from './workerBuild';
 export type {
   OpenVectorIndexOptions,

@@ -7,6 +7,7 @@ import { documentOf } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { openVectorIndex } from './openVectorIndex';
 import type { VectorIndex, VectorItem } from './types';
+import type { WorkerScript } from '../process/workerKit';
 import type { MemoryStore } from '../memory/memoryStore';
 import { SURPRISE_NEIGHBOURS } from '../memory/novelty';
 import type { EmbeddedText } from '../memory/novelty';
@@ -18,6 +19,8 @@ export interface MemoryVectorsOptions {
   logger: Logger;
   /** Where the HNSW index is saved between runs (a cache: rebuilt from SQLite when stale). */
   indexFile?: string;
+  /** The script of the worker that builds HNSW graphs. @default defaultWorkerScripts().vectors */
+  worker?: WorkerScript;
   /** Reports background (re-)embedding: `done` of `total` memories for `model`. */
   onProgress?: (progress: EmbeddingProgress) => void;
 }
@@ -71,6 +74,7 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
       file: options.indexFile,
       expectedLabels: rows.map((row) => row.doc),
       logger: options.logger,
+      ...(options.worker ? { worker: options.worker } : {}),
     });
     if (index.needsRebuild && rows.length > 0) {
       options.logger.info(`vector index: rebuilding ${rows.length} vectors (${index.rebuildReason})`);

@@ -7,7 +7,7 @@ import { readIndexFile } from './indexFile';
 import { labelChecksum } from './labelChecksum';
 import type { OpenVectorIndexOptions, VectorIndex } from './types';
 import { checkLabels } from './vectorInput';
-import { defaultWorkerScript } from './workerBuild';
+import { defaultWorkerScripts } from '../process/workerScripts';
 
 /**
  * Opens the vector index: loads `file` when it matches the model, dimension and (if given) the
@@ -73,6 +73,6 @@ function checkOptions(options: OpenVectorIndexOptions): IndexConfig {
     params: { ...DEFAULT_HNSW_PARAMS },
     logger: options.logger,
     loader: options.hnswlibLoader ?? loadBundledHnswlib,
-    worker: options.worker ?? defaultWorkerScript(),
+    worker: options.worker ?? defaultWorkerScripts().vectors,
   };
 }

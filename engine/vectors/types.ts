@@ -94,6 +94,6 @@ export interface OpenVectorIndexOptions {
   workerBatch?: number;
   /** Loads hnswlib on the calling thread. @default the bundled hnswlib-wasm */
   hnswlibLoader?: HnswlibLoader;
-  /** The worker script that builds graphs. @default dist/vectorWorker.js beside the bundle, or the .ts source under tsx */
+  /** The worker script that builds graphs. @default defaultWorkerScripts().vectors (process/workerScripts.ts) */
   worker?: WorkerScript;
 }

@@ -1,16 +1,11 @@
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
-import { bundledWorkerScript, WorkerChannel } from '../process/workerKit';
+import { WorkerChannel } from '../process/workerKit';
 import type { WorkerScript } from '../process/workerKit';
 import { isBuildReply, parseWorkerLogLine } from './workerProtocol';
 import type { BuildJob, BuildReply } from './workerProtocol';
 
 export type { WorkerScript } from '../process/workerKit';
-
-/** dist/vectorWorker.js beside the running bundle; under tsx (tests, benchmarks) the .ts source. */
-export function defaultWorkerScript(): WorkerScript {
-  return bundledWorkerScript(__dirname, 'vectorWorker');
-}
 
 export interface RunningBuild {
   /** The graph bytes; rejects with UNAVAILABLE when the worker fails or is cancelled. */

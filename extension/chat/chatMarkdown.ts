@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Memory } from '../../engine/memory/types';
+import type { Memory } from '../../engine/index';
 import type { DriftFinding } from '../driftReport';
 import { OPEN_MEMORY_COMMAND, driftChatItem, memoryChatItem } from './chatText';
 import type { ChatItemOptions } from './chatText';

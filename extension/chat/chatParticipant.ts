@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ENGRAM_ICON } from '../packageAssets';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import type { RecallHit } from '../../engine/retrieval/recall';
+import type { RecallHit } from '../../engine/index';
 import { driftListItem, escapedText, memoryListItem, sourceReference } from './chatMarkdown';
 import { memoryUri } from '../memoryDocuments';
 import { readSettings } from '../settings';

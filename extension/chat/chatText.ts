@@ -1,4 +1,4 @@
-import type { Memory } from '../../engine/memory/types';
+import type { Memory } from '../../engine/index';
 import type { DriftFinding } from '../driftReport';
 import { memorySummary, memoryTitle, staleLabel } from '../memoryText';
 

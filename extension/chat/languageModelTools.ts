@@ -4,7 +4,7 @@ import type { DriftState } from '../driftState';
 import { describeEvidence } from '../driftReport';
 import { readSettings } from '../settings';
 import { shortId } from '../memoryPresentation';
-import { KINDS } from '../../engine/memory/types';
+import { KINDS } from '../../engine/index';
 
 /** Tool names as contributed in package.json (`contributes.languageModelTools`). */
 export const TOOL_NAMES = {

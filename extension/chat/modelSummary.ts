@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RecallHit } from '../../engine/retrieval/recall';
+import type { RecallHit } from '../../engine/index';
 
 /**
  * When the chat request comes with a language model, lets it answer the question from the recalled

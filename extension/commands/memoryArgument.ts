@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
-import type { Status } from '../../engine/memory/types';
+import type { Status } from '../../engine/index';
 import { memoryDescription, memoryTitle } from '../memoryPresentation';
 import { memoryIdOfUri } from '../memoryDocuments';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Memory } from '../../engine/memory/types';
+import type { Memory } from '../../engine/index';
 import { guardedCommand } from './guardedCommand';
 import { memoryIdFrom } from './memoryArgument';
 import type { EngramServices } from './services';

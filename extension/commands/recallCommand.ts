@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RecallHit } from '../../engine/retrieval/recall';
+import type { RecallHit } from '../../engine/index';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 import { memoryDescription, memoryTitle } from '../memoryPresentation';

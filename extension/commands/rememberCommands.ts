@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Kind, Layer, RememberResult } from '../../engine/memory/types';
+import type { Kind, Layer, RememberResult } from '../../engine/index';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
 import { memoryTitle } from '../memoryPresentation';

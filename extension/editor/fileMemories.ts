@@ -1,6 +1,6 @@
-import type { Memory } from '../../engine/memory/types';
+import { EngramError } from '../../engine/index';
+import type { Memory } from '../../engine/index';
 import type { EngineConnection } from '../engineConnection';
-import { EngramError } from '../../engine/errors';
 
 /**
  * The memories that mention a workspace file (through the entity graph's path entity), as the

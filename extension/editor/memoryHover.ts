@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
-import { EngramError } from '../../engine/errors';
+import { EngramError } from '../../engine/index';
 import { readSettings } from '../settings';
 
 /** Memories listed in one hover; the rest are counted. */

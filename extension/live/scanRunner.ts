@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { EngineConnection } from '../engineConnection';
-import type { MethodResult } from '../../engine/index';
-import type { ScanProgress } from '../../engine/code/scanProtocol';
+import type { MethodResult, ScanProgress } from '../../engine/index';
 import { nextTurn } from './nextTurn';
 
 /** A scan's result, with the drift of the memories naming what it changed. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Memory } from '../../engine/memory/types';
+import type { Memory } from '../../engine/index';
 import type { EngineConnection } from '../engineConnection';
 import type { DriftState } from '../driftState';
 import {

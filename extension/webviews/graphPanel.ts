@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { EngineActivity } from '../../engine/api/engineActivity';
+import type { EngineActivity } from '../../engine/index';
 import type { EngineConnection } from '../engineConnection';
 import { memoryIdFrom } from '../commands/memoryArgument';
-import { GRAPH_VIEW_TYPE, malformedRequestId, parseWebviewMessage } from '../../webview/graph/protocol';
+import { GRAPH_VIEW_TYPE, malformedReply, parseWebviewMessage } from '../../webview/graph/protocol';
 import type {
   DataReply,
   EntityMatch,
@@ -14,7 +14,7 @@ import type {
   WebviewToHost,
 } from '../../webview/graph/protocol';
 import { GRAPH_BODY, GRAPH_CSS } from '../../webview/graph/page';
-import { summaryLine } from '../../webview/graph/text';
+import { summaryLine } from '../../webview/shared/text';
 import { openFileEntity, openMemoryBeside, openSymbolEntity } from './openEntity';
 import { rawSummary, SinglePanel, singlePanelSerializer } from './singlePanel';
 import type { SinglePanelKind } from './singlePanel';
@@ -95,22 +95,9 @@ export class GraphPanel extends SinglePanel<WebviewToHost, HostToWebview> {
 
   /** A malformed request still gets its one reply, saying what was wrong. */
   protected override async refuse(raw: unknown): Promise<void> {
-    const request = malformedRequestId(raw);
     this.log.warn(`graph: refused a malformed message ${rawSummary(raw)}`);
-    if (request?.type === 'graph/data/get')
-      await this.post({
-        type: 'graph/data/reply',
-        id: request.id,
-        ok: false,
-        error: 'malformed graph query',
-      });
-    if (request?.type === 'graph/entities/search')
-      await this.post({
-        type: 'graph/entities/reply',
-        id: request.id,
-        ok: false,
-        error: 'malformed search',
-      });
+    const reply = malformedReply(raw);
+    if (reply) await this.post(reply);
   }
 
   protected async receive(message: WebviewToHost): Promise<void> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ENGRAM_ICON } from '../packageAssets';
-import { summaryLine } from '../../webview/timeline/text';
+import { summaryLine } from '../../webview/shared/text';
 import { webviewPage, webviewPanelOptions } from './webviewPage';
 import type { WebviewPageContent } from './webviewPage';
 

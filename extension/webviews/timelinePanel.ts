@@ -11,7 +11,7 @@ import type {
   WebviewToHost,
 } from '../../webview/timeline/protocol';
 import { TIMELINE_BODY, TIMELINE_CSS } from '../../webview/timeline/page';
-import { summaryLine } from '../../webview/timeline/text';
+import { summaryLine } from '../../webview/shared/text';
 import { openMemoryBeside } from './openEntity';
 import { SinglePanel, singlePanelSerializer } from './singlePanel';
 import type { SinglePanelKind } from './singlePanel';

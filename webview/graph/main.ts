@@ -12,7 +12,7 @@ import { collisionFreeLabels } from './labelPlacement';
 import type { LayoutRun } from './forceLayout';
 import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
 import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
-import { summaryLine } from './text';
+import { summaryLine } from '../shared/text';
 import { css, palette, readColours } from './theme';
 import { describe, fillNodeList, fillResults, filterCheckbox } from './panelText';
 import { fillLegend, legendEntries } from './legend';

@@ -335,3 +335,17 @@ export function malformedRequestId(
     return { type: m['type'], id: m['id'] };
   return undefined;
 }
+
+/** What each request that arrived malformed is told, in the reply its sender waits for. */
+const MALFORMED_REPLIES = {
+  'graph/data/get': { type: 'graph/data/reply', error: 'malformed graph query' },
+  'graph/entities/search': { type: 'graph/entities/reply', error: 'malformed search' },
+} as const;
+
+/** The error reply owed to a malformed request that still carries an id; undefined for anything else. */
+export function malformedReply(m: unknown): DataReply | SearchReply | undefined {
+  const request = malformedRequestId(m);
+  if (!request) return undefined;
+  const { type, error } = MALFORMED_REPLIES[request.type];
+  return { type, id: request.id, ok: false, error };
+}

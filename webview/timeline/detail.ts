@@ -1,7 +1,7 @@
 import { driftLabel } from './draw';
 import type { TimelineDriftEvent, TimelineMemory, TimelineVersionMark, WebviewToHost } from './protocol';
 import { isRelativePath } from './protocol';
-import { summaryLine } from './text';
+import { summaryLine } from '../shared/text';
 
 /**
  * The panes below the chart. Memory content is untrusted: everything here is built with

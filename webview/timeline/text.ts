@@ -16,9 +16,5 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
 
-/** One line of at most `max` characters: whitespace and control characters collapsed, an ellipsis if cut. */
-export function summaryLine(text: string, max = 120): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
-}
+// Defined once for both webviews and their hosts; re-exported for the timeline's protocol test.
+export { summaryLine } from '../shared/text';

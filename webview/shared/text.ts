@@ -1,6 +1,7 @@
 /**
- * Memory content and entity names are untrusted. The graph puts them on screen only as text
- * (sigma draws labels with canvas fillText; the panels use textContent); this trims them to size.
+ * Memory content and entity names are untrusted. The webviews put them on screen only as text
+ * (canvas fillText, textContent, title); the hosts use the same trimming for their titles and
+ * messages, so a label reads the same in the panel and around it.
  */
 
 /** One line of at most `max` characters: whitespace and control characters collapsed, an ellipsis if cut. */
