@@ -89,8 +89,10 @@ async function runGrep(
   const lines = options.scope === 'code';
   const grep = async (perl: boolean): Promise<string> => {
     const args = ['grep', '-z', '-I', '--no-color'];
-    if (perl) args.push('-P', '-e', needlesPattern(needles, options.wholeWord));
-    else {
+    if (perl) {
+      if (!lines) args.push('-o');
+      args.push('-P', '-e', needlesPattern(needles, options.wholeWord));
+    } else {
       args.push('-F');
       if (!lines) args.push('-o');
       if (options.wholeWord) args.push('-w');
@@ -108,9 +110,9 @@ async function runGrep(
     }
   };
   let output: string;
-  // Only whole lines are asked through one pattern: which needles a line holds is decided below
-  // either way, while `-o` would print one alternative where `-F` prints the longest needle.
-  if (lines && perlGrep)
+  // One pattern for lines and for matches alike: `-o` prints the leftmost match, and of the needles
+  // that start there the longest, as `-F` does, because the alternation lists longer needles first.
+  if (perlGrep)
     try {
       output = await grep(true);
     } catch (error) {
@@ -146,7 +148,8 @@ async function runGrep(
 /**
  * Whether to grep through one Perl regular expression (false once git says it has no PCRE). Many `-e` patterns are
  * tried one after another on every line (O(lines x needles): 2 s for 215 needles on mocha's code,
- * 5 s on got's); one alternation is matched in a single pass (40 ms for the same lines).
+ * 5 s on got's, 20-26 s for fastify's words in a 500-memory re-check); one alternation is matched
+ * in a single pass (40 ms for mocha's lines).
  */
 let perlGrep = true;
 
@@ -155,8 +158,11 @@ let perlGrep = true;
  * no word character (git's: ASCII letters, digits, `_`) right before or after the match.
  */
 export function needlesPattern(needles: readonly string[], wholeWord: boolean): string {
+  // Longer needles first: an alternation takes the first alternative that matches where a match
+  // starts, and `-F -o` prints the longest (`allowHTTP1`, not `all`).
+  const longestFirst = [...needles].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
   // A backslash before an ASCII character that is not a letter or digit always makes it literal.
-  const alternatives = needles.map((n) => n.replace(/[^A-Za-z0-9_\u0080-\uffff]/g, '\\$&')).join('|');
+  const alternatives = longestFirst.map((n) => n.replace(/[^A-Za-z0-9_\u0080-\uffff]/g, '\\$&')).join('|');
   return wholeWord ? `(?<![A-Za-z0-9_])(?:${alternatives})(?![A-Za-z0-9_])` : `(?:${alternatives})`;
 }
 

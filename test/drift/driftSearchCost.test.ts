@@ -184,6 +184,8 @@ describe('the one pattern of many needles matches the lines fixed strings match'
     'x y x1 _x',
     '{y}{y}',
     'nothing at all',
+    'allowHTTP1 and allow, allowing all; fallow',
+    'axb xb ax',
   ];
   const repo = new GitRepository();
   writeFileSync(path.join(repo.root, 'lines.txt'), `${lines.join('\n')}\n`);
@@ -200,5 +202,20 @@ describe('the one pattern of many needles matches the lines fixed strings match'
       const fixed = grep(['-F', ...(wholeWord ? ['-w'] : []), ...needles.flatMap((n) => ['-e', n])]);
       assert.ok(fixed.split('\n').length > 10, fixed);
       assert.equal(grep(['-P', '-e', needlesPattern(needles, wholeWord)]), fixed);
+    });
+
+  // Text searches print each match (-o): where needles overlap (`all`, `allow`, `allowHTTP1`),
+  // the one pattern must print what -F prints, the leftmost match and there the longest needle.
+  for (const wholeWord of [true, false])
+    it(`printing matches (-o) ${wholeWord ? 'as whole words' : 'anywhere'}, overlapping needles too`, () => {
+      const overlapping = [...needles, 'all', 'allow', 'allowHTTP1', 'low', 'a.bz', 'ax', 'xb', 'plainly'];
+      const fixed = grep([
+        '-o',
+        '-F',
+        ...(wholeWord ? ['-w'] : []),
+        ...overlapping.flatMap((n) => ['-e', n]),
+      ]);
+      assert.match(fixed, /allowHTTP1/);
+      assert.equal(grep(['-o', '-P', '-e', needlesPattern(overlapping, wholeWord)]), fixed);
     });
 });
