@@ -4,22 +4,16 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { GitRepository } from '../drift/gitRepository';
 import { tempDir } from '../support/temp';
-import { engram } from './engramCli';
+import { WITH_MODEL, engram } from './engramCli';
 
 describe('engram CLI', () => {
   it('remembers and recalls in a fresh database in the current folder, with a .gitignore', async () => {
     const dir = tempDir();
-    const remembered = await engram(dir, [
-      'remember',
-      'The',
-      'CI',
-      'runs',
-      'on',
-      'GitHub',
-      'Actions',
-      '--tags',
-      'ci,infra',
-    ]);
+    const remembered = await engram(
+      dir,
+      ['remember', 'The', 'CI', 'runs', 'on', 'GitHub', 'Actions', '--tags', 'ci,infra'],
+      WITH_MODEL,
+    );
     assert.equal(remembered.code, 0, remembered.err);
     assert.match(remembered.out, /^remembered: m_\w+ {2}semantic\/fact {2}The CI runs on GitHub Actions/);
     assert.ok(existsSync(path.join(dir, '.engram', 'memory.db')));
@@ -30,7 +24,7 @@ describe('engram CLI', () => {
         .pop(),
       '*',
     );
-    const recalled = await engram(dir, ['recall', 'which CI do we use?']);
+    const recalled = await engram(dir, ['recall', 'which CI do we use?'], WITH_MODEL);
     assert.equal(recalled.code, 0, recalled.err);
     assert.match(recalled.out, /The CI runs on GitHub Actions/);
   });
@@ -203,15 +197,15 @@ describe('engram CLI', () => {
 
   it('keeps notes that differ in a number apart, and names the memory a restatement merged into', async () => {
     const dir = tempDir();
-    const first = await engram(dir, ['remember', 'writer 1 note 1']);
-    const second = await engram(dir, ['remember', 'writer 1 note 2']);
+    const first = await engram(dir, ['remember', 'writer 1 note 1'], WITH_MODEL);
+    const second = await engram(dir, ['remember', 'writer 1 note 2'], WITH_MODEL);
     assert.equal(second.code, 0, second.err);
     assert.match(first.out, /^remembered: m_\w+ {2}semantic\/fact {2}writer 1 note 1\n$/);
     assert.match(second.out, /^remembered: m_\w+ {2}semantic\/fact {2}writer 1 note 2\n$/);
     const id = /^remembered: (m_\w+)/.exec(
-      (await engram(dir, ['remember', 'Use pnpm for installs.'])).out,
+      (await engram(dir, ['remember', 'Use pnpm for installs.'], WITH_MODEL)).out,
     )?.[1];
-    const merged = await engram(dir, ['remember', 'Use pnpm for installs']);
+    const merged = await engram(dir, ['remember', 'Use pnpm for installs'], WITH_MODEL);
     assert.equal(merged.code, 0, merged.err);
     assert.match(
       merged.out,

@@ -24,6 +24,16 @@ function cliEnv(cwd: string, env: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
+ * The default model off for `engram()`: it costs ~2 s of CPU per command (a worker loads USE-lite
+ * for every run), and most CLI tests check the command line, not dense retrieval. A test about the
+ * model passes `WITH_MODEL`; the binary (`engramProcess`) keeps the default.
+ */
+const WITHOUT_MODEL = { ENGRAM_EMBEDDING: 'off' };
+
+/** `engram(cwd, args, WITH_MODEL)`: the CLI's default embedding model, as a user gets it. */
+export const WITH_MODEL = { ENGRAM_EMBEDDING: 'use-lite' };
+
+/**
  * Runs `engram ARGS` in `cwd` inside this process: the same program `dist/cli.js` runs
  * (engine/bin/cliProgram.ts), with its output collected instead of written to the terminal. A
  * spawned CLI costs a second of bundle compilation per call; the binary itself is covered by
@@ -36,7 +46,7 @@ export async function engram(
 ): Promise<CliResult> {
   let out = '';
   let err = '';
-  const vars = cliEnv(cwd, env);
+  const vars = cliEnv(cwd, { ...WITHOUT_MODEL, ...env });
   const cli = buildCli({
     cwd,
     env: vars,

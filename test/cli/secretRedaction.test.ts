@@ -12,11 +12,14 @@ import {
 import { openTestHost } from '../support/host';
 import { engramExportWith, mcpMemoryWith } from '../support/secretExport';
 import { tempDir } from '../support/temp';
-import { engram as runEngram } from './engramCli';
+import { WITH_MODEL, engram as runEngram } from './engramCli';
 
-/** The CLI on the database at `db`; fails the test on a non-zero exit. */
+/**
+ * The CLI on the database at `db`; fails the test on a non-zero exit. With the default model, as a
+ * user runs it: what the embeddings write lies in the store this test searches for secrets.
+ */
 async function engram(cwd: string, db: string, args: string[]): Promise<string> {
-  const result = await runEngram(cwd, ['--db', db, ...args]);
+  const result = await runEngram(cwd, ['--db', db, ...args], WITH_MODEL);
   assert.equal(result.code, 0, `engram ${args[0]} failed: ${result.err}`);
   return result.out;
 }

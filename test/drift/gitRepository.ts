@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../support/temp';
 
@@ -17,9 +17,11 @@ export class GitRepository {
     this.root = root ?? tempDir('engram-drift-');
     if (!root) {
       this.git('init', '-q', '-b', 'main');
-      this.git('config', 'user.email', 'dev@example.com');
-      this.git('config', 'user.name', 'Dev');
-      this.git('config', 'commit.gpgsign', 'false');
+      // What `git config` would write, without three more processes per repository (~60 per run).
+      appendFileSync(
+        path.join(this.root, '.git', 'config'),
+        '[user]\n\temail = dev@example.com\n\tname = Dev\n[commit]\n\tgpgsign = false\n',
+      );
     }
   }
 

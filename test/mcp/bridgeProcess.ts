@@ -1,15 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { tempDir } from '../support/temp';
 
 /** The built bridge: tests run `npm run build` first (scripts/runTests.mjs does). */
 export const BRIDGE = path.resolve(import.meta.dirname, '../../dist/mcp.js');
 
+/** A workspace removed when the test process ends (a bridge may outlive the test that made it). */
 export function tempWorkspace(): string {
-  return mkdtempSync(path.join(os.tmpdir(), 'engram-mcp-'));
+  return tempDir('engram-mcp-', { afterTest: false });
 }
 
 /** Dense retrieval is not what these tests check, and the default model costs ~1 s per process. */

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { bundledFixture } from '../support/fixtureBundle';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -31,10 +32,10 @@ export interface Fixture {
   stderr(): string;
 }
 
-/** Starts test/process/fixtures/<name>.ts through tsx with one JSON argument. */
+/** Starts test/process/fixtures/<name>.ts (bundled: see fixtureBundle.ts) with one JSON argument. */
 export function spawnFixture(name: string, args: unknown): Fixture {
-  const script = path.join(root, 'test/process/fixtures', `${name}.ts`);
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(args)], {
+  const script = bundledFixture(path.join(root, 'test/process/fixtures', `${name}.ts`));
+  const child = spawn(process.execPath, [script, JSON.stringify(args)], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
+import { bundledFixture } from '../support/fixtureBundle';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'queryScaling.ts');
 const SMALL = 100_000;
@@ -21,7 +22,7 @@ interface Outcome {
 
 /** Runs the fixture; a call that prints nothing for CEILING_MS has stalled and ends the child. */
 function runFixture(): Promise<Outcome> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, String(SMALL), String(LARGE)], {
+  const child = spawn(process.execPath, [bundledFixture(FIXTURE), String(SMALL), String(LARGE)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const outcome: Outcome = { timings: new Map(), stderr: '' };

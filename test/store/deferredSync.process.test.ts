@@ -7,6 +7,7 @@ import { DERIVED_WRITE } from '../../engine/store/durableDatabase';
 import type { DurableDatabase } from '../../engine/store/durableDatabase';
 import type { Migration } from '../../engine/store/migrate';
 import { openDurable } from '../support/durable';
+import { bundledFixture } from '../support/fixtureBundle';
 import { tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
@@ -54,7 +55,7 @@ describe('writes with the fdatasync in the background (derived data)', () => {
   it('survive the process being killed with SIGKILL right after the write', async () => {
     const file = path.join(tempDir(), 'memory.db');
     const writer = path.join(__dirname, '..', 'fixtures', 'derivedWriter.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file, '50'], {
+    const child = spawn(process.execPath, [bundledFixture(writer), file, '50'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { bundledFixture } from './fixtureBundle';
 
 export interface WriterProcess {
   child: ChildProcess;
@@ -14,9 +15,9 @@ export interface WriterProcess {
 
 const WRITER = path.join(__dirname, '..', 'fixtures', 'memoryWriter.ts');
 
-/** Starts the memory-writer fixture in its own Node process (through tsx, like the tests). */
+/** Starts the memory-writer fixture in its own Node process (bundled: see fixtureBundle.ts). */
 export function startWriter(dbPath: string, label: string, count: number): WriterProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dbPath, label, String(count)], {
+  const child = spawn(process.execPath, [bundledFixture(WRITER), dbPath, label, String(count)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const acks: string[] = [];

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +45,7 @@ export async function timelineBundle(): Promise<string> {
     logLevel: 'warning',
   });
   bundle = readFileSync(path.join(outdir, 'timeline.js'), 'utf8');
+  rmSync(outdir, { recursive: true, force: true });
   return bundle;
 }
 
