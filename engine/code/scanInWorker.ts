@@ -1,15 +1,9 @@
 import type { WorkerScript } from '../process/workerKit';
-import { defaultWorkerScripts } from '../process/workerScripts';
 import type { ScanEvent, ScanJob } from './scanProtocol';
 import { ScanWorkerHost } from './scanWorkerHost';
 
 /** How to start the scan worker. */
 export type ScanWorkerScript = WorkerScript;
-
-/** `defaultWorkerScripts().scan`: for callers without a host's `workers` (tests, benchmarks). */
-export function defaultScanWorkerScript(): ScanWorkerScript {
-  return defaultWorkerScripts().scan;
-}
 
 /**
  * One scan in a worker thread of its own, terminated when the scan ends: for callers without a

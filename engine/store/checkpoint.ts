@@ -1,7 +1,6 @@
 import { EngramError } from '../errors';
 import { WorkerChannel } from '../process/workerKit';
 import type { WorkerScript } from '../process/workerKit';
-import { defaultWorkerScripts } from '../process/workerScripts';
 
 /** What the checkpoint worker does: snapshot at `fromSeq` + journal bytes [from, to) -> temp file. */
 export interface CheckpointJob {
@@ -29,11 +28,6 @@ export type CheckpointReply =
 
 /** How to start the worker (workerScripts.ts). */
 export type CheckpointWorkerScript = WorkerScript;
-
-/** `defaultWorkerScripts().checkpoint`: for callers without a host's `workers` (tests). */
-export function defaultCheckpointWorkerScript(): CheckpointWorkerScript {
-  return defaultWorkerScripts().checkpoint;
-}
 
 /**
  * The worker's young generation (MB). V8's default (16 MB semi-spaces) let a checkpoint at 10k

@@ -4,7 +4,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defaultScanWorkerScript } from '../../engine/code/scanInWorker';
+import { sourceWorkerScripts } from '../../engine/process/workerScripts';
 import { ScanWorkerHost } from '../../engine/code/scanWorkerHost';
 import { scanWorkspace } from '../../engine/code/scanWorkspace';
 import type { ScanWorkspaceOptions } from '../../engine/code/scanWorkspace';
@@ -220,7 +220,7 @@ describe('the long-lived scan worker', () => {
   it('gives the index that fresh full scans give, across full and targeted rescans', async () => {
     const root = workspaceWith(FILES);
     const reused = await openCodeIndex();
-    const worker = new ScanWorkerHost(defaultScanWorkerScript());
+    const worker = new ScanWorkerHost(sourceWorkerScripts().scan);
     after(() => worker.close());
     const scan = (paths?: string[]) =>
       scanWorkspace({
@@ -273,7 +273,7 @@ describe('the long-lived scan worker', () => {
       files[`src/m${i}.ts`] = `export function f${i}(x: number): number {\n  return x;\n}\n`;
     const root = workspaceWith(files);
     const db = await openCodeIndex();
-    const worker = new ScanWorkerHost(defaultScanWorkerScript());
+    const worker = new ScanWorkerHost(sourceWorkerScripts().scan);
     after(() => worker.close());
     const options: ScanWorkspaceOptions = { store: db, root, grammarsDirectory: grammarsDirectory(), worker };
     const controller = new AbortController();
@@ -302,7 +302,7 @@ describe('the long-lived scan worker', () => {
   it('is terminated when idle, and the next scan starts a new one', async () => {
     const root = workspaceWith({ 'a.ts': 'export const a = 1;\n' });
     const db = await openCodeIndex();
-    const worker = new ScanWorkerHost(defaultScanWorkerScript(), 20);
+    const worker = new ScanWorkerHost(sourceWorkerScripts().scan, 20);
     after(() => worker.close());
     const options: ScanWorkspaceOptions = { store: db, root, grammarsDirectory: grammarsDirectory(), worker };
     await scanWorkspace(options);

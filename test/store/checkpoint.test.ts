@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
-import { defaultCheckpointWorkerScript, runCheckpoint } from '../../engine/store/checkpoint';
+import { runCheckpoint } from '../../engine/store/checkpoint';
+import { sourceWorkerScripts } from '../../engine/process/workerScripts';
 import type { DurableDatabase } from '../../engine/store/durableDatabase';
 import { JOURNAL_HEADER_BYTES } from '../../engine/store/journalScan';
 import type { DurableDatabaseOptions } from '../../engine/store/durableDatabase';
@@ -149,7 +150,7 @@ describe('the checkpoint worker memory', () => {
     for (let i = 0; i < 10_000; i++) insert(db, `${i} ${text}`);
     const { seq, snapshotSeq, journalBytes } = db.stats();
     assert.ok(journalBytes > 5 * 1024 * 1024, `journal ${journalBytes} bytes`);
-    const reply = await runCheckpoint(defaultCheckpointWorkerScript(), {
+    const reply = await runCheckpoint(sourceWorkerScripts().checkpoint, {
       sqlWasmPath: SQL_WASM_PATH,
       databasePath: file,
       journalPath: `${file}.journal`,

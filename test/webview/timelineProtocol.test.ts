@@ -15,7 +15,8 @@ import {
   parseWebviewMessage,
 } from '../../webview/timeline/protocol';
 import { restoreUiState } from '../../webview/timeline/uiState';
-import { escapeHtml, summaryLine } from '../../webview/timeline/text';
+import { summaryLine } from '../../webview/shared/text';
+import { escapeHtml } from '../../webview/timeline/text';
 
 const data = {
   memories: [],

@@ -15,6 +15,3 @@ const HTML_ESCAPES: Record<string, string> = {
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 }
-
-// Defined once for both webviews and their hosts; re-exported for the timeline's protocol test.
-export { summaryLine } from '../shared/text';
