@@ -4,7 +4,8 @@
 //
 // Two tiers, both run by `npm test` (and so by `npm run check`):
 // - unit: everything in this process's reach (a real sql.js database in temp directories, real git
-//   repositories, the CLI's program with collected output, workers);
+//   repositories, the CLI's program with collected output, workers, the MCP tools through the
+//   SDK's in-memory transport);
 // - process: tests of spawned binaries and processes (dist/cli.js, dist/mcp.js, crash and failover,
 //   locks between processes, the webviews in Chromium). A file belongs here when it lives in one
 //   of PROCESS_DIRECTORIES or its name ends in `.process.test.ts`.
@@ -13,7 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const PROCESS_DIRECTORIES = ['process', 'durability', 'mcp', 'webview'].map(
+const PROCESS_DIRECTORIES = ['process', 'durability', 'webview'].map(
   (d) => `${path.sep}test${path.sep}${d}${path.sep}`,
 );
 const args = process.argv.slice(2);

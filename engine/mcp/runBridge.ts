@@ -41,16 +41,17 @@ export interface BridgeEnvironment {
   useLiteAssets: () => UseLiteAssets;
 }
 
-/** Runs the bridge until its client goes away (stdio) or it is told to stop (http); the engine is closed (and the database handed over) on the way out. */
-export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Promise<void> {
+/**
+ * The runtime a bridge serves, from its launch options and environment: the profile, how to find
+ * the database, the engine's options. No side effects (nothing opens until the first call), so a
+ * test can serve it in its own process over the SDK's in-memory transport.
+ */
+export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): BridgeRuntime {
   const logger = stderrLogger(io.env['ENGRAM_LOG'] === 'debug' ? 'debug' : 'warn');
   const profile =
     launch.profile !== undefined
       ? parseProfile(launch.profile, '--profile')
       : parseProfile(io.env['ENGRAM_MCP_PROFILE'], 'ENGRAM_MCP_PROFILE');
-  // The compat profile promises a footprint no larger than the official server's; the other
-  // profiles keep TurboFan for recall and code queries, which spend their time in SQL.
-  if (profile === 'compat') compileWasmWithBaselineOnly();
   const choice = {
     db: launch.db,
     workspace: launch.workspace,
@@ -65,7 +66,7 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
     env: io.env,
   });
-  const runtime = new BridgeRuntime({
+  return new BridgeRuntime({
     profile,
     choice,
     logger,
@@ -81,9 +82,18 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
       ...(profile === 'compat' ? COMPAT_ENGINE_OPTIONS : {}),
     },
   });
+}
+
+/** Runs the bridge until its client goes away (stdio) or it is told to stop (http); the engine is closed (and the database handed over) on the way out. */
+export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Promise<void> {
+  const runtime = bridgeRuntime(launch, io);
+  // The compat profile promises a footprint no larger than the official server's; the other
+  // profiles keep TurboFan for recall and code queries, which spend their time in SQL. Process-wide,
+  // so here and not in bridgeRuntime; before the engine (and sql.js's wasm) loads on the first call.
+  if (runtime.profile === 'compat') compileWasmWithBaselineOnly();
   try {
     if (launch.http) {
-      const dbPath = resolveDatabasePath(choice);
+      const dbPath = resolveDatabasePath(runtime.settings.choice);
       // The .gitignore first: the engine opens lazily, and a token file without it would be staged by `git add -A`.
       prepareDatabaseDirectory(dbPath);
       // Loaded for --http only: the SDK's Streamable HTTP transport and its server stack are

@@ -1,3 +1,5 @@
+import { seededRandom } from '../support/seededRandom';
+
 /**
  * Deterministic, varied memory texts for benchmarks: decisions, conventions and errors naming
  * files, symbols, packages, tools and people, so every write exercises entity extraction.
@@ -78,18 +80,6 @@ function camel(word: string): string {
 }
 function cap(word: string): string {
   return word[0]!.toUpperCase() + word.slice(1);
-}
-
-/** A small, fast, seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function syntheticMemories(count: number, seed = 1): string[] {

@@ -28,7 +28,8 @@ import { launchBrowser, openTimelinePage } from '../webview/timelinePage';
 import { machine, median, ms, percentile, round } from './stats';
 import { grammarsDirectory } from '../code/codeWorkspace';
 import { GitRepository } from '../drift/gitRepository';
-import { DIRS, FILES, seededRandom, syntheticMemories } from './syntheticMemories';
+import { seededRandom } from '../support/seededRandom';
+import { DIRS, FILES, syntheticMemories } from './syntheticMemories';
 
 const countArg = process.argv.indexOf('--count');
 const COUNT = countArg > 0 ? Number(process.argv[countArg + 1]) : 10_000;

@@ -8,7 +8,7 @@ import { tempDir } from '../support/temp';
 /**
  * What a process that loads the engine and never scans code, checks drift, runs the CLI or serves
  * HTTP must not evaluate: the compat MCP bridge is measured against the official memory server's
- * footprint, and these took ~12 MB of its RSS at start (test/mcp/compatFootprint.test.ts).
+ * footprint, and these took ~12 MB of its RSS at start (test/mcp/compatFootprint.process.test.ts).
  */
 const LOADED_ON_FIRST_USE = [
   /^engine\/bin\/cliProgram\.ts$/,

@@ -5,6 +5,7 @@ import { after, describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import type { Logger } from '../../engine/host';
 import { WorkerEmbeddingProvider } from '../../engine/embedding/workerEmbeddingProvider';
+import { waitUntil } from '../support/waitUntil';
 
 const SCRIPTED_WORKER = path.join(__dirname, 'fixtures', 'scriptedWorker.ts');
 
@@ -103,16 +104,13 @@ describe('WorkerEmbeddingProvider (scripted worker)', () => {
     const logger = recordingLogger();
     const provider = scriptedProvider({ logger });
     await provider.embed(['__print__']);
-    // Output is piped asynchronously: give the stream a moment.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.ok(
-      logger.lines.includes('debug embedding worker scripted: scripted stdout line'),
-      logger.lines.join('\n'),
-    );
-    assert.ok(
-      logger.lines.includes('warn embedding worker scripted: scripted stderr line'),
-      logger.lines.join('\n'),
-    );
+    // Output is piped asynchronously: it arrives after the reply.
+    const both = () =>
+      logger.lines.includes('debug embedding worker scripted: scripted stdout line') &&
+      logger.lines.includes('warn embedding worker scripted: scripted stderr line');
+    await waitUntil(both, 10_000, 'both lines in the log').catch(() => {
+      assert.fail(`worker output missing from the log:\n${logger.lines.join('\n')}`);
+    });
   });
 
   it('lets a host that never calls dispose() exit once the worker is idle, printing nothing on stdout', () => {

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import { tokenCount } from '../../engine/retrieval/tokenCount';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 interface DriftMemory {
   id: string;
@@ -20,7 +21,7 @@ interface DriftMemory {
 }
 
 let workspace: string;
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 
 function git(...args: string[]): string {
   const run = spawnSync('git', args, {
@@ -75,7 +76,7 @@ before(async () => {
   );
   git('add', '-A');
   git('commit', '-q', '-m', 'initial');
-  bridge = await startBridge(workspace, { name: 'code-agent' });
+  bridge = await connectBridge(workspace, { name: 'code-agent' });
 });
 after(() => bridge.close());
 

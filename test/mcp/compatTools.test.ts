@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FAKE_SECRETS } from '../support/fakeSecrets';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 /**
  * The compat profile's knowledge graph (the official memory server's tools): the defects the
- * parity suite (compatParity.test.ts) found, named one by one, and what only Engram adds
+ * parity suite (compatParity.process.test.ts) found, named one by one, and what only Engram adds
  * (redaction of secrets, Engram's own entity graph kept out).
  */
 interface Graph {
@@ -15,9 +16,9 @@ interface Graph {
   relations: Array<{ from: string; to: string; relationType: string }>;
 }
 
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 before(async () => {
-  bridge = await startBridge(tempWorkspace(), { args: ['--profile', 'full'], name: 'cline' });
+  bridge = await connectBridge(tempWorkspace(), { args: ['--profile', 'full'], name: 'cline' });
 });
 after(() => bridge.close());
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 interface MemoryView {
   id: string;
@@ -12,9 +13,9 @@ interface MemoryView {
   pinned?: boolean;
 }
 
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 before(async () => {
-  bridge = await startBridge(tempWorkspace(), { name: 'claude-code' });
+  bridge = await connectBridge(tempWorkspace(), { name: 'claude-code' });
 });
 after(() => bridge.close());
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 const COMPAT = [
   'create_entities',
@@ -14,13 +15,13 @@ const COMPAT = [
   'search_nodes',
   'open_nodes',
 ];
-const open: ConnectedBridge[] = [];
+const open: InProcessBridge[] = [];
 after(async () => {
   for (const bridge of open) await bridge.close();
 });
 
 async function toolNames(args: string[], env: Record<string, string> = {}) {
-  const bridge = await startBridge(tempWorkspace(), { args, env });
+  const bridge = await connectBridge(tempWorkspace(), { args, env });
   open.push(bridge);
   return (await bridge.client.listTools()).tools;
 }

@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_QUERY_CHARS } from '../../engine/retrieval/queryLimit';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 /** A 1 MB question: before the bound, 40 KB of it held the bridge (and every client) for 8 s. */
 const HUGE = 'why did we choose sql.js for src/store/db.ts? '.repeat(22_000).slice(0, 1_000_000);
 /** Generous on a shared machine: a refusal takes milliseconds, the old analysis took minutes. */
 const CEILING_MS = 20_000;
 
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 before(async () => {
-  bridge = await startBridge(tempWorkspace(), { args: ['--profile', 'full'] });
+  bridge = await connectBridge(tempWorkspace(), { args: ['--profile', 'full'] });
 });
 after(() => bridge.close());
 

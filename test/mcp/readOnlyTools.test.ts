@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startBridge } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
 import { seededWorkspace } from './seededWorkspace';
 
 /** Every file of the workspace's store (database, journal, snapshots, indexes) by its content hash. */
@@ -25,7 +25,7 @@ function storeFiles(workspace: string): Record<string, string> {
 test('read-only tools, resources and prompts write nothing: no ledger row, no journal record, not even on close', async () => {
   const seeded = await seededWorkspace(40);
   const before = storeFiles(seeded.workspace);
-  const bridge = await startBridge(seeded.workspace, { name: 'reader' });
+  const bridge = await connectBridge(seeded.workspace, { name: 'reader' });
   const args: Record<string, Record<string, unknown>> = {
     memory_recall: { query: 'postgres migration', explain: true },
     memory_get: { id: seeded.editedId },

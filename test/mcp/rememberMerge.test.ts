@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startBridge, tempWorkspace } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 
 // The default embedding model, unlike the other MCP contract tests: merges need vectors.
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 before(async () => {
-  bridge = await startBridge(tempWorkspace(), { env: { ENGRAM_EMBEDDING: 'use-lite' } });
+  bridge = await connectBridge(tempWorkspace(), { env: { ENGRAM_EMBEDDING: 'use-lite' } });
 });
 after(() => bridge.close());
 

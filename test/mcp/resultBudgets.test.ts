@@ -3,16 +3,16 @@ import { after, before, test } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_BUDGET } from '../../engine/mcp/budget';
 import { tokenCount } from '../../engine/retrieval/tokenCount';
-import { startBridge } from './bridgeProcess';
-import type { ConnectedBridge } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
+import type { InProcessBridge } from './inProcessBridge';
 import { seededWorkspace } from './seededWorkspace';
 import type { SeededWorkspace } from './seededWorkspace';
 
 let seeded: SeededWorkspace;
-let bridge: ConnectedBridge;
+let bridge: InProcessBridge;
 before(async () => {
   seeded = await seededWorkspace();
-  bridge = await startBridge(seeded.workspace);
+  bridge = await connectBridge(seeded.workspace);
 });
 after(() => bridge?.close());
 

@@ -9,11 +9,12 @@ import {
 } from '../support/fakeSecrets';
 import { MAX_BUDGET } from '../../engine/mcp/budget';
 import { openTestHost } from '../support/host';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
 
 test('the MCP bridge stores no secret: remember (tags, conflict key), invalidate, create_entities, add_observations, create_relations', async () => {
   const workspace = tempWorkspace();
-  const bridge = await startBridge(workspace, { name: 'redaction-test' });
+  const bridge = await connectBridge(workspace, { name: 'redaction-test' });
   const shown: Array<[string, string]> = [];
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await callTool(bridge.client, name, args);

@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { seededRandom, syntheticMemories } from '../bench/syntheticMemories';
-import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
+import { syntheticMemories } from '../bench/syntheticMemories';
+import { seededRandom } from '../support/seededRandom';
+import { callTool, tempWorkspace } from './bridgeProcess';
+import { connectBridge } from './inProcessBridge';
 
 const KINDS = ['decision', 'fact', 'error-pattern', 'procedure', 'preference', 'negative'] as const;
 const TAGS = ['architecture', 'build', 'testing', 'release', 'security', 'performance', 'ux'];
@@ -46,7 +48,7 @@ export async function seededWorkspace(count = 300): Promise<SeededWorkspace> {
   const workspace = tempWorkspace();
   writeSources(workspace);
   const random = seededRandom(7);
-  const bridge = await startBridge(workspace, { name: 'seed' });
+  const bridge = await connectBridge(workspace, { name: 'seed' });
   try {
     const memoryIds: string[] = [];
     for (const [i, text] of syntheticMemories(count, 3).entries()) {

@@ -103,21 +103,6 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls `condition` until it returns a value other than undefined/false. */
-export async function waitUntil<T>(
-  condition: () => T | undefined | false,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = condition();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 /** Runs a process that exits at once and returns its pid, which then names no live process. */
 export async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '0']);

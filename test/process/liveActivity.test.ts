@@ -16,7 +16,8 @@ import { DISPATCH_METHOD, HELLO_METHOD, PROTOCOL_VERSION } from '../../engine/pr
 import { NOTIFY_BACKLOG_BYTES, RpcServer } from '../../engine/process/rpc';
 import { callTool, startBridge } from '../mcp/bridgeProcess';
 import type { ActivityProcessArgs } from './fixtures/activityProcess';
-import { sleep, spawnFixture, tempDir, waitUntil } from './helpers';
+import { waitUntil } from '../support/waitUntil';
+import { sleep, spawnFixture, tempDir } from './helpers';
 import type { ChildEvent, Fixture } from './helpers';
 
 interface SeenActivity {

@@ -16,7 +16,8 @@ import type { HostDispatcher, OpenSharedOptions, SharedEngine } from '../../engi
 import { openFileDispatcher, readLines } from './fixtures/fileDispatcher';
 import type { DispatchLogEntry } from './fixtures/fileDispatcher';
 import type { SharedProcessArgs } from './fixtures/sharedProcess';
-import { sleep, spawnFixture, tempDir, waitUntil } from './helpers';
+import { waitUntil } from '../support/waitUntil';
+import { sleep, spawnFixture, tempDir } from './helpers';
 import type { ChildEvent, Fixture } from './helpers';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

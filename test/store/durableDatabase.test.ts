@@ -10,6 +10,7 @@ import type { Migration } from '../../engine/store/migrate';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { openDurable } from '../support/durable';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { waitUntil } from '../support/waitUntil';
 
 const migrations: Migration[] = [
   {
@@ -198,8 +199,7 @@ describe('DurableDatabase', () => {
     const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
     for (let i = 0; i < 40; i++)
       db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['x'.repeat(100)]));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.ok(db.stats().snapshotSeq > 0);
+    await waitUntil(() => db.stats().snapshotSeq > 0, 10_000, 'a snapshot');
     await db.close();
     assert.equal(count(await open(file)), 40);
   });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ExactStore } from '../../engine/vectors/exactStore';
 import { TopK } from '../../engine/vectors/topK';
-import { bruteForce, clusteredVectors, seededRandom } from './syntheticVectors';
+import { seededRandom } from '../support/seededRandom';
+import { bruteForce, clusteredVectors } from './syntheticVectors';
 
 const DIM = 48;
 

@@ -3,18 +3,7 @@
  * rather than filling the sphere uniformly (uniform random vectors make every neighbour almost
  * equally far and HNSW look worse than it is on real data). Shared by the tests and the benchmark.
  */
-
-/** mulberry32: small, fast, and the same sequence for the same seed on every platform. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/seededRandom';
 
 /** A standard normal sample (Box-Muller). */
 function gaussian(random: () => number): number {

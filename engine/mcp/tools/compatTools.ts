@@ -15,7 +15,7 @@ import type { ToolDefinition } from '../toolDefinition';
 /**
  * The nine tools of the official MCP memory server (@modelcontextprotocol/server-memory) over
  * Engram's compat knowledge graph (engine/knowledgeGraph): the same names, descriptions, hints,
- * input and result shapes, the same answers (test/mcp/compatParity.test.ts runs both side by side).
+ * input and result shapes, the same answers (test/mcp/compatParity.process.test.ts runs both side by side).
  * Inputs are the knowledge-graph methods' own fields (api/knowledgeGraphMethods.ts); they have no length or count limits and accept empty text, as there; reads return the whole
  * answer. Bounded reads are Engram's own tools' job.
  */

@@ -1,23 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { seededRandom } from '../support/seededRandom';
 import { callTool, startBridge, tempWorkspace } from './bridgeProcess';
 import type { ConnectedBridge } from './bridgeProcess';
 
 const CALLS = Number(process.env['FUZZ_CALLS'] ?? 10_000);
 const IN_FLIGHT = 8;
-
-/** A seeded generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('10,000 random and malformed tool calls each get an answer, and the bridge still works after', async () => {
   const bridge = await startBridge(tempWorkspace(), { name: 'fuzzer' });
@@ -32,7 +21,7 @@ async function fuzz(bridge: ConnectedBridge): Promise<void> {
   const { tools } = await bridge.client.listTools();
   const names = [...tools.map((t) => t.name), 'no_such_tool', '', 'memory_remember\u0000', '🧠'];
   const fields = [...new Set(tools.flatMap((t) => Object.keys(t.inputSchema.properties ?? {})))];
-  const next = random(20_261_126);
+  const next = seededRandom(20_261_126);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 
   const deep = (depth: number): unknown => {
