@@ -23,6 +23,8 @@ export interface ClaimUnderCheck {
   linked?: boolean;
   /** A plain word the text says is used (see ExtractedClaim). */
   usedAs?: 'package';
+  /** Required and called as a function (see ExtractedClaim). */
+  requiredCallable?: boolean;
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

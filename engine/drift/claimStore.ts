@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-5';
+export const EXTRACTION_RULES = 'rules-6';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -70,6 +70,7 @@ export function storeClaims(
         confidence,
         linked,
         usedAs,
+        requiredCallable,
       } = claim;
       const detail = {
         fileSpan,
@@ -86,6 +87,7 @@ export function storeClaims(
         confidence,
         linked,
         usedAs,
+        requiredCallable,
       };
       const check = checks.get(claim);
       rows.push([
@@ -227,6 +229,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.confidence === 'low') claim.confidence = 'low';
   if (detail.linked === true) claim.linked = true;
   if (detail.usedAs === 'package') claim.usedAs = 'package';
+  if (detail.requiredCallable === true) claim.requiredCallable = true;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

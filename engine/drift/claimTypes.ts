@@ -49,6 +49,12 @@ export interface ExtractedClaim {
    * dependency if its manifest declared a package of that name when the memory was written.
    */
   usedAs?: 'package';
+  /**
+   * The text requires the package and calls what it gets (`const thelib = require('thelib');
+   * thelib(...)`): only a CommonJS entry gives a callable module (a `require()` of ES modules gives
+   * a namespace object, where it works at all), so it must still load as CommonJS.
+   */
+  requiredCallable?: boolean;
   /** A line number written after a path (`src/a.ts:42`, `#L42`). */
   line?: number;
   /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { FileReader } from './fileHistory';
+import { exportsKeyFor, isCommonJsFile, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
+import type { ModuleFormat } from './moduleFormat';
 import { verifyPathClaim } from './pathClaims';
 import { packageNamesPattern } from './projectBindings';
 import type { VerificationContext } from './verificationContext';
@@ -23,7 +25,12 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
     for (const m of text.matchAll(re)) {
       const subject = m[2] as string;
       const start = (m.index ?? 0) + 1;
-      out.push({ kind: 'subpath', subject, span: [start, start + subject.length] });
+      out.push({
+        kind: 'subpath',
+        subject,
+        span: [start, start + subject.length],
+        ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+      });
     }
   }
   // `require('pino')`, `import x from 'pino'`: the package's main entry is importable.
@@ -34,8 +41,28 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
   for (const m of text.matchAll(root)) {
     const subject = m[2] as string;
     const start = (m.index ?? 0) + m[0].length - 1 - subject.length;
-    out.push({ kind: 'subpath', subject, span: [start, start + subject.length] });
+    out.push({
+      kind: 'subpath',
+      subject,
+      span: [start, start + subject.length],
+      ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+    });
   }
+}
+
+/**
+ * Whether the string opening at `quote` is `const name = require(...)` and the text then calls
+ * `name(` or `new name(`: the module itself is used as a function, which only CommonJS gives.
+ * Members (`name.parse()`) and destructuring work on an ES module's namespace too.
+ */
+function requiredAndCalled(text: string, quote: number): boolean {
+  const before = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*$/.exec(
+    text.slice(Math.max(0, quote - 80), quote),
+  );
+  // `require('mocha').describe`: the name holds one export, not the module.
+  if (!before || !/^(['"])[^'"\n]*\1\s*\)(?!\s*[.[(])/.test(text.slice(quote))) return false;
+  const name = (before[1] as string).replace(/\$/g, '\\$');
+  return new RegExp(`(?<![\\w$.])(?:new\\s+)?${name}\\s*\\(`).test(text.slice(quote));
 }
 
 interface PackageEntry {
@@ -66,13 +93,7 @@ const PACKAGE_ENTRY: FileReader<PackageEntry | undefined> = {
 
 /** Whether an `exports` map offers `./sub` (a key, or a `*` pattern matching it). */
 function exportsOffer(keys: readonly string[], sub: string): boolean {
-  return keys.some((key) => {
-    if (!key.includes('*')) return key === sub || key === `${sub}.js`;
-    const [head, tail] = key.split('*') as [string, string];
-    return (
-      sub.startsWith(head) && sub.endsWith(tail ?? '') && sub.length >= head.length + (tail ?? '').length
-    );
-  });
+  return exportsKeyFor(keys, sub) !== undefined;
 }
 
 const FILE_FORMS = ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/package.json'];
@@ -86,23 +107,29 @@ export async function verifySubpathClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
-  const scopeEnd = claim.subject.startsWith('@')
-    ? claim.subject.indexOf('/', claim.subject.indexOf('/') + 1)
-    : claim.subject.indexOf('/');
+  const check = await verifyOffered(ctx, claim);
+  if (check.verdict !== 'ok' || claim.requiredCallable !== true) return check;
+  const manifest = ctx.manifests.packageFiles.get(packageOf(claim.subject).name);
+  if (manifest === undefined) return check;
+  return (await commonJsGone(ctx, claim, manifest)) ?? check;
+}
+
+/** `thelib/helpers` -> the package (`thelib`, or `@scope/thelib`) and the subpath (`./helpers`, `.` for the root). */
+function packageOf(subject: string): { name: string; sub: string } {
+  const scopeEnd = subject.startsWith('@')
+    ? subject.indexOf('/', subject.indexOf('/') + 1)
+    : subject.indexOf('/');
+  const slash = scopeEnd < 0 ? subject.length : scopeEnd;
+  return { name: subject.slice(0, slash).toLowerCase(), sub: `.${subject.slice(slash)}` };
+}
+
+async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
   // No slash: the package itself, i.e. its main entry (`.`).
-  const slash = scopeEnd < 0 ? claim.subject.length : scopeEnd;
-  const name = claim.subject.slice(0, slash).toLowerCase();
-  const sub = `.${claim.subject.slice(slash)}`;
+  const { name, sub } = packageOf(claim.subject);
   const manifest = ctx.manifests.packageFiles.get(name);
   if (manifest === undefined) return unverifiable(`no package.json of ${name} in the workspace`);
   const dir = path.posix.dirname(manifest);
-  let entry: PackageEntry | undefined;
-  try {
-    const read = PACKAGE_ENTRY.read(readFileSync(path.join(ctx.root, manifest), 'utf8'), manifest);
-    entry = read === 'unreadable' ? undefined : read;
-  } catch {
-    entry = undefined;
-  }
+  const entry = readNow(ctx, manifest, PACKAGE_ENTRY);
   if (entry === undefined) return unverifiable(`${manifest} could not be read`);
   if (entry.exported !== undefined) {
     const keys = entry.exported;
@@ -133,4 +160,74 @@ export async function verifySubpathClaim(
       };
   }
   return unverifiable(`no file answers to ${claim.subject}, and none did when the memory was written`);
+}
+
+/** A workspace file as `reader` reads it today; undefined when it is missing or unreadable. */
+function readNow<T>(
+  ctx: VerificationContext,
+  file: string,
+  reader: FileReader<T | undefined>,
+): T | undefined {
+  try {
+    const read = reader.read(readFileSync(path.join(ctx.root, file), 'utf8'), file);
+    return read === 'unreadable' ? undefined : read;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `const thelib = require('thelib'); thelib(...)` in the memory: the entry must still load as
+ * CommonJS. Stale with the commit that made it ES modules only (`"type": "module"` with `.js`
+ * files, or `exports` conditions without `require`); nothing to say when it was not CommonJS when
+ * the memory was written either, or when a package.json nearer to the file than the package's own
+ * may give it another type.
+ */
+async function commonJsGone(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  manifest: string,
+): Promise<ClaimCheck | undefined> {
+  const dir = path.posix.dirname(manifest);
+  const { sub } = packageOf(claim.subject);
+  const requirable = (format: ModuleFormat | undefined): boolean | undefined => {
+    const target = format === undefined ? undefined : requireTargetFor(format, sub);
+    if (format === undefined || target === undefined) return undefined;
+    return target !== null && isCommonJsFile(target, format.esm);
+  };
+  const now = readNow(ctx, manifest, MODULE_FORMAT);
+  if (now === undefined || requirable(now) !== false) return undefined;
+  const target = requireTargetFor(now, sub);
+  if (typeof target === 'string' && nearerManifest(ctx.root, dir, target)) return undefined;
+  const held = await ctx.heldThen(
+    [manifest],
+    claim.memoryValidFrom,
+    MODULE_FORMAT,
+    (f) => requirable(f) === true,
+  );
+  if (held !== true) return undefined;
+  const commit = await ctx.fileBreak(
+    [manifest],
+    claim.memoryValidFrom,
+    MODULE_FORMAT,
+    (f) => requirable(f) === false,
+    'every',
+  );
+  return withCommit(
+    {
+      verdict: 'stale',
+      evidence: { reason: `ES modules only (${manifest}): require() no longer loads it`, now: 'import' },
+    },
+    commit,
+  );
+}
+
+/** A package.json between the package's and the file's folder (`dist/cjs/package.json` with its own type). */
+function nearerManifest(root: string, packageDir: string, target: string): boolean {
+  let dir = path.posix.dirname(path.posix.join(packageDir, target));
+  while (dir !== packageDir && dir !== '.' && dir !== '/' && !dir.startsWith('..')) {
+    if (existsSync(path.join(root, dir, 'package.json'))) return true;
+    dir = path.posix.dirname(dir);
+  }
+  return false;
 }

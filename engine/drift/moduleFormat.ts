@@ -1,0 +1,97 @@
+/**
+ * Whether `require()` of a package's entry points loads CommonJS, as its package.json says. A
+ * memory that loads the project with `require('thelib')` goes stale when the package becomes
+ * ESM only (`"type": "module"` and no `require` condition): the documented line no longer gives
+ * what it shows (a `require()` of ES modules gives a namespace object on the Node versions that
+ * allow it at all, and throws on the others).
+ */
+import type { FileReader } from './fileHistory';
+
+export interface ModuleFormat {
+  /** `"type": "module"`: a `.js` file of the package is an ES module. */
+  esm: boolean;
+  /**
+   * Per `exports` key (`.`, `./helpers`, `./*`): the file the conditions a `require()` matches
+   * lead to (null: none, the entry is for `import` only); undefined without an `exports` map.
+   */
+  targets?: Record<string, string | null>;
+  /** The `main` field, which names the root's file without an `exports` map. */
+  main?: string;
+}
+
+/** The conditions Node's `require()` matches, besides the ones it never reaches (`import`, `types`). */
+const REQUIRE_CONDITIONS = new Set(['require', 'node', 'default']);
+
+/** Whether a file of the package is CommonJS by its extension and the package's type. */
+export function isCommonJsFile(file: string, esm: boolean): boolean {
+  if (file.endsWith('.cjs') || file.endsWith('.json') || file.endsWith('.node')) return true;
+  if (file.endsWith('.mjs')) return false;
+  return !esm;
+}
+
+/** Where a `require()` lands in one `exports` value: a target string, a list, or conditions (in their order). */
+function requireTarget(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const target = requireTarget(item);
+      if (target !== undefined) return target;
+    }
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [condition, nested] of Object.entries(value)) {
+    if (!REQUIRE_CONDITIONS.has(condition)) continue;
+    const target = requireTarget(nested);
+    if (target !== undefined) return target;
+  }
+  return undefined;
+}
+
+export const MODULE_FORMAT: FileReader<ModuleFormat | undefined> = {
+  name: 'package module format',
+  read(text) {
+    if (text === undefined) return undefined;
+    let json: { type?: unknown; exports?: unknown; main?: unknown };
+    try {
+      json = JSON.parse(text) as typeof json;
+    } catch {
+      return 'unreadable';
+    }
+    const esm = json.type === 'module';
+    const map = json.exports;
+    if (map === undefined || map === null)
+      return { esm, ...(typeof json.main === 'string' ? { main: json.main } : {}) };
+    const entries: Array<[string, unknown]> =
+      typeof map === 'object' && !Array.isArray(map) && Object.keys(map).some((k) => k.startsWith('.'))
+        ? Object.entries(map)
+        : [['.', map]];
+    const targets: Record<string, string | null> = {};
+    for (const [key, value] of entries) targets[key] = requireTarget(value) ?? null;
+    return { esm, targets };
+  },
+};
+
+/** The `exports` key that offers `sub` (`./helpers`): itself, or a `*` pattern matching it. */
+export function exportsKeyFor(keys: readonly string[], sub: string): string | undefined {
+  return keys.find((key) => {
+    if (!key.includes('*')) return key === sub || key === `${sub}.js`;
+    const [head, tail = ''] = key.split('*') as [string, string?];
+    return sub.startsWith(head) && sub.endsWith(tail) && sub.length >= head.length + tail.length;
+  });
+}
+
+/**
+ * The file a `require()` of `sub` (`.`, `./helpers`) lands on: the `exports` map's target (null:
+ * none for `require`), else `main` or `index.js` for the root and the subpath's own file, `.js`
+ * added where no extension is written (as Node tries it first); undefined when the map does not
+ * offer `sub`.
+ */
+export function requireTargetFor(format: ModuleFormat, sub: string): string | null | undefined {
+  if (format.targets !== undefined) {
+    const key = exportsKeyFor(Object.keys(format.targets), sub);
+    return key === undefined ? undefined : format.targets[key];
+  }
+  const file = sub === '.' ? (format.main ?? 'index.js') : sub;
+  return /\.[cm]?js$|\.json$|\.node$/.test(file) ? file : `${file}.js`;
+}
