@@ -51,9 +51,9 @@ export async function verifySymbolClaim(
     file = resolved.relative;
   }
   if (foundIn.length === 0) return goneWord(ctx, claim, name, 'missing from the code', file ? [file] : []);
-  // Only members written on the package: checking every name outside the index by its
-  // definitions cost a 500-memory re-check of got 8 s of CPU (a word's files read per name).
-  if (file === undefined && ownedBy !== undefined) {
+  // Outside the code index only the word was found: decided by the forms that define a name (a
+  // member of the package when the memory writes it on the package, of anything otherwise).
+  if (file === undefined && (definitions.length === 0 || ownedBy !== undefined)) {
     const removed = await noLongerDefinedOnce(ctx, claim, name, ownedBy);
     if (removed) return removed;
   }
@@ -77,23 +77,25 @@ const MAX_MEMBER_FILES_NOW = 200;
 const MAX_MEMBER_FILES_THEN = 40;
 
 /**
- * A member the memory writes on the package (`thelib.sync`): the word surviving in an option read,
- * an error message ("`sync` was removed") or another object's method is no member of the package.
- * Stale when the package owned the name when the memory was written and, since a commit, owns it
- * nowhere (see memberOwners). Undefined: present, as far as anyone can tell.
+ * A name outside the code index (`thelib.sync = function`, `Runner.prototype.run = ...`): the word
+ * surviving in an option read or an error message ("`sync` was removed") is no definition, and
+ * when the memory writes it on the package (`thelib.sync`), neither is another object's method of
+ * that name. Stale when the code defined it (the package owned it) when the memory was written
+ * and, since a commit, nowhere does (see memberOwners). Undefined: present, as far as anyone can tell.
  */
 async function noLongerDefined(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
   name: string,
   filesNow: readonly string[],
-  ownedBy: ReadonlySet<string>,
+  ownedBy: ReadonlySet<string> | undefined,
 ): Promise<ClaimCheck | undefined> {
   // Typed declarations count as definitions here: an option key lives in an options interface.
   const declarations = [...(await ctx.literals.get(name))].filter(isProjectDeclaration);
   const codeNow = [...filesNow.filter(isCodeEvidence), ...declarations];
   if (!ctx.git || codeNow.length > MAX_MEMBER_FILES_NOW) return undefined;
-  const owned = (owners: ReadonlySet<string>) => [...owners].some((o) => ownedBy.has(o.toLowerCase()));
+  const owned = (owners: ReadonlySet<string>) =>
+    ownedBy ? [...owners].some((o) => ownedBy.has(o.toLowerCase())) : owners.size > 0;
   const defines = (text: string | undefined) => text !== undefined && owned(memberOwners(text, name));
   if (codeNow.some((file) => owned(ownersNow(ctx, file, name)))) return undefined;
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
@@ -101,13 +103,14 @@ async function noLongerDefined(
   );
   if (then.length === 0 || then.length > MAX_MEMBER_FILES_THEN) return undefined;
   const reader: FileReader<boolean> = {
-    name: `member\u0000${name}\u0000${[...ownedBy].sort().join(',')}`,
+    name: `member\u0000${name}\u0000${[...(ownedBy ?? [])].sort().join(',')}`,
     read: defines,
   };
   if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (defined) => defined))) return undefined;
   const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
   if (!commit) return undefined;
-  return withCommit({ verdict: 'stale', evidence: { reason: 'no longer a member of the package' } }, commit);
+  const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
+  return withCommit({ verdict: 'stale', evidence: { reason } }, commit);
 }
 
 /**
@@ -141,10 +144,10 @@ function noLongerDefinedOnce(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
   name: string,
-  ownedBy: ReadonlySet<string>,
+  ownedBy: ReadonlySet<string> | undefined,
 ): Promise<ClaimCheck | undefined> {
   const { removals } = cachesOf(ctx);
-  const key = `${name}\u0000${[...ownedBy].sort().join(',')}\u0000${claim.memoryValidFrom}`;
+  const key = `${name}\u0000${[...(ownedBy ?? ['*'])].sort().join(',')}\u0000${claim.memoryValidFrom}`;
   let removal = removals.get(key);
   if (!removal) {
     removal = ctx.words.get(name).then((files) => noLongerDefined(ctx, claim, name, [...files], ownedBy));

@@ -50,6 +50,41 @@ describe('drift: a member is present while the code defines it, not while the wo
     assert.equal(claim?.evidence.commit?.hash, changing);
   });
 
+  it('a method of another object (`runner.flush()`) no longer defined, the word left in reads and an error: stale', async () => {
+    const { test, changing } = await scannedAfterChange(
+      {
+        'package.json': pkg,
+        'index.js': [
+          "'use strict';",
+          'function Runner(options) { this.options = options; }',
+          'Runner.prototype.flush = function () { return this.options.stream.end(); };',
+          'module.exports = Runner;',
+          '',
+        ].join('\n'),
+      },
+      'Drop flush: streams end on close',
+      {
+        write: {
+          'index.js': [
+            "'use strict';",
+            'function Runner(options) {',
+            "  if (options.flush) throw new Error('flush() was removed: streams end on close');",
+            '  this.options = options;',
+            '}',
+            'module.exports = Runner;',
+            '',
+          ].join('\n'),
+        },
+      },
+    );
+    const id = await rememberAt(test, 'Call `runner.flush()` before the process exits.', WRITTEN);
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.subject.endsWith('flush'));
+    assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
+    assert.equal(claim?.evidence.commit?.hash, changing);
+    assert.match(claim?.evidence.reason ?? '', /no longer defined/);
+  });
+
   it('the member moved from an assignment into a class method: still present', async () => {
     const { test } = await scannedAfterChange(
       { 'package.json': pkg, 'index.js': WITH_SYNC },
