@@ -71,7 +71,11 @@ function keep(
     case 'dependency':
       // A written version (`debug@2.6.9`) names this project's dependency; a bare name needs words that say so.
       // "There is no Redux" denies it of the project too.
-      return negated || claim.version !== undefined || statesProjectUse(text, claim, packages)
+      // A link to the package's own page names a package (a dependency if declared then: usedAs).
+      return negated ||
+        claim.version !== undefined ||
+        claim.usedAs === 'package' ||
+        statesProjectUse(text, claim, packages)
         ? claim
         : undefined;
     case 'command':

@@ -7,7 +7,7 @@ import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import { isArgumentValue, withoutExampleStrings } from './exampleCode';
-import { matchUsedPackages } from './usedPackages';
+import { matchPackageLinks, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
@@ -61,6 +61,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchBoldOptionItems(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
+  matchPackageLinks(text, special);
   matchEvents(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(

@@ -45,8 +45,9 @@ export interface ExtractedClaim {
    */
   linked?: boolean;
   /**
-   * A plain word the text says something uses ("when using `fsevents` to watch"): the project's
-   * dependency if its manifest declared a package of that name when the memory was written.
+   * A plain word the text says something uses ("when using `fsevents` to watch"), or a link to a
+   * package's own page (`[anymatch](https://github.com/es128/anymatch)`): the project's dependency
+   * if its manifest declared a package of that name when the memory was written.
    */
   usedAs?: 'package';
   /**

@@ -66,3 +66,25 @@ function namesPackage(text: string, name: string, end: number): boolean {
     return true;
   return PACKAGE_NOUN_RE.test(after);
 }
+
+/** `[anymatch](https://github.com/es128/anymatch)`, `[\`debug\`](https://www.npmjs.com/package/debug)`. */
+const PACKAGE_LINK_RE =
+  /\[`?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`?\]\(https?:\/\/(?:github\.com\/[\w.-]+\/([\w.-]+)\/?|(?:www\.)?npmjs\.(?:com|org)\/package\/((?:@[\w.-]+\/)?[\w.-]+)\/?)(?:#[^)\s]*)?\)/g;
+
+/**
+ * A link whose text is a package's name and whose target is that package's repository or npm page
+ * ("ignored ([anymatch](https://github.com/es128/anymatch)-compatible definition)"): the text
+ * names the package as such. It is this project's dependency only if its manifest declared it
+ * when the memory was written (usedAs), so a link to a package the reader may pick costs nothing.
+ */
+export function matchPackageLinks(text: string, out: Partial[]): void {
+  if (!text.includes('](http')) return;
+  PACKAGE_LINK_RE.lastIndex = 0;
+  for (let m = PACKAGE_LINK_RE.exec(text); m !== null; m = PACKAGE_LINK_RE.exec(text)) {
+    const name = m[1] as string;
+    const page = (m[2] ?? m[3] ?? '').replace(/\.git$/, '').toLowerCase();
+    if (NOT_PACKAGES.has(name) || (page !== name && page !== name.replace(/^@[^/]+\//, ''))) continue;
+    const start = m.index + m[0].indexOf(name);
+    out.push({ kind: 'dependency', subject: name, span: [start, start + name.length], usedAs: 'package' });
+  }
+}

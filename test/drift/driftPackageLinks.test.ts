@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
+import { BEFORE_CHANGE as WRITTEN, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
+
+const pkg = (fields: object) => `${JSON.stringify({ name: 'thelib', ...fields }, null, 2)}\n`;
+const TEXT = [
+  '* `ignored` ([anymatch](https://github.com/es128/anymatch)-compatible definition)',
+  'For globs, see the low-level library [picomatch](https://github.com/micromatch/picomatch).',
+  'Read [the guide](https://github.com/thelib/guide) and [`debug`](https://www.npmjs.com/package/debug).',
+].join('\n');
+
+/*
+ * Seen on chokidar (development): its readme linked the option's matcher to the package it
+ * depended on ("[anymatch](...)-compatible"); the package was dropped and nothing said so. A
+ * link whose text is a package's name and whose target is that package's page names the package;
+ * it is the project's dependency only when its manifest declared it when the memory was written.
+ */
+describe('drift: a package linked to its own page', () => {
+  it('is a dependency claim only when the text is the name on its page', () => {
+    const claims = extractClaims(TEXT).filter((c) => c.kind === 'dependency');
+    assert.deepEqual(
+      claims.map((c) => [c.subject, TEXT.slice(c.span[0], c.span[1]), c.usedAs]),
+      [
+        ['anymatch', 'anymatch', 'package'],
+        ['picomatch', 'picomatch', 'package'],
+        ['debug', 'debug', 'package'],
+      ],
+    );
+  });
+
+  it('declared when written and dropped since: stale with the commit; never declared: not drift', async () => {
+    const { test, changing } = await scannedAfterChange(
+      { 'package.json': pkg({ dependencies: { anymatch: '^3.1.0', debug: '^4.0.0' } }) },
+      'Match paths without anymatch',
+      { write: { 'package.json': pkg({ dependencies: { debug: '^4.0.0' } }) } },
+    );
+    const id = await rememberAt(test, TEXT, WRITTEN);
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const verdict = (subject: string) => claims.find((c) => c.subject === subject);
+    assert.equal(verdict('anymatch')?.verdict, 'stale');
+    assert.equal(verdict('anymatch')?.evidence.commit?.hash, changing);
+    assert.equal(verdict('debug')?.verdict, 'ok');
+    assert.notEqual(verdict('picomatch')?.verdict, 'stale', 'never a dependency of this project');
+  });
+});
