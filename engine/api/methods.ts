@@ -43,6 +43,7 @@ import { exportMemories, importMemories } from './exchangeMethods';
 import { CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
 import { collectStats } from './stats';
 import { REMEMBER_RESULTS } from './requestRecords';
+import { acceptedMemories, rememberBatch } from './rememberBatch';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
 import { GRAPH_METHODS } from './graphMethods';
@@ -92,11 +93,12 @@ export const METHODS = {
     run: ({ store }, { actor, readOnly: _readOnly, ...input }, embedded) =>
       store.remember(input, actorOf({ actor }), embedded),
   }),
+  /** One result per memory, in order; a bad memory is rejected alone (rememberBatch.ts). */
   rememberMany: defineMethod({
     params: REMEMBER_MANY_PARAMS,
     write: true,
-    prepare: (engine, p) => embedContents(engine, p.memories),
-    run: ({ store }, p, embedded) => store.rememberMany(p.memories, actorOf(p), embedded),
+    prepare: (engine, p) => embedContents(engine, acceptedMemories(p.memories)),
+    run: ({ store }, p, embedded) => rememberBatch(store, p.memories, actorOf(p), embedded),
     resultRecord: REMEMBER_RESULTS,
   }),
   get: defineMethod({

@@ -77,13 +77,21 @@ export function parseParams<P extends z.ZodType>(
   const params = asParams(raw, method);
   const parsed = spec.params.safeParse(withoutNulls(params));
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  if (!issue) throw invalidInput(`${method}: invalid parameters`);
-  const value = valueAt(params, issue.path);
+  throw invalidInput(issueLine(parsed.error, params) ?? `${method}: invalid parameters`);
+}
+
+/**
+ * The first issue of `error` as one line: the field of `input` it is about, what was expected and
+ * what came. `whole` names `input` itself when the issue is about it rather than a field of it.
+ */
+export function issueLine(error: z.ZodError, input: unknown, whole = 'params'): string | undefined {
+  const issue = error.issues[0];
+  if (!issue) return undefined;
+  const value = valueAt(input, issue.path);
   // An item of a list of plain values is named by its list (`channels must be one of ...; got
   // "x"`), as the engine's field checks always did; records keep their index (`seeds[0]`).
   const plainItem = typeof issue.path.at(-1) === 'number' && (typeof value !== 'object' || value === null);
   const path = plainItem ? issue.path.slice(0, -1) : issue.path;
-  const field = path.length > 0 ? fieldOf(path) : 'params';
-  throw invalidInput(`${field} ${expectation(issue, value)}; got ${describe(value)}`);
+  const field = path.length > 0 ? fieldOf(path) : whole;
+  return `${field} ${expectation(issue, value)}; got ${describe(value)}`;
 }

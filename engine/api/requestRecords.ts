@@ -1,7 +1,7 @@
 import type { SqlReader } from '../store/sqlAccess';
 import { notFound } from '../errors';
 import { versionsOf } from '../memory/memoryQueries';
-import type { Memory, RememberResult } from '../memory/types';
+import type { Memory, RememberManyResult, RememberRejection, RememberResult } from '../memory/types';
 
 /**
  * How a write's result is kept for a retried request (see EngineDispatcher.execute). The whole result
@@ -22,12 +22,14 @@ interface RememberRecord extends Omit<RememberResult, 'memory'> {
 
 /**
  * Remember results keep each memory's id, version and counters; a retry reads that version back,
- * so it gets what the first answer said even if the memory was edited since.
+ * so it gets what the first answer said even if the memory was edited since. A rejection is kept
+ * whole (it is small and names no memory), so a retry answers it again.
  */
-export const REMEMBER_RESULTS: ResultRecord<RememberResult[]> = {
+export const REMEMBER_RESULTS: ResultRecord<RememberManyResult[]> = {
   // Fields named one by one: object rest/spread of a thousand results showed in write profiles.
   record: (results) =>
-    results.map((result): RememberRecord => {
+    results.map((result): RememberRecord | RememberRejection => {
+      if (result.outcome === 'rejected') return result;
       const memory = result.memory;
       const kept: RememberRecord = {
         outcome: result.outcome,
@@ -48,7 +50,9 @@ export const REMEMBER_RESULTS: ResultRecord<RememberResult[]> = {
       return kept;
     }),
   rebuild: (reader, record) =>
-    (record as RememberRecord[]).map(({ id, version, counters, ...rest }) => {
+    (record as Array<RememberRecord | RememberRejection>).map((kept): RememberManyResult => {
+      if (kept.outcome === 'rejected') return kept;
+      const { id, version, counters, ...rest } = kept;
       const written = versionsOf(reader, id).find((v) => v.version === version);
       if (!written) throw notFound(`version ${version} of memory "${id}" is gone`);
       return { ...rest, memory: { ...written, ...counters } };

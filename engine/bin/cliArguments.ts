@@ -9,7 +9,11 @@ import type { MethodName, MethodParams } from '../api/methods';
  */
 export type CliParams<M extends MethodName> = { [K in keyof MethodParams<M>]?: unknown };
 
-export type Render = (result: unknown) => string;
+/**
+ * A result as text; with `exit`, the exit code too (a batch of which nothing could be written).
+ * Called with `--json` as well, for the exit code.
+ */
+export type Render = (result: unknown) => string | { text: string; exit: number };
 
 /** Opens the database, calls one method, prints the result, closes. `workspace` overrides --workspace. */
 export type Invoke = <M extends MethodName>(

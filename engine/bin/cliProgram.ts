@@ -15,12 +15,14 @@ import { lossLine, recoverLines } from './recoverOutput';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
-import type { Invoke, Render } from './cliArguments';
+import type { Invoke } from './cliArguments';
 import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerReadCommands } from './readCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
+import { mcpImportLines, rejectedEvery } from './importOutput';
+import type { ImportResult } from './importOutput';
 import { addBridgeOptions } from '../mcp/commandLine';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
 import { launcherPath } from '../mcp/mcpLauncher';
@@ -115,13 +117,16 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       const result = await engram
         .call(method, checked)
         .catch((error: unknown) => Promise.reject(namingOption(error, running)));
-      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : render(result)}\n`);
+      const rendered = render(result);
+      const text = typeof rendered === 'string' ? rendered : rendered.text;
+      if (typeof rendered !== 'string') exitCode = rendered.exit;
+      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
     } finally {
       await engram.close();
     }
   };
 
-  const memoryResult: Render = (r) => memoryLine(r as Memory);
+  const memoryResult = (r: unknown) => memoryLine(r as Memory);
   const idCommand = (name: 'forget' | 'restore' | 'pin' | 'unpin', description: string, verb: string) =>
     program
       .command(name)
@@ -270,13 +275,17 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .command('import')
     .argument('<file>')
     .option('--from <format>', 'engram or mcp-memory', 'engram')
-    .description('import an Engram export or an MCP memory server memory.jsonl')
+    .description(
+      'import an Engram export or an MCP memory server memory.jsonl (mcp-memory: an observation that ' +
+        'cannot be a memory, e.g. empty, is printed on its own line and the others imported; exit 1 ' +
+        'when every observation was rejected)',
+    )
     .action((file: string, o: { from: string }) =>
-      invoke(
-        'import',
-        { file: absolute(io.cwd, file), from: o.from },
-        (r) => `imported: ${JSON.stringify(r)}`,
-      ),
+      invoke('import', { file: absolute(io.cwd, file), from: o.from }, (r) => {
+        const result = r as ImportResult;
+        if (result.from === 'engram') return `imported: ${JSON.stringify(result)}`;
+        return { text: mcpImportLines(result), exit: rejectedEvery(result) ? EXIT.usage : EXIT.ok };
+      }),
     );
 
   program

@@ -10,7 +10,7 @@ export function renderScan(r: ScanResult & { drift: ScanDrift }): string {
   const lines = [
     `scanned ${r.root} in ${(r.millis / 1000).toFixed(2)} s: ${r.files} files, ${r.symbols} symbols, ${r.imports} imports`,
     `changes: ${c.added.length} added, ${c.changed.length} changed, ${c.deleted.length} deleted, ${c.renamed.length} renamed, ${c.unchanged} unchanged`,
-    `memories: ${r.memories.added} written, ${r.memories.unchanged} unchanged, ${r.memories.invalidated} invalidated (from ${r.memories.files} files)`,
+    `memories: ${r.memories.added} written, ${r.memories.unchanged} unchanged, ${r.memories.invalidated} invalidated${r.memories.rejected ? `, ${r.memories.rejected} rejected (over a size limit)` : ''} (from ${r.memories.files} files)`,
   ];
   if (r.skipped > 0)
     lines.push(

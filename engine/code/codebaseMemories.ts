@@ -14,6 +14,8 @@ export interface CodebaseMemorySync {
   unchanged: number;
   /** Memories of code that is gone (deleted or renamed files, removed symbols), now invalid. */
   invalidated: number;
+  /** Drafts the store refused (over a limit the host set): not written, the file's others are. */
+  rejected: number;
   /** Tokens of the current codebase memories (the numerator of the token ratio). */
   memoryTokens: number;
 }
@@ -50,7 +52,14 @@ export async function syncCodebaseMemories(
    */
   orphans: 'memories' | 'synced' = 'memories',
 ): Promise<CodebaseMemorySync> {
-  const result: CodebaseMemorySync = { files: 0, added: 0, unchanged: 0, invalidated: 0, memoryTokens: 0 };
+  const result: CodebaseMemorySync = {
+    files: 0,
+    added: 0,
+    unchanged: 0,
+    invalidated: 0,
+    rejected: 0,
+    memoryTokens: 0,
+  };
   const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
   // Not on the turn of the scan's closing transaction (deletions, import re-resolution).
   await nextTurn();
@@ -109,7 +118,8 @@ function deriveFile(
   const written = store.rememberMany(drafts.map(asMemory), SCANNER);
   for (const [i, draft] of drafts.entries()) {
     const memory = written[i]!;
-    if (memory.outcome === 'unchanged') out.unchanged++;
+    if (memory.outcome === 'rejected') out.rejected++;
+    else if (memory.outcome === 'unchanged') out.unchanged++;
     else {
       out.added++;
       linkDraft(tx, memory.memory.id, draft, store.clock());

@@ -4,7 +4,7 @@ import { recordRelation, upsertEntity } from '../memory/entityGraph';
 import { importIntoKnowledgeGraph } from '../knowledgeGraph/graphImport';
 import type { KgEntity, KgRelation } from '../knowledgeGraph/graphTypes';
 import type { MemoryStore } from '../memory/memoryStore';
-import type { RememberInput } from '../memory/types';
+import type { RememberInput, RememberRejection } from '../memory/types';
 
 /**
  * Imports the knowledge graph file of the official MCP memory server (`memory.jsonl`): lines
@@ -46,15 +46,32 @@ export function parseMcpMemoryLines(lines: string[]): { entities: McpEntity[]; r
   return { entities, relations };
 }
 
-export function importMcpMemory(
-  store: MemoryStore,
-  lines: string[],
-): { entities: number; observations: number; relations: number; duplicates: number } {
+/** An observation that did not become a memory (empty, or over a limit), with the reason. */
+export interface RejectedObservation {
+  entity: string;
+  /** Its position among the entity's observations, from 0. */
+  observation: number;
+  error: RememberRejection['error'];
+}
+
+export interface McpMemoryImport {
+  entities: number;
+  /** Observations written as memories. */
+  observations: number;
+  relations: number;
+  /** Observations already stored (confirmed, not stored twice). */
+  duplicates: number;
+  /** Observations refused one by one; the rest of the file is imported. */
+  rejected: RejectedObservation[];
+}
+
+export function importMcpMemory(store: MemoryStore, lines: string[]): McpMemoryImport {
   const { entities, relations } = parseMcpMemoryLines(lines);
   return store.write((tx, now) => {
     importIntoKnowledgeGraph(tx, entities, relations);
     let observations = 0;
     let duplicates = 0;
+    const rejected: RejectedObservation[] = [];
     const ids = new Map<string, number>();
     for (const entity of entities) {
       // Engram's entity graph keys names by their trimmed lower case: an empty one has no entity.
@@ -70,6 +87,10 @@ export function importMcpMemory(
         trust: 'ingest',
       }));
       for (const result of store.rememberMany(inputs, { agent: 'mcp-memory-import' })) {
+        if (result.outcome === 'rejected') {
+          rejected.push({ entity: entity.name, observation: result.index, error: result.error });
+          continue;
+        }
         if (result.outcome === 'unchanged') duplicates++;
         else observations++;
         tx.run(
@@ -87,6 +108,6 @@ export function importMcpMemory(
         ids.get(relation.to) ?? upsertEntity(tx, relation.to.trim().toLowerCase(), relation.to, 'name', now);
       recordRelation(tx, from, to, relation.relationType, now);
     }
-    return { entities: entities.length, observations, relations: relations.length, duplicates };
+    return { entities: entities.length, observations, relations: relations.length, duplicates, rejected };
   });
 }

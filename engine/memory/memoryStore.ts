@@ -19,7 +19,16 @@ import { NewMemoryRows } from './newMemoryRows';
 import { RememberWrite } from './rememberWrite';
 import type { EmbeddedText } from './novelty';
 import { expireSessions, touchSession } from './sessions';
-import type { Actor, ChangeKind, Memory, MemoryVersion, RememberInput, RememberResult } from './types';
+import type {
+  Actor,
+  ChangeKind,
+  Memory,
+  MemoryVersion,
+  RememberInput,
+  RememberManyResult,
+  RememberResult,
+} from './types';
+import { rejection } from './rejection';
 import {
   optionalText,
   parseTime,
@@ -167,28 +176,37 @@ export class MemoryStore {
     const valid = validateRemember(input, this.limits);
     return this.write((tx, now) => {
       const result = this.remembering.remember(tx, valid, actor, now, embedded);
+      if (result instanceof EngramError) throw result;
       this.remembering.flush(tx);
       return result;
     });
   }
 
-  /** Many memories in one transaction; if any input is invalid, none is written. */
+  /**
+   * Many memories in one transaction, each checked on its own as `remember` checks it: the answer
+   * holds one result per input, in order, a rejected input answered with its index and error and
+   * nothing of it written. A batch with no valid input writes no memory and is no error.
+   */
   rememberMany(
     inputs: RememberInput[],
     actor: Actor = {},
     embedded?: ReadonlyArray<EmbeddedText | undefined>,
-  ): RememberResult[] {
+  ): RememberManyResult[] {
     if (!Array.isArray(inputs)) throw invalidInput('rememberMany needs a list of memories');
     const valid = inputs.map((input, index) => {
       try {
         return validateRemember(input, this.limits);
       } catch (error) {
-        if (EngramError.is(error)) throw new EngramError(error.code, `memory ${index + 1}: ${error.message}`);
+        if (EngramError.is(error)) return rejection(index, error);
         throw error;
       }
     });
     return this.write((tx, now) => {
-      const results = valid.map((v, i) => this.remembering.remember(tx, v, actor, now, embedded?.[i]));
+      const results = valid.map((v, i): RememberManyResult => {
+        if ('outcome' in v) return v;
+        const result = this.remembering.remember(tx, v, actor, now, embedded?.[i]);
+        return result instanceof EngramError ? rejection(i, result) : result;
+      });
       this.remembering.flush(tx);
       return results;
     });

@@ -43,13 +43,17 @@ export class RememberWrite {
     this.deps.entities.flushLinks(tx);
   }
 
+  /**
+   * The result, or the error that refused the input (its session's working memory is full):
+   * returned, not thrown, because nothing of the input was written, so a batch goes on without it.
+   */
   remember(
     tx: SqlWriter,
     input: ValidRemember,
     actor: Actor,
     now: number,
     embedded: EmbeddedText | undefined,
-  ): RememberResult {
+  ): RememberResult | EngramError {
     const content = redactSecrets(input.content);
     const context = input.context === null ? null : redactSecrets(input.context);
     const redacted = [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))];
@@ -94,15 +98,16 @@ export class RememberWrite {
     }
 
     if (input.layer === 'working' && session !== null) {
-      touchSession(tx, session, agent, now, this.deps.limits.workingMemoryTtlMs);
+      // Checked before anything of this input is written, so a batch can skip it and go on.
       const size = Buffer.byteLength(content.text) + Buffer.byteLength(context?.text ?? '');
       const used = workingBytes(tx, session);
       if (used + size > this.deps.limits.workingMemoryBytesPerSession) {
-        throw new EngramError(
+        return new EngramError(
           'TOO_LARGE',
           `working memory of session "${session}" would hold ${used + size} bytes; the limit is ${this.deps.limits.workingMemoryBytesPerSession}`,
         );
       }
+      touchSession(tx, session, agent, now, this.deps.limits.workingMemoryTtlMs);
     }
 
     const id = newId('m', now);

@@ -1,4 +1,5 @@
 /** The memory model shared by every interface (CLI, MCP, VS Code, webviews). */
+import type { EngramErrorCode } from '../errors';
 
 export const LAYERS = ['working', 'episodic', 'semantic', 'procedural', 'codebase'] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -175,3 +176,19 @@ export interface RememberResult {
    */
   surprise?: number;
 }
+
+/**
+ * A memory of a batch (`rememberMany`) that was not written: the one-line error a `remember` of it
+ * alone would have thrown, and its position in the batch (from 0). Nothing of it was written.
+ */
+export interface RememberRejection {
+  outcome: 'rejected';
+  index: number;
+  error: { code: EngramErrorCode; message: string };
+}
+
+/**
+ * `rememberMany`'s answer for one memory, at that memory's position: written (a RememberResult)
+ * or rejected. `outcome` tells them apart.
+ */
+export type RememberManyResult = RememberResult | RememberRejection;

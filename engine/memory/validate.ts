@@ -184,7 +184,7 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return value.length > 40 ? `"${value.slice(0, 40)}..."` : `"${value}"`;
-  if (Array.isArray(value)) return 'a list';
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
   if (typeof value === 'object') return 'an object';
   return typeof value === 'number' || typeof value === 'boolean' ? String(value) : typeof value;
 }

@@ -59,7 +59,12 @@ export function registerExchangeCommands(services: EngramServices): vscode.Dispo
         throw new Error(`could not import ${name}, nothing was imported: ${reason}`);
       });
       const summary = importSummary(result);
-      void vscode.window.showInformationMessage(`Engram: import of ${name} (${from}): ${summary}.`);
+      const message = `Engram: import of ${name} (${from}): ${summary}.`;
+      // Observations that could not be memories are not silent: a warning names the first.
+      const partial = result.from === 'mcp-memory' && result.rejected.length > 0;
+      void (partial
+        ? vscode.window.showWarningMessage(message)
+        : vscode.window.showInformationMessage(message));
       return { ...result, summary };
     }),
   ];

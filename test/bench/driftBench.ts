@@ -15,6 +15,8 @@ import path from 'node:path';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import type { DriftReport } from '../../engine/drift/driftReport';
 import { silentLogger } from '../../engine/host';
+import type { RememberManyResult } from '../../engine/memory/types';
+import { writtenOrReported } from './batchRejections';
 import { SQL_WASM_PATH_FOR_BENCH } from './driftBenchSupport';
 
 interface RepoSpec {
@@ -98,7 +100,7 @@ async function remember(
       kind: 'fact',
       dedupe: false,
     }));
-    await call(host, 'rememberMany', { memories });
+    writtenOrReported(await call<RememberManyResult[]>(host, 'rememberMany', { memories }), 'drift corpus');
   }
 }
 

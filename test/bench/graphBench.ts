@@ -17,6 +17,7 @@ import { launchChromium } from '../vscode/support/browser';
 import { openGraphPage } from '../webview/graphPage';
 import { machine, median, ms, round } from './stats';
 import { syntheticMemories } from './syntheticMemories';
+import { writtenOrReported } from './batchRejections';
 
 const argValue = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
   const writeStart = process.hrtime.bigint();
   const texts = syntheticMemories(MEMORIES, 7);
   for (let i = 0; i < texts.length; i += 500)
-    await call('rememberMany', { memories: texts.slice(i, i + 500).map((content) => ({ content })) });
+    writtenOrReported(
+      await call('rememberMany', { memories: texts.slice(i, i + 500).map((content) => ({ content })) }),
+      'graph corpus',
+    );
   const writeSeconds = round(ms(writeStart) / 1000, 1);
   const stats = await call('stats');
 

@@ -26,6 +26,8 @@ import type { Viewport } from '../../webview/timeline/layout';
 import type { TimelineData } from '../../webview/timeline/protocol';
 import { launchBrowser, openTimelinePage } from '../webview/timelinePage';
 import { machine, median, ms, percentile, round } from './stats';
+import { writtenOrReported } from './batchRejections';
+import type { RememberManyResult } from '../../engine/memory/types';
 import { grammarsDirectory } from '../code/codeWorkspace';
 import { GitRepository } from '../drift/gitRepository';
 import { seededRandom } from '../support/seededRandom';
@@ -94,8 +96,9 @@ async function buildStore(): Promise<{ host: EngineDispatcher; seconds: number; 
         dedupe: false,
       };
     });
-    const result = await call<Array<{ memory: { id: string } }>>(host, 'rememberMany', { memories: batch });
-    ids.push(...result.map((r) => r.memory.id));
+    const result = await call<RememberManyResult[]>(host, 'rememberMany', { memories: batch });
+    for (const written of writtenOrReported(result, 'timeline corpus'))
+      if (written) ids.push(written.memory.id);
     now += 200 * step;
   }
   for (const [i, id] of ids.entries()) {

@@ -186,6 +186,36 @@ describe('engram CLI', () => {
     assert.match(bad.err, /not an Engram export/);
   });
 
+  it('imports an MCP memory file with one line per rejected observation and a summary; exits 1 only when all were rejected', async () => {
+    const dir = tempDir();
+    const db = ['--db', path.join(dir, 'memory.db')];
+    const entity = (name: string, observations: string[]) =>
+      JSON.stringify({ type: 'entity', name, entityType: 'person', observations });
+    writeFileSync(
+      path.join(dir, 'memory.jsonl'),
+      [entity('Nate', ['Likes turtles', '', 'Plays chess']), entity('Ola', ['  '])].join('\n'),
+    );
+    const partial = await engram(dir, [...db, 'import', 'memory.jsonl', '--from', 'mcp-memory']);
+    assert.equal(partial.code, 0, partial.err);
+    assert.equal(
+      partial.out,
+      'rejected: observation 2 of "Nate": content must not be empty\n' +
+        'rejected: observation 1 of "Ola": content must not be empty\n' +
+        'imported 2 of 4 observations as memories (0 already here); 2 rejected; 2 entities, 0 relations\n',
+    );
+    assert.match((await engram(dir, [...db, 'related', 'Nate'])).out, /Plays chess/);
+
+    writeFileSync(path.join(dir, 'empty.jsonl'), entity('Pia', ['', ' ']));
+    const none = await engram(dir, [...db, '--json', 'import', 'empty.jsonl', '--from', 'mcp-memory']);
+    assert.equal(none.code, 1);
+    const answer = JSON.parse(none.out) as { observations: number; rejected: Array<{ observation: number }> };
+    assert.equal(answer.observations, 0);
+    assert.deepEqual(
+      answer.rejected.map((r) => r.observation),
+      [0, 1],
+    );
+  });
+
   it('keeps user-level memories apart from the workspace', async () => {
     const dir = tempDir();
     await engram(dir, ['--user', 'remember', 'I prefer concise answers', '--kind', 'preference']);

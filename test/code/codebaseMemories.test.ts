@@ -128,6 +128,21 @@ describe('codebase memories', () => {
     assert.ok((await codebase(test)).length >= 3);
   });
 
+  it('rejects the memories of a file whose path is too long for a conflict key and writes the others', async () => {
+    // A draft's conflict key is `code:file:<path>`; keys hold at most 200 characters.
+    const deep = `src/${'nested'.repeat(20)}/${'limiter'.repeat(12)}.ts`;
+    const root = workspaceWith({ [deep]: LIMITER, 'src/server.ts': SERVER });
+    const test = await openTestHost({
+      code: { root, grammarsDirectory: grammarsDirectory(), runner: 'inline' },
+    });
+    after(() => test.host.close());
+    const report = await test.call('scan');
+    assert.ok(report.memories.rejected >= 1, JSON.stringify(report.memories));
+    const keys = (await codebase(test)).map((m) => m.conflictKey);
+    assert.ok(keys.includes('code:file:src/server.ts'), keys.join(', '));
+    assert.ok(!keys.some((key) => key?.includes('nested')), keys.join(', '));
+  });
+
   it('refuses to scan without a workspace, naming what to pass', async () => {
     const test = await openTestHost();
     after(() => test.host.close());

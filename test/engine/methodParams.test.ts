@@ -53,11 +53,7 @@ test('every converted method refuses bad parameters with one line naming the fie
     ],
     ['remember', { content: 'x', tags: ['a', 3] }, 'tags must be a list of text; got 3'],
     ['remember', { content: 'x', source: { file: 'a.ts', line: 3 } }, 'source has a field it does not know'],
-    [
-      'rememberMany',
-      { memories: [{ content: 'x' }, { content: 4 }] },
-      'memories[1].content must be text; got 4',
-    ],
+    ['rememberMany', { memories: { content: 'x' } }, 'memories must be a list; got an object'],
     ['edit', { id: memory.id, changes: { layer: 'cortex' } }, 'changes.layer must be one of'],
     ['invalidate', { id: memory.id }, 'reason is required (text); got nothing'],
     ['asOf', { time: '2026-02-30' }, 'time must be a time (ISO 8601'],

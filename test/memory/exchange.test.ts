@@ -125,6 +125,7 @@ describe('export and import', () => {
       observations: 3,
       relations: 1,
       duplicates: 0,
+      rejected: [],
     });
     const john = await t.call('related', { entity: 'John_Smith' });
     assert.deepEqual(john.memories.map((m) => m.memory.content).sort(), [
@@ -133,6 +134,46 @@ describe('export and import', () => {
     ]);
     assert.ok(john.related.some((e) => e.name === 'Anthropic'));
     assert.ok(readFileSync(file, 'utf8').length > 0);
+  });
+
+  it('imports the good observations of an MCP memory file and reports each one it could not write', async () => {
+    const t = await openTestHost({ limits: { maxContentChars: 40 } });
+    const text = [
+      JSON.stringify({
+        type: 'entity',
+        name: 'Alice',
+        entityType: 'person',
+        observations: ['works at Acme Corp', '', 'likes tea'],
+      }),
+      JSON.stringify({
+        type: 'entity',
+        name: 'Bob',
+        entityType: 'person',
+        observations: ['rides a bike to the office every single morning', 'works at Acme Corp'],
+      }),
+    ].join('\n');
+    const result = await t.call('import', { text, from: 'mcp-memory' });
+    assert.deepEqual(result, {
+      from: 'mcp-memory',
+      entities: 2,
+      observations: 2,
+      relations: 0,
+      duplicates: 1,
+      rejected: [
+        {
+          entity: 'Alice',
+          observation: 1,
+          error: { code: 'INVALID_INPUT', message: 'content must not be empty' },
+        },
+        {
+          entity: 'Bob',
+          observation: 0,
+          error: { code: 'TOO_LARGE', message: 'content is 47 characters; the limit is 40' },
+        },
+      ],
+    });
+    const alice = await t.call('related', { entity: 'Alice' });
+    assert.deepEqual(alice.memories.map((m) => m.memory.content).sort(), ['likes tea', 'works at Acme Corp']);
   });
 
   it('rejects a malformed MCP memory line and writes nothing', async () => {

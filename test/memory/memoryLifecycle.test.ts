@@ -108,13 +108,15 @@ describe('remember', () => {
     });
   }
 
-  it('writes nothing from a batch with one invalid memory', async () => {
+  it('writes the valid memories of a batch and rejects the invalid one alone', async () => {
     const t = await openTestHost();
-    await assert.rejects(
-      t.call('rememberMany', { memories: [{ content: 'fine' }, { content: '' }] }),
-      /memory 2: content must not be empty/,
-    );
-    assert.equal((await t.call('stats')).memories, 0);
+    const results = await t.call('rememberMany', { memories: [{ content: 'fine' }, { content: '' }] });
+    assert.deepEqual(results[1], {
+      outcome: 'rejected',
+      index: 1,
+      error: { code: 'INVALID_INPUT', message: 'content must not be empty' },
+    });
+    assert.equal((await t.call('stats')).memories, 1);
   });
 });
 

@@ -5,6 +5,8 @@ import { insertRows } from '../../engine/store/heldRows';
 import type { SqlWriter } from '../../engine/store/sqlAccess';
 import type { SqlParams } from '../../engine/store/statementLog';
 import { openTestHost } from '../support/host';
+import { rememberFailingAt } from '../support/failingBatch';
+import { written } from '../support/written';
 import type { TestHost } from '../support/host';
 import { SQL_WASM_PATH } from '../support/temp';
 
@@ -73,9 +75,11 @@ describe('rows of new memories in a batch', () => {
       { length: 300 },
       (_, i) => `deploy note ${i}: the zeta${i} service runs on port ${4000 + i}`,
     );
-    const results = await test.call('rememberMany', {
-      memories: contents.map((content, i) => ({ content, pinned: i % 7 === 0 })),
-    });
+    const results = written(
+      await test.call('rememberMany', {
+        memories: contents.map((content, i) => ({ content, pinned: i % 7 === 0 })),
+      }),
+    );
     const docs = rows(test, DOCS) as Array<{ doc: number; memory_id: string }>;
     assert.deepEqual(
       docs.map((d) => d.memory_id),
@@ -109,14 +113,16 @@ describe('rows of new memories in a batch', () => {
 
   it('sees a memory created earlier in the same batch: a duplicate confirms it, a conflict key supersedes it', async () => {
     const test = await host();
-    const results = await test.call('rememberMany', {
-      memories: [
-        { content: 'the api listens on port 8080', conflictKey: 'api-port', pinned: true },
-        { content: 'builds run with pnpm' },
-        { content: 'builds run with pnpm' },
-        { content: 'the api listens on port 9090', conflictKey: 'api-port' },
-      ],
-    });
+    const results = written(
+      await test.call('rememberMany', {
+        memories: [
+          { content: 'the api listens on port 8080', conflictKey: 'api-port', pinned: true },
+          { content: 'builds run with pnpm' },
+          { content: 'builds run with pnpm' },
+          { content: 'the api listens on port 9090', conflictKey: 'api-port' },
+        ],
+      }),
+    );
     assert.deepEqual(
       results.map((r) => r.outcome),
       ['added', 'added', 'unchanged', 'superseded'],
@@ -133,28 +139,30 @@ describe('rows of new memories in a batch', () => {
   });
 
   it('leaves nothing behind when a batch fails part-way', async () => {
-    const test = await host({ limits: { workingMemoryBytesPerSession: 40 } });
+    const test = await host();
     await test.call('remember', { content: 'kept from before' });
     const before = [DOCS, LEXICAL, STATE, EVENTS].map((sql) => rows(test, sql));
-    // Validation passes for all four; the session's working-memory limit fails the third inside
-    // the write, after two memories' rows were held.
-    await assert.rejects(
-      test.call('rememberMany', {
-        memories: [
-          { content: 'first of a failing batch' },
-          { content: 'second of a failing batch', layer: 'working', session: 's' },
-          { content: 'third of a failing batch, too much', layer: 'working', session: 's' },
-          { content: 'fourth' },
-        ],
-      }),
-      /working memory of session "s"/,
+    // Every input is valid; the third fails inside the write, after two memories' rows were held.
+    assert.throws(
+      () =>
+        rememberFailingAt(
+          test.host.store,
+          [
+            { content: 'first of a failing batch' },
+            { content: 'second of a failing batch', layer: 'working', session: 's' },
+            { content: 'third of a failing batch' },
+            { content: 'fourth' },
+          ],
+          2,
+        ),
+      /no memory with id "m_gone"/,
     );
     assert.deepEqual(
       [DOCS, LEXICAL, STATE, EVENTS].map((sql) => rows(test, sql)),
       before,
     );
     // The next batch writes its own rows and nothing of the failed one.
-    const next = await test.call('rememberMany', { memories: [{ content: 'after the failure' }] });
+    const next = written(await test.call('rememberMany', { memories: [{ content: 'after the failure' }] }));
     const docs = rows(test, DOCS) as Array<{ doc: number; memory_id: string }>;
     assert.equal(docs.length, 2);
     assert.equal(docs[1]!.memory_id, next[0]!.memory.id);

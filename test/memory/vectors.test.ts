@@ -149,15 +149,26 @@ describe('memories with the default embedding model', () => {
     assert.equal(given.memory.importance, 0.5);
   });
 
-  it('writes no vector into the index for a batch that failed validation', async () => {
+  it('gives each written memory of a batch its own vector and a rejected one none', async () => {
     const test = await hostWithModel();
-    await assert.rejects(
-      test.call('rememberMany', { memories: [{ content: 'A valid memory about caching' }, { content: '' }] }),
-      /memory 2: content/,
+    const results = await test.call('rememberMany', {
+      memories: [
+        { content: 'A valid memory about caching' },
+        { content: 4 },
+        { content: '' },
+        { content: 'Deploys run through the release train on Tuesdays' },
+      ],
+    });
+    assert.deepEqual(
+      results.map((r) => r.outcome),
+      ['added', 'rejected', 'rejected', 'added'],
     );
-    assert.deepEqual(await vectorCount(test), {});
-    const result = await test.call('recall', { query: 'caching', channels: ['dense'] });
-    assert.equal(result.hits.length, 0);
+    assert.deepEqual(Object.values(await vectorCount(test)), [2]);
+    const [caching, , , deploys] = results.map((r) => (r.outcome === 'rejected' ? undefined : r.memory.id));
+    const top = async (query: string) =>
+      (await test.call('recall', { query, channels: ['dense'], k: 1 })).hits[0]?.memory.id;
+    assert.equal(await top('release train deploys'), deploys);
+    assert.equal(await top('caching'), caching);
   });
 });
 

@@ -5,6 +5,7 @@ import type { LexicalHit } from '../../engine/lexical/lexicalIndex';
 import { lexicalBuildMs, searchLexicalInMemory } from '../../engine/lexical/liveLexicalIndex';
 import { queryTerms } from '../../engine/lexical/tokenizer';
 import { openTestHost } from '../support/host';
+import { written } from '../support/written';
 import type { TestHost } from '../support/host';
 
 /** A deterministic corpus with a small vocabulary, so terms repeat across memories and columns. */
@@ -64,7 +65,7 @@ async function seeded(count: number): Promise<{ t: TestHost; ids: string[] }> {
     tags: i % 4 === 0 ? [WORDS[i % WORDS.length]!.toLowerCase().replace(/[^a-z]/g, '')] : [],
   }));
   for (let i = 0; i < memories.length; i += 100) {
-    const results = await t.call('rememberMany', { memories: memories.slice(i, i + 100) });
+    const results = written(await t.call('rememberMany', { memories: memories.slice(i, i + 100) }));
     ids.push(...results.map((r) => r.memory.id));
   }
   return { t, ids };

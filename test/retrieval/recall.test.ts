@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openTestHost } from '../support/host';
+import { written } from '../support/written';
 
 async function seeded() {
   const t = await openTestHost();
@@ -151,10 +152,10 @@ describe('recall', () => {
       'Joanna: yes, the fix was pinning the container clock with faketime',
       'Nate: great, thanks',
     ];
-    const ids = (
+    const ids = written(
       await t.call('rememberMany', {
         memories: turns.map((content) => ({ content, layer: 'episodic', session: 'chat-7' })),
-      })
+      }),
     ).map((r) => r.memory.id);
     await t.call('remember', {
       content: 'Unrelated: the office plants need water',

@@ -4,6 +4,7 @@ import { EngramError } from '../../engine/errors';
 import { driftHost, rememberAt } from '../drift/driftHost';
 import { GitRepository } from '../drift/gitRepository';
 import { openTestHost } from '../support/host';
+import { written as allWritten } from '../support/written';
 
 const T1 = '2025-01-10T12:00:00Z';
 const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
@@ -130,7 +131,7 @@ describe('timeline engine method', () => {
         dedupe: false,
       }));
       const result = await test.call('rememberMany', { memories });
-      written.push(...result.map((r) => r.memory.id));
+      written.push(...allWritten(result).map((r) => r.memory.id));
       test.clock.advance(HOUR);
     }
     // The oldest memory gets a second version (so it is the newest now); one of the middle a third.

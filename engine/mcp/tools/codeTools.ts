@@ -75,6 +75,8 @@ const scanTool = defineTool({
       added: z.number(),
       unchanged: z.number(),
       invalidated: z.number(),
+      /** Drafts over a limit the host set: not written. */
+      rejected: z.number(),
       memoryTokens: z.number(),
     }),
     tokenRatio: z
@@ -162,7 +164,7 @@ const scanTool = defineTool({
       text: [
         `scanned ${result.root} in ${(result.millis / 1000).toFixed(2)} s: ${result.files} files, ${result.symbols} symbols, ${result.imports} imports, ${result.skipped} skipped`,
         `changes: ${counts.added} added, ${counts.changed} changed, ${counts.deleted} deleted, ${counts.renamed} renamed, ${counts.unchanged} unchanged`,
-        `codebase memories: ${m.added} added, ${m.unchanged} unchanged, ${m.invalidated} invalidated`,
+        `codebase memories: ${m.added} added, ${m.unchanged} unchanged, ${m.invalidated} invalidated${m.rejected ? `, ${m.rejected} rejected (over a size limit)` : ''}`,
         ...(result.tokenRatio
           ? [`token ratio ${result.tokenRatio.ratio.toFixed(3)} (memories / source)`]
           : []),

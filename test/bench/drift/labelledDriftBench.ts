@@ -23,6 +23,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import type { DriftReport, MemoryDrift } from '../../../engine/drift/driftReport';
+import type { RememberManyResult } from '../../../engine/memory/types';
 import { call, openHost } from '../driftBench';
 import { candidateBlocks } from './docMemories';
 import type { LabelFile, LabelledMemory } from './labelFile';
@@ -170,10 +171,13 @@ async function benchRepository(name: string, gitDir: string, options: Options) {
           kind: 'fact',
           dedupe: false,
         }));
-        const results = await call<Array<{ memory: { id: string } }>>(host, 'rememberMany', {
-          memories: batch,
-        });
-        ids.push(...results.map((r) => r.memory.id));
+        const results = await call<RememberManyResult[]>(host, 'rememberMany', { memories: batch });
+        for (const r of results) {
+          // Scores pair each label with its memory: one that cannot be written is a labelling error.
+          if (r.outcome === 'rejected')
+            throw new Error(`${name}: labelled memory ${i + r.index} rejected: ${r.error.message}`);
+          ids.push(r.memory.id);
+        }
       }
     } finally {
       await host.close();

@@ -13,6 +13,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { RememberManyResult } from '../../../engine/memory/types';
+import { writtenOrReported } from '../batchRejections';
 import { call, git, openHost } from '../driftBench';
 import { scaleMemories } from './docMemories';
 import { syntheticLockfile } from './syntheticLockfile';
@@ -64,8 +66,8 @@ export async function timeAtScale(
     const host = await openHost(dbPath, ws);
     try {
       await call(host, 'scan', {});
-      for (let i = 0; i < memories.length; i += 500)
-        await call(host, 'rememberMany', {
+      for (let i = 0; i < memories.length; i += 500) {
+        const results = await call<RememberManyResult[]>(host, 'rememberMany', {
           memories: memories.slice(i, i + 500).map((m) => ({
             content: m.text,
             validFrom,
@@ -75,6 +77,8 @@ export async function timeAtScale(
             dedupe: false,
           })),
         });
+        writtenOrReported(results, 'scale memories');
+      }
     } finally {
       await host.close();
     }

@@ -13,10 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
-import type { RememberResult } from '../../../engine/memory/types';
+import type { RememberManyResult } from '../../../engine/memory/types';
 import { lexicalBuildMs } from '../../../engine/lexical/liveLexicalIndex';
 import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
+import { writtenOrReported } from '../batchRejections';
 import { syntheticMemories } from '../syntheticMemories';
 import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
 import type { BenchCorpus, BenchQuery } from './datasets';
@@ -111,8 +112,9 @@ async function load(corpus: BenchCorpus, layer: string, kind: string, dense = wi
         })),
       },
       { requestId: `load-${++requestSeq}`, client: 'bench' },
-    )) as RememberResult[];
-    results.forEach((result, j) => {
+    )) as RememberManyResult[];
+    writtenOrReported(results, `${corpus.name} load`).forEach((result, j) => {
+      if (!result) return;
       const ids = docOf.get(result.memory.id) ?? [];
       ids.push(batch[j]!.id);
       docOf.set(result.memory.id, ids);

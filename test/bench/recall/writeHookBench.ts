@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
+import type { RememberManyResult } from '../../../engine/memory/types';
+import { writtenOrReported } from '../batchRejections';
 import { median, round } from '../stats';
 import { syntheticMemories } from '../syntheticMemories';
 
@@ -45,7 +47,10 @@ async function main(): Promise<void> {
       for (let i = 0; i < PER_ROUND; i += BATCH) {
         const batch = texts.slice(next, next + BATCH).map((content) => ({ content }));
         next += BATCH;
-        await call('rememberMany', { memories: batch });
+        writtenOrReported(
+          (await call('rememberMany', { memories: batch })) as RememberManyResult[],
+          'write hook',
+        );
       }
       times[withCopy ? 'withCopy' : 'withoutCopy'].push(PER_ROUND / ((performance.now() - started) / 1000));
       if (withCopy) {
