@@ -60,6 +60,15 @@ test('only a large reply schedules a collection, once, after the replies stop', 
   assert.equal(runs, 1, 'a disposed collector still collected');
 });
 
+test("the compat bridge's whole graph of 1k entities (a 0.5 MB frame) is large enough to collect after", async () => {
+  let runs = 0;
+  const collector = new IdleCollector(() => runs++, 20);
+  collector.noteReply(508_272); // read_graph at 1k entities with two observations each
+  await sleep(100);
+  assert.equal(runs, 1);
+  collector.dispose();
+});
+
 test('without a collection function, nothing is scheduled', async () => {
   const collector = new IdleCollector(null, 5);
   collector.noteReply(LARGE_REPLY_CHARS * 4);
