@@ -17,6 +17,7 @@ import { loadSqlJs } from '../store/sqlite';
 import { defaultWorkerScripts } from '../process/workerScripts';
 import type { WorkerScripts } from '../process/workerScripts';
 import type { WorkerScript } from '../process/workerKit';
+import type { DispatchMeta } from '../process/sharedEngine';
 import { isMethodName, METHODS } from './methods';
 import type { MethodSpec } from './defineMethod';
 import { asParams } from './params';
@@ -64,6 +65,7 @@ const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
  * The engine over one database: dispatches API methods (parameters parsed once) to its store. Write methods
  * run exactly once per request id: the id and the result are stored in the same transaction as the
  * write, so a request re-sent after a failover gets the first answer instead of a second write.
+ * A call of the host's own process (DispatchMeta.local) cannot be re-sent: only the check is made.
  */
 export class EngineDispatcher {
   private readonly activityListeners = new Set<ActivityListener>();
@@ -126,13 +128,9 @@ export class EngineDispatcher {
     return new EngineDispatcher(engine, options.logger, options.onActivity);
   }
 
-  async dispatch(
-    method: string,
-    rawParams: unknown,
-    meta: { requestId: string; client: string },
-  ): Promise<unknown> {
+  async dispatch(method: string, rawParams: unknown, meta: DispatchMeta): Promise<unknown> {
     try {
-      const result = await this.execute(method, rawParams, meta.requestId);
+      const result = await this.execute(method, rawParams, meta);
       reportActivity(
         this.activityListeners,
         () =>
@@ -157,7 +155,8 @@ export class EngineDispatcher {
     }
   }
 
-  private async execute(method: string, rawParams: unknown, requestId: string): Promise<unknown> {
+  private async execute(method: string, rawParams: unknown, meta: DispatchMeta): Promise<unknown> {
+    const { requestId } = meta;
     if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
     const spec: MethodSpec = METHODS[method];
     const params = parseParams(spec, rawParams, method);
@@ -172,6 +171,9 @@ export class EngineDispatcher {
         return record ? record.rebuild(tx, kept) : kept;
       }
       const result = spec.run(this.engine, params, prepared);
+      // Nothing can re-send a call of the host's own process (DispatchMeta.local): keeping its
+      // result doubled the compat knowledge graph's database (a copy of every created entity).
+      if (meta.local) return result;
       tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
         requestId,
         method,

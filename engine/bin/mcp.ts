@@ -2,16 +2,19 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requireBundle } from './bundleRequire';
+import type * as EngineCore from './engineCore';
+
 // Everything from the shared engine bundle (dist/engineCore.js), CommanderError included: a
-// second copy of commander would fail the instanceof below. See engineCore.ts.
-import {
+// second copy of commander would fail the instanceof below. Loaded in pieces (bundleRequire.ts).
+const {
   CommanderError,
   parseBridgeArguments,
   resolveDefaultModelAssets,
   runBridge,
   useLiteAssetsInDirectory,
   workerScriptsIn,
-} from './engineCore';
+} = requireBundle(__dirname, './engineCore.js') as typeof EngineCore;
 
 /**
  * `dist/mcp.js` (engram-mcp): the MCP bridge over stdio, or Streamable HTTP with --http. stdout

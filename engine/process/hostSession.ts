@@ -1,7 +1,8 @@
 /**
  * This process as the engine host of a database: it holds the lock, owns the dispatcher that has
  * the database open, and serves clients on the endpoint. Local calls and client calls go through
- * the same dispatcher, so both get the same exactly-once treatment by request id.
+ * the same dispatcher and its exactly-once check by request id; only a client call's result is kept
+ * for a re-send (a local one has no other sender: DispatchMeta.local).
  */
 import { lstatSync, unlinkSync } from 'node:fs';
 import { EngramError } from '../errors';
@@ -20,10 +21,10 @@ import type { HeldLock } from './lockFile';
 import { RpcServer } from './rpc';
 import type { RpcContext } from './rpc';
 import { RpcErrorCode, RpcRemoteError } from './rpcMessages';
-import type { HostActivityListener, HostDispatcher } from './sharedEngine';
+import type { DispatchMeta, HostActivityListener, HostDispatcher } from './sharedEngine';
 
 export interface HostSession {
-  dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown>;
+  dispatch(method: string, params: unknown, meta: DispatchMeta): Promise<unknown>;
   /** Stop accepting, finish in-flight calls, close the dispatcher, then release the lock. */
   close(): Promise<void>;
 }
@@ -92,7 +93,7 @@ class Session implements HostSession {
     restrictSocketFile(endpoint);
   }
 
-  dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown> {
+  dispatch(method: string, params: unknown, meta: DispatchMeta): Promise<unknown> {
     if (this.closing) return Promise.reject(new EngramError('CLOSED', 'the engine host is shutting down'));
     const call = this.dispatcher.dispatch(method, params, meta);
     this.localInFlight.add(call);

@@ -18,9 +18,21 @@ import type { HostSession } from './hostSession';
 import { acquireLock, lockPathFor } from './lockFile';
 import { ConnectionLostError } from './rpcMessages';
 
+/** Who sent a request, under which id. */
+export interface DispatchMeta {
+  requestId: string;
+  client: string;
+  /**
+   * A call this process makes while it hosts: no other process knows its request id, so none can
+   * re-send it, and the dispatcher keeps no copy of its result for a retry (a write still answers
+   * from a result a previous host kept, for a call sent there before this process took over).
+   */
+  local?: boolean;
+}
+
 export interface HostDispatcher {
   /** Executes one request. requestId is stable across retries of the same logical call: the dispatcher makes writes idempotent with it (exactly-once). */
-  dispatch(method: string, params: unknown, meta: { requestId: string; client: string }): Promise<unknown>;
+  dispatch(method: string, params: unknown, meta: DispatchMeta): Promise<unknown>;
   /** Flushes and closes the database. Called once, before the lock is released. */
   close(): Promise<void>;
   /**
@@ -132,7 +144,11 @@ class Engine implements SharedEngine {
   private callAs(requestId: string, method: string, params: unknown): Promise<unknown> {
     const attached = this.attached;
     if (attached?.role === 'host') {
-      return attached.host.dispatch(method, params, { requestId, client: this.options.clientName });
+      return attached.host.dispatch(method, params, {
+        requestId,
+        client: this.options.clientName,
+        local: true,
+      });
     }
     return new Promise((resolve, reject) => {
       const call: PendingCall = { requestId, method, params, sentOn: undefined, resolve, reject };
@@ -227,7 +243,7 @@ class Engine implements SharedEngine {
       const waiting = [...this.pending.values()];
       this.pending.clear();
       for (const call of waiting) {
-        const meta = { requestId: call.requestId, client: this.options.clientName };
+        const meta = { requestId: call.requestId, client: this.options.clientName, local: true };
         void attachment.host.dispatch(call.method, call.params, meta).then(call.resolve, call.reject);
       }
     } else {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
+import type { DispatchMeta } from '../../engine/process/sharedEngine';
 import { openTestHost } from '../support/host';
 
 const isCode = (code: string) => (error: unknown) => EngramError.is(error) && error.code === code;
@@ -333,6 +334,27 @@ describe('exactly-once requests', () => {
     assert.equal(later[2]!.memory.pinned, true);
     assert.notEqual(later[2]!.memory.supersededAt, null);
     assert.deepEqual(later.slice(0, 2), (first as unknown[]).slice(0, 2));
+  });
+
+  it("keeps no result of a local call (the host's own process), but answers one a previous host kept", async () => {
+    const t = await openTestHost();
+    const remember = async (content: string, meta: DispatchMeta) =>
+      ((await t.host.dispatch('remember', { content }, meta)) as { memory: { id: string } }).memory.id;
+    const kept = (requestId: string) =>
+      t.host.store.read((r) =>
+        r.value<number>('SELECT count(*) FROM applied_requests WHERE request_id = ?', [requestId]),
+      );
+    const here = await remember('said here', { requestId: 'local-1', client: 'test', local: true });
+    assert.equal(kept('local-1'), 0);
+    // A call this process had sent to a host that kept its result, re-sent after it took over.
+    const there = await remember('said there', { requestId: 'sent-1', client: 'test' });
+    assert.equal(kept('sent-1'), 1);
+    assert.equal(
+      await remember('said there, again', { requestId: 'sent-1', client: 'test', local: true }),
+      there,
+    );
+    assert.notEqual(here, there);
+    assert.equal((await t.call('stats')).memories, 2);
   });
 
   it('rejects unknown methods', async () => {

@@ -101,7 +101,7 @@ void describe('shared engine', () => {
 
   const log = (): DispatchLogEntry[] => readLines(logFile).map((l) => JSON.parse(l) as DispatchLogEntry);
 
-  void test('a lone process becomes the host; its calls go through dispatch with a fresh UUID and its name', async () => {
+  void test('a lone process becomes the host; its calls go through dispatch with a fresh UUID, its name, marked local', async () => {
     const recorded = recordingDispatcher();
     const engine = await open({ clientName: 'cli', openHost: () => Promise.resolve(recorded.dispatcher) });
     assert.equal(engine.role, 'host');
@@ -112,7 +112,7 @@ void describe('shared engine', () => {
     assert.notEqual(first!.requestId, second!.requestId);
     assert.deepEqual(
       { ...first, requestId: '' },
-      { method: 'remember', params: { text: 'a' }, requestId: '', client: 'cli' },
+      { method: 'remember', params: { text: 'a' }, requestId: '', client: 'cli', local: true },
     );
   });
 
