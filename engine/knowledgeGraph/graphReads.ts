@@ -69,13 +69,16 @@ export function readKnowledgeGraph(reader: SqlReader): KgGraph {
 
 /**
  * Entities whose name, type or an observation contains the query, ignoring case as JavaScript's
- * toLowerCase does (all of Unicode): matched in SQL against the texts folded at write time.
+ * toLowerCase does (all of Unicode): matched in SQL against the texts folded at write time. The
+ * observations are scanned once into a set of entity ids (`IN`), not probed per entity through
+ * the index (`EXISTS`): half the time at 1k and 10k entities (sql.js under Liftoff, 2 observations
+ * each: 10k 50-60 -> 25-29 ms, 1k 2-6 -> 1 ms).
  */
 export function searchKnowledgeGraph(reader: SqlReader, query: string): KgGraph {
   const rows = reader.all<EntityRow>(
     `SELECT e.id, e.name, e.entity_type AS entityType FROM kg_entities e
      WHERE instr(e.name_folded, ?1) > 0 OR instr(e.type_folded, ?1) > 0
-        OR EXISTS (SELECT 1 FROM kg_observations o WHERE o.entity_id = e.id AND instr(o.content_folded, ?1) > 0)
+        OR e.id IN (SELECT entity_id FROM kg_observations WHERE instr(content_folded, ?1) > 0)
      ORDER BY e.id`,
     [query.toLowerCase()],
   );
