@@ -18,10 +18,15 @@ test('loading sql.js keeps no copy of its module bytes beside the compiled modul
   const db = new SQL.Database();
   assert.equal(db.exec('SELECT 6 * 7')[0]?.values[0]?.[0], 42);
   db.close();
-  collect();
-  // Handed over as `wasmBinary`, sql.js held the 690 KB file for good.
-  const kept = process.memoryUsage().arrayBuffers - before;
-  assert.ok(kept < 128 * 1024, `${kept} bytes of ArrayBuffers kept by loading sql.js`);
+  // Handed over as `wasmBinary`, sql.js held the 690 KB file for good. A collection frees an
+  // ArrayBuffer's memory through V8's sweeper thread, which may finish after the collection
+  // returns (seen in a CI run on a loaded machine): collect again until it shows, for 5 s at most.
+  const kept = () => process.memoryUsage().arrayBuffers - before;
+  for (let tries = 0; tries < 50 && kept() >= 128 * 1024; tries++) {
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(kept() < 128 * 1024, `${kept()} bytes of ArrayBuffers kept by loading sql.js`);
 });
 
 test('a missing wasm file fails the load with the file named', () => {
