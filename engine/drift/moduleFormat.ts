@@ -1,9 +1,9 @@
 /**
  * Whether `require()` of a package's entry points loads CommonJS, as its package.json says. A
- * memory that loads the project with `require('thelib')` goes stale when the package becomes
- * ESM only (`"type": "module"` and no `require` condition): the documented line no longer gives
- * what it shows (a `require()` of ES modules gives a namespace object on the Node versions that
- * allow it at all, and throws on the others).
+ * memory that requires the project and calls what it gets (`const thelib = require('thelib');
+ * thelib()`) goes stale when the package becomes ESM only (`"type": "module"` and no `require`
+ * condition): a `require()` of ES modules gives a namespace object on the Node versions that allow
+ * it at all (members still work on it, the call does not), and throws on the others.
  */
 import type { FileReader } from './fileHistory';
 
