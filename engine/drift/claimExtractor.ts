@@ -13,6 +13,7 @@ import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
 import { matchSubpaths } from './subpathClaims';
 import { matchEvents } from './eventClaims';
+import { asPackageMember } from './leadingDotMembers';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -82,6 +83,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
   return named
     .map(asDocumentPath(text))
+    .map(asPackageMember(text, options.projectPackages ?? new Set()))
     .map(withUse(text))
     .map((claim) => ({
       ...claim,

@@ -19,6 +19,7 @@ import type { ClaimForCheck, PendingMemory } from './claimStore';
 import type { ClaimCheck, DriftStatus, Verdict } from './claimTypes';
 import { DRIFT_STATUSES, VERDICTS } from './claimTypes';
 import { verifyAll } from './claimVerifier';
+import { withDefaultsOfGoneOptions } from './goneOptionDefaults';
 import type { DriftReport, MemoryDrift, Repair } from './driftReport';
 import { DRIFTED, driftScore, driftStatusOf, falseSince, saysMoreThan } from './driftStatus';
 import { createVerificationContext, historyNote } from './verificationContext';
@@ -113,7 +114,7 @@ export async function checkSelection(
       ...(lazy ? { symbols: lazySymbolIndex((fn) => store.read(fn)) } : {}),
     }),
   );
-  const checks = await verifyAll(ctx, claims);
+  const checks = withDefaultsOfGoneOptions(claims, await verifyAll(ctx, claims));
   await ctx.history.settled();
   const byMemory = groupByMemory(claims, checks);
   const memories = recordResults(store, byMemory, extracted, options.actor ?? {}, ctx);

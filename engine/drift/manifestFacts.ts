@@ -11,7 +11,10 @@ export interface ManifestFacts {
   scripts: Map<string, string[]>;
   /** Dependency (lower-cased) -> version requirement and manifest. */
   dependencies: Map<string, { version: string; file: string }>;
-  /** The workspace's own package names: a doc importing its own package is not a dependency. */
+  /**
+   * The workspace's own package names, the root package's first: a doc importing its own package
+   * is not a dependency.
+   */
   ownNames: Set<string>;
   /** The project's programs (package.json `bin`). */
   programs: Set<string>;
@@ -50,6 +53,13 @@ export function readManifestFacts(reader: SqlReader, root: string, realRoot: str
     add(facts, file, record.name, record.data);
   }
   if (pathState(root, realRoot, 'package.json') === 'file') addPrograms(facts, root);
+  return rootNameFirst(facts);
+}
+
+/** The root package's name leads ownNames: docs that leave out a receiver mean that package. */
+function rootNameFirst(facts: ManifestFacts): ManifestFacts {
+  const root = [...facts.packageFiles].find(([, file]) => file === 'package.json')?.[0];
+  if (root !== undefined) facts.ownNames = new Set([root, ...facts.ownNames]);
   return facts;
 }
 

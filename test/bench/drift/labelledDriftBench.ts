@@ -12,6 +12,7 @@
  *   [--lockfile-mb N] [--no-timing | --timing-only] [--scale N]
  * NAME is a label file's name (pino for pino.json); GIT_DIR a clone or bare mirror holding both
  * commits. `--explore` lists every flag on all candidate doc blocks (for development repositories).
+ * `--claims` prints every claim the check extracted with its verdict (development repositories only).
  * `--misses` lists a development repository's labelled claims not extracted or not flagged.
  * `--no-timing` skips the run at scale (slow); `--timing-only` runs only it (no quality figures:
  * how held-out repositories are timed without looking at their results); `--scale` sets its
@@ -49,6 +50,8 @@ interface Options {
   explore: boolean;
   /** List the labelled claims missed (not extracted, or false and not flagged): development only. */
   misses: boolean;
+  /** Print every extracted claim with its verdict: development only. */
+  claims: boolean;
   lockfileMb: number;
   /** Whether to time the check at scale, and whether to do only that. */
   timing: 'no' | 'also' | 'only';
@@ -61,6 +64,7 @@ function parseArgs(argv: string[]): Options {
     json: false,
     explore: false,
     misses: false,
+    claims: false,
     lockfileMb: 2,
     timing: 'also',
     scale: 500,
@@ -70,6 +74,7 @@ function parseArgs(argv: string[]): Options {
     if (arg === '--json') options.json = true;
     else if (arg === '--explore') options.explore = true;
     else if (arg === '--misses') options.misses = true;
+    else if (arg === '--claims') options.claims = true;
     else if (arg === '--lockfile-mb') options.lockfileMb = Number(argv[++i]);
     else if (arg === '--no-timing') options.timing = 'no';
     else if (arg === '--timing-only') options.timing = 'only';
@@ -220,6 +225,7 @@ async function benchRepository(name: string, gitDir: string, options: Options) {
       recheck: { wallMs: again.wallMs, cpuMs: again.cpuMs },
       score: labels ? scoreRepository(under) : undefined,
       flags: exploreFlags(under),
+      claims: options.claims && DEVELOPMENT.has(name) ? claimLines(under) : [],
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -241,6 +247,16 @@ function exploreFlags(memories: readonly MemoryUnderScore[]) {
           : undefined,
         repair: c.evidence.repair?.text ?? c.evidence.target,
       })),
+  );
+}
+
+/** Every claim the check extracted, one line each, to see why a labelled claim was or was not flagged. */
+function claimLines(memories: readonly MemoryUnderScore[]): string[] {
+  return memories.flatMap((m) =>
+    (m.drift?.claims ?? []).map(
+      (c) =>
+        `${m.label.id} ${c.kind} ${c.subject} -> ${c.verdict}${c.evidence.doubtful === true ? ' (doubtful)' : ''}: ${c.evidence.reason}${c.evidence.commit ? ` [${c.evidence.commit.hash.slice(0, 10)}]` : ''}`,
+    ),
   );
 }
 
@@ -320,6 +336,7 @@ async function main(): Promise<void> {
       if (r.score) printScore(r.name, r.split, r.score);
       if (r.score && options.misses) printMisses(r.split, r.score);
       if (options.explore) for (const f of r.flags) process.stdout.write(`${JSON.stringify(f)}\n`);
+      for (const line of r.claims) process.stdout.write(`  claim ${line}\n`);
       process.stdout.write(
         `  ${r.memories} memories; scan ${r.scanMs} ms; first check ${r.firstCheck.wallMs} ms wall / ${r.firstCheck.cpuMs} ms CPU; re-check ${r.recheck.wallMs} ms wall / ${r.recheck.cpuMs} ms CPU${r.mismatchedTexts.length ? `; texts differing from the labels: ${r.mismatchedTexts.join(', ')}` : ''}\n`,
       );
