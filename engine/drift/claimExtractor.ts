@@ -102,8 +102,9 @@ function withUse(text: string): (claim: Partial) => Partial {
   return (claim) => {
     if (claim.kind !== 'symbol' || claim.confidence !== 'low' || !PACKAGE_WORD_RE.test(claim.subject))
       return claim;
-    const lineStart = text.lastIndexOf('\n', claim.span[0] - 1) + 1;
-    const before = text.slice(Math.max(lineStart, claim.span[0] - 40), claim.span[0]);
+    // Within the paragraph: Markdown wraps a sentence over lines ("use the\n`fsevents`").
+    const paragraphStart = text.lastIndexOf('\n\n', claim.span[0] - 1) + 1;
+    const before = text.slice(Math.max(paragraphStart, claim.span[0] - 40), claim.span[0]);
     return USED_BEFORE_RE.test(before) ? { ...claim, usedAs: 'package' } : claim;
   };
 }

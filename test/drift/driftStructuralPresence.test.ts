@@ -102,6 +102,9 @@ describe('drift: a name the manifest declared is a dependency', () => {
       'fsevents',
     ]);
     assert.deepEqual(used('Whether to use the `fsevents` watching interface if available.'), ['fsevents']);
+    // Markdown wraps the sentence; a paragraph break ends it.
+    assert.deepEqual(used('Whether to use the\n`fsevents` watching interface.'), ['fsevents']);
+    assert.deepEqual(used('Tools we use the most:\n\n`fsevents` watches on macOS.'), []);
     assert.deepEqual(used('As noted above, `send` will serialize the object. Run `tap` using `npx`.'), []);
   });
 
