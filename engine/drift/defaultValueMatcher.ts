@@ -15,12 +15,13 @@ const NAMED_DEFAULT_RE = new RegExp(
  * "Default: `false`" at the end of an option's list item or section; "(default: `os.EOL`)",
  * "(default false)", "(Default: **localhost**)" in parentheses, where a bare value must be a
  * literal ("(default: level set on parent logger)" states no value); ", default to 2" closing
- * an item.
+ * an item; "(`/` by default)", also when a condition follows ("(`false` by default for HTTP").
  */
 const BARE_DEFAULT_RE = new RegExp(
   String.raw`\bDefault(?:\s+value)?\s*(?:is|:)\s*\`([^\`\n]{1,80})\`` +
     String.raw`|\(\s*default(?:\s+value)?\s*(?:is\s+|:\s*|\s)\s*(?:\`([^\`\n]{1,80})\`|\*\*([^*\s]{1,40})\*\*|(true|false|null|-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|"[^"\n]{0,40}"))\s*\)` +
-    String.raw`|,\s*defaults?\s+to\s+(?:\`([^\`\n]{1,80})\`|(true|false|null|-?\d+(?:\.\d+)?)(?![\w.]))`,
+    String.raw`|,\s*defaults?\s+to\s+(?:\`([^\`\n]{1,80})\`|(true|false|null|-?\d+(?:\.\d+)?)(?![\w.]))` +
+    String.raw`|\(\s*\`([^\`\n]{1,80})\`\s+by\s+default\b`,
   'gi',
 );
 /**
@@ -50,7 +51,7 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
   for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
     const option = optionAbove(text, m.index);
     if (!option) continue;
-    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6]) as string;
+    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) as string;
     const end = m.index + m[0].length;
     // "`maxIpsCount` ..., default to 0" is already the named default it states.
     if (out.slice(0, named).some((c) => c.span[0] < end && m.index < c.span[1])) continue;

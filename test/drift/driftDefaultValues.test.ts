@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { extractClaims } from '../../engine/drift/claimExtractor';
 import type { DriftReport } from '../../engine/drift/driftReport';
 import { BEFORE_CHANGE, fixAccepted, rememberAt, scannedAfterChange } from './driftHost';
 
@@ -118,5 +119,20 @@ describe('drift on documented defaults', () => {
       [...new Set(claims.map((c) => c.subject))],
       ['app.subdomainOffset', 'app.proxyIpHeader', 'app.maxIpsCount'],
     );
+  });
+
+  it('reads "(`/` by default)" in an option item as that option\'s default, a condition after it too', () => {
+    const text = [
+      '* `path`: a string indicating the path of the cookie (`/` by default).',
+      '* `secure`: sent over HTTPS only (`false` by default for HTTP, `true` by default for HTTPS).',
+      '* `domain`: the domain of the cookie (no default).',
+    ].join('\n');
+    const defaults = extractClaims(text)
+      .filter((c) => c.kind === 'config' && c.isDefault === true)
+      .map((c) => [c.subject, c.value]);
+    assert.deepEqual(defaults, [
+      ['path', '/'],
+      ['secure', 'false'],
+    ]);
   });
 });
