@@ -1,3 +1,5 @@
+import { useLexicalCopy } from '../lexical/liveLexicalIndex';
+import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
 import { DEFAULT_LIMITS } from '../memory/limits';
@@ -45,6 +47,11 @@ export interface HostOptions {
   code?: CodeWorkspaceOptions;
   /** Load the model right after open (long-lived hosts) instead of on first use. @default false */
   warmEmbedding?: boolean;
+  /**
+   * The in-memory lexical index: built in the background from open (`background`), or never, for a
+   * process that answers one call and exits (`never`: recall searches SQLite's FTS). @default 'background'
+   */
+  lexicalCopy?: LexicalCopyMode;
   /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
    * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
@@ -113,6 +120,7 @@ export class EngineDispatcher {
         : {}),
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
+    useLexicalCopy(db, options.lexicalCopy ?? 'background', (fn) => store.read(fn));
     store.sweepExpired();
     // Only when something expired: opening a store to read it must not append to the journal.
     const expiredBefore = store.clock() - APPLIED_REQUEST_TTL_MS;

@@ -104,6 +104,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       ...(io.workers ? { workers: io.workers } : {}),
       clientName: 'cli',
       logger: stderrLogger('warn'),
+      // One call, then exit: a recall searches SQLite's FTS instead of building an index for it.
+      lexicalCopy: 'never',
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
         useLiteAssets: io.useLiteAssets,

@@ -36,6 +36,7 @@ export async function openTestHost(
     embedding?: EmbeddingProvider;
     code?: HostOptions['code'];
     onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
+    lexicalCopy?: HostOptions['lexicalCopy'];
   } = {},
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
@@ -50,6 +51,7 @@ export async function openTestHost(
     embedding: options.embedding ?? null,
     code: options.code,
     onEmbeddingProgress: options.onEmbeddingProgress,
+    lexicalCopy: options.lexicalCopy,
   });
   return {
     host,
