@@ -10,6 +10,8 @@ import { queryTerms } from './tokenizer';
 /** The store's database, as far as the copy needs it: whether a write transaction is open. */
 export interface IndexedDatabase {
   readonly inWrite: boolean;
+  /** The last committed transaction: statuses read at one value hold until it moves. */
+  readonly lastSeq: number;
 }
 
 /** Rows read per statement while building, so the whole table is never held as objects at once. */
@@ -282,7 +284,7 @@ export function searchLexicalInMemory(
   const kept = affordableTerms(reader, terms, (term) => index.documentsWithTerm(term));
   const ranking = index.score(kept, LEXICAL_WEIGHTS);
   try {
-    return eligibleTop(reader, index, ranking, limit, statuses);
+    return eligibleTop(reader, index, ranking, limit, statuses, statusCacheOf(db));
   } finally {
     ranking.release();
   }
@@ -294,12 +296,13 @@ function eligibleTop(
   ranking: Ranking,
   limit: number,
   statuses: readonly string[],
+  known: StatusCache,
 ): LexicalHit[] {
   // Usually every top candidate is eligible; when some are not, look further down.
   for (let want = limit; ; want = Math.min(ranking.matches, want * 4)) {
     const top = ranking.top(want);
     const ids = top.map((hit) => index.memoryIdOf(hit.doc)).filter((id): id is string => id !== undefined);
-    const ok = eligible(reader, ids, statuses);
+    const ok = eligible(reader, ids, statuses, known);
     const hits: LexicalHit[] = [];
     for (const { doc, score } of top) {
       const memoryId = index.memoryIdOf(doc);
@@ -311,17 +314,45 @@ function eligibleTop(
 }
 
 /** The ids that are current memories with one of `statuses`. */
-function eligible(reader: SqlReader, ids: string[], statuses: readonly string[]): Set<string> {
-  const ok = new Set<string>();
-  const marks = statuses.map(() => '?').join(', ');
-  for (let i = 0; i < ids.length; i += ID_CHUNK) {
-    const chunk = ids.slice(i, i + ID_CHUNK);
-    for (const row of reader.all<{ id: string }>(
-      `SELECT id FROM memories WHERE superseded_at IS NULL AND status IN (${marks})
-       AND id IN (${chunk.map(() => '?').join(', ')})`,
-      [...statuses, ...chunk],
+function eligible(
+  reader: SqlReader,
+  ids: string[],
+  statuses: readonly string[],
+  known: StatusCache,
+): Set<string> {
+  const missing = ids.filter((id) => !known.statusOf.has(id));
+  for (let i = 0; i < missing.length; i += ID_CHUNK) {
+    const chunk = missing.slice(i, i + ID_CHUNK);
+    for (const id of chunk) known.statusOf.set(id, null);
+    for (const row of reader.all<{ id: string; status: string }>(
+      `SELECT id, status FROM memories WHERE superseded_at IS NULL AND id IN (${chunk.map(() => '?').join(', ')})`,
+      chunk,
     ))
-      ok.add(row.id);
+      known.statusOf.set(row.id, row.status);
   }
-  return ok;
+  const wanted = new Set(statuses);
+  return new Set(ids.filter((id) => wanted.has(known.statusOf.get(id) ?? '')));
+}
+
+/**
+ * Statuses of memories recalled lately, as of one committed transaction: a recall's candidates
+ * repeat from query to query, and reading their statuses was a third of a search (10k memories).
+ * Any commit may change a status (forget, invalidate, a new version), so the next one clears it.
+ */
+interface StatusCache {
+  seq: number;
+  /** Memory id -> its current version's status, or null when it has no current version. */
+  statusOf: Map<string, string | null>;
+}
+
+/** Statuses kept at most (a few hundred queries' candidates); then the cache starts over. */
+const MAX_CACHED_STATUSES = 50_000;
+
+const statusCaches = new WeakMap<IndexedDatabase, StatusCache>();
+
+function statusCacheOf(db: IndexedDatabase): StatusCache {
+  let cache = statusCaches.get(db);
+  if (!cache || cache.seq !== db.lastSeq || cache.statusOf.size > MAX_CACHED_STATUSES)
+    statusCaches.set(db, (cache = { seq: db.lastSeq, statusOf: new Map() }));
+  return cache;
 }
