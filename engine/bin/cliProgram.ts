@@ -20,6 +20,7 @@ import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerReadCommands } from './readCommands';
+import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { mcpImportLines, rejectedEvery } from './importOutput';
 import type { ImportResult } from './importOutput';
@@ -340,6 +341,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
+  registerLifecycleCommands(program, invoke);
 
   program
     .command('recover')

@@ -20,7 +20,8 @@ export type EventType =
   | 'import'
   | 'merge-entities'
   | 'inject'
-  | 'drift';
+  | 'drift'
+  | 'lifecycle';
 
 export interface LedgerEvent {
   type: EventType;

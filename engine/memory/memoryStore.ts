@@ -284,9 +284,10 @@ export class MemoryStore {
     );
   }
 
-  archive(idOrPrefix: string, actor: Actor = {}): Memory {
+  /** Out of recall by default, recoverable with restore; `reason` says why (the lifecycle's rule). */
+  archive(idOrPrefix: string, actor: Actor = {}, reason?: string): Memory {
     return this.changeStatus(idOrPrefix, actor, ['active'], 'archive', () => ({
-      patch: { status: 'archived', statusReason: null },
+      patch: { status: 'archived', statusReason: reason ?? null },
       change: 'archived',
     }));
   }

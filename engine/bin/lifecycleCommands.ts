@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import type { Invoke } from './cliArguments';
+import type { MethodResult } from '../api/methods';
+
+/** `engram explain <id>` and `engram lifecycle [--apply]`; `--json` is the global option. */
+export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
+  program
+    .command('explain')
+    .argument('<id>')
+    .description("why a memory is kept or would be archived: retention and importance's factors")
+    .action((id: string) => invoke('explain', { id }, (r) => renderExplain(r as MethodResult<'explain'>)));
+
+  program
+    .command('lifecycle')
+    .option('--apply', 'archive what has faded (without it: only say what would be archived)')
+    .description('archive episodes that have faded (old, unread, unimportant); restore brings one back')
+    .action((o: { apply?: boolean }) =>
+      invoke('lifecycle', { dryRun: o.apply !== true }, (r) =>
+        renderLifecycle(r as MethodResult<'lifecycle'>),
+      ),
+    );
+}
+
+function renderExplain(r: MethodResult<'explain'>): string {
+  return [
+    `${r.memoryId} (${r.layer}, written by ${r.trust}, ${r.status}), ${r.ageDays} days old, ${r.idleDays} idle`,
+    `retention ${r.retention}`,
+    `importance ${r.importance.score}:`,
+    ...r.importance.factors.map(
+      (f) =>
+        `  ${f.factor.padEnd(16)} ${f.value.toFixed(3)} x ${f.weight.toFixed(2)} = ${f.contribution.toFixed(3)}`,
+    ),
+    r.archive.due
+      ? 'archive: due (the next `engram lifecycle --apply` archives it)'
+      : `archive: kept (${r.archive.unmet.join('; ')})`,
+  ].join('\n');
+}
+
+function renderLifecycle(r: MethodResult<'lifecycle'>): string {
+  const verb = r.dryRun ? 'would archive' : 'archived';
+  const lines = r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`);
+  const tail = r.dryRun && r.archived.length > 0 ? ['(dry run: nothing changed; --apply archives them)'] : [];
+  return [
+    `considered ${r.considered} old, rarely recalled episodes; ${verb} ${r.archived.length}`,
+    ...lines,
+    ...tail,
+  ].join('\n');
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ID_PARAMS } from '../../api/memoryParams';
+import { defineTool, READ_ONLY } from '../toolDefinition';
+import type { ToolDefinition } from '../toolDefinition';
+
+const explainTool = defineTool({
+  name: 'memory_explain',
+  title: 'Explain a memory',
+  description:
+    "Why a memory is kept or would be archived: its retention (trust-weighted forgetting curve), its importance as weighted factors (base, recalls, recency, entity links, source trust, stability, layer, confirmations), and the archive rule's conditions it does not meet.",
+  group: 'memory',
+  profiles: ['full'],
+  hints: READ_ONLY,
+  input: ID_PARAMS.pick({ id: true }),
+  output: z.object({
+    memoryId: z.string(),
+    layer: z.string(),
+    trust: z.string(),
+    status: z.string(),
+    ageDays: z.number(),
+    idleDays: z.number(),
+    retention: z.number(),
+    importance: z.object({
+      score: z.number(),
+      factors: z.array(
+        z.object({ factor: z.string(), value: z.number(), weight: z.number(), contribution: z.number() }),
+      ),
+    }),
+    archive: z.object({ due: z.boolean(), unmet: z.array(z.string()) }),
+  }),
+  async run({ id }, context) {
+    const facts = await context.call('explain', { id });
+    const factors = facts.importance.factors
+      .map((f) => `${f.factor} ${f.value} x ${f.weight} = ${f.contribution}`)
+      .join('; ');
+    const archive = facts.archive.due
+      ? 'the archive rule applies: it would be archived by the next lifecycle run'
+      : `kept: ${facts.archive.unmet.join('; ')}`;
+    return {
+      structured: facts,
+      text: `${facts.memoryId} (${facts.layer}, ${facts.trust}, ${facts.status}): retention ${facts.retention} after ${facts.idleDays} idle days; importance ${facts.importance.score} (${factors}); ${archive}`,
+    };
+  },
+});
+
+export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool];
