@@ -42,6 +42,8 @@ export interface OpenEngramOptions {
   warmEmbedding?: boolean;
   /** The in-memory lexical index when this process hosts the database (see HostOptions). */
   lexicalCopy?: HostOptions['lexicalCopy'];
+  /** The lifecycle's period when this process hosts the database (see HostOptions). */
+  lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
   /** With checkpointInWorker: smaller databases are exported on this process's thread. */
@@ -91,6 +93,7 @@ export class Engram {
             : null,
           warmEmbedding: options.warmEmbedding,
           lexicalCopy: options.lexicalCopy,
+          lifecycleEveryMs: options.lifecycleEveryMs,
           checkpointInWorker: options.checkpointInWorker,
           checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,
           code: options.code,

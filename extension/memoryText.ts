@@ -102,6 +102,7 @@ const CHANGES: Record<string, string> = {
   expired: 'Expired',
   imported: 'Imported',
   merged: 'Merged with a restatement',
+  promoted: 'Promoted to another layer',
 };
 
 /**

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { currentMemory, resolveId } from '../memory/memoryQueries';
-import { runArchivePass } from '../lifecycle/archivePass';
+import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
 
-/** `lifecycle` {dryRun?}: archive what has faded; a dry run (the default) only plans. */
+/** `lifecycle` {dryRun?}: promote what has earned it, archive what has faded; a dry run (the default) only plans. */
 const LIFECYCLE_PARAMS = methodParams({ dryRun: z.boolean().optional() });
 
 export const LIFECYCLE_METHODS = {
@@ -23,6 +23,6 @@ export const LIFECYCLE_METHODS = {
   lifecycle: defineMethod({
     params: LIFECYCLE_PARAMS,
     write: true,
-    run: ({ store }, p) => runArchivePass(store, { dryRun: p.dryRun ?? true }),
+    run: ({ store }, p) => runLifecyclePass(store, { dryRun: p.dryRun ?? true }),
   }),
 };

@@ -12,8 +12,10 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
 
   program
     .command('lifecycle')
-    .option('--apply', 'archive what has faded (without it: only say what would be archived)')
-    .description('archive episodes that have faded (old, unread, unimportant); restore brings one back')
+    .option('--apply', 'do it (without it: only say what would be done)')
+    .description(
+      'promote working notes and important episodes; archive episodes that have faded (restore brings one back)',
+    )
     .action((o: { apply?: boolean }) =>
       invoke('lifecycle', { dryRun: o.apply !== true }, (r) =>
         renderLifecycle(r as MethodResult<'lifecycle'>),
@@ -37,12 +39,14 @@ function renderExplain(r: MethodResult<'explain'>): string {
 }
 
 function renderLifecycle(r: MethodResult<'lifecycle'>): string {
-  const verb = r.dryRun ? 'would archive' : 'archived';
-  const lines = r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`);
-  const tail = r.dryRun && r.archived.length > 0 ? ['(dry run: nothing changed; --apply archives them)'] : [];
-  return [
-    `considered ${r.considered} old, rarely recalled episodes; ${verb} ${r.archived.length}`,
-    ...lines,
-    ...tail,
-  ].join('\n');
+  const would = (done: string, planned: string) => (r.dryRun ? planned : done);
+  const lines = [
+    `${would('promoted', 'would promote')} ${r.promoted.length}`,
+    ...r.promoted.map((p) => `  ${p.memoryId}  ${p.from} -> ${p.to} (${p.reason})`),
+    `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
+    ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
+  ];
+  if (r.dryRun && r.promoted.length + r.archived.length > 0)
+    lines.push('(dry run: nothing changed; --apply does it)');
+  return lines.join('\n');
 }

@@ -21,7 +21,8 @@ export type EventType =
   | 'merge-entities'
   | 'inject'
   | 'drift'
-  | 'lifecycle';
+  | 'lifecycle'
+  | 'promote';
 
 export interface LedgerEvent {
   type: EventType;

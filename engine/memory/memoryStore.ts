@@ -378,16 +378,18 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * A session that ended leaves its working notes as episodes (the lifecycle's promotion rule,
+   * issue 21): what happened stays findable, and the lifecycle archives it once it has faded.
+   */
   private expireWorkingMemory(tx: SqlWriter, now: number): void {
     for (const memoryId of expireSessions(tx, now)) {
-      reviseVersion(
-        tx,
-        currentMemory(tx, memoryId),
-        { status: 'archived', statusReason: 'session expired' },
-        'expired',
-        now,
-      );
-      this.ledger.append(tx, now, { type: 'expire', memoryId });
+      reviseVersion(tx, currentMemory(tx, memoryId), { layer: 'episodic' }, 'promoted', now);
+      this.ledger.append(tx, now, {
+        type: 'promote',
+        memoryId,
+        data: { from: 'working', to: 'episodic', reason: 'session ended' },
+      });
     }
   }
 

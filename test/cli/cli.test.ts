@@ -296,7 +296,10 @@ describe('engram CLI', () => {
     assert.match(explained.out, /^archive: kept \(0 of 90 days old/m);
     const planned = await engram(dir, ['lifecycle']);
     assert.equal(planned.code, 0, planned.err);
-    assert.equal(planned.out, 'considered 0 old, rarely recalled episodes; would archive 0\n');
+    assert.equal(
+      planned.out,
+      'would promote 0\nconsidered 0 old, rarely recalled episodes; would archive 0\n',
+    );
     const bad = await engram(dir, ['explain', 'm_nosuchmemory']);
     assert.notEqual(bad.code, 0);
     assert.equal(bad.err.trim().split('\n').length, 1, bad.err);

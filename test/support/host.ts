@@ -37,6 +37,7 @@ export async function openTestHost(
     code?: HostOptions['code'];
     onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
     lexicalCopy?: HostOptions['lexicalCopy'];
+    lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
   } = {},
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
@@ -52,6 +53,7 @@ export async function openTestHost(
     code: options.code,
     onEmbeddingProgress: options.onEmbeddingProgress,
     lexicalCopy: options.lexicalCopy,
+    lifecycleEveryMs: options.lifecycleEveryMs,
   });
   return {
     host,
