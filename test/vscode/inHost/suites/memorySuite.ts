@@ -201,6 +201,8 @@ test('a memory document reads as prose: its words, kind and age in words, its hi
   assert.ok(!/\| *field *\|/.test(text), `no raw table:\n${text}`);
   assert.match(text, /decision in semantic memory · remembered (just now|\d+ \w+ ago) by you/);
   assert.match(text, /## History\n\n- Remembered (just now|\d+ \w+ ago)/);
+  // A semantic decision does not fade: kept, with the lifecycle's reasons in words.
+  assert.match(text, /## Importance\n\n0\.\d\d of 1, mostly [a-z ]+; 100% retained\.\n\nKept: /);
   assert.ok(text.trimEnd().endsWith(`Memory id: \`${decisionId}\``), 'the id is the last line');
   // The tab is named by the memory's words, not by its id.
   assert.ok(!path.posix.basename(doc.uri.path).includes(decisionId), doc.uri.path);
