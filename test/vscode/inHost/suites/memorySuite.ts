@@ -410,6 +410,7 @@ test('Tidy Memory Now promotes an old working note and archives a faded episode,
   const faded = await api.engine.call('remember', {
     content: 'Lunch was late on the day of the offsite',
     layer: 'episodic',
+    importance: 0,
     validFrom: Date.now() - 200 * day,
     actor: { agent: 'tidy-test-agent' },
   });
