@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
+import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import type { MethodResult } from '../api/methods';
 
-/** `engram explain <id>` and `engram lifecycle [--apply]`; `--json` is the global option. */
+/** `engram explain <id>`, `engram lifecycle [--apply]`, `engram dedup [--apply]`; `--json` is global. */
 export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
   program
     .command('explain')
@@ -21,6 +22,29 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
         renderLifecycle(r as MethodResult<'lifecycle'>),
       ),
     );
+
+  program
+    .command('dedup')
+    .option('--apply', 'merge them (without it: only list the pairs)')
+    .option('--threshold <n>', 'cosine similarity from which two memories restate each other', parseNumber)
+    .description(
+      'merge memories that restate each other into the more important one (needs the embedding model)',
+    )
+    .action((o: { apply?: boolean; threshold?: number }) =>
+      invoke('dedup', { dryRun: o.apply !== true, threshold: o.threshold }, (r) =>
+        renderDedup(r as MethodResult<'dedup'>),
+      ),
+    );
+}
+
+function renderDedup(r: MethodResult<'dedup'>): string {
+  const count = r.dryRun ? r.pairs.length : r.merged;
+  const lines = [
+    `${r.dryRun ? 'would merge' : 'merged'} ${count} restatement${count === 1 ? '' : 's'}`,
+    ...r.pairs.map((p) => `  ${p.merge} -> ${p.keep} (similarity ${p.similarity}): ${p.mergeExcerpt}`),
+  ];
+  if (r.dryRun && r.pairs.length > 0) lines.push('(dry run: nothing changed; --apply merges them)');
+  return lines.join('\n');
 }
 
 function renderExplain(r: MethodResult<'explain'>): string {

@@ -22,7 +22,8 @@ export type EventType =
   | 'inject'
   | 'drift'
   | 'lifecycle'
-  | 'promote';
+  | 'promote'
+  | 'dedup';
 
 export interface LedgerEvent {
   type: EventType;

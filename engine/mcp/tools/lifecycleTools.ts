@@ -43,4 +43,39 @@ const explainTool = defineTool({
   },
 });
 
-export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool];
+const dedupTool = defineTool({
+  name: 'memory_dedup',
+  title: 'Merge restatements',
+  description:
+    'Find memories that restate each other (embedding similarity >= threshold, default 0.92, and no number, name, path or identifier differing). A dry run (the default) lists the pairs; dryRun false merges each into the more important memory (tags, confirmations and recalls combined; the other is superseded and stays in history).',
+  group: 'memory',
+  profiles: ['full'],
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  input: z.object({
+    dryRun: z.boolean().optional().describe('list the pairs only (default true)'),
+    threshold: z.number().min(0.5).max(1).optional(),
+  }),
+  output: z.object({
+    dryRun: z.boolean(),
+    merged: z.number(),
+    pairs: z.array(
+      z.object({
+        keep: z.string(),
+        merge: z.string(),
+        similarity: z.number(),
+        keepExcerpt: z.string(),
+        mergeExcerpt: z.string(),
+      }),
+    ),
+  }),
+  async run({ dryRun = true, threshold }, context) {
+    const result = await context.call('dedup', { dryRun, ...(threshold === undefined ? {} : { threshold }) });
+    const lines = result.pairs.map((p) => `${p.merge} -> ${p.keep} (${p.similarity}): ${p.mergeExcerpt}`);
+    const head = dryRun
+      ? `${result.pairs.length} pairs would merge (dry run)`
+      : `merged ${result.merged} restatements`;
+    return { structured: result, text: [head, ...lines].join('\n') };
+  },
+});
+
+export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool, dedupTool];
