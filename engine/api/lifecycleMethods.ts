@@ -3,6 +3,7 @@ import { currentMemory, resolveId } from '../memory/memoryQueries';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
+import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
@@ -32,6 +33,16 @@ export const LIFECYCLE_METHODS = {
     params: LIFECYCLE_PARAMS,
     write: true,
     run: ({ store }, p) => runLifecyclePass(store, { dryRun: p.dryRun ?? true }),
+  }),
+  /** `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each. */
+  consolidate: defineMethod({
+    params: LIFECYCLE_PARAMS,
+    write: true,
+    run: ({ store }, p) => {
+      const dryRun = p.dryRun ?? true;
+      const clusters = store.read((r) => planConsolidation(r, store.clock()));
+      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters) };
+    },
   }),
   dedup: defineMethod({
     params: DEDUP_PARAMS,

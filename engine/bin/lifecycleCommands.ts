@@ -24,6 +24,16 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
     );
 
   program
+    .command('consolidate')
+    .option('--apply', 'consolidate (without it: only list the clusters)')
+    .description('merge clusters of recalled episodes that share entities into one semantic memory each')
+    .action((o: { apply?: boolean }) =>
+      invoke('consolidate', { dryRun: o.apply !== true }, (r) =>
+        renderConsolidation(r as MethodResult<'consolidate'>),
+      ),
+    );
+
+  program
     .command('dedup')
     .option('--apply', 'merge them (without it: only list the pairs)')
     .option('--threshold <n>', 'cosine similarity from which two memories restate each other', parseNumber)
@@ -35,6 +45,17 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
         renderDedup(r as MethodResult<'dedup'>),
       ),
     );
+}
+
+function renderConsolidation(r: MethodResult<'consolidate'>): string {
+  const lines = [
+    `${r.dryRun ? 'would consolidate' : 'consolidated'} ${r.clusters.length} cluster${r.clusters.length === 1 ? '' : 's'}`,
+    ...r.clusters.map(
+      (c, i) => `  ${r.created[i] ?? '(new)'} <- ${c.members.join(', ')}: ${c.summary.slice(0, 160)}`,
+    ),
+  ];
+  if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
+  return lines.join('\n');
 }
 
 function renderDedup(r: MethodResult<'dedup'>): string {

@@ -23,7 +23,8 @@ export type EventType =
   | 'drift'
   | 'lifecycle'
   | 'promote'
-  | 'dedup';
+  | 'dedup'
+  | 'consolidate';
 
 export interface LedgerEvent {
   type: EventType;

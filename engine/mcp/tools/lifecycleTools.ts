@@ -78,4 +78,36 @@ const dedupTool = defineTool({
   },
 });
 
-export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool, dedupTool];
+const consolidateTool = defineTool({
+  name: 'memory_consolidate',
+  title: 'Consolidate memories',
+  description:
+    'Clusters of working and episodic memories that proved relevant (importance >= 0.5, recalled twice) and share entities become one semantic summary each; the members are superseded by it (still in history). A dry run (the default) lists the clusters.',
+  group: 'memory',
+  profiles: ['full'],
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  input: z.object({ dryRun: z.boolean().optional().describe('list the clusters only (default true)') }),
+  output: z.object({
+    dryRun: z.boolean(),
+    created: z.array(z.string()),
+    clusters: z.array(
+      z.object({
+        members: z.array(z.string()),
+        entities: z.array(z.string()),
+        summary: z.string(),
+        importance: z.number(),
+        confidence: z.number(),
+      }),
+    ),
+  }),
+  async run({ dryRun = true }, context) {
+    const result = await context.call('consolidate', { dryRun });
+    const lines = result.clusters.map((c) => `${c.members.length} memories -> ${c.summary}`);
+    const head = dryRun
+      ? `${result.clusters.length} clusters (dry run)`
+      : `created ${result.created.length} memories`;
+    return { structured: result, text: [head, ...lines].join('\n') };
+  },
+});
+
+export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool, dedupTool, consolidateTool];
