@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${summary.date} ${summary.machine}, load ${summary.load}\n`);
     for (const r of [
       ...runs,
-      { conversation: 'all', ...summary.total, promoted: 0, archived: 0, consolidated: 0 } as Run,
+      { conversation: 'all', ...summary.total, promoted: 0, archived: 0, consolidated: 0 },
     ])
       process.stdout.write(
         `${r.conversation.padEnd(10)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x), report-half recall@10 ${r.recallAt10.before} -> ${r.recallAt10.after} (${r.reportQuestions} questions)${r.conversation === 'all' ? '' : `; promoted ${r.promoted}, archived ${r.archived}, consolidated ${r.consolidated}`}\n`,
