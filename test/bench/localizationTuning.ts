@@ -34,6 +34,7 @@ interface Prepared {
   gold: string[];
   index: CodeSearchIndex;
   recall: string[];
+  map: string[];
   baseline: string[];
 }
 
@@ -49,17 +50,18 @@ const code =
 /** The variants tried; each is a change of DEFAULT_LOCATE. */
 const VARIANTS: Record<string, Variant> = {
   default: (p) => p,
-  'no priors': code((c) => ({
+  'no role priors': code((c) => ({
     ...c,
     priors: { ...c.priors, test: 1, docs: 1, example: 1, fixture: 1, benchmark: 1 },
     unparsedPrior: 1,
   })),
-  'no symbols': code((c) => ({ ...c, symbolShare: 0 })),
-  'body only': code((c) => ({
-    ...c,
-    symbolShare: 0,
-    files: { ...c.files, weight: { path: 0, names: 0, signatures: 0, docs: 0, body: 1 } },
-  })),
+  'query tf once': code((c) => ({ ...c, queryTfPower: 0 })),
+  'symbols 0': code((c) => ({ ...c, symbolShare: 0 })),
+  'symbols .5': code((c) => ({ ...c, symbolShare: 0.5 })),
+  'k1 2': code((c) => ({ ...c, files: { ...c.files, k1: 2 }, symbols: { ...c.symbols, k1: 2 } })),
+  'recall .15': (p) => ({ ...p, weights: { ...p.weights, recall: 0.15 } }),
+  'recall .3': (p) => ({ ...p, weights: { ...p.weights, recall: 0.3 } }),
+  'map .2': (p) => ({ ...p, weights: { ...p.weights, map: 0.2 } }),
 };
 
 async function prepare(instances: Instance[], clones: string): Promise<Prepared[]> {
@@ -84,6 +86,11 @@ async function prepare(instances: Instance[], clones: string): Promise<Prepared[
           limit: 100,
           channels: ['recall'],
         });
+        const mapped = await locate(sources, {
+          query: instance.problem_statement,
+          limit: 100,
+          channels: ['map'],
+        });
         prepared.push({
           id: instance.instance_id,
           query: instance.problem_statement,
@@ -91,6 +98,7 @@ async function prepare(instances: Instance[], clones: string): Promise<Prepared[
           // A fresh object per instance: the index cache is per owner and version.
           index: host.engine.store.read((r) => codeSearchIndexOf({}, r, tree)),
           recall: recalled.files.map((f) => f.path),
+          map: mapped.files.map((f) => f.path),
           baseline: Bm25Files.fromFiles(tree, trackedFiles(gitDir, instance.base_commit), 'code').search(
             instance.problem_statement,
             100,
@@ -106,12 +114,13 @@ async function prepare(instances: Instance[], clones: string): Promise<Prepared[
   return prepared;
 }
 
-function fuse(p: LocateParams, code: string[], recall: string[]): string[] {
+function fuse(p: LocateParams, code: string[], recall: string[], map: string[]): string[] {
   const score = new Map<string, number>();
   const add = (list: string[], w: number) =>
     list.forEach((f, i) => score.set(f, (score.get(f) ?? 0) + w / (p.rrfK + i + 1)));
   add(code, p.weights.code);
   if (p.weights.recall > 0) add(recall, p.weights.recall);
+  if (p.weights.map > 0) add(map, p.weights.map);
   return [...score].sort((a, b) => b[1] - a[1]).map(([f]) => f);
 }
 
@@ -138,7 +147,7 @@ async function main(): Promise<void> {
     for (const p of prepared) {
       const code = searchCode(p.index, p.query, 100, params.code).map((h) => h.path);
       codeRuns.push({ id: p.id, gold: p.gold, ranked: code });
-      fusedRuns.push({ id: p.id, gold: p.gold, ranked: fuse(params, code, p.recall) });
+      fusedRuns.push({ id: p.id, gold: p.gold, ranked: fuse(params, code, p.recall, p.map) });
     }
     rows.set(`${name}: code`, codeRuns);
     rows.set(`${name}: fused`, fusedRuns);

@@ -53,7 +53,7 @@ interface SymbolRow {
   container: string | null;
 }
 
-export function buildCodeSearchIndex(r: SqlReader, root: string): CodeSearchIndex {
+export function buildCodeSearchIndex(r: SqlReader, root: string | undefined): CodeSearchIndex {
   const rows = r.all<FileRow>('SELECT id, path, parsed FROM code_files ORDER BY path');
   const symbolsOf = new Map<number, SymbolRow[]>();
   for (const row of r.all<SymbolRow>(
@@ -103,8 +103,12 @@ export function buildCodeSearchIndex(r: SqlReader, root: string): CodeSearchInde
   return index;
 }
 
-/** A file deleted or unreadable since the scan is searched by what the index recorded of it. */
-function readText(root: string, relative: string): string {
+/**
+ * A file deleted or unreadable since the scan, or any file of a host without the workspace (a
+ * database opened without its root), is searched by what the index recorded of it.
+ */
+function readText(root: string | undefined, relative: string): string {
+  if (root === undefined) return '';
   try {
     return readFileSync(path.join(root, relative), 'utf8');
   } catch {
@@ -112,13 +116,13 @@ function readText(root: string, relative: string): string {
   }
 }
 
-const cached = new WeakMap<object, { version: string; root: string; index: CodeSearchIndex }>();
+const cached = new WeakMap<object, { version: string; root: string | undefined; index: CodeSearchIndex }>();
 
 /**
  * The index for the code index's current state, rebuilt only after a scan changed it (reading
  * every file costs about as much as ranking many queries). Not cached while a scan runs.
  */
-export function codeSearchIndexOf(owner: object, r: SqlReader, root: string): CodeSearchIndex {
+export function codeSearchIndexOf(owner: object, r: SqlReader, root: string | undefined): CodeSearchIndex {
   const version = indexVersion(r);
   const hit = cached.get(owner);
   if (version !== undefined && hit?.version === version && hit.root === root) return hit.index;
