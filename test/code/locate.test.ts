@@ -142,6 +142,21 @@ describe('locate: where to look for a question or an issue', () => {
     assert.ok(retry.channels.recall !== undefined && retry.channels.recall.memories.length > 0);
   });
 
+  it('ranks by one channel alone when asked, and traces only the channels that ran', async () => {
+    const recalled: LocateResult = await test.call('locate', { query: ISSUE, channels: ['recall'] });
+    assert.deepEqual(
+      recalled.trace.channels.map((c) => [c.name, c.weight]),
+      [['recall', 1]],
+    );
+    assert.ok(recalled.files.length > 0 && recalled.files.every((f) => f.channels.code === undefined));
+    assert.ok(recalled.files.every((f, i) => f.channels.recall?.rank === i + 1));
+    const mapped: LocateResult = await test.call('locate', { query: ISSUE, channels: ['map'] });
+    assert.deepEqual(
+      mapped.trace.channels.map((c) => c.name),
+      ['map'],
+    );
+  });
+
   it('finds a file added since, once it is scanned', async () => {
     const before_: LocateResult = await test.call('locate', { query: 'jitter randomises the wait' });
     assert.ok(!paths(before_).includes('pkg/jitter.py'));

@@ -50,7 +50,11 @@ export interface LocateRequest {
   query: string;
   /** @default 20 */
   limit?: number;
-  /** @default every channel with a weight */
+  /**
+   * The channels to run. One alone ranks by itself; several are fused by their weights, and one
+   * whose weight is 0 shows its ranks in each file's `channels` without moving the order.
+   * @default every channel with a weight
+   */
   channels?: readonly LocateChannel[];
 }
 
@@ -96,13 +100,15 @@ export async function locate(
   const limit = request.limit ?? 20;
   const wanted = new Set(request.channels ?? LOCATE_CHANNELS.filter((c) => params.weights[c] > 0));
   const depth = Math.max(DEPTH, limit);
+  // A channel asked for alone ranks by itself, whatever its fusion weight.
+  const weight = (name: LocateChannel) => (wanted.size === 1 ? 1 : params.weights[name]);
   const channels: LocateResult['trace']['channels'] = [];
   const timed = <T extends unknown[]>(name: LocateChannel, run: () => T): T => {
     const started = performance.now();
     const ranked = run();
     channels.push({
       name,
-      weight: params.weights[name],
+      weight: weight(name),
       candidates: ranked.length,
       ms: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -110,14 +116,12 @@ export async function locate(
   };
 
   const indexedFiles = store.read((r) => r.value<number>('SELECT count(*) FROM code_files') ?? 0);
-  const code =
-    wanted.has('code') || wanted.has('map')
-      ? timed('code', () =>
-          store.read((r) =>
-            searchCode(codeSearchIndexOf(store, r, sources.root), request.query, depth, params.code),
-          ),
-        )
-      : [];
+  const searched = () =>
+    store.read((r) =>
+      searchCode(codeSearchIndexOf(store, r, sources.root), request.query, depth, params.code),
+    );
+  // The map's walk starts at the code channel's best files, so it runs for the map alone too.
+  const code = wanted.has('code') ? timed('code', searched) : wanted.has('map') ? searched() : [];
   let recalled: Array<{ path: string; memories: string[] }> = [];
   if (wanted.has('recall')) {
     const started = performance.now();
@@ -131,7 +135,7 @@ export async function locate(
     recalled = filesOfMemories(result.hits.map((h) => h.memory));
     channels.push({
       name: 'recall',
-      weight: params.weights.recall,
+      weight: weight('recall'),
       candidates: recalled.length,
       ms: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -139,11 +143,6 @@ export async function locate(
   const map = wanted.has('map')
     ? timed('map', () => store.read((r) => mapRanking(store, r, request.query, code, params.mapSeeds, depth)))
     : [];
-  if (!wanted.has('code'))
-    channels.splice(
-      channels.findIndex((c) => c.name === 'code'),
-      1,
-    );
 
   const fused = new Map<string, LocatedFile>();
   const entry = (path: string, role: PathRole) => {
@@ -151,8 +150,6 @@ export async function locate(
     if (!file) fused.set(path, (file = { path, role, score: 0, channels: {}, symbols: [] }));
     return file;
   };
-  // A channel asked for alone ranks by itself, whatever its fusion weight.
-  const weight = (name: LocateChannel) => (wanted.size === 1 ? 1 : params.weights[name]);
   const add = (name: LocateChannel, rank: number) => weight(name) / (params.rrfK + rank);
   if (wanted.has('code'))
     code.forEach((hit: CodeFileHit, i) => {
