@@ -13,7 +13,8 @@
  *                   <owner>+<name>/repo (as the fetch tool leaves them, e.g. /work/.mirror);
  *                   instances of other repositories are left out.
  *
- * Rankers: `bm25` (letters and digits), `bm25-code` (identifiers whole and split, and the path);
+ * Rankers: `bm25` (letters and digits), `bm25-code` (identifiers whole and split, and the path),
+ * `bm25-code-src` (the same over source files only: the strongest of the three);
  * the product's channels alone: `recall` (recall of the issue text over the codebase layer,
  * memories mapped to files), `map` (the repo map personalised by the issue text), `code` (the
  * lexical channel over the code index, engine/code/codeSearch.ts); and `locate`, the product's
@@ -29,7 +30,7 @@ import { hitRates, hitTable } from './localizationMetrics';
 import type { RankedRun } from './localizationMetrics';
 import { splitRepositories } from './localizationSplit';
 import type { Half } from './localizationSplit';
-import { machine } from './stats';
+import { machine, median } from './stats';
 
 interface Instance {
   instance_id: string;
@@ -39,12 +40,22 @@ interface Instance {
   gold_files: string | string[];
 }
 
-const RANKERS = ['bm25', 'bm25-code', 'recall', 'map', 'code', 'locate'] as const;
+const RANKERS = ['bm25', 'bm25-code', 'bm25-code-src', 'recall', 'map', 'code', 'locate'] as const;
 type Ranker = (typeof RANKERS)[number];
 type Runs = Record<Ranker, RankedRun[]>;
 const DEPTH = 100;
 
-const emptyRuns = (): Runs => ({ bm25: [], 'bm25-code': [], recall: [], map: [], code: [], locate: [] });
+const emptyRuns = (): Runs => ({
+  bm25: [],
+  'bm25-code': [],
+  'bm25-code-src': [],
+  recall: [],
+  map: [],
+  code: [],
+  locate: [],
+});
+/** Source files by extension, for the baseline that leaves docs, data and config out (the bench's own list). */
+const SOURCE_FILE = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift)$/;
 
 function goldFiles(instance: Instance): string[] {
   if (Array.isArray(instance.gold_files)) return instance.gold_files;
@@ -68,6 +79,9 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
   const work = mkdtempSync(path.join(os.tmpdir(), 'engram-locbench-'));
   const tree = path.join(work, repo.split('/')[1]!);
   const runs = emptyRuns();
+  // locate's time per call: the first after a scan builds the code channel's index.
+  const firstCalls: number[] = [];
+  const laterCalls: number[] = [];
   const host = await openScanHost(work, tree);
   let request = 0;
   const call = (method: string, params: Record<string, unknown>) =>
@@ -94,21 +108,31 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
       const map = (await call('map', { query: short, budget: 100_000 })) as {
         files: Array<{ path: string }>;
       };
-      const located = async (channels?: string[]) =>
-        (
-          (await call('locate', { query, limit: DEPTH, ...(channels ? { channels } : {}) })) as {
-            files: Array<{ path: string }>;
-          }
-        ).files.map((f) => f.path);
+      const located = async (channels?: string[]) => {
+        const t = performance.now();
+        const result = (await call('locate', { query, limit: DEPTH, ...(channels ? { channels } : {}) })) as {
+          files: Array<{ path: string }>;
+        };
+        latency.push(performance.now() - t);
+        return result.files.map((f) => f.path);
+      };
       const files = trackedFiles(gitDir, instance.base_commit);
+      const latency: number[] = [];
       const ranked: Record<Ranker, string[]> = {
         bm25: Bm25Files.fromFiles(tree, files, 'plain').search(query, DEPTH),
         'bm25-code': Bm25Files.fromFiles(tree, files, 'code').search(query, DEPTH),
+        'bm25-code-src': Bm25Files.fromFiles(
+          tree,
+          files.filter((f) => SOURCE_FILE.test(f)),
+          'code',
+        ).search(query, DEPTH),
         recall: filesOfHits(recalled.hits),
         map: map.files.map((f) => f.path),
         code: await located(['code']),
         locate: await located(),
       };
+      firstCalls.push(latency[0]!);
+      laterCalls.push(latency[1]!);
       for (const ranker of RANKERS)
         runs[ranker].push({ id: instance.instance_id, gold, ranked: ranked[ranker] });
       log(
@@ -119,7 +143,7 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
     await host.close();
     rmSync(work, { recursive: true, force: true });
   }
-  return runs;
+  return { runs, firstCalls, laterCalls };
 }
 
 function firstHit(ranked: string[], gold: string[]): string {
@@ -156,11 +180,15 @@ async function main(): Promise<void> {
   }
   const log = (line: string) => (json ? console.error(line) : console.log(line));
   const runs = emptyRuns();
+  const latencies: string[] = [];
   const repoOf = new Map<string, string>();
   for (const [repo, instances] of byRepo) {
     log(`${repo} (${halves.get(repo)} half): ${instances.length} instances`);
-    const repoRuns = await rankRepo(gitDirOf(clones, repo)!, repo, instances, log);
-    for (const ranker of RANKERS) runs[ranker].push(...repoRuns[ranker]);
+    const ranked = await rankRepo(gitDirOf(clones, repo)!, repo, instances, log);
+    for (const ranker of RANKERS) runs[ranker].push(...ranked.runs[ranker]);
+    latencies.push(
+      `${repo}: locate p50 ${Math.round(median(ranked.firstCalls))} ms after a scan (index build), ${Math.round(median(ranked.laterCalls))} ms then`,
+    );
     for (const instance of instances) repoOf.set(instance.instance_id, repo);
   }
   const inHalf = (half: Half) => (run: RankedRun) => halves.get(repoOf.get(run.id)!) === half;
@@ -171,6 +199,7 @@ async function main(): Promise<void> {
     instances: runs.bm25.length,
     repositories: Object.fromEntries([...byRepo].map(([repo, list]) => [repo, list.length])),
     halves: Object.fromEntries([...byRepo.keys()].map((repo) => [repo, halves.get(repo)])),
+    latency: latencies,
     rankers: {
       tuning: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r].filter(inHalf('tuning')))])),
       reporting: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r].filter(inHalf('reporting')))])),
@@ -201,6 +230,7 @@ async function main(): Promise<void> {
       asMap(runs, () => true),
     )}`,
   );
+  console.log(`\n${latencies.join('\n')}`);
 }
 
 void main();
