@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Bm25Files } from './bm25Files';
 import { extractTree, gitDirOf, openScanHost, trackedFiles } from './localizationCheckout';
-import { hitRates, hitTable } from './localizationMetrics';
+import { filesOfRecallHits, hitRates, hitTable } from './localizationMetrics';
 import type { RankedRun } from './localizationMetrics';
 import { splitRepositories } from './localizationSplit';
 import type { Half } from './localizationSplit';
@@ -63,18 +63,6 @@ function goldFiles(instance: Instance): string[] {
   return [...instance.gold_files.matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-function filesOfHits(
-  hits: Array<{ memory: { conflictKey: string | null; source: { file?: string } | null } }>,
-) {
-  const files: string[] = [];
-  for (const { memory } of hits) {
-    const key = memory.conflictKey?.match(/^code:(?:file|config):(.+)$|^code:symbol:(.+?)#/);
-    const file = key ? (key[1] ?? key[2]) : memory.source?.file;
-    if (file && !files.includes(file)) files.push(file);
-  }
-  return files;
-}
-
 async function rankRepo(gitDir: string, repo: string, instances: Instance[], log: (s: string) => void) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'engram-locbench-'));
   const tree = path.join(work, repo.split('/')[1]!);
@@ -103,7 +91,7 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
         layer: 'codebase',
         readOnly: true,
       })) as {
-        hits: Parameters<typeof filesOfHits>[0];
+        hits: Parameters<typeof filesOfRecallHits>[0];
       };
       const map = (await call('map', { query: short, budget: 100_000 })) as {
         files: Array<{ path: string }>;
@@ -126,7 +114,7 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
           files.filter((f) => SOURCE_FILE.test(f)),
           'code',
         ).search(query, DEPTH),
-        recall: filesOfHits(recalled.hits),
+        recall: filesOfRecallHits(recalled.hits),
         map: map.files.map((f) => f.path),
         code: await located(['code']),
         locate: await located(),

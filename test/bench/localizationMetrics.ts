@@ -36,3 +36,16 @@ export function hitTable(title: string, runsByRanker: ReadonlyMap<string, readon
   }
   return lines.join('\n');
 }
+
+/** Recall's hits as files: codebase memories by their conflict key (`code:file:`, `code:symbol:path#`) or source. */
+export function filesOfRecallHits(
+  hits: Array<{ memory: { conflictKey: string | null; source: { file?: string } | null } }>,
+) {
+  const files: string[] = [];
+  for (const { memory } of hits) {
+    const key = memory.conflictKey?.match(/^code:(?:file|config):(.+)$|^code:symbol:(.+?)#/);
+    const file = key ? (key[1] ?? key[2]) : memory.source?.file;
+    if (file && !files.includes(file)) files.push(file);
+  }
+  return files;
+}

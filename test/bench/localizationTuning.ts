@@ -16,7 +16,8 @@ import { DEFAULT_LOCATE, locate } from '../../engine/code/search/locate';
 import type { LocateParams } from '../../engine/code/search/locate';
 import { Bm25Files } from './bm25Files';
 import { extractTree, gitDirOf, openScanHost, trackedFiles } from './localizationCheckout';
-import { hitTable } from './localizationMetrics';
+import { filesOfRecallHits, hitTable } from './localizationMetrics';
+import { CHANNEL_WEIGHTS } from '../../engine/retrieval/channelWeights';
 import type { RankedRun } from './localizationMetrics';
 import { splitRepositories } from './localizationSplit';
 
@@ -35,8 +36,13 @@ interface Prepared {
   index: CodeSearchIndex;
   recall: string[];
   map: string[];
+  /** recall over the codebase layer per weight of its code channel (0: without it). */
+  recallByCodeWeight: Map<number, string[]>;
   baseline: string[];
 }
+
+/** Weights of recall's code channel for where-in-code questions to compare (0 leaves it out). */
+const RECALL_CODE_WEIGHTS = [0, 1, 1.5, 2, 3];
 
 type Variant = (base: LocateParams) => LocateParams;
 
@@ -91,7 +97,20 @@ async function prepare(instances: Instance[], clones: string): Promise<Prepared[
           limit: 100,
           channels: ['map'],
         });
+        const recallByCodeWeight = new Map<number, string[]>();
+        const shipped = CHANNEL_WEIGHTS['where-in-code'].code;
+        for (const weight of RECALL_CODE_WEIGHTS) {
+          CHANNEL_WEIGHTS['where-in-code'].code = weight;
+          const result = (await host.dispatch(
+            'recall',
+            { query: instance.problem_statement.slice(0, 4000), k: 100, layer: 'codebase', readOnly: true },
+            { requestId: `${instance.instance_id}-${weight}`, client: 'tune' },
+          )) as { hits: Parameters<typeof filesOfRecallHits>[0] };
+          recallByCodeWeight.set(weight, filesOfRecallHits(result.hits));
+        }
+        CHANNEL_WEIGHTS['where-in-code'].code = shipped;
         prepared.push({
+          recallByCodeWeight,
           id: instance.instance_id,
           query: instance.problem_statement,
           gold: instance.gold_files,
@@ -152,6 +171,11 @@ async function main(): Promise<void> {
     rows.set(`${name}: code`, codeRuns);
     rows.set(`${name}: fused`, fusedRuns);
   }
+  for (const weight of RECALL_CODE_WEIGHTS)
+    rows.set(
+      `recall, code channel at ${weight}`,
+      prepared.map((p) => ({ id: p.id, gold: p.gold, ranked: p.recallByCodeWeight.get(weight)! })),
+    );
   console.log(hitTable(`tuning half (${prepared.length})`, rows));
 }
 

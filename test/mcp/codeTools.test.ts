@@ -187,6 +187,21 @@ test('code_locate ranks the files for an issue, with what matched and the symbol
   assert.match(content?.text ?? '', /^ 1\. src\/legacy\.ts {2}\[code #1 /);
 });
 
+test('memory_recall answers a question about code through its code channel and says why', async () => {
+  const result = await bridge.client.callTool({
+    name: 'memory_recall',
+    arguments: { query: 'where is the parsing of numbers written the old way?', explain: true },
+  });
+  const recalled = result.structuredContent as {
+    hits: Array<{ memory: { conflictKey: string | null }; channels: Record<string, unknown> }>;
+    trace: { code?: Array<{ path: string; fields: Record<string, number>; symbols: string[] }> };
+  };
+  assert.equal(recalled.hits[0]?.memory.conflictKey, 'code:file:src/legacy.ts');
+  assert.ok('code' in (recalled.hits[0]?.channels ?? {}));
+  assert.equal(recalled.trace.code?.[0]?.path, 'src/legacy.ts');
+  assert.deepEqual(recalled.trace.code?.[0]?.symbols, ['parseLegacy:2']);
+});
+
 test('drift_check finds the memory naming a deleted file; a drift_fix dry run changes nothing', async () => {
   const { memory } = await call<{ memory: { id: string } }>('memory_remember', {
     content: 'Legacy number parsing lives in src/legacy.ts; keep it for old exports.',
