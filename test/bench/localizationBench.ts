@@ -67,9 +67,14 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
   const work = mkdtempSync(path.join(os.tmpdir(), 'engram-locbench-'));
   const tree = path.join(work, repo.split('/')[1]!);
   const runs = emptyRuns();
-  // locate's time per call: the first after a scan builds the code channel's index.
-  const firstCalls: number[] = [];
-  const laterCalls: number[] = [];
+  // Times per call: the first query after a scan (locate) builds the code channel's index.
+  const times = { first: [] as number[], locate: [] as number[], recall: [] as number[] };
+  const timed = async <T>(into: number[], run: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const result = await run();
+    into.push(performance.now() - t);
+    return result;
+  };
   const host = await openScanHost(work, tree);
   let request = 0;
   const call = (method: string, params: Record<string, unknown>) =>
@@ -83,29 +88,22 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
       const scanMs = performance.now() - started;
       const query = instance.problem_statement;
       const gold = goldFiles(instance);
+      const located = async (into: number[], channels?: string[]) => {
+        const result = (await timed(into, () =>
+          call('locate', { query, limit: DEPTH, ...(channels ? { channels } : {}) }),
+        )) as { files: Array<{ path: string }> };
+        return result.files.map((f) => f.path);
+      };
+      const code = await located(times.first, ['code']);
       // recall and map take at most 4000 characters (MAX_QUERY_CHARS): what a client would send.
       const short = query.slice(0, 4000);
-      const recalled = (await call('recall', {
-        query: short,
-        k: DEPTH,
-        layer: 'codebase',
-        readOnly: true,
-      })) as {
-        hits: Parameters<typeof filesOfRecallHits>[0];
-      };
+      const recalled = (await timed(times.recall, () =>
+        call('recall', { query: short, k: DEPTH, layer: 'codebase', readOnly: true }),
+      )) as { hits: Parameters<typeof filesOfRecallHits>[0] };
       const map = (await call('map', { query: short, budget: 100_000 })) as {
         files: Array<{ path: string }>;
       };
-      const located = async (channels?: string[]) => {
-        const t = performance.now();
-        const result = (await call('locate', { query, limit: DEPTH, ...(channels ? { channels } : {}) })) as {
-          files: Array<{ path: string }>;
-        };
-        latency.push(performance.now() - t);
-        return result.files.map((f) => f.path);
-      };
       const files = trackedFiles(gitDir, instance.base_commit);
-      const latency: number[] = [];
       const ranked: Record<Ranker, string[]> = {
         bm25: Bm25Files.fromFiles(tree, files, 'plain').search(query, DEPTH),
         'bm25-code': Bm25Files.fromFiles(tree, files, 'code').search(query, DEPTH),
@@ -116,11 +114,9 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
         ).search(query, DEPTH),
         recall: filesOfRecallHits(recalled.hits),
         map: map.files.map((f) => f.path),
-        code: await located(['code']),
-        locate: await located(),
+        code,
+        locate: await located(times.locate),
       };
-      firstCalls.push(latency[0]!);
-      laterCalls.push(latency[1]!);
       for (const ranker of RANKERS)
         runs[ranker].push({ id: instance.instance_id, gold, ranked: ranked[ranker] });
       log(
@@ -131,7 +127,7 @@ async function rankRepo(gitDir: string, repo: string, instances: Instance[], log
     await host.close();
     rmSync(work, { recursive: true, force: true });
   }
-  return { runs, firstCalls, laterCalls };
+  return { runs, times };
 }
 
 function firstHit(ranked: string[], gold: string[]): string {
@@ -175,7 +171,7 @@ async function main(): Promise<void> {
     const ranked = await rankRepo(gitDirOf(clones, repo)!, repo, instances, log);
     for (const ranker of RANKERS) runs[ranker].push(...ranked.runs[ranker]);
     latencies.push(
-      `${repo}: locate p50 ${Math.round(median(ranked.firstCalls))} ms after a scan (index build), ${Math.round(median(ranked.laterCalls))} ms then`,
+      `${repo}: p50 ${Math.round(median(ranked.times.first))} ms for the first query after a scan (locate, building the code index), then locate ${Math.round(median(ranked.times.locate))} ms, recall ${Math.round(median(ranked.times.recall))} ms`,
     );
     for (const instance of instances) repoOf.set(instance.instance_id, repo);
   }
