@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { codeSearchIndexOf } from '../../engine/code/search/codeSearchIndex';
 import type { LocateResult } from '../../engine/code/search/locate';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
@@ -78,6 +79,16 @@ describe('locate: where to look for a question or an issue', () => {
     assert.deepEqual(
       mapped.trace.channels.map((c) => c.name),
       ['map'],
+    );
+  });
+
+  it('keeps its index over a rescan that changed nothing', async () => {
+    const { store } = test.host.engine;
+    const built = store.read((r) => codeSearchIndexOf(store, r, root));
+    await test.call('scan');
+    assert.equal(
+      store.read((r) => codeSearchIndexOf(store, r, root)),
+      built,
     );
   });
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SqlReader } from '../../store/sqlAccess';
-import { indexVersion } from '../referenceGraph';
 import { codeTerms } from './codeTerms';
 import { FieldIndex } from './fieldIndex';
 import { pathRole } from './pathRoles';
@@ -119,11 +118,26 @@ function readText(root: string | undefined, relative: string): string {
 const cached = new WeakMap<object, { version: string; root: string | undefined; index: CodeSearchIndex }>();
 
 /**
- * The index for the code index's current state, rebuilt only after a scan changed it (reading
- * every file costs about as much as ranking many queries). Not cached while a scan runs.
+ * The state of the indexed files: every write of a file (added, changed, renamed) stamps it with
+ * the scan's generation, newer than any before, and a deletion lowers the count, so the newest
+ * stamp and the count change whenever the files do, and not when a rescan found nothing (a save
+ * that changed no content, a watcher's burst). Undefined while a scan runs.
+ */
+function filesVersion(r: SqlReader): string | undefined {
+  const last = r.get<{ status: string }>('SELECT status FROM code_scans ORDER BY generation DESC LIMIT 1');
+  if (last?.status === 'running') return undefined;
+  const files = r.get<{ newest: number | null; count: number }>(
+    'SELECT max(generation) AS newest, count(*) AS count FROM code_files',
+  );
+  return `${files?.newest ?? 0}:${files?.count ?? 0}`;
+}
+
+/**
+ * The index for the code index's current state, rebuilt only after a scan changed the files
+ * (reading every file costs about as much as ranking many queries). Not cached while a scan runs.
  */
 export function codeSearchIndexOf(owner: object, r: SqlReader, root: string | undefined): CodeSearchIndex {
-  const version = indexVersion(r);
+  const version = filesVersion(r);
   const hit = cached.get(owner);
   if (version !== undefined && hit?.version === version && hit.root === root) return hit.index;
   const index = buildCodeSearchIndex(r, root);
