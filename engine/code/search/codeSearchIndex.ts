@@ -99,6 +99,8 @@ export function buildCodeSearchIndex(r: SqlReader, root: string | undefined): Co
       });
     }
   }
+  index.fileIndex.pack();
+  index.symbolIndex.pack();
   return index;
 }
 

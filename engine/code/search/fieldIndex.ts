@@ -26,8 +26,11 @@ export interface FieldScore {
 }
 
 export class FieldIndex {
-  /** term -> flat postings: doc, then its frequency in each field. */
-  private readonly postings = new Map<string, number[]>();
+  /**
+   * term -> flat postings: doc, then its frequency in each field. Built as arrays, then packed
+   * into Int32Arrays by `pack` (half the memory: a repository's text is indexed here).
+   */
+  private readonly postings = new Map<string, number[] | Int32Array>();
   private readonly lengths: number[] = [];
   private docs = 0;
   private averages: number[] | undefined;
@@ -49,9 +52,16 @@ export class FieldIndex {
     for (const [term, tf] of counts) {
       let list = this.postings.get(term);
       if (!list) this.postings.set(term, (list = []));
+      if (list instanceof Int32Array) throw new Error('FieldIndex: add after pack');
       list.push(doc, ...tf);
     }
     return doc;
+  }
+
+  /** Packs the postings once every document is added; `add` is refused after. */
+  pack(): void {
+    for (const [term, list] of this.postings)
+      if (!(list instanceof Int32Array)) this.postings.set(term, Int32Array.from(list));
   }
 
   get size(): number {

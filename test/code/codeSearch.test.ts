@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { codeTerms } from '../../engine/code/search/codeTerms';
+import { FieldIndex } from '../../engine/code/search/fieldIndex';
 import { pathRole, rolesAskedFor } from '../../engine/code/search/pathRoles';
 
 describe('path roles', () => {
@@ -55,5 +56,31 @@ describe('code terms', () => {
     assert.deepEqual(codeTerms('ds.to_netcdf(path)'), ['ds', 'netcdf', 'tonetcdf', 'path']);
     assert.deepEqual(codeTerms('getUserName'), ['get', 'user', 'name', 'getusername']);
     assert.deepEqual(codeTerms('Retries are failing'), ['retri', 'fail']);
+  });
+});
+
+describe('field index', () => {
+  const params = {
+    k1: 1.2,
+    weight: { path: 3, names: 2, signatures: 1, docs: 1, body: 1 },
+    b: { path: 0.3, names: 0.5, signatures: 0.5, docs: 0.5, body: 0.75 },
+  };
+  const idf = () => 1;
+
+  it('scores a word in a name above the same word in a body, the same once packed', () => {
+    const index = new FieldIndex();
+    index.add({ names: ['retry'], body: ['loop', 'retry', 'wait', 'sleep'] });
+    index.add({ body: ['retry', 'wait', 'loop', 'sleep'] });
+    const terms = new Map([['retry', 1]]);
+    const scored = index.search(terms, params, idf).sort((a, b) => a.doc - b.doc);
+    assert.ok(scored[0]!.score > scored[1]!.score);
+    assert.ok((scored[0]!.fields.names ?? 0) > (scored[0]!.fields.body ?? 0));
+    index.pack();
+    assert.deepEqual(
+      index.search(terms, params, idf).sort((a, b) => a.doc - b.doc),
+      scored,
+    );
+    assert.equal(index.documentFrequency('loop'), 2);
+    assert.throws(() => index.add({ body: ['retry'] }), /add after pack/);
   });
 });
