@@ -64,6 +64,10 @@ const VARIANTS: Record<string, Variant> = {
   'query tf once': code((c) => ({ ...c, queryTfPower: 0 })),
   'symbols 0': code((c) => ({ ...c, symbolShare: 0 })),
   'symbols .5': code((c) => ({ ...c, symbolShare: 0.5 })),
+  'symbols without body': code((c) => ({
+    ...c,
+    symbols: { ...c.symbols, weight: { ...c.symbols.weight, body: 0 } },
+  })),
   'k1 2': code((c) => ({ ...c, files: { ...c.files, k1: 2 }, symbols: { ...c.symbols, k1: 2 } })),
   'recall .15': (p) => ({ ...p, weights: { ...p.weights, recall: 0.15 } }),
   'recall .3': (p) => ({ ...p, weights: { ...p.weights, recall: 0.3 } }),
