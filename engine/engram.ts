@@ -40,6 +40,10 @@ export interface OpenEngramOptions {
   code?: HostOptions['code'];
   /** Load the model at open rather than on first use (long-lived processes). */
   warmEmbedding?: boolean;
+  /** The in-memory lexical index when this process hosts the database (see HostOptions). */
+  lexicalCopy?: HostOptions['lexicalCopy'];
+  /** The lifecycle's period when this process hosts the database (see HostOptions). */
+  lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
   /** With checkpointInWorker: smaller databases are exported on this process's thread. */
@@ -88,6 +92,8 @@ export class Engram {
             ? createEmbeddingProvider(options.embedding, logger, workers.embedding)
             : null,
           warmEmbedding: options.warmEmbedding,
+          lexicalCopy: options.lexicalCopy,
+          lifecycleEveryMs: options.lifecycleEveryMs,
           checkpointInWorker: options.checkpointInWorker,
           checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,
           code: options.code,

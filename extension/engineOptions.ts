@@ -52,6 +52,8 @@ export function engineOptions(
     }),
     // VS Code is long-lived: load the model now (in its worker) so the first recall is fast.
     warmEmbedding: true,
+    // ... and keeps the memory small: promotions and archives of what faded, every 15 minutes.
+    lifecycleEveryMs: LIFECYCLE_EVERY_MS,
     // The database export of a snapshot would block the editor (a second at 100k memories).
     checkpointInWorker: true,
     onEmbeddingProgress: (p) => hooks.onEmbeddingProgress(p),
@@ -69,3 +71,6 @@ export function engineOptions(
       : {}),
   };
 }
+
+/** How often a long-lived host runs the lifecycle (engine/lifecycle). */
+export const LIFECYCLE_EVERY_MS = 15 * 60 * 1000;

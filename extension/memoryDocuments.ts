@@ -58,11 +58,12 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const id = memoryIdOfUri(uri) ?? '';
     let text: string;
     try {
-      const [{ memory }, history] = await Promise.all([
+      const [{ memory }, history, lifecycle] = await Promise.all([
         this.engine.call('get', { id }),
         this.engine.call('history', { id }),
+        this.engine.call('explain', { id }),
       ]);
-      text = memoryDocument(memory, history.versions, history.annotations, Date.now());
+      text = memoryDocument(memory, history.versions, history.annotations, Date.now(), lifecycle);
     } catch (error) {
       throw vscode.FileSystemError.FileNotFound(
         `${uri.toString()}: ${error instanceof Error ? error.message : String(error)}`,

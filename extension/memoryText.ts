@@ -1,4 +1,4 @@
-import type { Annotation, Memory, MemoryVersion } from '../engine/index';
+import type { Annotation, Memory, MemoryVersion, MethodResult } from '../engine/index';
 
 /**
  * How a memory reads to a person: its kind, its age, where it came from. No `vscode` here, so the
@@ -102,6 +102,7 @@ const CHANGES: Record<string, string> = {
   expired: 'Expired',
   imported: 'Imported',
   merged: 'Merged with a restatement',
+  promoted: 'Promoted to another layer',
 };
 
 /**
@@ -114,6 +115,7 @@ export function memoryDocument(
   versions: ReadonlyArray<Pick<MemoryVersion, 'version' | 'change' | 'recordedAt' | 'content'>>,
   annotations: ReadonlyArray<Pick<Annotation, 'text' | 'createdAt' | 'agent'>>,
   now: number,
+  lifecycle?: MethodResult<'explain'>,
 ): string {
   const status =
     memory.status === 'active'
@@ -146,6 +148,34 @@ export function memoryDocument(
     lines.push('', '## Notes', '');
     for (const a of annotations) lines.push(`- ${a.text} (${a.agent ?? 'you'}, ${ageOf(a.createdAt, now)})`);
   }
+  if (lifecycle) lines.push('', '## Importance', '', ...importanceLines(lifecycle));
   lines.push('', '---', '', `Memory id: \`${memory.id}\``);
   return `${lines.join('\n')}\n`;
+}
+
+/** How the lifecycle's factors read (engine/lifecycle): what counts most, and whether it stays. */
+const FACTOR_WORDS: Record<string, string> = {
+  base: 'its importance when written',
+  accessFrequency: 'how often it is recalled',
+  recency: 'how fresh it is',
+  entityLinkage: 'what it links to',
+  sourceTrust: 'who wrote it',
+  stability: 'recalls on many days',
+  layer: 'its layer',
+  confirmations: 'confirmations',
+};
+
+function importanceLines(facts: MethodResult<'explain'>): string[] {
+  const top = [...facts.importance.factors]
+    .sort((a, b) => b.contribution - a.contribution)
+    .slice(0, 2)
+    .map((f) => FACTOR_WORDS[f.factor] ?? f.factor);
+  const retained = `${Math.round(facts.retention * 100)}% retained`;
+  return [
+    `${facts.importance.score.toFixed(2)} of 1, mostly ${top.join(' and ')}; ${retained}.`,
+    '',
+    facts.archive.due
+      ? 'It has faded: the next lifecycle run archives it (restore brings it back).'
+      : `Kept: ${facts.archive.unmet.join('; ')}.`,
+  ];
 }

@@ -1,3 +1,6 @@
+import { useLexicalCopy } from '../lexical/liveLexicalIndex';
+import { runLifecyclePass } from '../lifecycle/lifecyclePass';
+import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
 import { DEFAULT_LIMITS } from '../memory/limits';
@@ -45,6 +48,17 @@ export interface HostOptions {
   code?: CodeWorkspaceOptions;
   /** Load the model right after open (long-lived hosts) instead of on first use. @default false */
   warmEmbedding?: boolean;
+  /**
+   * The in-memory lexical index: built in the background from open (`background`), or never, for a
+   * process that answers one call and exits (`never`: recall searches SQLite's FTS). @default 'background'
+   */
+  lexicalCopy?: LexicalCopyMode;
+  /**
+   * Runs the lifecycle (promotion, archive of what faded: engine/lifecycle) this often, off any
+   * caller's path (long-lived hosts); the first run comes a tenth of the period after open.
+   * Omitted: only when asked (the `lifecycle` method).
+   */
+  lifecycleEveryMs?: number;
   /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
    * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
@@ -113,6 +127,7 @@ export class EngineDispatcher {
         : {}),
     });
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
+    useLexicalCopy(db, options.lexicalCopy ?? 'background', (fn) => store.read(fn));
     store.sweepExpired();
     // Only when something expired: opening a store to read it must not append to the journal.
     const expiredBefore = store.clock() - APPLIED_REQUEST_TTL_MS;
@@ -125,7 +140,9 @@ export class EngineDispatcher {
       provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
     );
     if (provider && options.warmEmbedding) void engine.ensureVectors();
-    return new EngineDispatcher(engine, options.logger, options.onActivity);
+    const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
+    if (options.lifecycleEveryMs !== undefined) dispatcher.scheduleLifecycle(options.lifecycleEveryMs);
+    return dispatcher;
   }
 
   async dispatch(method: string, rawParams: unknown, meta: DispatchMeta): Promise<unknown> {
@@ -184,7 +201,28 @@ export class EngineDispatcher {
     });
   }
 
+  private lifecycleTimer: NodeJS.Timeout | undefined;
+
+  /** See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged. */
+  private scheduleLifecycle(everyMs: number): void {
+    const run = (): void => {
+      try {
+        const result = runLifecyclePass(this.store, { dryRun: false });
+        if (result.promoted.length + result.archived.length > 0)
+          this.logger.info('lifecycle run', {
+            promoted: result.promoted.length,
+            archived: result.archived.length,
+          });
+      } catch (error) {
+        this.logger.warn('lifecycle run failed', { error: String(error) });
+      }
+      this.lifecycleTimer = setTimeout(run, everyMs).unref();
+    };
+    this.lifecycleTimer = setTimeout(run, everyMs / 10).unref();
+  }
+
   async close(): Promise<void> {
+    clearTimeout(this.lifecycleTimer);
     await this.engine.close();
     try {
       this.store.flushReads();

@@ -50,6 +50,7 @@ import { GRAPH_METHODS } from './graphMethods';
 import { TIMELINE_METHODS } from './timelineMethods';
 import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
+import { LIFECYCLE_METHODS } from './lifecycleMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -268,6 +269,7 @@ export const METHODS = {
   ...TIMELINE_METHODS,
   ...EVENT_METHODS,
   ...KNOWLEDGE_GRAPH_METHODS,
+  ...LIFECYCLE_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -20,6 +20,7 @@ import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerReadCommands } from './readCommands';
+import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { mcpImportLines, rejectedEvery } from './importOutput';
 import type { ImportResult } from './importOutput';
@@ -104,6 +105,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       ...(io.workers ? { workers: io.workers } : {}),
       clientName: 'cli',
       logger: stderrLogger('warn'),
+      // One call, then exit: a recall searches SQLite's FTS instead of building an index for it.
+      lexicalCopy: 'never',
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
         useLiteAssets: io.useLiteAssets,
@@ -338,6 +341,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
+  registerLifecycleCommands(program, invoke);
 
   program
     .command('recover')

@@ -48,8 +48,28 @@ export function claimsInContext(
     programs,
     packages,
   });
-  for (const claim of extra) if (!out.some((c) => overlaps(c.span, claim.span))) out.push(claim);
+  for (const claim of extra) {
+    const same = out.findIndex((c) => overlaps(c.span, claim.span));
+    if (same === -1) out.push(claim);
+    else if (isSurer(claim, out[same] as Partial)) out[same] = claim;
+  }
   return out;
+}
+
+/**
+ * The same name at the same place, where the context says more: `ignoreInitial` in an example is
+ * anyone's identifier (doubtful), but as a key of an object passed to the project's own function
+ * (`chokidar.watch(path, { ignoreInitial: false })`) it is one of the project's options.
+ */
+function isSurer(claim: Partial, found: Partial): boolean {
+  return (
+    found.confidence === 'low' &&
+    claim.confidence === undefined &&
+    claim.kind === found.kind &&
+    claim.subject === found.subject &&
+    claim.span[0] === found.span[0] &&
+    claim.span[1] === found.span[1]
+  );
 }
 
 function keep(

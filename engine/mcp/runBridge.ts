@@ -79,7 +79,9 @@ export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): Brid
       embedding,
       warmEmbedding: true,
       checkpointInWorker: true,
+      // Engram's own memories have a lifecycle; the compat graph is the client's, kept as written.
       ...(profile === 'compat' ? COMPAT_ENGINE_OPTIONS : {}),
+      ...(profile === 'compat' ? {} : { lifecycleEveryMs: LIFECYCLE_EVERY_MS }),
     },
   });
 }
@@ -116,3 +118,6 @@ export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Pr
     await runtime.close();
   }
 }
+
+/** How often a bridge serving Engram's own tools runs the lifecycle (engine/lifecycle). */
+const LIFECYCLE_EVERY_MS = 15 * 60 * 1000;

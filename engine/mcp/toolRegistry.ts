@@ -4,6 +4,7 @@ import { CODE_TOOLS } from './tools/codeTools';
 import { COMPAT_TOOLS } from './tools/compatTools';
 import { DRIFT_TOOLS } from './tools/driftTools';
 import { MEMORY_ADMIN_TOOLS } from './tools/memoryAdminTools';
+import { LIFECYCLE_TOOLS } from './tools/lifecycleTools';
 import { MEMORY_GRAPH_TOOLS } from './tools/memoryGraphTools';
 import { MEMORY_READ_TOOLS } from './tools/memoryReadTools';
 import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
@@ -17,6 +18,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...MEMORY_READ_TOOLS,
   ...MEMORY_GRAPH_TOOLS,
   ...MEMORY_ADMIN_TOOLS,
+  ...LIFECYCLE_TOOLS,
   ...CODE_TOOLS,
   ...DRIFT_TOOLS,
   ...COMPAT_TOOLS,

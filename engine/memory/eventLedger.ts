@@ -20,7 +20,11 @@ export type EventType =
   | 'import'
   | 'merge-entities'
   | 'inject'
-  | 'drift';
+  | 'drift'
+  | 'lifecycle'
+  | 'promote'
+  | 'dedup'
+  | 'consolidate';
 
 export interface LedgerEvent {
   type: EventType;

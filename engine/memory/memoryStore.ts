@@ -284,9 +284,10 @@ export class MemoryStore {
     );
   }
 
-  archive(idOrPrefix: string, actor: Actor = {}): Memory {
+  /** Out of recall by default, recoverable with restore; `reason` says why (the lifecycle's rule). */
+  archive(idOrPrefix: string, actor: Actor = {}, reason?: string): Memory {
     return this.changeStatus(idOrPrefix, actor, ['active'], 'archive', () => ({
-      patch: { status: 'archived', statusReason: null },
+      patch: { status: 'archived', statusReason: reason ?? null },
       change: 'archived',
     }));
   }
@@ -377,16 +378,18 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * A session that ended leaves its working notes as episodes (the lifecycle's promotion rule,
+   * issue 21): what happened stays findable, and the lifecycle archives it once it has faded.
+   */
   private expireWorkingMemory(tx: SqlWriter, now: number): void {
     for (const memoryId of expireSessions(tx, now)) {
-      reviseVersion(
-        tx,
-        currentMemory(tx, memoryId),
-        { status: 'archived', statusReason: 'session expired' },
-        'expired',
-        now,
-      );
-      this.ledger.append(tx, now, { type: 'expire', memoryId });
+      reviseVersion(tx, currentMemory(tx, memoryId), { layer: 'episodic' }, 'promoted', now);
+      this.ledger.append(tx, now, {
+        type: 'promote',
+        memoryId,
+        data: { from: 'working', to: 'episodic', reason: 'session ended' },
+      });
     }
   }
 

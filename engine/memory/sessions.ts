@@ -25,7 +25,7 @@ export function workingBytes(reader: SqlReader, session: string): number {
   );
 }
 
-/** Ends expired sessions; returns the ids of their active working memories, to be archived. */
+/** Ends expired sessions; returns the ids of their active working memories, to be kept as episodes. */
 export function expireSessions(tx: SqlWriter, now: number): string[] {
   const expired = tx
     .all<{ id: string }>('SELECT id FROM sessions WHERE expires_at <= ?', [now])

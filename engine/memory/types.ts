@@ -42,7 +42,8 @@ export type ChangeKind =
   | 'archived'
   | 'expired'
   | 'imported'
-  | 'merged';
+  | 'merged'
+  | 'promoted';
 
 /** Where a memory came from: a span of a file, a commit, a conversation turn, a URL. */
 export interface SourceRef {

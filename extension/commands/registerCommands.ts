@@ -10,6 +10,7 @@ import { registerMcpConfigCommand } from './mcpConfigCommand';
 import { registerViewCommands } from './viewCommands';
 import { registerMemoryEditCommands } from './memoryEditCommands';
 import { registerFileMemoriesCommand } from './fileMemoriesCommand';
+import { registerTidyMemoryCommand } from './tidyMemoryCommand';
 
 /** Every `engram.*` command; package.json contributes exactly these (an in-host test checks both ways). */
 export function registerCommands(services: EngramServices): vscode.Disposable[] {
@@ -24,5 +25,6 @@ export function registerCommands(services: EngramServices): vscode.Disposable[] 
     ...registerViewCommands(services),
     ...registerMemoryEditCommands(services),
     registerFileMemoriesCommand(services),
+    registerTidyMemoryCommand(services),
   ];
 }

@@ -275,4 +275,33 @@ describe('engram CLI', () => {
     assert.equal(drifted.length, 1, scan.out);
     assert.match(drifted[0] ?? '', new RegExp(`^drift: MOVED ${id} .*src/a\\.ts -> src/alpha\\.ts`));
   });
+
+  it('explains a memory and plans the lifecycle without changing anything', async () => {
+    const dir = tempDir();
+    const remembered = await engram(dir, [
+      'remember',
+      'Deploys',
+      'go',
+      'out',
+      'on',
+      'Fridays',
+      '--layer',
+      'episodic',
+    ]);
+    const id = /^remembered: (m_\w+)/.exec(remembered.out)?.[1] ?? '';
+    const explained = await engram(dir, ['explain', id]);
+    assert.equal(explained.code, 0, explained.err);
+    assert.match(explained.out, new RegExp(`^${id} \\(episodic, written by human, active\\)`));
+    assert.match(explained.out, /^ {2}sourceTrust {6}1\.000 x 0\.10 = 0\.100$/m);
+    assert.match(explained.out, /^archive: kept \(0 of 90 days old/m);
+    const planned = await engram(dir, ['lifecycle']);
+    assert.equal(planned.code, 0, planned.err);
+    assert.equal(
+      planned.out,
+      'would promote 0\nconsidered 0 old, rarely recalled episodes; would archive 0\n',
+    );
+    const bad = await engram(dir, ['explain', 'm_nosuchmemory']);
+    assert.notEqual(bad.code, 0);
+    assert.equal(bad.err.trim().split('\n').length, 1, bad.err);
+  });
 });

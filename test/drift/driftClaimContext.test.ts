@@ -45,6 +45,16 @@ describe('drift claims in context', () => {
     assert.equal(claims[0]?.signature, undefined, 'a call is no declaration');
   });
 
+  it("keys of an object passed to the project's own function are its options, whatever their spelling", () => {
+    const confidence = (text: string) =>
+      extractClaims(text, OWN)
+        .filter((c) => c.subject === 'ignoreInitial')
+        .map((c) => c.confidence ?? 'sure');
+    assert.deepEqual(confidence("```js\nthelib.watch('src', {\n  ignoreInitial: false,\n});\n```"), ['sure']);
+    // Passed to a name the example never bound to the project: anyone's key, so doubtful.
+    assert.deepEqual(confidence("```js\nwatcher('src', {\n  ignoreInitial: false,\n});\n```"), ['low']);
+  });
+
   it('output and shell blocks: no symbols, no dependencies from `npm install`, scripts kept', () => {
     const text = [
       'Run:',

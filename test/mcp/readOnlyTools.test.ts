@@ -30,6 +30,7 @@ test('read-only tools, resources and prompts write nothing: no ledger row, no jo
     memory_recall: { query: 'postgres migration', explain: true },
     memory_get: { id: seeded.editedId },
     memory_history: { id: seeded.editedId },
+    memory_explain: { id: seeded.editedId },
     memory_related: { entity: 'postgres' },
     code_symbols: { query: 'helper' },
     code_files: { query: 'src' },

@@ -33,6 +33,7 @@ function calls(): Array<[string, Record<string, unknown>]> {
     ['memory_list', {}],
     ['memory_list', { limit: 500, status: 'all' }],
     ['memory_history', { id: seeded.editedId }],
+    ['memory_explain', { id: seeded.editedId }],
     ['memory_entities', {}],
     ['memory_entities', { limit: 500 }],
     ['memory_related', { entity: 'postgres', hops: 2, limit: 200 }],

@@ -254,7 +254,7 @@ describe('working memory', () => {
     assert.equal((await t.call('list', { layer: 'working' })).total, 2);
   });
 
-  it('expires a session after its TTL unless it was touched', async () => {
+  it('ends a session after its TTL unless it was touched, keeping its notes as episodes', async () => {
     const hour = 3600_000;
     const t = await openTestHost({ limits: { workingMemoryTtlMs: 2 * hour } });
     await t.call('remember', { content: 'scratch for s1', layer: 'working', actor: { session: 's1' } });
@@ -268,8 +268,16 @@ describe('working memory', () => {
       active.items.map((m) => m.content),
       ['scratch for s2'],
     );
-    const archived = await t.call('list', { layer: 'working', status: 'archived' });
-    assert.equal(archived.items[0]!.statusReason, 'session expired');
+    const kept = await t.call('list', { layer: 'episodic' });
+    assert.deepEqual(
+      kept.items.map((m) => [m.content, m.status]),
+      [['scratch for s1', 'active']],
+    );
+    const events = await t.call('events', { types: ['promote'] });
+    assert.deepEqual(
+      events.events.map((e) => e.memoryId),
+      [kept.items[0]!.id],
+    );
   });
 });
 

@@ -110,6 +110,33 @@ describe('memory text in words', () => {
     assert.ok(!text.includes('| field |') && !text.includes('importance'), text);
   });
 
+  it('says in words what makes a memory important and whether it stays', () => {
+    const factor = (name: 'base' | 'recency' | 'layer', contribution: number) => ({
+      factor: name,
+      value: 0,
+      weight: 0,
+      contribution,
+    });
+    const text = memoryDocument(memory({}), [], [], NOW, {
+      memoryId: 'm_01JABCDEFGHJKMNPQRSTVWXYZ0',
+      layer: 'semantic',
+      trust: 'human',
+      status: 'active',
+      ageDays: 3,
+      idleDays: 1,
+      retention: 1,
+      importance: {
+        score: 0.55,
+        factors: [factor('base', 0.15), factor('recency', 0.15), factor('layer', 0.05)],
+      },
+      archive: { due: false, unmet: ['3 of 90 days old'] },
+    });
+    assert.match(
+      text,
+      /## Importance\n\n0\.55 of 1, mostly its importance when written and how fresh it is; 100% retained\.\n\nKept: 3 of 90 days old\./,
+    );
+  });
+
   it('says why a memory is not active, first', () => {
     const text = memoryDocument(
       memory({ status: 'invalidated', statusReason: 'we moved to S3' }),

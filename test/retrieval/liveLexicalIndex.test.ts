@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { affordableTerms, indexMemory, MATCH_BUDGET, searchLexical } from '../../engine/lexical/lexicalIndex';
 import type { LexicalHit } from '../../engine/lexical/lexicalIndex';
-import { lexicalBuildMs, searchLexicalInMemory } from '../../engine/lexical/liveLexicalIndex';
+import {
+  lexicalBuildMs,
+  lexicalCopyReady,
+  searchLexicalInMemory,
+  useLexicalCopy,
+} from '../../engine/lexical/liveLexicalIndex';
+import type { LexicalCopyMode } from '../../engine/lexical/liveLexicalIndex';
 import { queryTerms } from '../../engine/lexical/tokenizer';
 import { openTestHost } from '../support/host';
 import { written } from '../support/written';
@@ -55,8 +61,11 @@ const QUERIES = [
   'nothing matches this',
 ];
 
-async function seeded(count: number): Promise<{ t: TestHost; ids: string[] }> {
-  const t = await openTestHost();
+async function seeded(
+  count: number,
+  lexicalCopy: LexicalCopyMode = 'on-first-search',
+): Promise<{ t: TestHost; ids: string[] }> {
+  const t = await openTestHost({ lexicalCopy });
   const next = random(7);
   const ids: string[] = [];
   const memories = Array.from({ length: count }, (_, i) => ({
@@ -168,7 +177,7 @@ describe('in-memory lexical index', () => {
     await t.call('edit', { id: ids[3]!, changes: { content: 'postgres schema migration tonight' } });
     const before = t.host.store.read((r) => searchLexicalInMemory(t.host.store.db, r, 'postgres schema', 10));
     await t.host.close();
-    const reopened = await openTestHost({ dbPath: t.dbPath });
+    const reopened = await openTestHost({ dbPath: t.dbPath, lexicalCopy: 'on-first-search' });
     const store = reopened.host.store;
     assert.deepEqual(
       store.read((r) => searchLexicalInMemory(store.db, r, 'postgres schema', 10)),
@@ -183,5 +192,39 @@ describe('in-memory lexical index', () => {
     await t.call('edit', { id: ids[42]!, changes: { content: 'the zeppelin hangar key is under the mat' } });
     const { hits } = await t.call('recall', { query: 'where is the zeppelin hangar key', k: 3 });
     assert.equal(hits[0]?.memory.id, ids[42]);
+  });
+  it('a host builds it in the background from open; until then searches are answered in SQL', async () => {
+    const { t, ids } = await seeded(2500, 'background');
+    await lexicalCopyReady(t.host.store.db);
+    await t.host.close();
+    // Reopened: a build of three slices starts; a search before it is done is answered in SQL.
+    const reopened = await openTestHost({ dbPath: t.dbPath, lexicalCopy: 'background' });
+    const store = reopened.host.store;
+    const early = store.read((r) => searchLexicalInMemory(store.db, r, 'redis cache', 10));
+    assert.equal(lexicalBuildMs(store.db), 0, 'not built yet');
+    assertSameRanking(
+      early,
+      store.read((r) => searchLexical(r, 'redis cache', 10)),
+      'before the copy is ready',
+    );
+    // Written while the build runs: a document already read (the first) and one not read yet.
+    await new Promise((resolve) => setImmediate(resolve));
+    await reopened.call('edit', { id: ids[0]!, changes: { content: 'zeppelin hangar near the docks' } });
+    await reopened.call('edit', { id: ids[2400]!, changes: { content: 'zeppelin mooring mast' } });
+    await lexicalCopyReady(store.db);
+    assert.ok(lexicalBuildMs(store.db) > 0, 'built in the background');
+    assertMatchesSql(reopened, 'after a background build with writes during it');
+    await reopened.host.close();
+  });
+
+  it('a one-shot process never builds it: every search is the SQL one', async () => {
+    const { t } = await seeded(200, 'never');
+    assertMatchesSql(t, 'one-shot');
+    assert.equal(lexicalBuildMs(t.host.store.db), 0);
+    // Switched to background (a host that turns long-lived), it builds and then agrees.
+    useLexicalCopy(t.host.store.db, 'background', (fn) => t.host.store.read(fn));
+    await lexicalCopyReady(t.host.store.db);
+    assert.ok(lexicalBuildMs(t.host.store.db) > 0);
+    assertMatchesSql(t, 'built after all');
   });
 });

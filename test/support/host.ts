@@ -36,6 +36,8 @@ export async function openTestHost(
     embedding?: EmbeddingProvider;
     code?: HostOptions['code'];
     onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
+    lexicalCopy?: HostOptions['lexicalCopy'];
+    lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
   } = {},
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
@@ -50,6 +52,8 @@ export async function openTestHost(
     embedding: options.embedding ?? null,
     code: options.code,
     onEmbeddingProgress: options.onEmbeddingProgress,
+    lexicalCopy: options.lexicalCopy,
+    lifecycleEveryMs: options.lifecycleEveryMs,
   });
   return {
     host,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { EngineDispatcher } from '../../../engine/api/engineDispatcher';
 import { silentLogger } from '../../../engine/host';
 import type { RememberManyResult } from '../../../engine/memory/types';
-import { lexicalBuildMs } from '../../../engine/lexical/liveLexicalIndex';
+import { lexicalBuildMs, lexicalCopyReady } from '../../../engine/lexical/liveLexicalIndex';
 import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
 import { writtenOrReported } from '../batchRejections';
@@ -218,6 +218,8 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
     const firstMs: Record<string, number> = {};
     const cpuTimes: Record<string, number[]> = { hybrid: [], noDense: [] };
     for (const [i, query] of queries.entries()) {
+      // The times below are of the in-memory copy, as a host that has been open a moment has it.
+      if (i === 20) await lexicalCopyReady(loaded.host.store.db);
       for (const [name, channels] of dense
         ? ([
             ['hybrid', undefined],
@@ -232,7 +234,9 @@ async function latency(sizes: number[]): Promise<Record<string, Record<string, n
           { requestId: `lat-${size}-${i}-${name}`, client: 'bench' },
         );
         const ms = Number(process.hrtime.bigint() - t) / 1e6;
-        if (i === 0) firstMs[name] = ms; // builds the in-memory indexes (lexical, graph)
+        // The first recall after the load: the lexical copy is still building in the background
+        // (answered in SQL), the graph's in-memory indexes are built by it.
+        if (i === 0) firstMs[name] = ms;
         if (i >= 20) {
           // the first 20 warm caches
           times[name]!.push(ms);

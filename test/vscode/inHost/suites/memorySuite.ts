@@ -201,6 +201,8 @@ test('a memory document reads as prose: its words, kind and age in words, its hi
   assert.ok(!/\| *field *\|/.test(text), `no raw table:\n${text}`);
   assert.match(text, /decision in semantic memory · remembered (just now|\d+ \w+ ago) by you/);
   assert.match(text, /## History\n\n- Remembered (just now|\d+ \w+ ago)/);
+  // A semantic decision does not fade: kept, with the lifecycle's reasons in words.
+  assert.match(text, /## Importance\n\n0\.\d\d of 1, mostly [a-z ]+; 100% retained\.\n\nKept: /);
   assert.ok(text.trimEnd().endsWith(`Memory id: \`${decisionId}\``), 'the id is the last line');
   // The tab is named by the memory's words, not by its id.
   assert.ok(!path.posix.basename(doc.uri.path).includes(decisionId), doc.uri.path);
@@ -394,4 +396,39 @@ test('Show Context with no editor open shows the workspace-wide context, not an 
   const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'engram-view');
   assert.ok(shown, 'the block is open');
   assert.match(shown.document.getText(), /Engram context for the workspace/);
+});
+
+test('Tidy Memory Now promotes an old working note and archives a faded episode, with undo by restore', async () => {
+  const api = await engramApi();
+  const day = 24 * 60 * 60 * 1000;
+  const note = await api.engine.call('remember', {
+    content: 'Scratch: the flaky upload test needs a longer timeout',
+    layer: 'working',
+    validFrom: Date.now() - 60 * 60 * 1000,
+    actor: { session: 'tidy-test' },
+  });
+  const faded = await api.engine.call('remember', {
+    content: 'Lunch was late on the day of the offsite',
+    layer: 'episodic',
+    importance: 0,
+    validFrom: Date.now() - 200 * day,
+    actor: { agent: 'tidy-test-agent' },
+  });
+  const done = await vscode.commands.executeCommand<{
+    promoted: Array<{ memoryId: string }>;
+    archived: Array<{ memoryId: string }>;
+  }>('engram.tidyMemory', 'apply');
+  assert.ok(
+    done.promoted.some((p) => p.memoryId === note.memory.id),
+    JSON.stringify(done),
+  );
+  assert.ok(
+    done.archived.some((a) => a.memoryId === faded.memory.id),
+    JSON.stringify(done),
+  );
+  const read = async (id: string) => (await api.engine.call('get', { id, readOnly: true })).memory;
+  assert.equal((await read(note.memory.id)).layer, 'episodic');
+  assert.equal((await read(faded.memory.id)).status, 'archived');
+  await vscode.commands.executeCommand('engram.restoreMemory', faded.memory.id);
+  assert.equal((await read(faded.memory.id)).status, 'active');
 });

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { currentMemory, resolveId } from '../memory/memoryQueries';
+import { runLifecyclePass } from '../lifecycle/lifecyclePass';
+import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
+import { applyDedup, planDedup } from '../lifecycle/dedupPass';
+import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
+import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
+import { defineMethod, methodParams } from './defineMethod';
+import { ID_PARAMS } from './memoryParams';
+
+/** `lifecycle` {dryRun?}: promote what has earned it, archive what has faded; a dry run (the default) only plans. */
+const LIFECYCLE_PARAMS = methodParams({ dryRun: z.boolean().optional() });
+
+/** `dedup` {dryRun?, threshold?}: merge restatements; a dry run (the default) only lists the pairs. */
+const DEDUP_PARAMS = methodParams({
+  dryRun: z.boolean().optional(),
+  threshold: z.number({ error: 'threshold must be a number' }).min(0.5).max(1).optional(),
+});
+
+export const LIFECYCLE_METHODS = {
+  /** Why a memory is kept or would be archived: retention, importance factors, the archive rule. */
+  explain: defineMethod({
+    params: ID_PARAMS,
+    write: false,
+    run: ({ store }, p) =>
+      store.read((r) => {
+        const memory = currentMemory(r, resolveId(r, p.id));
+        const [facts] = lifecycleFacts(r, [memory], store.clock());
+        return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
+      }),
+  }),
+  lifecycle: defineMethod({
+    params: LIFECYCLE_PARAMS,
+    write: true,
+    run: ({ store }, p) => runLifecyclePass(store, { dryRun: p.dryRun ?? true }),
+  }),
+  /** `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each. */
+  consolidate: defineMethod({
+    params: LIFECYCLE_PARAMS,
+    write: true,
+    run: ({ store }, p) => {
+      const dryRun = p.dryRun ?? true;
+      const clusters = store.read((r) => planConsolidation(r, store.clock()));
+      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters) };
+    },
+  }),
+  dedup: defineMethod({
+    params: DEDUP_PARAMS,
+    write: true,
+    prepare: async (engine, p) => {
+      await engine.ensureVectors();
+      return planDedup(engine.store, engine.vectors, p.threshold ?? DEFAULT_NEAR_DUPLICATE_THRESHOLD);
+    },
+    run: ({ store }, p, pairs) => {
+      const dryRun = p.dryRun ?? true;
+      return { dryRun, pairs, merged: dryRun ? 0 : applyDedup(store, pairs) };
+    },
+  }),
+};

@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import { parseNumber } from './cliArguments';
+import type { Invoke } from './cliArguments';
+import type { MethodResult } from '../api/methods';
+
+/** `engram explain <id>`, `engram lifecycle [--apply]`, `engram dedup [--apply]`; `--json` is global. */
+export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
+  program
+    .command('explain')
+    .argument('<id>')
+    .description("why a memory is kept or would be archived: retention and importance's factors")
+    .action((id: string) => invoke('explain', { id }, (r) => renderExplain(r as MethodResult<'explain'>)));
+
+  program
+    .command('lifecycle')
+    .option('--apply', 'do it (without it: only say what would be done)')
+    .description(
+      'promote working notes and important episodes; archive episodes that have faded (restore brings one back)',
+    )
+    .action((o: { apply?: boolean }) =>
+      invoke('lifecycle', { dryRun: o.apply !== true }, (r) =>
+        renderLifecycle(r as MethodResult<'lifecycle'>),
+      ),
+    );
+
+  program
+    .command('consolidate')
+    .option('--apply', 'consolidate (without it: only list the clusters)')
+    .description('merge clusters of recalled episodes that share entities into one semantic memory each')
+    .action((o: { apply?: boolean }) =>
+      invoke('consolidate', { dryRun: o.apply !== true }, (r) =>
+        renderConsolidation(r as MethodResult<'consolidate'>),
+      ),
+    );
+
+  program
+    .command('dedup')
+    .option('--apply', 'merge them (without it: only list the pairs)')
+    .option('--threshold <n>', 'cosine similarity from which two memories restate each other', parseNumber)
+    .description(
+      'merge memories that restate each other into the more important one (needs the embedding model)',
+    )
+    .action((o: { apply?: boolean; threshold?: number }) =>
+      invoke('dedup', { dryRun: o.apply !== true, threshold: o.threshold }, (r) =>
+        renderDedup(r as MethodResult<'dedup'>),
+      ),
+    );
+}
+
+function renderConsolidation(r: MethodResult<'consolidate'>): string {
+  const lines = [
+    `${r.dryRun ? 'would consolidate' : 'consolidated'} ${r.clusters.length} cluster${r.clusters.length === 1 ? '' : 's'}`,
+    ...r.clusters.map(
+      (c, i) => `  ${r.created[i] ?? '(new)'} <- ${c.members.join(', ')}: ${c.summary.slice(0, 160)}`,
+    ),
+  ];
+  if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
+  return lines.join('\n');
+}
+
+function renderDedup(r: MethodResult<'dedup'>): string {
+  const count = r.dryRun ? r.pairs.length : r.merged;
+  const lines = [
+    `${r.dryRun ? 'would merge' : 'merged'} ${count} restatement${count === 1 ? '' : 's'}`,
+    ...r.pairs.map((p) => `  ${p.merge} -> ${p.keep} (similarity ${p.similarity}): ${p.mergeExcerpt}`),
+  ];
+  if (r.dryRun && r.pairs.length > 0) lines.push('(dry run: nothing changed; --apply merges them)');
+  return lines.join('\n');
+}
+
+function renderExplain(r: MethodResult<'explain'>): string {
+  return [
+    `${r.memoryId} (${r.layer}, written by ${r.trust}, ${r.status}), ${r.ageDays} days old, ${r.idleDays} idle`,
+    `retention ${r.retention}`,
+    `importance ${r.importance.score}:`,
+    ...r.importance.factors.map(
+      (f) =>
+        `  ${f.factor.padEnd(16)} ${f.value.toFixed(3)} x ${f.weight.toFixed(2)} = ${f.contribution.toFixed(3)}`,
+    ),
+    r.archive.due
+      ? 'archive: due (the next `engram lifecycle --apply` archives it)'
+      : `archive: kept (${r.archive.unmet.join('; ')})`,
+  ].join('\n');
+}
+
+function renderLifecycle(r: MethodResult<'lifecycle'>): string {
+  const would = (done: string, planned: string) => (r.dryRun ? planned : done);
+  const lines = [
+    `${would('promoted', 'would promote')} ${r.promoted.length}`,
+    ...r.promoted.map((p) => `  ${p.memoryId}  ${p.from} -> ${p.to} (${p.reason})`),
+    `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
+    ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
+  ];
+  if (r.dryRun && r.promoted.length + r.archived.length > 0)
+    lines.push('(dry run: nothing changed; --apply does it)');
+  return lines.join('\n');
+}

@@ -1,0 +1,133 @@
+import type { Memory } from '../memory/types';
+import type { SqlReader } from '../store/sqlAccess';
+import { importanceOf } from './importance';
+import type { ImportanceExplanation } from './importance';
+import { DEFAULT_RETENTION, retentionOf } from './retention';
+import type { RetentionSettings } from './retention';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** Ids bound per statement (under SQLite's variable limit). */
+const CHUNK = 500;
+
+/** The seed's archive rule (003): old, barely retained, unimportant and rarely recalled. */
+export const ARCHIVE_RULE = { afterDays: 90, maxRetention: 0.15, maxImportance: 0.3, maxAccesses: 3 };
+
+/** What the lifecycle knows of one memory now: its retention, its importance and why. */
+export interface LifecycleFacts {
+  memoryId: string;
+  /** Days since it was written (valid from). */
+  ageDays: number;
+  /** Days since it was written or last recalled, whichever is later: what retention decays over. */
+  idleDays: number;
+  retention: number;
+  importance: ImportanceExplanation;
+  /** Why the archive rule would archive it now, or which of its conditions it does not meet. */
+  archive: { due: boolean; unmet: string[] };
+}
+
+/** Facts for these current memories (the ledger read once for all of them). */
+export function lifecycleFacts(
+  reader: SqlReader,
+  memories: readonly Memory[],
+  now: number,
+  settings: RetentionSettings = DEFAULT_RETENTION,
+): LifecycleFacts[] {
+  const ids = memories.map((m) => m.id);
+  const entities = entityCounts(reader, ids);
+  const days = accessDays(reader, new Set(ids));
+  return memories.map((memory) => {
+    const ageDays = Math.max(0, now - memory.validFrom) / DAY;
+    const idleDays = Math.max(0, now - Math.max(memory.validFrom, memory.lastAccessedAt ?? 0)) / DAY;
+    const retention = retentionOf(
+      {
+        layer: memory.layer,
+        trust: memory.trust,
+        pinned: memory.pinned,
+        critical: memory.critical,
+        ageDays: idleDays,
+        accessCount: memory.accessCount,
+      },
+      settings,
+    );
+    const importance = importanceOf({
+      base: memory.importance,
+      accessCount: memory.accessCount,
+      retention,
+      entityCount: entities.get(memory.id) ?? 0,
+      trust: memory.trust,
+      accessDays: days.get(memory.id)?.size ?? 0,
+      layer: memory.layer,
+      confirmations: memory.confirmations,
+    });
+    const unmet = [
+      memory.status === 'active' ? undefined : `status is ${memory.status}`,
+      ageDays > ARCHIVE_RULE.afterDays
+        ? undefined
+        : `${Math.floor(ageDays)} of ${ARCHIVE_RULE.afterDays} days old`,
+      retention < ARCHIVE_RULE.maxRetention
+        ? undefined
+        : `retention ${round(retention)} >= ${ARCHIVE_RULE.maxRetention}`,
+      importance.score < ARCHIVE_RULE.maxImportance
+        ? undefined
+        : `importance ${importance.score} >= ${ARCHIVE_RULE.maxImportance}`,
+      memory.accessCount < ARCHIVE_RULE.maxAccesses
+        ? undefined
+        : `recalled ${memory.accessCount} times (archived under ${ARCHIVE_RULE.maxAccesses})`,
+    ].filter((reason): reason is string => reason !== undefined);
+    return {
+      memoryId: memory.id,
+      ageDays: round(ageDays),
+      idleDays: round(idleDays),
+      retention: round(retention),
+      importance,
+      archive: { due: unmet.length === 0, unmet },
+    };
+  });
+}
+
+function entityCounts(reader: SqlReader, ids: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    for (const row of reader.all<{ id: string; n: number }>(
+      `SELECT memory_id AS id, count(*) AS n FROM memory_entities WHERE memory_id IN (${chunk.map(() => '?').join(', ')}) GROUP BY memory_id`,
+      chunk,
+    ))
+      counts.set(row.id, row.n);
+  }
+  return counts;
+}
+
+/**
+ * Distinct days each memory was read or recalled, from the event ledger: reads name their memory,
+ * recalls list theirs in the event's data.
+ */
+function accessDays(reader: SqlReader, ids: ReadonlySet<string>): Map<string, Set<number>> {
+  const days = new Map<string, Set<number>>();
+  const add = (id: string, at: number) => {
+    if (!ids.has(id)) return;
+    let set = days.get(id);
+    if (!set) days.set(id, (set = new Set()));
+    set.add(Math.floor(at / DAY));
+  };
+  for (const row of reader.all<{ at: number; type: string; memoryId: string | null; data: string | null }>(
+    "SELECT at, type, memory_id AS memoryId, data FROM events WHERE type IN ('read', 'recall')",
+  )) {
+    if (row.type === 'read' && row.memoryId) add(row.memoryId, row.at);
+    else if (row.data) for (const id of recalledIds(row.data)) add(id, row.at);
+  }
+  return days;
+}
+
+function recalledIds(data: string): string[] {
+  try {
+    const ids = (JSON.parse(data) as { memoryIds?: unknown }).memoryIds;
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { extractiveSummary } from '../../engine/lifecycle/consolidation';
+import type { Memory } from '../../engine/memory/types';
+import { openTestHost } from '../support/host';
+import type { TestHost } from '../support/host';
+
+async function remember(t: TestHost, content: string): Promise<string> {
+  const result = await t.call('remember', { content, layer: 'episodic', dedupe: false });
+  return (result as { memory: { id: string } }).memory.id;
+}
+
+type Plan = {
+  dryRun: boolean;
+  clusters: Array<{ members: string[]; summary: string; confidence: number; importance: number }>;
+  created: string[];
+};
+
+/* Issue 21, section 3: clusters of relevant episodes that share entities become one memory. */
+describe('lifecycle: consolidation', () => {
+  it('clusters recalled episodes by shared entities into one semantic memory; the members are superseded by it', async () => {
+    const t = await openTestHost();
+    const a = await remember(
+      t,
+      'The billing worker in src/billing/retry.ts retries invoices on timeout. It logs to stderr.',
+    );
+    const b = await remember(t, 'We moved the queue of src/billing/retry.ts to Redis last week.');
+    const c = await remember(t, 'Redis keys for billing invoices expire after a day.');
+    const apart = await remember(t, 'Caroline prefers webpack over vite for the docs site.');
+    const once = await remember(t, 'The Redis dashboard lives in Grafana.');
+    // Read twice each (a read counts as an access, as a recall's hits do); `once` only once.
+    for (const id of [a, b, c, apart, a, b, c, apart, once]) await t.call('get', { id });
+    const plan = (await t.call('consolidate', {})) as Plan;
+    assert.equal(plan.dryRun, true);
+    assert.equal(plan.clusters.length, 1, JSON.stringify(plan));
+    const [cluster] = plan.clusters;
+    assert.deepEqual([...cluster!.members].sort(), [a, b, c].sort());
+    assert.ok(!cluster!.members.includes(apart) && !cluster!.members.includes(once));
+    assert.equal(cluster!.confidence, 0.6);
+    assert.ok(
+      cluster!.summary.includes('src/billing/retry.ts') && cluster!.summary.includes('Redis'),
+      cluster!.summary,
+    );
+    assert.ok(!cluster!.summary.includes('stderr'), 'a sentence that adds no entity is left out');
+
+    const done = (await t.call('consolidate', { dryRun: false })) as Plan;
+    assert.equal(done.created.length, 1);
+    const made = (
+      (await t.call('get', { id: done.created[0]!, readOnly: true })) as {
+        memory: { layer: string; kind: string; trust: string; context: string };
+      }
+    ).memory;
+    assert.deepEqual([made.layer, made.kind, made.trust], ['semantic', 'summary', 'consolidation']);
+    assert.match(made.context, /^Consolidated from 3 memories/);
+    for (const id of [a, b, c]) {
+      const member = (
+        (await t.call('get', { id, readOnly: true })) as { memory: { status: string; supersededBy: string } }
+      ).memory;
+      assert.deepEqual([member.status, member.supersededBy], ['superseded', done.created[0]]);
+    }
+    await t.host.close();
+  });
+
+  it('summarises extractively: the fewest sentences covering the entities, in time order', () => {
+    const m = (content: string) => ({ content }) as Memory;
+    assert.equal(
+      extractiveSummary(
+        [m('Redis is fast. Postgres holds billing.'), m('Nothing here. Postgres and Redis talk.')],
+        ['Redis', 'Postgres'],
+      ),
+      'Postgres and Redis talk.',
+    );
+  });
+});
