@@ -75,6 +75,7 @@ describe('locate: where to look for a question or an issue', () => {
     );
     assert.ok(recalled.files.length > 0 && recalled.files.every((f) => f.channels.code === undefined));
     assert.ok(recalled.files.every((f, i) => f.channels.recall?.rank === i + 1));
+    assert.equal(recalled.files.find((f) => f.path === 'tests/test_retry.py')?.role, 'test');
     const mapped: LocateResult = await test.call('locate', { query: ISSUE, channels: ['map'] });
     assert.deepEqual(
       mapped.trace.channels.map((c) => c.name),

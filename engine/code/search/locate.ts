@@ -8,7 +8,7 @@ import { codeSearchIndexOf } from './codeSearchIndex';
 import { DEFAULT_CODE_SEARCH, searchCode } from './codeSearch';
 import type { CodeFileHit, CodeSearchParams, CodeSymbolHit } from './codeSearch';
 import type { CodeField } from './fieldIndex';
-import { rolesAskedFor } from './pathRoles';
+import { pathRole, rolesAskedFor } from './pathRoles';
 import type { PathRole } from './pathRoles';
 
 /**
@@ -163,14 +163,13 @@ export async function locate(
       };
       file.symbols = hit.symbols.map((s) => ({ ...s, score: round(s.score) }));
     });
-  const roleOf = new Map(code.map((hit) => [hit.path, hit.role]));
   recalled.forEach((hit, i) => {
-    const file = entry(hit.path, roleOf.get(hit.path) ?? 'implementation');
+    const file = entry(hit.path, pathRole(hit.path));
     file.score += add('recall', i + 1);
     file.channels.recall = { rank: i + 1, memories: hit.memories };
   });
   map.forEach((hit, i) => {
-    const file = entry(hit.path, roleOf.get(hit.path) ?? 'implementation');
+    const file = entry(hit.path, pathRole(hit.path));
     file.score += add('map', i + 1);
     file.channels.map = { rank: i + 1, score: hit.score };
   });
