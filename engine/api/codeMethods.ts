@@ -4,9 +4,10 @@ import type { ScanResult } from '../code/codeWorkspace';
 import type { ScanDrift } from '../drift/driftReport';
 import { searchFiles, searchSymbols } from '../code/codeQueries';
 import { buildRepoMap, referenceGraphOf } from '../code/repoMap';
+import { LOCATE_CHANNELS, locate } from '../code/search/locate';
 import type { RepoMap } from '../code/repoMap';
 import type { EngineContext } from './engineContext';
-import { boundedQuery } from '../retrieval/queryLimit';
+import { boundedIssue, boundedQuery } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
 import { defineMethod, methodParams } from './defineMethod';
 import { actorOf } from './params';
@@ -34,6 +35,18 @@ export const MAP_PARAMS = methodParams({
   budget: wholeNumber(16, MAX_MAP_BUDGET, `must be a whole number of tokens from 16 to ${MAX_MAP_BUDGET}`)
     .optional()
     .describe(`token budget of the rendered map (default ${DEFAULT_MAP_BUDGET})`),
+});
+
+export const LOCATE_PARAMS = methodParams({
+  query: requiredText,
+  limit: wholeNumber(1, MAX_CODE_HITS, `must be 1 to ${MAX_CODE_HITS}`)
+    .optional()
+    .describe('most files (default 20)'),
+  channels: z
+    .array(z.enum(LOCATE_CHANNELS))
+    .min(1)
+    .optional()
+    .describe('channels to rank by (default: those with a fusion weight)'),
 });
 
 async function scanWithDrift(
@@ -70,6 +83,11 @@ function repoMap({ store, code }: EngineContext, p: z.output<typeof MAP_PARAMS>)
   );
 }
 
+/** Recall's sources out of the context (fitted by shape, see recallSources.ts). */
+function pickRecallSources({ store, graph, entityWeights }: EngineContext) {
+  return { store, graph, entityWeights };
+}
+
 /**
  * The codebase layer's methods. `scan` writes (the code index and codebase memories) but is not
  * an exactly-once write: it is idempotent (a repeated scan finds nothing changed) and too long for
@@ -96,6 +114,20 @@ export const CODE_METHODS = {
     params: CODE_SEARCH_PARAMS,
     write: false,
     run: ({ store }, p) => store.read((r) => searchFiles(r, boundedQuery('query', p.query), p.limit ?? 20)),
+  }),
+  /**
+   * "Where should I look for this?": `{query, limit?, channels?}` -> LocateResult, the workspace
+   * files ranked for a question or an issue report, each with the channels, fields and symbols
+   * that put it there (engine/code/search/locate.ts).
+   */
+  locate: defineMethod({
+    params: LOCATE_PARAMS,
+    write: false,
+    run: (engine, p) =>
+      locate(
+        { ...pickRecallSources(engine), root: engine.code?.options.root },
+        { query: boundedIssue('query', p.query), limit: p.limit, channels: p.channels },
+      ),
   }),
   /** The ranked repo map: `{focus?: string[], query?: string, budget?: number}` -> RepoMap. */
   map: defineMethod({ params: MAP_PARAMS, write: false, run: repoMap }),

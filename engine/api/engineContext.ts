@@ -3,6 +3,8 @@ import type { MemoryStore } from '../memory/memoryStore';
 import type { MemoryVectors } from '../vectors/memoryVectors';
 import { EntityWeights } from '../retrieval/entityWeights';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
+import { codeChannel } from '../code/search/recallCodeChannel';
+import type { CodeChannelHit } from '../retrieval/recallSources';
 
 /** Loads the embedding model and the vector index; undefined when the model is unavailable. */
 export type VectorLoader = () => Promise<MemoryVectors | undefined>;
@@ -19,6 +21,8 @@ export class EngineContext {
   readonly entityWeights = new EntityWeights();
   /** The entity-memory graph for the graph and PageRank channels, rebuilt when stale. */
   readonly graph = new MemoryGraphCache();
+  /** Recall's code channel over this workspace's code index; absent without a workspace. */
+  readonly searchCode: ((query: string, depth: number) => CodeChannelHit[]) | undefined;
   private loaded: MemoryVectors | undefined;
   private loading: Promise<void> | undefined;
 
@@ -33,6 +37,7 @@ export class EngineContext {
     private vectorLoader: VectorLoader | undefined,
   ) {
     store.addReadBuffer(this.entityWeights);
+    this.searchCode = code && ((query, depth) => codeChannel(store, code.options.root, query, depth));
   }
 
   /** The dense side (vectors, near-duplicates, surprise), once the host's embedding model loaded. */

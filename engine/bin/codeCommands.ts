@@ -4,9 +4,10 @@ import type { MethodResult } from '../api/methods';
 import type { RepoMap } from '../code/repoMap';
 import { absolute, parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
+import { locateText } from '../code/search/locateText';
 import { renderFiles, renderMap, renderScan, renderSymbols } from './codeOutput';
 
-/** The codebase layer's commands: `scan`, `symbols`, `files`, `map`. */
+/** The codebase layer's commands: `scan`, `symbols`, `files`, `locate`, `map`. */
 export function registerCodeCommands(program: Command, invoke: Invoke, cwd: string): void {
   program
     .command('scan')
@@ -38,6 +39,15 @@ export function registerCodeCommands(program: Command, invoke: Invoke, cwd: stri
     .description('find files in the code index')
     .action((query: string, o: { limit?: number }) =>
       invoke('files', { query, limit: o.limit }, (r) => renderFiles(r as FileHit[])),
+    );
+
+  program
+    .command('locate')
+    .argument('<query>', 'a question or an issue report (up to 32,000 characters)')
+    .option('--limit <n>', 'at most this many files', parseNumber)
+    .description('the files to look at for a question or an issue, each with why it ranks')
+    .action((query: string, o: { limit?: number }) =>
+      invoke('locate', { query, limit: o.limit }, (r) => locateText(r as MethodResult<'locate'>)),
     );
 
   program

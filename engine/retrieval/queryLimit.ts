@@ -11,3 +11,15 @@ export const MAX_QUERY_CHARS = 4000;
 export function boundedQuery(field: string, value: string): string {
   return optionalText(field, value, MAX_QUERY_CHARS) ?? value;
 }
+
+/**
+ * The longest text `locate` ranks files for: an issue report, pasted whole, with its traceback
+ * (SWE-bench Verified issues run to 25,000 characters). Its recall channel reads the first
+ * MAX_QUERY_CHARS, as recall would.
+ */
+export const MAX_ISSUE_CHARS = 32_000;
+
+/** `value` when it is no longer than MAX_ISSUE_CHARS; TOO_LARGE naming `field` otherwise. */
+export function boundedIssue(field: string, value: string): string {
+  return optionalText(field, value, MAX_ISSUE_CHARS) ?? value;
+}

@@ -22,6 +22,7 @@ import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';
 import type { Intent } from './queryAnalysis';
+import type { CodeChannelHit } from './recallSources';
 
 export interface RecallOptions {
   query: string;
@@ -59,6 +60,8 @@ export interface RecallTrace {
   entities: string[];
   channels: Array<{ name: ChannelName; weight: number; candidates: number; ms: number }>;
   dropped: Array<{ memoryId: string; reason: string; fused: number }>;
+  /** Per hit the code channel ranked: its file, role prior, the fields that matched, its best symbols. */
+  code?: Array<Omit<CodeChannelHit, 'score'>>;
   totalMs: number;
 }
 
@@ -128,6 +131,16 @@ export async function recall(
       return propagated.ranked;
     }),
   );
+  // The code itself answers a question about code: its words, names and paths, not only the
+  // memories derived from it (measured on real issues in docs/benchmarks.md, "Codebase layer").
+  const codeHits = new Map<string, CodeChannelHit>();
+  const { searchCode } = sources;
+  if (analysis.intent === 'where-in-code' && searchCode && options.asOf === undefined)
+    run('code', () => {
+      const found = searchCode(query, depth);
+      for (const hit of found) codeHits.set(hit.memoryId, hit);
+      return found;
+    });
   if (wanted.has('dense') && dense) {
     const t = performance.now();
     const found = await dense.search(query, depth);
@@ -217,6 +230,16 @@ export async function recall(
       entities: analysis.entityNames,
       channels: timings,
       dropped,
+      ...(codeHits.size > 0
+        ? {
+            code: top.flatMap((hit) => {
+              const found = codeHits.get(hit.memory.id);
+              if (!found) return [];
+              const { memoryId, path, role, fields, prior, symbols } = found;
+              return [{ memoryId, path, role, fields, prior, symbols }];
+            }),
+          }
+        : {}),
       totalMs: round(performance.now() - started),
     };
   }

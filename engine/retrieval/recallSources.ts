@@ -19,6 +19,21 @@ export interface MemoryReads {
   noteRead(event: LedgerEvent): void;
 }
 
+/** A codebase memory the code channel ranked (engine/code/search/recallCodeChannel.ts), and why. */
+export interface CodeChannelHit {
+  memoryId: string;
+  score: number;
+  /** The file whose code matched, and its role (`implementation`, `test`, `docs`, ...). */
+  path: string;
+  role: string;
+  /** The file's match per field (path, names, signatures, docs, body). */
+  fields: Record<string, number>;
+  /** The factor of its role (1 for implementation or a role the question asks for). */
+  prior: number;
+  /** The file's best-matching symbols, `Container.name:line`. */
+  symbols: string[];
+}
+
 /** Recall's sources: the store's reads and the recall state kept beside it. */
 export interface RecallSources {
   readonly store: MemoryReads;
@@ -26,6 +41,11 @@ export interface RecallSources {
   readonly graph: MemoryGraphCache;
   /** Weights recalls gave to entities (the memory bias of PageRank); recall adds to them. */
   readonly entityWeights: EntityWeights;
+  /**
+   * The code channel (engine/code/search/recallCodeChannel.ts): codebase memories of the files
+   * whose code matches the query, for questions about code. Absent without a workspace.
+   */
+  readonly searchCode?: (query: string, depth: number) => CodeChannelHit[];
 }
 
 /** A context block's sources: recall's, and the dense side, loaded on first use. */

@@ -1,31 +1,36 @@
 /**
  * Localisation quality on real issues: for each instance (an issue, its repository's commit and
- * the files its fix touched) whose repository is cloned in the clones folder, the work tree is
- * put at `base_commit`, scanned by Engram into a temp database, and queried with the issue text.
- * Reported per ranker: file-level hit@1/@5/@10 and MRR, against a plain BM25 over whole files
- * computed in the same run on the same tree. A benchmark, not a test: it prints figures.
+ * the files its fix touched) whose repository's git directory is in the clones folder, the tree at
+ * `base_commit` is extracted with `git archive` into a temp folder, scanned by Engram into a temp
+ * database, and queried with the issue text. Reported per ranker, per repository, per half of the
+ * fixed split (localizationSplit.ts) and overall: file-level hit@1/@5/@10 and MRR, beside two BM25
+ * baselines over whole files computed in the same run on the same tree. A benchmark, not a test.
  *
  * Usage: npm run bench:localize -- INSTANCES.json CLONES_DIR [--json] [--limit N] [--repo NAME]
  *   INSTANCES.json  a list of {instance_id, repo: "owner/name", base_commit, problem_statement,
  *                   gold_files} (the SWE-bench-verified localisation format)
- *   CLONES_DIR      holds git clones named <name> or <owner>__<name>; instances of other
- *                   repositories are left out. Work trees go to CLONES_DIR/.engram-loc/<name>.
+ *   CLONES_DIR      holds git clones named <name> or <owner>__<name>, or mirrors
+ *                   <owner>+<name>/repo (as the fetch tool leaves them, e.g. /work/.mirror);
+ *                   instances of other repositories are left out.
  *
- * Rankers: `engram-recall` (recall of the issue text over the codebase layer, memories mapped to
- * files by their conflict key or source file), `engram-map` (the repo map personalised by the
- * issue text) and `engram-fused` (the two fused by reciprocal rank). The dense channel is off, as
- * with ENGRAM_EMBEDDING=off, so figures do not depend on a model download.
+ * Rankers: `bm25` (letters and digits), `bm25-code` (identifiers whole and split, and the path),
+ * `bm25-code-src` (the same over source files only: the strongest of the three);
+ * the product's channels alone: `recall` (recall of the issue text over the codebase layer,
+ * memories mapped to files), `map` (the repo map personalised by the issue text), `code` (the
+ * lexical channel over the code index, engine/code/codeSearch.ts); and `locate`, the product's
+ * answer to "where should I look?" (method `locate`). The dense channel is off, so figures do not
+ * depend on a model download.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineDispatcher } from '../../engine/api/engineDispatcher';
-import { silentLogger } from '../../engine/host';
 import { Bm25Files } from './bm25Files';
-import { hitRates } from './localizationMetrics';
+import { extractTree, gitDirOf, openScanHost, trackedFiles } from './localizationCheckout';
+import { filesOfRecallHits, hitRates, hitTable } from './localizationMetrics';
 import type { RankedRun } from './localizationMetrics';
-import { machine, round } from './stats';
+import { splitRepositories } from './localizationSplit';
+import type { Half } from './localizationSplit';
+import { machine, median } from './stats';
 
 interface Instance {
   instance_id: string;
@@ -35,10 +40,22 @@ interface Instance {
   gold_files: string | string[];
 }
 
-const repoRoot = path.resolve(__dirname, '../..');
-const RANKERS = ['bm25', 'engram-recall', 'engram-map', 'engram-fused'] as const;
+const RANKERS = ['bm25', 'bm25-code', 'bm25-code-src', 'recall', 'map', 'code', 'locate'] as const;
 type Ranker = (typeof RANKERS)[number];
-const RRF_K = 60;
+type Runs = Record<Ranker, RankedRun[]>;
+const DEPTH = 100;
+
+const emptyRuns = (): Runs => ({
+  bm25: [],
+  'bm25-code': [],
+  'bm25-code-src': [],
+  recall: [],
+  map: [],
+  code: [],
+  locate: [],
+});
+/** Source files by extension, for the baseline that leaves docs, data and config out (the bench's own list). */
+const SOURCE_FILE = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|c|h|cc|cpp|hpp|cs|rb|php|swift)$/;
 
 function goldFiles(instance: Instance): string[] {
   if (Array.isArray(instance.gold_files)) return instance.gold_files;
@@ -46,89 +63,59 @@ function goldFiles(instance: Instance): string[] {
   return [...instance.gold_files.matchAll(/'([^']+)'|"([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-function cloneOf(clones: string, repo: string): string | undefined {
-  const [owner, name] = repo.split('/');
-  return [name, `${owner}__${name}`]
-    .map((n) => path.join(clones, n ?? ''))
-    .find((dir) => existsSync(path.join(dir, '.git')) || existsSync(path.join(dir, 'HEAD')));
-}
-
-/** One work tree per repository, moved from commit to commit; the index follows it incrementally. */
-function checkout(clone: string, worktree: string, commit: string): void {
-  if (!existsSync(worktree)) {
-    mkdirSync(path.dirname(worktree), { recursive: true });
-    execFileSync('git', ['-C', clone, 'worktree', 'add', '--detach', '--force', worktree, commit], {
-      stdio: 'ignore',
-    });
-    return;
-  }
-  execFileSync('git', ['-C', worktree, 'checkout', '--detach', '--force', '-q', commit], { stdio: 'ignore' });
-  execFileSync('git', ['-C', worktree, 'clean', '-fdxq'], { stdio: 'ignore' });
-}
-
-function filesOfHits(
-  hits: Array<{ memory: { conflictKey: string | null; source: { file?: string } | null } }>,
-) {
-  const files: string[] = [];
-  for (const { memory } of hits) {
-    const key = memory.conflictKey?.match(/^code:(?:file|config):(.+)$|^code:symbol:(.+?)#/);
-    const file = key ? (key[1] ?? key[2]) : memory.source?.file;
-    if (file && !files.includes(file)) files.push(file);
-  }
-  return files;
-}
-
-function fuse(...lists: string[][]): string[] {
-  const score = new Map<string, number>();
-  for (const list of lists) list.forEach((f, i) => score.set(f, (score.get(f) ?? 0) + 1 / (RRF_K + i + 1)));
-  return [...score].sort((a, b) => b[1] - a[1]).map(([f]) => f);
-}
-
-async function rankRepo(clones: string, repo: string, instances: Instance[], log: (s: string) => void) {
-  const clone = cloneOf(clones, repo)!;
-  const worktree = path.join(clones, '.engram-loc', repo.split('/')[1]!);
+async function rankRepo(gitDir: string, repo: string, instances: Instance[], log: (s: string) => void) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'engram-locbench-'));
-  const runs: Record<Ranker, RankedRun[]> = {
-    bm25: [],
-    'engram-recall': [],
-    'engram-map': [],
-    'engram-fused': [],
+  const tree = path.join(work, repo.split('/')[1]!);
+  const runs = emptyRuns();
+  // Times per call: the first query after a scan (locate) builds the code channel's index.
+  const times = { first: [] as number[], locate: [] as number[], recall: [] as number[] };
+  const timed = async <T>(into: number[], run: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const result = await run();
+    into.push(performance.now() - t);
+    return result;
   };
-  checkout(clone, worktree, instances[0]!.base_commit);
-  const host = await EngineDispatcher.open({
-    dbPath: path.join(work, 'memory.db'),
-    sqlWasmPath: require.resolve('sql.js/dist/sql-wasm.wasm'),
-    logger: silentLogger,
-    clock: Date.now,
-    embedding: null,
-    // No snapshot mid-run: a run writes far past the 16 MiB journal limit, and a snapshot still in
-    // flight when the host closes fails in Journal.compact with EBADF (seen at the end of xarray).
-    snapshot: { idleMs: 600_000, maxJournalBytes: 1 << 30 },
-    code: { root: worktree, grammarsDirectory: path.join(repoRoot, 'grammars'), runner: 'inline' },
-  });
+  const host = await openScanHost(work, tree);
   let request = 0;
   const call = (method: string, params: Record<string, unknown>) =>
     host.dispatch(method, params, { requestId: `loc-${++request}`, client: 'bench' });
   try {
     // Sorted by commit so instances at one commit share a scan.
     for (const instance of [...instances].sort((a, b) => a.base_commit.localeCompare(b.base_commit))) {
-      checkout(clone, worktree, instance.base_commit);
+      extractTree(gitDir, tree, instance.base_commit);
       const started = performance.now();
       await call('scan', { tokens: false });
       const scanMs = performance.now() - started;
       const query = instance.problem_statement;
       const gold = goldFiles(instance);
-      const recalled = (await call('recall', { query, k: 100, layer: 'codebase' })) as {
-        hits: Parameters<typeof filesOfHits>[0];
+      const located = async (into: number[], channels?: string[]) => {
+        const result = (await timed(into, () =>
+          call('locate', { query, limit: DEPTH, ...(channels ? { channels } : {}) }),
+        )) as { files: Array<{ path: string }> };
+        return result.files.map((f) => f.path);
       };
-      const map = (await call('map', { query, budget: 100_000 })) as { files: Array<{ path: string }> };
-      const recallFiles = filesOfHits(recalled.hits);
-      const mapFiles = map.files.map((f) => f.path);
+      const code = await located(times.first, ['code']);
+      // recall and map take at most 4000 characters (MAX_QUERY_CHARS): what a client would send.
+      const short = query.slice(0, 4000);
+      const recalled = (await timed(times.recall, () =>
+        call('recall', { query: short, k: DEPTH, layer: 'codebase', readOnly: true }),
+      )) as { hits: Parameters<typeof filesOfRecallHits>[0] };
+      const map = (await call('map', { query: short, budget: 100_000 })) as {
+        files: Array<{ path: string }>;
+      };
+      const files = trackedFiles(gitDir, instance.base_commit);
       const ranked: Record<Ranker, string[]> = {
-        bm25: Bm25Files.fromWorkTree(worktree).search(query, 100),
-        'engram-recall': recallFiles,
-        'engram-map': mapFiles,
-        'engram-fused': fuse(recallFiles, mapFiles),
+        bm25: Bm25Files.fromFiles(tree, files, 'plain').search(query, DEPTH),
+        'bm25-code': Bm25Files.fromFiles(tree, files, 'code').search(query, DEPTH),
+        'bm25-code-src': Bm25Files.fromFiles(
+          tree,
+          files.filter((f) => SOURCE_FILE.test(f)),
+          'code',
+        ).search(query, DEPTH),
+        recall: filesOfRecallHits(recalled.hits),
+        map: map.files.map((f) => f.path),
+        code,
+        locate: await located(times.locate),
       };
       for (const ranker of RANKERS)
         runs[ranker].push({ id: instance.instance_id, gold, ranked: ranked[ranker] });
@@ -140,13 +127,16 @@ async function rankRepo(clones: string, repo: string, instances: Instance[], log
     await host.close();
     rmSync(work, { recursive: true, force: true });
   }
-  return runs;
+  return { runs, times };
 }
 
 function firstHit(ranked: string[], gold: string[]): string {
   const index = ranked.findIndex((f) => gold.includes(f));
   return index < 0 ? '-' : String(index + 1);
 }
+
+const asMap = (runs: Runs, keep: (run: RankedRun) => boolean) =>
+  new Map(RANKERS.map((r) => [r, runs[r].filter(keep)] as const));
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -164,44 +154,67 @@ async function main(): Promise<void> {
   const limit = Number(option('--limit') ?? Infinity);
   const only = option('--repo');
   const all = JSON.parse(readFileSync(instancesFile, 'utf8')) as Instance[];
+  const halves = splitRepositories(all);
   const byRepo = new Map<string, Instance[]>();
   for (const instance of all) {
-    if (!cloneOf(clones, instance.repo) || (only && !instance.repo.endsWith(`/${only}`))) continue;
+    if (!gitDirOf(clones, instance.repo) || (only && !instance.repo.endsWith(`/${only}`))) continue;
     const list = byRepo.get(instance.repo) ?? [];
     if (list.length < limit) list.push(instance);
     byRepo.set(instance.repo, list);
   }
   const log = (line: string) => (json ? console.error(line) : console.log(line));
-  const runs: Record<Ranker, RankedRun[]> = {
-    bm25: [],
-    'engram-recall': [],
-    'engram-map': [],
-    'engram-fused': [],
-  };
+  const runs = emptyRuns();
+  const latencies: string[] = [];
+  const repoOf = new Map<string, string>();
   for (const [repo, instances] of byRepo) {
-    log(`${repo}: ${instances.length} instances`);
-    const repoRuns = await rankRepo(path.resolve(clones), repo, instances, log);
-    for (const ranker of RANKERS) runs[ranker].push(...repoRuns[ranker]);
+    log(`${repo} (${halves.get(repo)} half): ${instances.length} instances`);
+    const ranked = await rankRepo(gitDirOf(clones, repo)!, repo, instances, log);
+    for (const ranker of RANKERS) runs[ranker].push(...ranked.runs[ranker]);
+    latencies.push(
+      `${repo}: p50 ${Math.round(median(ranked.times.first))} ms for the first query after a scan (locate, building the code index), then locate ${Math.round(median(ranked.times.locate))} ms, recall ${Math.round(median(ranked.times.recall))} ms`,
+    );
+    for (const instance of instances) repoOf.set(instance.instance_id, repo);
   }
+  const inHalf = (half: Half) => (run: RankedRun) => halves.get(repoOf.get(run.id)!) === half;
   const report = {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
+    load: os.loadavg().map((l) => l.toFixed(2)),
     instances: runs.bm25.length,
     repositories: Object.fromEntries([...byRepo].map(([repo, list]) => [repo, list.length])),
-    rankers: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r])])),
+    halves: Object.fromEntries([...byRepo.keys()].map((repo) => [repo, halves.get(repo)])),
+    latency: latencies,
+    rankers: {
+      tuning: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r].filter(inHalf('tuning')))])),
+      reporting: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r].filter(inHalf('reporting')))])),
+      all: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r])])),
+    },
   };
   if (json) {
     console.log(JSON.stringify(report, null, 2));
     return;
   }
-  console.log(`\n${report.instances} instances, ${report.date}, ${report.machine}`);
-  console.log('ranker          hit@1  hit@5  hit@10  MRR');
-  for (const ranker of RANKERS) {
-    const h = report.rankers[ranker]!;
+  console.log(
+    `\n${report.instances} instances, ${report.date}, ${report.machine}, load ${report.load.join(' ')}`,
+  );
+  for (const repo of byRepo.keys())
     console.log(
-      `${ranker.padEnd(15)} ${[h.hit1, h.hit5, h.hit10, h.mrr].map((v) => round(v, 3).toFixed(3).padStart(6)).join(' ')}`,
+      `\n${hitTable(
+        `${repo} (${halves.get(repo)}, ${byRepo.get(repo)!.length})`,
+        asMap(runs, (run) => repoOf.get(run.id) === repo),
+      )}`,
     );
+  for (const half of ['tuning', 'reporting'] as const) {
+    const size = runs.bm25.filter(inHalf(half)).length;
+    console.log(`\n${hitTable(`${half} half (${size})`, asMap(runs, inHalf(half)))}`);
   }
+  console.log(
+    `\n${hitTable(
+      `all (${report.instances})`,
+      asMap(runs, () => true),
+    )}`,
+  );
+  console.log(`\n${latencies.join('\n')}`);
 }
 
 void main();

@@ -98,7 +98,7 @@ test('the dispatcher refuses bad parameters with one line naming the field, and 
     [t.call('context', { query: 'sessions', k: 0 }), 'k must be 1 to 1000; got 0'],
     [
       t.call('recall', { query: 'sessions', channels: ['telepathy'] }),
-      'channels must be one of lexical, dense, graph, ppr, neighbours; got "telepathy"',
+      'channels must be one of lexical, dense, graph, ppr, code, neighbours; got "telepathy"',
     ],
     [t.call('recall', { query: 'sessions', explain: 'yes' }), 'explain must be true or false; got "yes"'],
     [t.call('recall', { k: 3 }), 'query is required (text); got nothing'],

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import type { MethodName } from '../../engine/api/methods';
 import { recall } from '../../engine/retrieval/recall';
-import { MAX_QUERY_CHARS } from '../../engine/retrieval/queryLimit';
+import { MAX_ISSUE_CHARS, MAX_QUERY_CHARS } from '../../engine/retrieval/queryLimit';
 import { openTestHost } from '../support/host';
 
 const OVER = 'a'.repeat(MAX_QUERY_CHARS + 1);
@@ -26,4 +26,17 @@ test('every engine method taking a query refuses one past MAX_QUERY_CHARS with T
   );
   const { hits } = await t.call('recall', { query: OVER.slice(1) });
   assert.deepEqual(hits, []);
+});
+
+test('locate takes a whole issue report, up to MAX_ISSUE_CHARS, and refuses more with TOO_LARGE', async () => {
+  const t = await openTestHost();
+  const { files } = await t.call('locate', { query: OVER });
+  assert.deepEqual(files, []);
+  const tooLong = 'a'.repeat(MAX_ISSUE_CHARS + 1);
+  await assert.rejects(
+    t.call('locate', { query: tooLong }),
+    (error: unknown) =>
+      EngramError.is(error, 'TOO_LARGE') &&
+      error.message === `query is ${tooLong.length} characters; the limit is ${MAX_ISSUE_CHARS}`,
+  );
 });

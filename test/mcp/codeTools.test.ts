@@ -85,7 +85,7 @@ const call = <T = Record<string, unknown>>(name: string, args: Record<string, un
 
 test('the code and drift tools are listed with honest hints', async () => {
   const tools = new Map((await bridge.client.listTools()).tools.map((t) => [t.name, t]));
-  for (const name of ['code_symbols', 'code_files', 'code_map']) {
+  for (const name of ['code_symbols', 'code_files', 'code_locate', 'code_map']) {
     assert.equal(tools.get(name)?.annotations?.readOnlyHint, true, name);
   }
   const scan = tools.get('code_scan')?.annotations;
@@ -158,6 +158,48 @@ test('code_map ranks the files within the budget', async () => {
   assert.ok(tokenCount(JSON.stringify(map)) <= 300, `${tokenCount(JSON.stringify(map))} tokens`);
   const [content] = result.content as Array<{ type: string; text: string }>;
   assert.match(content?.text ?? '', /add/);
+});
+
+test('code_locate ranks the files for an issue, with what matched and the symbol to open', async () => {
+  const result = await bridge.client.callTool({
+    name: 'code_locate',
+    arguments: { query: 'Calculator.plus reads numbers written the old way wrongly: parseLegacy trims' },
+  });
+  const located = result.structuredContent as {
+    files: Array<{
+      path: string;
+      channels: { code?: { fields: Record<string, number> } };
+      symbols: Array<{ name: string; line: number }>;
+    }>;
+    trace: { channels: Array<{ name: string }> };
+  };
+  assert.deepEqual(
+    located.files.map((f) => f.path),
+    ['src/legacy.ts', 'src/math.ts'],
+  );
+  assert.equal(located.files[0]?.symbols[0]?.name, 'parseLegacy');
+  assert.ok((located.files[0]?.channels.code?.fields.names ?? 0) > 0);
+  assert.deepEqual(
+    located.trace.channels.map((c) => c.name),
+    ['code'],
+  );
+  const [content] = result.content as Array<{ type: string; text: string }>;
+  assert.match(content?.text ?? '', /^ 1\. src\/legacy\.ts {2}\[code #1 /);
+});
+
+test('memory_recall answers a question about code through its code channel and says why', async () => {
+  const result = await bridge.client.callTool({
+    name: 'memory_recall',
+    arguments: { query: 'where is the parsing of numbers written the old way?', explain: true },
+  });
+  const recalled = result.structuredContent as {
+    hits: Array<{ memory: { conflictKey: string | null }; channels: Record<string, unknown> }>;
+    trace: { code?: Array<{ path: string; fields: Record<string, number>; symbols: string[] }> };
+  };
+  assert.equal(recalled.hits[0]?.memory.conflictKey, 'code:file:src/legacy.ts');
+  assert.ok('code' in (recalled.hits[0]?.channels ?? {}));
+  assert.equal(recalled.trace.code?.[0]?.path, 'src/legacy.ts');
+  assert.deepEqual(recalled.trace.code?.[0]?.symbols, ['parseLegacy:2']);
 });
 
 test('drift_check finds the memory naming a deleted file; a drift_fix dry run changes nothing', async () => {

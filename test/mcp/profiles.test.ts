@@ -45,13 +45,21 @@ test('ENGRAM_MCP_PROFILE chooses the core profile: a few memory tools, no compat
   ]);
 });
 
-const CODE_AND_DRIFT = ['code_scan', 'code_symbols', 'code_files', 'code_map', 'drift_check', 'drift_fix'];
+const CODE_AND_DRIFT = [
+  'code_scan',
+  'code_symbols',
+  'code_files',
+  'code_locate',
+  'code_map',
+  'drift_check',
+  'drift_fix',
+];
 
 test('the full profile has every tool, each with input and output schemas and honest hints', async () => {
   const tools = await toolNames([]);
   const byName = new Map(tools.map((t) => [t.name, t]));
   for (const name of [...COMPAT, ...CODE_AND_DRIFT]) assert.ok(byName.has(name), name);
-  assert.equal(tools.length, 36);
+  assert.equal(tools.length, 37);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema?.type, 'object', tool.name);
@@ -63,6 +71,7 @@ test('the full profile has every tool, each with input and output schemas and ho
   assert.equal(byName.get('memory_pin')?.annotations?.idempotentHint, true);
   assert.equal(byName.get('delete_relations')?.annotations?.destructiveHint, true);
   assert.equal(byName.get('code_map')?.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('code_locate')?.annotations?.readOnlyHint, true);
   assert.equal(byName.get('code_scan')?.annotations?.readOnlyHint, false);
   assert.equal(byName.get('drift_check')?.annotations?.readOnlyHint, false);
   assert.equal(byName.get('drift_fix')?.annotations?.destructiveHint, true);

@@ -54,6 +54,7 @@ test('every prompt argument and tool query of 1 MB is refused at once, with one 
     ['code_map', { query: HUGE }],
     ['code_symbols', { query: HUGE }],
     ['code_files', { query: HUGE }],
+    ['code_locate', { query: HUGE }],
   ];
   for (const [name, args] of tools) {
     const message = await refusal(name, () => bridge.client.callTool({ name, arguments: args }));

@@ -34,6 +34,7 @@ test('read-only tools, resources and prompts write nothing: no ledger row, no jo
     memory_related: { entity: 'postgres' },
     code_symbols: { query: 'helper' },
     code_files: { query: 'src' },
+    code_locate: { query: 'where is the helper?' },
     search_nodes: { query: 'postgres' },
     open_nodes: { names: ['postgres'] },
   };

@@ -43,6 +43,7 @@ function calls(): Array<[string, Record<string, unknown>]> {
     ['memory_stats', {}],
     ['code_symbols', { query: 'helper', limit: 200 }],
     ['code_files', { query: 'src', limit: 200 }],
+    ['code_locate', { query: 'billing webhooks and retries', limit: 100 }],
     ['code_map', {}],
     ['code_map', { query: 'billing' }],
     ['drift_check', { all: true }],

@@ -18,6 +18,7 @@ import type { ToolContext, ToolDefinition } from '../toolDefinition';
 import { driftView, memoryDriftSchema, memoryLines } from './driftTools';
 import type { MemoryDriftView } from './driftTools';
 import { queryField } from './fields';
+import { locateTool } from './locateTool';
 
 /** The engine's searches return at most this many hits; a cursor pages within them. */
 const MAX_SEARCH_HITS = 1000;
@@ -402,4 +403,4 @@ const mapTool = defineTool({
   },
 });
 
-export const CODE_TOOLS: ToolDefinition[] = [scanTool, symbolsTool, filesTool, mapTool];
+export const CODE_TOOLS: ToolDefinition[] = [scanTool, symbolsTool, filesTool, locateTool, mapTool];

@@ -52,6 +52,18 @@ const traceSchema = z.object({
     z.object({ name: z.string(), weight: z.number(), candidates: z.number(), ms: z.number() }),
   ),
   dropped: z.array(z.object({ memoryId: z.string(), reason: z.string(), fused: z.number() })),
+  code: z
+    .array(
+      z.object({
+        memoryId: z.string(),
+        path: z.string(),
+        role: z.string(),
+        fields: z.record(z.string(), z.number()),
+        prior: z.number(),
+        symbols: z.array(z.string()),
+      }),
+    )
+    .optional(),
   totalMs: z.number(),
 });
 
