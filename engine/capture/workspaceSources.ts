@@ -1,0 +1,175 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { CaptureAgent } from './events';
+import { jsonRecord } from './events';
+
+/** Where the agents keep their sessions. Made by the host (agentStores), never guessed here. */
+export interface AgentStores {
+  /** Claude Code's `projects` directory. */
+  claudeProjects: string;
+  /** Codex CLI's `sessions` directory. */
+  codexSessions: string;
+}
+
+/** The stores for this user: `CLAUDE_CONFIG_DIR` and `CODEX_HOME` move them, as they do for the agents. */
+export function agentStores(env: NodeJS.ProcessEnv, home: string): AgentStores {
+  return {
+    claudeProjects: path.join(env['CLAUDE_CONFIG_DIR'] || path.join(home, '.claude'), 'projects'),
+    codexSessions: path.join(env['CODEX_HOME'] || path.join(home, '.codex'), 'sessions'),
+  };
+}
+
+export interface SourceFile {
+  agent: CaptureAgent;
+  path: string;
+}
+
+export interface FindOptions {
+  agents?: readonly CaptureAgent[];
+  /** Only files written at or after this time (epoch ms). */
+  since?: number;
+  /** Reads the start of a file (tests count the calls). @default the first 64 KiB */
+  readHead?: (file: string) => Promise<string>;
+}
+
+/** True when `dir` is `root` or inside it. */
+export function isInside(dir: string, root: string): boolean {
+  const relative = path.relative(path.resolve(root), path.resolve(dir));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** Claude Code's directory name for a working directory: every non-alphanumeric character becomes `-`. */
+export function claudeProjectName(cwd: string): string {
+  return path.resolve(cwd).replace(/[^A-Za-z0-9]/g, '-');
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+async function readHeadBytes(file: string): Promise<string> {
+  const handle = await fsp.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The session files of this workspace: those whose working directory is `root` or inside it.
+ * Claude Code's folders are chosen by their encoded name (this workspace's, or one that may be a
+ * folder inside it), then each file by the `cwd` its records name, since names collide. A Codex
+ * rollout names its directory only inside, so the first records of each (of the days asked for)
+ * are read to learn it; nothing else of a file of another folder is read, and nothing of it is
+ * kept. Aider's history lives in the workspace itself.
+ */
+export async function findSources(
+  root: string,
+  stores: AgentStores,
+  options: FindOptions = {},
+): Promise<SourceFile[]> {
+  const wanted = (agent: CaptureAgent) => options.agents === undefined || options.agents.includes(agent);
+  const readHead = options.readHead ?? readHeadBytes;
+  const found: SourceFile[] = [];
+  const keep = async (agent: CaptureAgent, file: string, cwdOf: (head: string) => string | undefined) => {
+    if (options.since !== undefined && (await mtime(file)) < options.since) return;
+    const cwd = cwdOf(await readHead(file).catch(() => ''));
+    if (cwd !== undefined && isInside(cwd, root)) found.push({ agent, path: file });
+  };
+  if (wanted('claude-code')) {
+    for (const file of await claudeCandidates(root, stores.claudeProjects))
+      await keep('claude-code', file, firstCwd);
+  }
+  if (wanted('codex')) {
+    for (const file of await codexCandidates(stores.codexSessions, options.since))
+      await keep('codex', file, codexCwd);
+  }
+  if (wanted('aider')) {
+    const history = path.join(root, '.aider.chat.history.md');
+    if ((await mtime(history)) >= (options.since ?? 0) && (await exists(history))) {
+      found.push({ agent: 'aider', path: history });
+    }
+  }
+  return found;
+}
+
+async function claudeCandidates(root: string, projects: string): Promise<string[]> {
+  const name = claudeProjectName(root);
+  const dirs = (await list(projects)).filter((d) => d === name || d.startsWith(`${name}-`));
+  const files: string[] = [];
+  for (const dir of dirs) {
+    const full = path.join(projects, dir);
+    for (const entry of await list(full)) {
+      const entryPath = path.join(full, entry);
+      if (entry.endsWith('.jsonl')) files.push(entryPath);
+      // <session>/subagents/agent-<id>.jsonl
+      const subagents = path.join(entryPath, 'subagents');
+      for (const sub of await list(subagents))
+        if (sub.endsWith('.jsonl')) files.push(path.join(subagents, sub));
+    }
+  }
+  return files.sort();
+}
+
+async function codexCandidates(sessions: string, since: number | undefined): Promise<string[]> {
+  // A day directory is local time; a day's margin keeps a session that started before midnight UTC.
+  const from = since === undefined ? '' : new Date(since - 86_400_000).toISOString().slice(0, 10);
+  const files: string[] = [];
+  for (const year of await list(sessions)) {
+    for (const month of await list(path.join(sessions, year))) {
+      for (const day of await list(path.join(sessions, year, month))) {
+        if (`${year}-${month}-${day}` < from) continue;
+        const dir = path.join(sessions, year, month, day);
+        for (const file of await list(dir)) {
+          if (file.startsWith('rollout-') && file.endsWith('.jsonl')) files.push(path.join(dir, file));
+        }
+      }
+    }
+  }
+  return files.sort();
+}
+
+/** The first `cwd` a Claude Code record names. */
+function firstCwd(head: string): string | undefined {
+  for (const line of head.split('\n')) {
+    const cwd = jsonRecord(line)?.['cwd'];
+    if (typeof cwd === 'string') return cwd;
+  }
+  return undefined;
+}
+
+/** A rollout's directory: in `session_meta` (current shape) or the environment block (older). */
+function codexCwd(head: string): string | undefined {
+  for (const line of head.split('\n')) {
+    const record = jsonRecord(line);
+    const payload = record?.['payload'];
+    if (record?.['type'] === 'session_meta' && typeof payload === 'object' && payload !== null) {
+      const cwd = (payload as Record<string, unknown>)['cwd'];
+      if (typeof cwd === 'string') return cwd;
+    }
+    const environment = /<cwd>([^<]+)<\/cwd>/.exec(line);
+    if (environment) return (environment[1] as string).trim();
+  }
+  return undefined;
+}
+
+async function list(dir: string): Promise<string[]> {
+  try {
+    return (await fsp.readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function mtime(file: string): Promise<number> {
+  try {
+    return (await fsp.stat(file)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return (await mtime(file)) > 0;
+}
