@@ -19,6 +19,7 @@ import type { Invoke } from './cliArguments';
 import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
+import { registerCaptureCommands } from './captureCommands';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
@@ -342,6 +343,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
   registerLifecycleCommands(program, invoke);
+  registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
 
   program
     .command('recover')

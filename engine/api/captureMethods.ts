@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { captureStatus, runCapture } from '../capture/captureRun';
+import { setCaptureEnabled } from '../capture/captureSettings';
+import { CAPTURE_AGENTS } from '../capture/events';
+import { purgeSessions, sessionsBefore } from '../capture/purge';
+import type { PurgeReport } from '../capture/purge';
+import { invalidInput, notFound } from '../errors';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { SqlWriter } from '../store/sqlAccess';
+import { defineMethod, methodParams } from './defineMethod';
+import type { EngineContext } from './engineContext';
+import { NO_PARAMS } from './memoryParams';
+import { requiredText, timeParam } from './paramFields';
+
+const absolutePath = requiredText.refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
+  message: 'must be an absolute path',
+});
+
+/** `captureRun`: the stores are the host's (agentStores in capture/workspaceSources.ts). */
+const CAPTURE_RUN_PARAMS = methodParams({
+  claudeProjects: absolutePath,
+  codexSessions: absolutePath,
+  /** The agents to read (all when absent). */
+  agent: z
+    .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
+    .optional(),
+  since: timeParam.optional(),
+});
+
+const CAPTURE_PURGE_PARAMS = methodParams({
+  session: z.string().optional(),
+  before: timeParam.optional(),
+});
+
+function workspaceRoot(engine: EngineContext): string {
+  const root = engine.code?.options.root;
+  if (root === undefined) throw invalidInput('capture needs a workspace (not --db or --user alone)');
+  return root;
+}
+
+/** A session by its id or a unique prefix of 6+ characters. */
+function sessionId(tx: SqlWriter, id: string): string {
+  if (tx.value('SELECT 1 FROM capture_sessions WHERE id = ?', [id]) !== undefined) return id;
+  const matches =
+    id.length >= 6
+      ? tx.all<{ id: string }>('SELECT id FROM capture_sessions WHERE substr(id, 1, ?) = ? LIMIT 2', [
+          id.length,
+          id,
+        ])
+      : [];
+  if (matches.length === 1) return (matches[0] as { id: string }).id;
+  throw matches.length > 1
+    ? invalidInput(`session "${id}" is ambiguous: give more of its id`)
+    : notFound(`no captured session "${id}"`);
+}
+
+function statusOf(engine: EngineContext) {
+  return { root: engine.code?.options.root ?? null, ...engine.store.read(captureStatus) };
+}
+
+function switchCapture(enabled: boolean) {
+  return defineMethod({
+    params: NO_PARAMS,
+    write: true,
+    run: (engine) => {
+      engine.store.write((tx, now) => setCaptureEnabled(tx, enabled, now));
+      return statusOf(engine);
+    },
+  });
+}
+
+/**
+ * After a purge, two snapshots: the first writes the database without the purged rows, the second
+ * (after a marker write) makes that the kept previous snapshot and compacts the journal past the
+ * writes that held them, so no file of the store still has them.
+ */
+async function forgetOnDisk(store: MemoryStore): Promise<void> {
+  await store.db.snapshot();
+  store.write((tx, now) =>
+    tx.run("INSERT OR REPLACE INTO capture_settings (key, value) VALUES ('purged_at', ?)", [String(now)]),
+  );
+  await store.db.snapshot();
+}
+
+/**
+ * Capture of the agents' sessions (engine/capture/). Off until enabled for the workspace.
+ * - `captureEnable` / `captureDisable` -> the status.
+ * - `captureStatus` -> enabled, counts of files, records and sessions by agent.
+ * - `captureRun` {claudeProjects, codexSessions, agent?, since?} -> what each file gave. Refuses,
+ *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
+ *   long, and commits batch by batch.
+ * - `capturePurge` {session | before} -> what was deleted, for real (see capture/purge.ts).
+ */
+export const CAPTURE_METHODS = {
+  captureEnable: switchCapture(true),
+  captureDisable: switchCapture(false),
+  captureStatus: defineMethod({
+    params: NO_PARAMS,
+    write: false,
+    run: statusOf,
+  }),
+  captureRun: defineMethod({
+    params: CAPTURE_RUN_PARAMS,
+    write: false,
+    run: (engine, p) =>
+      runCapture(engine.store, {
+        root: workspaceRoot(engine),
+        stores: { claudeProjects: p.claudeProjects, codexSessions: p.codexSessions },
+        ...(p.agent ? { agents: p.agent } : {}),
+        ...(p.since === undefined ? {} : { since: p.since }),
+      }),
+  }),
+  capturePurge: defineMethod({
+    params: CAPTURE_PURGE_PARAMS,
+    write: false,
+    run: async ({ store }, p): Promise<PurgeReport> => {
+      if ((p.session === undefined) === (p.before === undefined)) {
+        throw invalidInput('give exactly one of session (a session id) and before (a time)');
+      }
+      const report = store.write((tx, now) =>
+        purgeSessions(
+          tx,
+          p.session !== undefined ? [sessionId(tx, p.session)] : sessionsBefore(tx, p.before as number),
+          now,
+        ),
+      );
+      if (report.sessions.length > 0) await forgetOnDisk(store);
+      return report;
+    },
+  }),
+} as const;

@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import type { MethodResult } from '../api/methods';
+import { agentStores } from '../capture/workspaceSources';
+import type { Invoke } from './cliArguments';
+
+export interface CaptureCliHost {
+  env: NodeJS.ProcessEnv;
+  home: string;
+  now: () => number;
+}
+
+const RELATIVE = /^(\d+)([mhdw])$/;
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `7d`, `24h`, `30m`, `2w` before now, as epoch ms; anything else goes to the method as typed. */
+export function sinceValue(value: string | undefined, now: number): string | number | undefined {
+  const m = value === undefined ? null : RELATIVE.exec(value.trim());
+  return m ? now - Number(m[1]) * (UNIT_MS[m[2] as string] as number) : value;
+}
+
+/**
+ * `engram capture enable | disable | status | run [--agent A...] [--since T] | purge (--session ID | --before T)`.
+ * `--agent` is also the global "who is acting" option: after `capture run` it names the agents to read.
+ */
+export function registerCaptureCommands(program: Command, invoke: Invoke, host: CaptureCliHost): void {
+  const capture = program
+    .command('capture')
+    .description(
+      "read the coding agents' own session logs of this workspace into its memory (off until enabled)",
+    );
+
+  capture
+    .command('enable')
+    .description('turn capture on for this workspace (Claude Code, Codex CLI and Aider sessions run in it)')
+    .action(() => invoke('captureEnable', {}, (r) => statusLines(r as MethodResult<'captureStatus'>)));
+  capture
+    .command('disable')
+    .description('turn capture off for this workspace (what was captured stays until purged)')
+    .action(() => invoke('captureDisable', {}, (r) => statusLines(r as MethodResult<'captureStatus'>)));
+  capture
+    .command('status')
+    .description('whether capture is on, and what it has read')
+    .action(() => invoke('captureStatus', {}, (r) => statusLines(r as MethodResult<'captureStatus'>)));
+
+  capture
+    .command('run')
+    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider')
+    .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
+    .description('read what the agents wrote since the last run (incremental, idempotent)')
+    .action((o: { agent?: string[]; since?: string }) => {
+      const global = program.opts<{ agent?: string }>().agent;
+      const agent = o.agent ?? (global === undefined ? undefined : [global]);
+      const stores = agentStores(host.env, host.home);
+      return invoke('captureRun', { ...stores, agent, since: sinceValue(o.since, host.now()) }, (r) =>
+        runLines(r as MethodResult<'captureRun'>),
+      );
+    });
+
+  capture
+    .command('purge')
+    .option('--session <id>', 'one captured session (its id or a unique prefix)')
+    .option(
+      '--before <time>',
+      'every session that ended before this time (ISO 8601 or 30m / 24h / 7d / 2w ago)',
+    )
+    .description('delete captured sessions and everything derived from them, for real')
+    .action((o: { session?: string; before?: string }) => {
+      // `--session` is also the global option (the acting session): after `purge` it names the one to purge.
+      const session = o.session ?? program.opts<{ session?: string }>().session;
+      return invoke('capturePurge', { session, before: sinceValue(o.before, host.now()) }, (r) =>
+        purgeLine(r as MethodResult<'capturePurge'>),
+      );
+    });
+}
+
+function statusLines(s: MethodResult<'captureStatus'>): string {
+  const since = s.changedAt === null ? '' : ` since ${new Date(s.changedAt).toISOString()}`;
+  const lines = [
+    `capture is ${s.enabled ? 'on' : 'off'}${s.root ? ` for ${s.root}` : ''}${since}`,
+    `${s.sources} files read, ${s.records} records in the ledger`,
+  ];
+  for (const a of s.sessions) {
+    const last = a.lastAt === null ? '' : `, last ${new Date(a.lastAt).toISOString()}`;
+    lines.push(`  ${a.agent}: ${plural(a.sessions, 'session')}, ${plural(a.turns, 'turn')}${last}`);
+  }
+  if (!s.enabled) lines.push('engram capture enable turns it on; nothing is read while it is off');
+  return lines.join('\n');
+}
+
+function runLines(r: MethodResult<'captureRun'>): string {
+  const total = (k: 'records' | 'understood' | 'unknown' | 'malformed' | 'skipped' | 'bytes') =>
+    r.sources.reduce((n, s) => n + s[k], 0);
+  const sessions = new Set(r.sources.flatMap((s) => s.sessions));
+  const lines = [
+    `read ${r.sources.length} session files of ${r.root}: ${total('bytes')} bytes, ${total('records')} records ` +
+      `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
+      `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated`,
+  ];
+  for (const s of r.sources) {
+    if (s.records === 0) continue;
+    lines.push(`  ${s.agent.padEnd(11)} ${s.records} records  ${s.path}`);
+  }
+  return lines.join('\n');
+}
+
+function purgeLine(r: MethodResult<'capturePurge'>): string {
+  if (r.sessions.length === 0) return 'purged nothing: no captured session matched';
+  return (
+    `purged ${plural(r.sessions.length, 'session')} (${r.sessions.join(', ')}): ` +
+    [
+      plural(r.records, 'record'),
+      plural(r.turns, 'turn'),
+      plural(r.toolCalls, 'tool call'),
+      plural(r.fileTouches, 'file touch'),
+      plural(r.commands, 'command'),
+    ].join(', ')
+  );
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;

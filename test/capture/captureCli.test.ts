@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { claudeProjectName } from '../../engine/capture/workspaceSources';
+import { engram } from '../cli/engramCli';
+import { tempDir } from '../support/temp';
+import { FIXTURES, SESSION, SHOP } from './captureDb';
+
+/** A home with this workspace's Claude Code and Codex sessions, one of another folder, and Aider's history. */
+function agentHome(): { home: string; root: string; env: Record<string, string> } {
+  const home = tempDir();
+  const root = path.join(home, 'work', 'shop');
+  const fixture = (name: string) => readFileSync(path.join(FIXTURES, name), 'utf8').replaceAll(SHOP, root);
+  const put = (file: string, text: string) => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  };
+  put(
+    path.join(home, '.claude', 'projects', claudeProjectName(root), `${SESSION}.jsonl`),
+    fixture('claude-session.jsonl'),
+  );
+  put(
+    path.join(home, '.claude', 'projects', '-elsewhere', 'other.jsonl'),
+    `${JSON.stringify({ type: 'user', sessionId: 'other', cwd: '/elsewhere', message: { content: 'not this workspace' } })}\n`,
+  );
+  put(
+    path.join(
+      home,
+      '.codex',
+      'sessions',
+      '2026',
+      '03',
+      '03',
+      'rollout-2026-03-03T10-00-00-0199aa00-2222-7000-8000-000000000002.jsonl',
+    ),
+    fixture('codex-rollout.jsonl'),
+  );
+  put(path.join(root, '.aider.chat.history.md'), fixture('aider.chat.history.md'));
+  mkdirSync(path.join(root, '.git'));
+  return { home, root, env: { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' } };
+}
+
+test('capture is off until enabled: run refuses and reads nothing', async () => {
+  const { root, env } = agentHome();
+  const run = await engram(root, ['capture', 'run'], env);
+  assert.equal(run.code, 1);
+  assert.equal(run.err, 'engram: capture is off for this workspace: run `engram capture enable` first\n');
+  const status = await engram(root, ['capture', 'status'], env);
+  assert.match(status.out, /^capture is off for .*\n0 files read, 0 records in the ledger\n/);
+});
+
+test('enable, run, run again: this workspace sessions once, no other folder', async () => {
+  const { root, env } = agentHome();
+  assert.match((await engram(root, ['capture', 'enable'], env)).out, /^capture is on for /);
+  const first = await engram(root, ['capture', 'run'], env);
+  assert.equal(first.code, 0, first.err);
+  assert.match(
+    first.out,
+    /read 3 session files of .*: \d+ bytes, 44 records \(40 understood, 2 unknown, 2 malformed, 0 already stored or purged\), 4 sessions updated/,
+  );
+  assert.ok(!first.out.includes('elsewhere'));
+  const second = await engram(root, ['capture', 'run'], env);
+  assert.match(second.out, /0 bytes, 0 records/);
+  const status = await engram(root, ['--json', 'capture', 'status'], env);
+  const parsed = JSON.parse(status.out) as {
+    records: number;
+    sessions: Array<{ agent: string; sessions: number }>;
+  };
+  assert.equal(parsed.records, 44);
+  assert.deepEqual(
+    parsed.sessions.map((s) => [s.agent, s.sessions]),
+    [
+      ['aider', 2],
+      ['claude-code', 1],
+      ['codex', 1],
+    ],
+  );
+  const only = await engram(root, ['capture', 'run', '--agent', 'cursor'], env);
+  assert.equal(only.code, 1);
+  assert.equal(only.err, 'engram: --agent must be one of claude-code, codex, aider; got "cursor"\n');
+});
+
+test('purge deletes a session and what was derived from it, says what, and no store file keeps it', async () => {
+  const { root, env } = agentHome();
+  await engram(root, ['capture', 'enable'], env);
+  await engram(root, ['capture', 'run', '--agent', 'claude-code'], env);
+  const neither = await engram(root, ['capture', 'purge'], env);
+  assert.equal(neither.code, 1);
+  const unknown = await engram(root, ['capture', 'purge', '--session', 'no-such-session'], env);
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.err, 'engram: no captured session "no-such-session"\n');
+
+  const purge = await engram(root, ['capture', 'purge', '--session', SESSION.slice(0, 8)], env);
+  assert.equal(purge.code, 0, purge.err);
+  assert.equal(
+    purge.out,
+    `purged 1 session (${SESSION}): 17 records, 6 turns, 4 tool calls, 2 file touches, 2 commands\n`,
+  );
+  const dir = path.join(root, '.engram');
+  for (const file of readdirSync(dir)) {
+    const bytes = readFileSync(path.join(dir, file)).toString('latin1');
+    assert.ok(!bytes.includes('leap years'), `${file} still holds the purged session`);
+  }
+  // Reading the file again does not bring it back.
+  const again = await engram(root, ['capture', 'run', '--agent', 'claude-code'], env);
+  assert.match(again.out, /0 records/);
+  await engram(root, ['capture', 'run', '--agent', 'codex'], env);
+  const before = await engram(root, ['capture', 'purge', '--before', '2026-03-04T00:00:00Z'], env);
+  assert.match(before.out, /^purged 1 session \(0199aa00-2222-7000-8000-000000000002\): 17 records/);
+});
