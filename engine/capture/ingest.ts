@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { MemoryStore } from '../memory/memoryStore';
+import { DERIVED_WRITE } from '../store/durableDatabase';
 import { redactRecord } from './captureRedaction';
 import type { CaptureAgent, ParsedRecord } from './events';
 import type { RawRecord } from './rawRecords';
@@ -115,7 +116,7 @@ export async function ingestSource(
              ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
             [source.path, source.agent, end, stateJson, now],
           );
-        });
+        }, DERIVED_WRITE);
         report.records += slice.length;
         report.bytes += end - offset;
         offset = end;

@@ -1,0 +1,124 @@
+// Capture ingest throughput: a synthetic Claude Code transcript (generated here, no real session),
+// read into a fresh database three times. Reference in the same run: reading the file and
+// JSON.parse of every line, which any reader pays. Also the longest batch (one transaction
+// between two yields), the span a host's thread would be held.
+// Usage: node --import tsx test/bench/captureIngestBench.ts [turns]
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ingestSource } from '../../engine/capture/ingest';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
+import { silentLogger } from '../../engine/host';
+import { splitLines } from '../../engine/capture/rawRecords';
+import { machine, median, ms, round } from './stats';
+
+const SQL_WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
+const turns = Number(process.argv[2] ?? 1000);
+const cwd = '/home/dev/shop';
+
+function transcript(): string {
+  const lines: string[] = [];
+  let t = Date.parse('2026-03-02T09:00:00Z');
+  const line = (type: 'user' | 'assistant', message: Record<string, unknown>) =>
+    lines.push(
+      JSON.stringify({
+        type,
+        sessionId: 'bench',
+        cwd,
+        gitBranch: 'main',
+        timestamp: new Date((t += 1000)).toISOString(),
+        message: { role: type, ...(type === 'assistant' ? { model: 'claude-sonnet-4-5' } : {}), ...message },
+      }),
+    );
+  for (let i = 0; i < turns; i++) {
+    line('user', {
+      content: `Step ${i}: make the parser handle case ${i}; mail qa${i}@example.org if it fails`,
+    });
+    line('assistant', {
+      id: `m${i}`,
+      content: [
+        { type: 'thinking', thinking: 'Reading the parser. '.repeat(20) },
+        { type: 'tool_use', id: `r${i}`, name: 'Read', input: { file_path: `${cwd}/src/p${i % 50}.ts` } },
+      ],
+      usage: { input_tokens: 100, output_tokens: 50 },
+    });
+    line('user', {
+      content: [{ type: 'tool_result', tool_use_id: `r${i}`, content: 'export const x = 1;\n'.repeat(100) }],
+    });
+    const command = `API_TOKEN=ghp_${'x9K2'.repeat(9)} npm test -- p${i}`;
+    line('assistant', {
+      id: `e${i}`,
+      content: [{ type: 'tool_use', id: `b${i}`, name: 'Bash', input: { command } }],
+    });
+    const failed = i % 7 === 0;
+    line('user', {
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `b${i}`,
+          is_error: failed,
+          content: failed ? 'Exit code 1\nFAIL' : 'PASS',
+        },
+      ],
+    });
+  }
+  return lines.join('\n') + '\n';
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-capture-bench-'));
+  const file = path.join(dir, 'bench.jsonl');
+  writeFileSync(file, transcript());
+  const bytes = readFileSync(file).length;
+  const mb = bytes / 2 ** 20;
+  const reference: number[] = [];
+  const ingest: number[] = [];
+  const longestBatch: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    let start = process.hrtime.bigint();
+    const { records } = splitLines(readFileSync(file));
+    for (const r of records) JSON.parse(r.text);
+    reference.push(ms(start));
+
+    const host = await EngineDispatcher.open({
+      dbPath: path.join(dir, `db${run}`, 'memory.db'),
+      sqlWasmPath: SQL_WASM,
+      logger: silentLogger,
+      clock: Date.now,
+      embedding: null,
+      snapshot: { idleMs: 600_000 },
+    });
+    const store = host.store;
+    const write = store.write.bind(store);
+    let longest = 0;
+    store.write = (fn, options) => {
+      const s = process.hrtime.bigint();
+      try {
+        return write(fn, options);
+      } finally {
+        longest = Math.max(longest, ms(s));
+      }
+    };
+    start = process.hrtime.bigint();
+    await ingestSource(store, { agent: 'claude-code', path: file }, { root: cwd });
+    ingest.push(ms(start));
+    longestBatch.push(longest);
+    await host.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `capture ingest, ${turns} turns (${turns * 5} records, ${round(mb)} MB), ${machine()}, load ${os
+      .loadavg()
+      .map((l) => round(l))
+      .join(' ')}`,
+  );
+  console.log(
+    `  reference (read + split + JSON.parse): median ${round(median(reference))} ms = ${round(mb / (median(reference) / 1000))} MB/s`,
+  );
+  console.log(
+    `  ingest (redact + parse + store):        median ${round(median(ingest))} ms = ${round(mb / (median(ingest) / 1000))} MB/s`,
+  );
+  console.log(`  longest batch transaction (256 records): median ${round(median(longestBatch))} ms`);
+}
+
+void main();
