@@ -94,7 +94,8 @@ function runLines(r: MethodResult<'captureRun'>): string {
   const lines = [
     `read ${r.sources.length} session files of ${r.root}: ${total('bytes')} bytes, ${total('records')} records ` +
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
-      `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated`,
+      `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
+      `${plural(r.summaries, 'summary memory', 'summary memories')} written`,
   ];
   for (const s of r.sources) {
     if (s.records === 0) continue;
@@ -113,8 +114,10 @@ function purgeLine(r: MethodResult<'capturePurge'>): string {
       plural(r.toolCalls, 'tool call'),
       plural(r.fileTouches, 'file touch'),
       plural(r.commands, 'command'),
+      plural(r.memories, 'summary memory', 'summary memories'),
     ].join(', ')
   );
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : word.endsWith('h') ? 'es' : 's'}`;
+const plural = (n: number, word: string, words = word.endsWith('h') ? `${word}es` : `${word}s`) =>
+  `${n} ${n === 1 ? word : words}`;

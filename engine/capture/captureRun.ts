@@ -4,6 +4,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { captureEnabled, enabledSince } from './captureSettings';
 import type { CaptureAgent } from './events';
 import { ingestSource } from './ingest';
+import { writeSessionSummaries } from './sessionSummary';
 import type { SourceReport } from './ingest';
 import { findSources } from './workspaceSources';
 import type { AgentStores } from './workspaceSources';
@@ -18,6 +19,8 @@ export interface CaptureRunOptions {
 export interface CaptureRunReport {
   root: string;
   sources: SourceReport[];
+  /** Session summary memories written or superseded (sessionSummary.ts). */
+  summaries: number;
 }
 
 /**
@@ -37,7 +40,8 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   });
   const sources: SourceReport[] = [];
   for (const file of files) sources.push(await ingestSource(store, file, { root: options.root }));
-  return { root: options.root, sources };
+  const summaries = writeSessionSummaries(store, [...new Set(sources.flatMap((s) => s.sessions))]);
+  return { root: options.root, sources, summaries };
 }
 
 export interface CaptureStatus {

@@ -1,4 +1,5 @@
 import type { SqlWriter } from '../store/sqlAccess';
+import { deleteSessionMemories } from './purgeMemories';
 
 export interface PurgeReport {
   sessions: string[];
@@ -7,6 +8,8 @@ export interface PurgeReport {
   toolCalls: number;
   fileTouches: number;
   commands: number;
+  /** Summary memories written from the sessions (sessionSummary.ts), every version. */
+  memories: number;
 }
 
 const DERIVED = [
@@ -19,7 +22,7 @@ const DERIVED = [
 
 /**
  * Deletes sessions and everything derived from them (their sub-agents' sessions too): ledger
- * records, turns, tool calls, file touches, commands. Deleted rows, not hidden ones
+ * records, turns, tool calls, file touches, commands, summary memories. Deleted rows, not hidden ones
  * (`secure_delete` overwrites their pages); the ids are kept in `capture_purged` so that reading
  * their files again does not bring them back.
  */
@@ -31,6 +34,7 @@ export function purgeSessions(tx: SqlWriter, ids: readonly string[], now: number
     toolCalls: 0,
     fileTouches: 0,
     commands: 0,
+    memories: 0,
   };
   const all = new Set(ids);
   for (const id of ids) {
@@ -46,6 +50,7 @@ export function purgeSessions(tx: SqlWriter, ids: readonly string[], now: number
     tx.run('INSERT OR REPLACE INTO capture_purged (session_id, purged_at) VALUES (?, ?)', [id, now]);
     report.sessions.push(id);
   }
+  report.memories = deleteSessionMemories(tx, report.sessions);
   return report;
 }
 

@@ -85,6 +85,9 @@ test('purge deletes a session and what was derived from it, says what, and no st
   const { root, env } = agentHome();
   await engram(root, ['capture', 'enable'], env);
   await engram(root, ['capture', 'run', '--agent', 'claude-code'], env);
+  const summaries = await engram(root, ['--json', 'list', '--kind', 'summary'], env);
+  const summary = (JSON.parse(summaries.out) as { items: Array<{ id: string; session: string }> }).items[0];
+  assert.equal(summary?.session, SESSION);
   const neither = await engram(root, ['capture', 'purge'], env);
   assert.equal(neither.code, 1);
   const unknown = await engram(root, ['capture', 'purge', '--session', 'no-such-session'], env);
@@ -95,13 +98,18 @@ test('purge deletes a session and what was derived from it, says what, and no st
   assert.equal(purge.code, 0, purge.err);
   assert.equal(
     purge.out,
-    `purged 1 session (${SESSION}): 17 records, 6 turns, 4 tool calls, 2 file touches, 2 commands\n`,
+    `purged 1 session (${SESSION}): 17 records, 6 turns, 4 tool calls, 2 file touches, 2 commands, 1 summary memory\n`,
   );
   const dir = path.join(root, '.engram');
   for (const file of readdirSync(dir)) {
     const bytes = readFileSync(path.join(dir, file)).toString('latin1');
     assert.ok(!bytes.includes('leap years'), `${file} still holds the purged session`);
   }
+  assert.equal(
+    (await engram(root, ['history', summary.id], env)).code,
+    2,
+    'the summary memory is gone, not hidden',
+  );
   // Reading the file again does not bring it back.
   const again = await engram(root, ['capture', 'run', '--agent', 'claude-code'], env);
   assert.match(again.out, /0 records/);

@@ -1,0 +1,45 @@
+import { noteLexicalChange } from '../lexical/lexicalChanges';
+import type { SqlWriter } from '../store/sqlAccess';
+import { summaryKey } from './sessionSummary';
+
+/**
+ * Memory rows by memory id: every version, its state, notes, ledger events, entity links,
+ * injections and drift claims. The lexical row and the vectors go by document number; the number
+ * itself stays (a row of two ids, no text) so that it is never given to another memory whose
+ * vector the index cache could then confuse with this one's.
+ */
+const BY_MEMORY = [
+  'memories WHERE id = ?',
+  'memory_state WHERE id = ?',
+  'annotations WHERE memory_id = ?',
+  'events WHERE memory_id = ?',
+  'memory_entities WHERE memory_id = ?',
+  'injections WHERE memory_id = ?',
+  'drift_claims WHERE memory_id = ?',
+  'drift_memories WHERE memory_id = ?',
+];
+
+/**
+ * Deletes, for real, the summary memories capture wrote for these sessions (all their versions):
+ * a purge leaves nothing derived from a session, and `forget` only hides. Returns how many
+ * memories went.
+ */
+export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string[]): number {
+  let deleted = 0;
+  for (const session of sessionIds) {
+    const ids = tx
+      .all<{ id: string }>('SELECT DISTINCT id FROM memories WHERE conflict_key = ?', [summaryKey(session)])
+      .map((r) => r.id);
+    for (const id of ids) {
+      const doc = tx.value<number>('SELECT doc FROM memory_docs WHERE memory_id = ?', [id]);
+      if (doc !== undefined) {
+        tx.run('DELETE FROM memory_fts WHERE docid = ?', [doc]);
+        tx.run('DELETE FROM memory_vectors WHERE doc = ?', [doc]);
+        noteLexicalChange(doc);
+      }
+      for (const where of BY_MEMORY) tx.run(`DELETE FROM ${where}`, [id]);
+      deleted++;
+    }
+  }
+  return deleted;
+}
