@@ -170,18 +170,17 @@ function storeRecord(
   );
   if (inserted === 0) return 'skipped';
   const recordId = tx.value<number>('SELECT last_insert_rowid()') as number;
-  if (p.sessionId && p.events.length > 0) {
-    writeSessionRows(
-      tx,
-      { agent: source.agent, source: source.path, sessionId: p.sessionId, recordId, at: p.at, root },
-      p.events,
-    );
-  } else if (p.sessionId && p.at !== undefined) {
-    writeSessionRows(
-      tx,
-      { agent: source.agent, source: source.path, sessionId: p.sessionId, recordId, at: p.at, root },
-      [],
-    );
+  // A record with no events still widens its session's times.
+  if (p.sessionId && (p.events.length > 0 || p.at !== undefined)) {
+    const context = {
+      agent: source.agent,
+      source: source.path,
+      sessionId: p.sessionId,
+      recordId,
+      at: p.at,
+      root,
+    };
+    writeSessionRows(tx, context, p.events);
   }
   return 'stored';
 }
