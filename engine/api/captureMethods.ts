@@ -20,6 +20,7 @@ const absolutePath = requiredText.refine((p) => p.startsWith('/') || /^[A-Za-z]:
 const CAPTURE_RUN_PARAMS = methodParams({
   claudeProjects: absolutePath,
   codexSessions: absolutePath,
+  geminiTmp: absolutePath,
   /** The agents to read (all when absent). */
   agent: z
     .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
@@ -86,7 +87,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * Capture of the agents' sessions (engine/capture/). Off until enabled for the workspace.
  * - `captureEnable` / `captureDisable` -> the status.
  * - `captureStatus` -> enabled, counts of files, records and sessions by agent.
- * - `captureRun` {claudeProjects, codexSessions, agent?, since?} -> what each file gave. Refuses,
+ * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
  * - `capturePurge` {session | before} -> what was deleted, for real (see capture/purge.ts).
@@ -105,7 +106,7 @@ export const CAPTURE_METHODS = {
     run: (engine, p) =>
       runCapture(engine.store, {
         root: workspaceRoot(engine),
-        stores: { claudeProjects: p.claudeProjects, codexSessions: p.codexSessions },
+        stores: { claudeProjects: p.claudeProjects, codexSessions: p.codexSessions, geminiTmp: p.geminiTmp },
         ...(p.agent ? { agents: p.agent } : {}),
         ...(p.since === undefined ? {} : { since: p.since }),
       }),

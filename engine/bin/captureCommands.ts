@@ -44,7 +44,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('run')
-    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider')
+    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider, gemini')
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
     .description('read what the agents wrote since the last run (incremental, idempotent)')
     .action((o: { agent?: string[]; since?: string }) => {

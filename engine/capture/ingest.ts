@@ -9,6 +9,7 @@ import { aiderFormat } from './readers/aider';
 import type { CaptureFormat } from './readers/captureFormat';
 import { claudeCodeFormat } from './readers/claudeCode';
 import { codexFormat } from './readers/codex';
+import { geminiFormat } from './readers/gemini';
 import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
 import { writeSessionRows } from './sessionRows';
@@ -18,6 +19,7 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
   'claude-code': claudeCodeFormat,
   codex: codexFormat,
   aider: aiderFormat,
+  gemini: geminiFormat,
 };
 
 export interface IngestOptions {

@@ -4,7 +4,12 @@ import type { SqlReader } from '../store/sqlAccess';
 /** The conflict key of a session's summary: a longer session's summary supersedes the earlier one. */
 export const summaryKey = (sessionId: string) => `capture:${sessionId}`;
 
-const AGENT_NAMES: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex', aider: 'Aider' };
+const AGENT_NAMES: Record<string, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  aider: 'Aider',
+  gemini: 'Gemini CLI',
+};
 const MAX_GOAL = 300;
 const MAX_FILES = 10;
 const MAX_COMMANDS = 5;

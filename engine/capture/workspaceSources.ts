@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAgent } from './events';
@@ -9,6 +10,8 @@ export interface AgentStores {
   claudeProjects: string;
   /** Codex CLI's `sessions` directory. */
   codexSessions: string;
+  /** Gemini CLI's `tmp` directory (a folder per project, chats inside). */
+  geminiTmp: string;
 }
 
 /** The stores for this user: `CLAUDE_CONFIG_DIR` and `CODEX_HOME` move them, as they do for the agents. */
@@ -16,6 +19,7 @@ export function agentStores(env: NodeJS.ProcessEnv, home: string): AgentStores {
   return {
     claudeProjects: path.join(env['CLAUDE_CONFIG_DIR'] || path.join(home, '.claude'), 'projects'),
     codexSessions: path.join(env['CODEX_HOME'] || path.join(home, '.codex'), 'sessions'),
+    geminiTmp: path.join(env['GEMINI_CLI_HOME'] || home, '.gemini', 'tmp'),
   };
 }
 
@@ -62,7 +66,8 @@ async function readHeadBytes(file: string): Promise<string> {
  * folder inside it), then each file by the `cwd` its records name, since names collide. A Codex
  * rollout names its directory only inside, so the first records of each (of the days asked for)
  * are read to learn it; nothing else of a file of another folder is read, and nothing of it is
- * kept. Aider's history lives in the workspace itself.
+ * kept. Aider's history lives in the workspace itself. A Gemini CLI chat names its project by a
+ * hash of the root it ran in: only sessions run at the workspace root are matched.
  */
 export async function findSources(
   root: string,
@@ -84,6 +89,13 @@ export async function findSources(
   if (wanted('codex')) {
     for (const file of await codexCandidates(stores.codexSessions, options.since))
       await keep('codex', file, codexCwd);
+  }
+  if (wanted('gemini')) {
+    // Gemini CLI names a session's project by the SHA-256 of its root, not by its directory.
+    const hash = createHash('sha256').update(path.resolve(root)).digest('hex');
+    const sameProject = (head: string) =>
+      jsonRecord(head.split('\n', 1)[0] ?? '')?.['projectHash'] === hash ? root : undefined;
+    for (const file of await geminiCandidates(stores.geminiTmp)) await keep('gemini', file, sameProject);
   }
   if (wanted('aider')) {
     const history = path.join(root, '.aider.chat.history.md');
@@ -124,6 +136,21 @@ async function codexCandidates(sessions: string, since: number | undefined): Pro
         for (const file of await list(dir)) {
           if (file.startsWith('rollout-') && file.endsWith('.jsonl')) files.push(path.join(dir, file));
         }
+      }
+    }
+  }
+  return files.sort();
+}
+
+async function geminiCandidates(tmp: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const project of await list(tmp)) {
+    const chats = path.join(tmp, project, 'chats');
+    for (const entry of await list(chats)) {
+      if (entry.startsWith('session-') && entry.endsWith('.jsonl')) files.push(path.join(chats, entry));
+      // A sub-agent's chats are in a folder named after its parent session.
+      for (const sub of await list(path.join(chats, entry))) {
+        if (sub.endsWith('.jsonl')) files.push(path.join(chats, entry, sub));
       }
     }
   }

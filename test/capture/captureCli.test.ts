@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -37,8 +38,13 @@ function agentHome(): { home: string; root: string; env: Record<string, string> 
     fixture('codex-rollout.jsonl'),
   );
   put(path.join(root, '.aider.chat.history.md'), fixture('aider.chat.history.md'));
+  const projectHash = createHash('sha256').update(root).digest('hex');
+  put(
+    path.join(home, '.gemini', 'tmp', 'shop', 'chats', 'session-2026-03-06T08-00-7c1e9d20.jsonl'),
+    fixture('gemini-session.jsonl').replace('PROJECT_HASH', projectHash),
+  );
   mkdirSync(path.join(root, '.git'));
-  return { home, root, env: { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' } };
+  return { home, root, env: { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' } };
 }
 
 test('capture is off until enabled: run refuses and reads nothing', async () => {
@@ -57,7 +63,7 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
   assert.equal(first.code, 0, first.err);
   assert.match(
     first.out,
-    /read 3 session files of .*: \d+ bytes, 44 records \(40 understood, 2 unknown, 2 malformed, 0 already stored or purged\), 4 sessions updated/,
+    /read 4 session files of .*: \d+ bytes, 54 records \(49 understood, 3 unknown, 2 malformed, 0 already stored or purged\), 5 sessions updated, 5 summary memories written/,
   );
   assert.ok(!first.out.includes('elsewhere'));
   const second = await engram(root, ['capture', 'run'], env);
@@ -67,18 +73,19 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
     records: number;
     sessions: Array<{ agent: string; sessions: number }>;
   };
-  assert.equal(parsed.records, 44);
+  assert.equal(parsed.records, 54);
   assert.deepEqual(
     parsed.sessions.map((s) => [s.agent, s.sessions]),
     [
       ['aider', 2],
       ['claude-code', 1],
       ['codex', 1],
+      ['gemini', 1],
     ],
   );
   const only = await engram(root, ['capture', 'run', '--agent', 'cursor'], env);
   assert.equal(only.code, 1);
-  assert.equal(only.err, 'engram: --agent must be one of claude-code, codex, aider; got "cursor"\n');
+  assert.equal(only.err, 'engram: --agent must be one of claude-code, codex, aider, gemini; got "cursor"\n');
 });
 
 test('purge deletes a session and what was derived from it, says what, and no store file keeps it', async () => {

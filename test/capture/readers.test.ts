@@ -8,6 +8,7 @@ import { readAll } from '../../engine/capture/readers/captureFormat';
 import type { CaptureFormat } from '../../engine/capture/readers/captureFormat';
 import { claudeCodeFormat } from '../../engine/capture/readers/claudeCode';
 import { codexFormat } from '../../engine/capture/readers/codex';
+import { geminiFormat } from '../../engine/capture/readers/gemini';
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 const SESSION = '5f0c2a4e-1111-4a2b-9c3d-000000000001';
@@ -229,7 +230,53 @@ test('readers never throw, whatever the bytes', () => {
     '#### \n> \n<<<<<<< SEARCH\n=======\n',
     '\u0000\uffff\n',
   ].join('');
-  for (const format of [claudeCodeFormat, codexFormat, aiderFormat]) {
+  for (const format of [claudeCodeFormat, codexFormat, aiderFormat, geminiFormat]) {
     assert.doesNotThrow(() => readAll(format, Buffer.from(junk)));
   }
+});
+
+test('Gemini CLI: metadata, messages appended again as they change, each call and result once', () => {
+  const { events, statuses } = read(
+    geminiFormat,
+    'gemini-session.jsonl',
+    '/h/.gemini/tmp/x/chats/session-2026-03-06T08-00-7c1e9d20.jsonl',
+  );
+  assert.deepEqual(
+    statuses.filter((s) => s !== 'understood'),
+    ['unknown'],
+  );
+  assert.ok(events.every((e) => e.sessionId === '7c1e9d20-4444-4b5c-8d6e-000000000004'));
+  const sessions = ofKind(events, 'session');
+  assert.ok(sessions.some((s) => s.model === 'gemini-2.5-pro'));
+  assert.ok(sessions.some((s) => s.title === 'Drop structuredClone for Node 18'));
+  const turns = ofKind(events, 'turn');
+  assert.deepEqual(
+    turns.map((t) => t.role),
+    ['user', 'assistant', 'assistant', 'system'],
+    'the message appended twice is one turn',
+  );
+  assert.equal(turns[1]?.thinking, 'Locating the call: It is in src/copy.ts.');
+  assert.deepEqual(
+    ofKind(events, 'tool-call').map((c) => c.name),
+    ['replace', 'run_shell_command'],
+  );
+  assert.deepEqual(
+    ofKind(events, 'tool-result').map((r) => [r.callId, r.status, r.exitCode]),
+    [
+      ['replace-1', 'ok', undefined],
+      ['shell-1', 'error', 2],
+    ],
+  );
+  assert.deepEqual(ofKind(events, 'file-touch')[0]?.hunks?.[0]?.lines, [
+    '-structuredClone(v)',
+    '+JSON.parse(JSON.stringify(v))',
+  ]);
+  assert.deepEqual(
+    ofKind(events, 'command').map((c) => c.command),
+    ['npm run build'],
+  );
+  assert.deepEqual(
+    ofKind(events, 'usage').map((u) => [u.input, u.output, u.cacheRead, u.reasoning]),
+    [[900, 60, 300, 20]],
+  );
 });

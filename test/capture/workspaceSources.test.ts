@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -63,6 +64,15 @@ test('findSources: only the sessions whose working directory is the workspace or
     path.join(root, '.aider.chat.history.md'),
     '# aider chat started at 2026-03-04 14:00:00\n',
   );
+  const geminiLine = (projectRoot: string) =>
+    `${JSON.stringify({ sessionId: 'g', projectHash: createHash('sha256').update(projectRoot).digest('hex') })}\n`;
+  const gemini = path.join(stores.geminiTmp, 'shop', 'chats');
+  const geminiMine = write(path.join(gemini, 'session-2026-03-06T08-00-aaaa.jsonl'), geminiLine(root));
+  const geminiSub = write(path.join(gemini, 'g', 'sub-1.jsonl'), geminiLine(root));
+  const geminiOther = write(
+    path.join(stores.geminiTmp, 'other', 'chats', 'session-2026-03-06T08-00-bbbb.jsonl'),
+    geminiLine('/somewhere/else'),
+  );
 
   const opened: string[] = [];
   const readHead = (file: string) => {
@@ -77,10 +87,12 @@ test('findSources: only the sessions whose working directory is the workspace or
       ['claude-code', mine],
       ['claude-code', sub],
       ['codex', codexMine],
+      ['gemini', geminiSub],
+      ['gemini', geminiMine],
       ['aider', aider],
     ],
   );
-  assert.ok(!found.some((f) => [beside, collision, elsewhere, codexOther].includes(f.path)));
+  assert.ok(!found.some((f) => [beside, collision, elsewhere, codexOther, geminiOther].includes(f.path)));
   assert.ok(!opened.includes(elsewhere), 'a Claude Code folder of another name is never opened');
 
   const onlyAider = await findSources(root, stores, { agents: ['aider'], readHead });

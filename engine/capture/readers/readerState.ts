@@ -15,6 +15,8 @@ export interface ReaderState {
   usageIds: string[];
   /** The working directory each session started in (Codex legacy files name it in a message). */
   cwd?: string;
+  /** The session that spawned this file's (Gemini CLI names it by the file's folder). */
+  parent?: string;
 }
 
 const KEEP = 200;
