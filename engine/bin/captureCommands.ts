@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { MethodResult } from '../api/methods';
 import { agentStores } from '../capture/workspaceSources';
+import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
+import { invalidInput } from '../errors';
 
 export interface CaptureCliHost {
   env: NodeJS.ProcessEnv;
@@ -19,10 +21,16 @@ export function sinceValue(value: string | undefined, now: number): string | num
 }
 
 /**
- * `engram capture enable | disable | status | run [--agent A...] [--since T] | purge (--session ID | --before T)`.
+ * `engram capture enable | disable | status | run [--agent A...] [--since T] | watch [--agent A...]
+ * [--interval S] [--runs N] | purge (--session ID | --before T)`.
  * `--agent` is also the global "who is acting" option: after `capture run` it names the agents to read.
  */
 export function registerCaptureCommands(program: Command, invoke: Invoke, host: CaptureCliHost): void {
+  // `--agent` is also the global option (who is acting): after `run` or `watch` it names the agents.
+  const agentsOf = (own: string[] | undefined) => {
+    const global = program.opts<{ agent?: string }>().agent;
+    return own ?? (global === undefined ? undefined : [global]);
+  };
   const capture = program
     .command('capture')
     .description(
@@ -48,12 +56,34 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
     .description('read what the agents wrote since the last run (incremental, idempotent)')
     .action((o: { agent?: string[]; since?: string }) => {
-      const global = program.opts<{ agent?: string }>().agent;
-      const agent = o.agent ?? (global === undefined ? undefined : [global]);
+      const agent = agentsOf(o.agent);
       const stores = agentStores(host.env, host.home);
       return invoke('captureRun', { ...stores, agent, since: sinceValue(o.since, host.now()) }, (r) =>
         runLines(r as MethodResult<'captureRun'>),
       );
+    });
+
+  capture
+    .command('watch')
+    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider, gemini')
+    .option('--interval <seconds>', 'seconds between two reads (1 to 3600)', parseNumber, 10)
+    .option('--runs <n>', 'stop after this many reads (default: until interrupted)', parseNumber)
+    .description(
+      'read what the agents write as they write it, until interrupted (safe at any moment: the next read resumes there)',
+    )
+    .action(async (o: { agent?: string[]; interval: number; runs?: number }) => {
+      if (!(o.interval >= 1 && o.interval <= 3600))
+        throw invalidInput(`--interval must be 1 to 3600 seconds; got ${o.interval}`);
+      if (o.runs !== undefined && !(Number.isInteger(o.runs) && o.runs >= 1)) {
+        throw invalidInput(`--runs must be a whole number of at least 1; got ${o.runs}`);
+      }
+      const stores = agentStores(host.env, host.home);
+      for (let run = 1; o.runs === undefined || run <= o.runs; run++) {
+        if (run > 1) await new Promise((resolve) => setTimeout(resolve, o.interval * 1000));
+        await invoke('captureRun', { ...stores, agent: agentsOf(o.agent) }, (r) =>
+          watchLine(r as MethodResult<'captureRun'>, host.now()),
+        );
+      }
     });
 
   capture
@@ -102,6 +132,14 @@ function runLines(r: MethodResult<'captureRun'>): string {
     lines.push(`  ${s.agent.padEnd(11)} ${s.records} records  ${s.path}`);
   }
   return lines.join('\n');
+}
+
+/** One line per round that found something; nothing otherwise. */
+function watchLine(r: MethodResult<'captureRun'>, now: number): string {
+  const records = r.sources.reduce((n, s) => n + s.records, 0);
+  if (records === 0) return '';
+  const sessions = new Set(r.sources.flatMap((s) => s.sessions)).size;
+  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written`;
 }
 
 function purgeLine(r: MethodResult<'capturePurge'>): string {

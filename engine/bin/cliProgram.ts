@@ -124,7 +124,9 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       const rendered = render(result);
       const text = typeof rendered === 'string' ? rendered : rendered.text;
       if (typeof rendered !== 'string') exitCode = rendered.exit;
-      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
+      // An empty rendering prints nothing (a watch round that found nothing new).
+      if (options.json || text !== '')
+        io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
     } finally {
       await engram.close();
     }

@@ -124,3 +124,29 @@ test('purge deletes a session and what was derived from it, says what, and no st
   const before = await engram(root, ['capture', 'purge', '--before', '2026-03-04T00:00:00Z'], env);
   assert.match(before.out, /^purged 1 session \(0199aa00-2222-7000-8000-000000000002\): 17 records/);
 });
+
+test('watch reads in rounds and prints a line only for a round that found something', async () => {
+  const { root, env, home } = agentHome();
+  await engram(root, ['capture', 'enable'], env);
+  const file = path.join(home, '.claude', 'projects', claudeProjectName(root), `${SESSION}.jsonl`);
+  const whole = readFileSync(file, 'utf8');
+  const half = whole.split('\n').slice(0, 8).join('\n') + '\n';
+  writeFileSync(file, half);
+  const first = await engram(root, ['capture', 'watch', '--agent', 'claude-code', '--runs', '1'], env);
+  assert.match(first.out, /^\S+Z \+8 records in 1 session, 1 summary memory written\n$/);
+  writeFileSync(file, whole);
+  const next = await engram(
+    root,
+    ['capture', 'watch', '--agent', 'claude-code', '--runs', '2', '--interval', '1'],
+    env,
+  );
+  assert.equal(next.code, 0, next.err);
+  assert.match(
+    next.out,
+    /^\S+Z \+9 records in 1 session, 1 summary memory written\n$/,
+    'the quiet second round prints nothing',
+  );
+  const bad = await engram(root, ['capture', 'watch', '--interval', '0'], env);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.err, 'engram: --interval must be 1 to 3600 seconds; got 0\n');
+});
