@@ -49,6 +49,14 @@ export function claudeProjectName(cwd: string): string {
 
 const HEAD_BYTES = 64 * 1024;
 
+/**
+ * Whether a file belongs to a workspace, once known: the directory a session names at its start
+ * never changes, so a watch (or a long-lived host) reads the head of each file of the agents'
+ * stores once, not every round. In memory only: nothing about other folders' files is stored.
+ */
+const verdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 50_000;
+
 async function readHeadBytes(file: string): Promise<string> {
   const handle = await fsp.open(file, 'r');
   try {
@@ -77,24 +85,39 @@ export async function findSources(
   const wanted = (agent: CaptureAgent) => options.agents === undefined || options.agents.includes(agent);
   const readHead = options.readHead ?? readHeadBytes;
   const found: SourceFile[] = [];
-  const keep = async (agent: CaptureAgent, file: string, cwdOf: (head: string) => string | undefined) => {
+  /** `belongs`: whether the file's head says it is this workspace's; undefined: it does not say yet. */
+  const keep = async (agent: CaptureAgent, file: string, belongs: (head: string) => boolean | undefined) => {
     if (options.since !== undefined && (await mtime(file)) < options.since) return;
-    const cwd = cwdOf(await readHead(file).catch(() => ''));
-    if (cwd !== undefined && isInside(cwd, root)) found.push({ agent, path: file });
+    const key = `${root}\0${file}`;
+    let mine = verdicts.get(key);
+    if (mine === undefined) {
+      mine = belongs(await readHead(file).catch(() => ''));
+      // No directory named yet (a file just created): ask again next time.
+      if (mine === undefined) return;
+      if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+      verdicts.set(key, mine);
+    }
+    if (mine) found.push({ agent, path: file });
+  };
+  const inRoot = (cwdOf: (head: string) => string | undefined) => (head: string) => {
+    const cwd = cwdOf(head);
+    return cwd === undefined ? undefined : isInside(cwd, root);
   };
   if (wanted('claude-code')) {
     for (const file of await claudeCandidates(root, stores.claudeProjects))
-      await keep('claude-code', file, firstCwd);
+      await keep('claude-code', file, inRoot(firstCwd));
   }
   if (wanted('codex')) {
     for (const file of await codexCandidates(stores.codexSessions, options.since))
-      await keep('codex', file, codexCwd);
+      await keep('codex', file, inRoot(codexCwd));
   }
   if (wanted('gemini')) {
     // Gemini CLI names a session's project by the SHA-256 of its root, not by its directory.
     const hash = createHash('sha256').update(path.resolve(root)).digest('hex');
-    const sameProject = (head: string) =>
-      jsonRecord(head.split('\n', 1)[0] ?? '')?.['projectHash'] === hash ? root : undefined;
+    const sameProject = (head: string) => {
+      const projectHash = jsonRecord(head.split('\n', 1)[0] ?? '')?.['projectHash'];
+      return typeof projectHash === 'string' ? projectHash === hash : undefined;
+    };
     for (const file of await geminiCandidates(stores.geminiTmp)) await keep('gemini', file, sameProject);
   }
   if (wanted('aider')) {

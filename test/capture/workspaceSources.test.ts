@@ -95,6 +95,11 @@ test('findSources: only the sessions whose working directory is the workspace or
   assert.ok(!found.some((f) => [beside, collision, elsewhere, codexOther, geminiOther].includes(f.path)));
   assert.ok(!opened.includes(elsewhere), 'a Claude Code folder of another name is never opened');
 
+  // Which folder a file belongs to is read once: the next round opens nothing it has seen.
+  opened.length = 0;
+  assert.deepEqual(await findSources(root, stores, { readHead }), found);
+  assert.deepEqual(opened, []);
+
   const onlyAider = await findSources(root, stores, { agents: ['aider'], readHead });
   assert.deepEqual(
     onlyAider.map((f) => f.agent),
