@@ -39,14 +39,35 @@ export function redactPersonal(text: string): string {
 
 const digits = (s: string) => s.replace(/\D/g, '').length;
 
+/** A long run of base64 (an image or file pasted into a session), with or without a data: prefix. */
+const BINARY_RE = /^(?:data:[\w.+/-]{1,100};base64,)?[A-Za-z0-9+/\r\n]{1024,}={0,2}$/;
+
 /**
- * A record as the capture ledger keeps it: the project's secret patterns (storedText: API keys,
+ * A JSON record with its binary payloads (screenshots, pasted files: base64 strings of 1 KiB or
+ * more) replaced by `[binary: N characters dropped]`: they say nothing a memory can use and would
+ * make the ledger many times larger. Other text is returned as it is.
+ */
+export function withoutBinary(text: string): string {
+  if (text.length < 1024 || (text.charCodeAt(0) !== 0x7b && text.charCodeAt(0) !== 0x5b)) return text;
+  try {
+    const value = JSON.parse(text) as unknown;
+    const compact = mapStrings(value, (s) =>
+      s.length >= 1024 && BINARY_RE.test(s) ? `[binary: ${s.length} characters dropped]` : s,
+    );
+    return compact === value ? text : JSON.stringify(compact);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A record as the capture ledger keeps it: binary payloads dropped (withoutBinary), the project's secret patterns (storedText: API keys,
  * tokens, private keys, passwords in assignments and URLs, connection strings, JWTs; JSON stays
  * JSON), then personal data and private spans in every string of it. Readers parse this redacted
  * text, so everything derived from the ledger is redacted too and can be rebuilt from it.
  */
 export function redactRecord(text: string): string {
-  const secretsOut = storedText(text);
+  const secretsOut = storedText(withoutBinary(text));
   const first = secretsOut.charCodeAt(0);
   if (first === 0x7b || first === 0x5b) {
     try {

@@ -51,3 +51,25 @@ test('a record loses the project secret patterns and personal data, and stays pa
   assert.ok(!assignment.includes('hunter2-horse'), assignment);
   assert.equal(redactRecord('#### my number is +1 415 555 0100'), '#### my number is [REDACTED:phone]');
 });
+
+test('binary payloads (pasted images) are dropped from records; ordinary long text is kept', () => {
+  const image = 'iVBORw0KGgo' + 'AAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ'.repeat(200);
+  const line = JSON.stringify({
+    type: 'user',
+    message: {
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: image } },
+        { type: 'text', text: 'what is wrong in this screenshot? '.repeat(60) },
+      ],
+    },
+  });
+  const stored = redactRecord(line);
+  assert.ok(stored.length < 4000, `${stored.length} characters kept`);
+  const parsed = JSON.parse(stored) as {
+    message: { content: Array<{ source?: { data: string }; text?: string }> };
+  };
+  assert.equal(parsed.message.content[0]?.source?.data, `[binary: ${image.length} characters dropped]`);
+  assert.equal(parsed.message.content[1]?.text, 'what is wrong in this screenshot? '.repeat(60));
+  const dataUrl = JSON.stringify({ type: 'input_image', image_url: `data:image/png;base64,${image}` });
+  assert.match(redactRecord(dataUrl), /\[binary: \d+ characters dropped\]/);
+});
