@@ -3,6 +3,7 @@ import { captureStatus, runCapture } from '../capture/captureRun';
 import { setCaptureEnabled } from '../capture/captureSettings';
 import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
+import { rebuildCapture } from '../capture/rebuild';
 import type { PurgeReport } from '../capture/purge';
 import { invalidInput, notFound } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
@@ -90,6 +91,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
+ * - `captureRebuild` -> the sessions derived again from the ledger alone (capture/rebuild.ts).
  * - `capturePurge` {session | before} -> what was deleted, for real (see capture/purge.ts).
  */
 export const CAPTURE_METHODS = {
@@ -110,6 +112,11 @@ export const CAPTURE_METHODS = {
         ...(p.agent ? { agents: p.agent } : {}),
         ...(p.since === undefined ? {} : { since: p.since }),
       }),
+  }),
+  captureRebuild: defineMethod({
+    params: NO_PARAMS,
+    write: false,
+    run: (engine) => rebuildCapture(engine.store, workspaceRoot(engine)),
   }),
   capturePurge: defineMethod({
     params: CAPTURE_PURGE_PARAMS,

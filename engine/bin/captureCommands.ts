@@ -87,6 +87,16 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     });
 
   capture
+    .command('rebuild')
+    .description('derive the sessions again from the stored records alone (after an Engram update)')
+    .action(() =>
+      invoke('captureRebuild', {}, (r) => {
+        const b = r as MethodResult<'captureRebuild'>;
+        return `rebuilt ${plural(b.sessions, 'session')} from ${plural(b.records, 'record')} of ${plural(b.files, 'file')}, ${plural(b.summaries, 'summary memory', 'summary memories')} written`;
+      }),
+    );
+
+  capture
     .command('purge')
     .option('--session <id>', 'one captured session (its id or a unique prefix)')
     .option(

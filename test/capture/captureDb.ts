@@ -9,12 +9,14 @@ export const SHOP = '/home/dev/shop';
 
 const TABLES: Record<string, string> = {
   capture_sessions: 'SELECT * FROM capture_sessions ORDER BY id',
-  capture_turns: 'SELECT session_id, role, text, thinking, model, at FROM capture_turns ORDER BY id',
+  capture_turns:
+    'SELECT session_id, role, text, thinking, model, at FROM capture_turns ORDER BY session_id, id',
   capture_tool_calls:
     'SELECT session_id, call_id, name, arguments, status, output, exit_code, duration_ms, started_at, ended_at FROM capture_tool_calls ORDER BY session_id, call_id',
   capture_file_touches:
-    'SELECT session_id, call_id, path, action, hunks, at FROM capture_file_touches ORDER BY id',
-  capture_commands: 'SELECT session_id, call_id, command, exit_code, at FROM capture_commands ORDER BY id',
+    'SELECT session_id, call_id, path, action, hunks, at FROM capture_file_touches ORDER BY session_id, id',
+  capture_commands:
+    'SELECT session_id, call_id, command, exit_code, at FROM capture_commands ORDER BY session_id, id',
   capture_records:
     'SELECT source, offset, length, content_hash, session_id, status, raw FROM capture_records ORDER BY source, offset',
 };

@@ -20,9 +20,10 @@ export const geminiFormat: CaptureFormat = {
   agent: 'gemini',
   split: splitLines,
   initialState(file) {
-    const dir = path.basename(path.dirname(file));
-    // A sub-agent's file sits in a folder named after its parent session.
-    return dir === 'chats' ? emptyState() : { ...emptyState(), parent: dir };
+    // A sub-agent's file sits in chats/<parent session id>/.
+    const dir = path.dirname(file);
+    const sub = path.basename(path.dirname(dir)) === 'chats';
+    return sub ? { ...emptyState(), parent: path.basename(dir) } : emptyState();
   },
   parse: parseGeminiLine,
 };
