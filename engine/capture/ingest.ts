@@ -55,7 +55,8 @@ interface Prepared extends ParsedRecord {
  * records, their derived rows and the file's new offset and reader state in one transaction, so
  * a killed ingest leaves the file either before or after a batch, never inside one, and the next
  * run resumes there. A record the ledger already has at that offset with the same content hash
- * is skipped, so reading a file again never duplicates anything. Each record is redacted before
+ * is skipped, so reading a file again never duplicates anything; a file that shrank was replaced,
+ * and is read again from its start (its new records differ, so they are kept). Each record is redacted before
  * it is parsed or stored. Yields between batches so a long file never holds the thread.
  */
 export async function ingestSource(

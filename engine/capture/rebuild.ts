@@ -23,8 +23,9 @@ export interface RebuildReport {
  * Derives sessions, turns, tool calls, file touches and commands again from the ledger alone (the
  * agents' files are not read): after a reader learned more of a format, or to check that nothing
  * but the ledger is needed. One transaction per file, so a killed rebuild leaves each file's
- * sessions either as they were or rebuilt. The readers parse the stored (redacted) records, as
- * ingest does, so the result is what ingest made.
+ * sessions either as they were or rebuilt. The readers parse the stored (redacted) records in the
+ * order they were read (a replaced file's new records follow the old ones), as ingest did, so the
+ * result is what ingest made.
  */
 export async function rebuildCapture(store: MemoryStore, root: string): Promise<RebuildReport> {
   const sources = store.read((r) =>
@@ -36,7 +37,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
     const format = FORMATS[source.agent];
     store.write((tx) => {
       const records = tx.all<{ id: number; raw: string; status: string; session_id: string | null }>(
-        'SELECT id, raw, status, session_id FROM capture_records WHERE source = ? ORDER BY offset',
+        'SELECT id, raw, status, session_id FROM capture_records WHERE source = ? ORDER BY id',
         [source.path],
       );
       const sessions = new Set(records.map((r) => r.session_id).filter((s): s is string => s !== null));

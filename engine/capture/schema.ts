@@ -39,7 +39,7 @@ export function captureMigration(version: number): Migration {
           raw TEXT NOT NULL,
           at INTEGER,
           recorded_at INTEGER NOT NULL,
-          UNIQUE (source, offset)
+          UNIQUE (source, offset, content_hash)
         );
         CREATE INDEX capture_records_session ON capture_records (session_id);
         CREATE TABLE capture_sessions (

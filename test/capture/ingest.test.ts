@@ -229,3 +229,26 @@ test('secrets, e-mail addresses, phone numbers and private spans never reach the
     );
   }
 });
+
+test('a file replaced by a shorter one is read again from its start, and its new records are kept', async () => {
+  const t = await openTestHost();
+  const dir = tempDir();
+  const file = path.join(dir, '.aider.chat.history.md');
+  writeFileSync(file, readFileSync(path.join(FIXTURES, 'aider.chat.history.md')));
+  await ingestSource(t.host.store, { agent: 'aider', path: file }, { root: dir });
+  // The user deleted the history; aider starts a new one.
+  writeFileSync(file, '\n# aider chat started at 2026-04-01 10:00:00\n\n#### add a README  \n\nDone.\n');
+  const report = await ingestSource(t.host.store, { agent: 'aider', path: file }, { root: dir });
+  assert.equal(report.records, 3);
+  assert.equal(report.skipped, 0, 'new text at offsets the ledger already had');
+  const turns = t.host.store.read((r) =>
+    r.all<{ text: string }>(
+      "SELECT text FROM capture_turns WHERE session_id = 'aider-2026-04-01T10:00:00' ORDER BY id",
+    ),
+  );
+  assert.deepEqual(
+    turns.map((x) => x.text),
+    ['add a README', 'Done.'],
+  );
+  await t.host.close();
+});
