@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { captureStatus, runCapture } from '../capture/captureRun';
 import { setCaptureEnabled } from '../capture/captureSettings';
+import { changeExcludes } from '../capture/captureExcludes';
 import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
 import { rebuildCapture } from '../capture/rebuild';
@@ -27,6 +28,15 @@ const CAPTURE_RUN_PARAMS = methodParams({
     .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
     .optional(),
   since: timeParam.optional(),
+});
+
+/** `captureExclude`: agents never read, workspace paths (.gitignore patterns) whose records are not kept. */
+const CAPTURE_EXCLUDE_PARAMS = methodParams({
+  agent: z
+    .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
+    .optional(),
+  path: z.array(requiredText.max(500), { error: 'must be a list of path patterns' }).optional(),
+  remove: z.boolean().optional(),
 });
 
 const CAPTURE_PURGE_PARAMS = methodParams({
@@ -91,6 +101,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
+ * - `captureExclude` {agent?, path?, remove?} -> the status with the new excludes.
  * - `captureRebuild` -> the sessions derived again from the ledger alone (capture/rebuild.ts).
  * - `capturePurge` {session | before} -> what was deleted, for real (see capture/purge.ts).
  */
@@ -112,6 +123,17 @@ export const CAPTURE_METHODS = {
         ...(p.agent ? { agents: p.agent } : {}),
         ...(p.since === undefined ? {} : { since: p.since }),
       }),
+  }),
+  captureExclude: defineMethod({
+    params: CAPTURE_EXCLUDE_PARAMS,
+    write: true,
+    run: (engine, p) => {
+      if (!p.agent?.length && !p.path?.length) throw invalidInput('give an agent or a path to exclude');
+      engine.store.write((tx) =>
+        changeExcludes(tx, { agents: p.agent ?? [], paths: p.path ?? [], remove: p.remove === true }),
+      );
+      return statusOf(engine);
+    },
   }),
   captureRebuild: defineMethod({
     params: NO_PARAMS,

@@ -21,15 +21,19 @@ export function sinceValue(value: string | undefined, now: number): string | num
 }
 
 /**
- * `engram capture enable | disable | status | run [--agent A...] [--since T] | watch [--agent A...]
+ * `engram capture enable | disable | status | run [--agent A,B] [--since T] | watch [--agent A,B]
  * [--interval S] [--runs N] | purge (--session ID | --before T)`.
  * `--agent` is also the global "who is acting" option: after `capture run` it names the agents to read.
  */
 export function registerCaptureCommands(program: Command, invoke: Invoke, host: CaptureCliHost): void {
-  // `--agent` is also the global option (who is acting): after `run` or `watch` it names the agents.
-  const agentsOf = (own: string[] | undefined) => {
-    const global = program.opts<{ agent?: string }>().agent;
-    return own ?? (global === undefined ? undefined : [global]);
+  // `--agent` is also the global option (who is acting), which the program parses first, one value
+  // only: after a capture command it names the agents, several separated by commas.
+  const agentsOf = (own: string | undefined) => {
+    const value = own ?? program.opts<{ agent?: string }>().agent;
+    return value
+      ?.split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== '');
   };
   const capture = program
     .command('capture')
@@ -52,10 +56,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('run')
-    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider, gemini')
+    .option('--agent <a,b>', 'only these agents: claude-code, codex, aider, gemini (comma-separated)')
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
     .description('read what the agents wrote since the last run (incremental, idempotent)')
-    .action((o: { agent?: string[]; since?: string }) => {
+    .action((o: { agent?: string; since?: string }) => {
       const agent = agentsOf(o.agent);
       const stores = agentStores(host.env, host.home);
       return invoke('captureRun', { ...stores, agent, since: sinceValue(o.since, host.now()) }, (r) =>
@@ -65,13 +69,13 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('watch')
-    .option('--agent <agents...>', 'only these agents: claude-code, codex, aider, gemini')
+    .option('--agent <a,b>', 'only these agents: claude-code, codex, aider, gemini (comma-separated)')
     .option('--interval <seconds>', 'seconds between two reads (1 to 3600)', parseNumber, 10)
     .option('--runs <n>', 'stop after this many reads (default: until interrupted)', parseNumber)
     .description(
       'read what the agents write as they write it, until interrupted (safe at any moment: the next read resumes there)',
     )
-    .action(async (o: { agent?: string[]; interval: number; runs?: number }) => {
+    .action(async (o: { agent?: string; interval: number; runs?: number }) => {
       if (!(o.interval >= 1 && o.interval <= 3600))
         throw invalidInput(`--interval must be 1 to 3600 seconds; got ${o.interval}`);
       if (o.runs !== undefined && !(Number.isInteger(o.runs) && o.runs >= 1)) {
@@ -85,6 +89,26 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
         );
       }
     });
+
+  for (const [name, remove] of [
+    ['exclude', false],
+    ['include', true],
+  ] as const) {
+    capture
+      .command(name)
+      .option('--agent <a,b>', 'agents: claude-code, codex, aider, gemini (comma-separated)')
+      .option('--path <patterns...>', 'workspace paths as .gitignore patterns (e.g. secrets/ or *.pem)')
+      .description(
+        remove
+          ? 'take agents or path patterns off the exclude list'
+          : 'never read these agents; keep no record that touches these paths (only its place)',
+      )
+      .action((o: { agent?: string; path?: string[] }) =>
+        invoke('captureExclude', { agent: agentsOf(o.agent), path: o.path, remove }, (r) =>
+          statusLines(r as MethodResult<'captureStatus'>),
+        ),
+      );
+  }
 
   capture
     .command('rebuild')
@@ -123,17 +147,24 @@ function statusLines(s: MethodResult<'captureStatus'>): string {
     const last = a.lastAt === null ? '' : `, last ${new Date(a.lastAt).toISOString()}`;
     lines.push(`  ${a.agent}: ${plural(a.sessions, 'session')}, ${plural(a.turns, 'turn')}${last}`);
   }
+  const { agents, paths } = s.excludes;
+  if (agents.length > 0 || paths.length > 0) {
+    lines.push(
+      `excluded: ${[...agents.map((a) => `agent ${a}`), ...paths.map((p) => `path ${p}`)].join(', ')}`,
+    );
+  }
   if (!s.enabled) lines.push('engram capture enable turns it on; nothing is read while it is off');
   return lines.join('\n');
 }
 
 function runLines(r: MethodResult<'captureRun'>): string {
-  const total = (k: 'records' | 'understood' | 'unknown' | 'malformed' | 'skipped' | 'bytes') =>
+  const total = (k: 'records' | 'understood' | 'unknown' | 'malformed' | 'excluded' | 'skipped' | 'bytes') =>
     r.sources.reduce((n, s) => n + s[k], 0);
   const sessions = new Set(r.sources.flatMap((s) => s.sessions));
   const lines = [
     `read ${r.sources.length} session files of ${r.root}: ${total('bytes')} bytes, ${total('records')} records ` +
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
+      `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
       `${plural(r.summaries, 'summary memory', 'summary memories')} written`,
   ];

@@ -2,7 +2,10 @@ import { EngramError } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { SqlReader } from '../store/sqlAccess';
 import { captureEnabled, enabledSince } from './captureSettings';
+import { CAPTURE_AGENTS } from './events';
 import type { CaptureAgent } from './events';
+import { captureExcludes, pathMatcher } from './captureExcludes';
+import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
 import { writeSessionSummaries } from './sessionSummary';
 import type { SourceReport } from './ingest';
@@ -34,18 +37,26 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
       'capture is off for this workspace: run `engram capture enable` first',
     );
   }
+  const excludes = store.read(captureExcludes);
+  const agents = (options.agents ?? CAPTURE_AGENTS).filter((a) => !excludes.agents.includes(a));
   const files = await findSources(options.root, options.stores, {
-    ...(options.agents ? { agents: options.agents } : {}),
+    agents,
     ...(options.since === undefined ? {} : { since: options.since }),
   });
+  const excludePath = pathMatcher(excludes.paths);
   const sources: SourceReport[] = [];
-  for (const file of files) sources.push(await ingestSource(store, file, { root: options.root }));
+  for (const file of files) {
+    sources.push(
+      await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
+    );
+  }
   const summaries = writeSessionSummaries(store, [...new Set(sources.flatMap((s) => s.sessions))]);
   return { root: options.root, sources, summaries };
 }
 
 export interface CaptureStatus {
   enabled: boolean;
+  excludes: CaptureExcludes;
   changedAt: number | null;
   sources: number;
   records: number;
@@ -55,6 +66,7 @@ export interface CaptureStatus {
 export function captureStatus(r: SqlReader): CaptureStatus {
   return {
     enabled: captureEnabled(r),
+    excludes: captureExcludes(r),
     changedAt: enabledSince(r),
     sources: r.value<number>('SELECT count(*) FROM capture_sources') ?? 0,
     records: r.value<number>('SELECT count(*) FROM capture_records') ?? 0,

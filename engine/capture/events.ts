@@ -100,9 +100,10 @@ export type CaptureEvent =
 
 /**
  * How a reader took one record: `understood` (events or deliberately nothing), `unknown` (valid
- * but of a type or shape this reader does not know), `malformed` (not parseable).
+ * but of a type or shape this reader does not know), `malformed` (not parseable), `excluded` (it
+ * touched a path the user excluded: ingest keeps only its place).
  */
-export type RecordStatus = 'understood' | 'unknown' | 'malformed';
+export type RecordStatus = 'understood' | 'unknown' | 'malformed' | 'excluded';
 
 export interface ParsedRecord {
   /** The session the record belongs to; undefined when it cannot be told (then it is counted only). */

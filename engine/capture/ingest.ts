@@ -12,7 +12,8 @@ import { codexFormat } from './readers/codex';
 import { geminiFormat } from './readers/gemini';
 import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
-import { writeSessionRows } from './sessionRows';
+import { workspacePath, writeSessionRows } from './sessionRows';
+import { touchesExcluded } from './captureExcludes';
 import type { SourceFile } from './workspaceSources';
 
 export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
@@ -28,6 +29,8 @@ export interface IngestOptions {
   batchRecords?: number;
   /** Bytes read from the file at a time (a longer record makes it grow). @default 4 MiB */
   chunkBytes?: number;
+  /** Workspace-relative paths whose records are not kept (captureExcludes.ts). */
+  excludePath?: (relative: string) => boolean;
 }
 
 export interface SourceReport {
@@ -39,6 +42,8 @@ export interface SourceReport {
   understood: number;
   unknown: number;
   malformed: number;
+  /** Records that touched an excluded path: only their place is kept. */
+  excluded: number;
   /** Records the ledger already held (a re-read), or of purged sessions: not stored again. */
   skipped: number;
   sessions: string[];
@@ -73,6 +78,7 @@ export async function ingestSource(
     understood: 0,
     unknown: 0,
     malformed: 0,
+    excluded: 0,
     skipped: 0,
     sessions: [],
   };
@@ -106,7 +112,7 @@ export async function ingestSource(
         const slice = records.slice(i, i + batch);
         const last = i + batch >= records.length;
         const end = last ? consumed : (slice[slice.length - 1] as RawRecord).end;
-        const prepared = slice.map((raw) => prepare(format, raw, state));
+        const prepared = slice.map((raw) => prepare(format, raw, state, options));
         const stateJson = JSON.stringify(state);
         store.write((tx, now) => {
           for (const p of prepared) {
@@ -137,9 +143,33 @@ export async function ingestSource(
   return report;
 }
 
-function prepare(format: CaptureFormat, raw: RawRecord, state: ReaderState): Prepared {
-  const stored = redactRecord(raw.text);
-  const parsed = format.parse(stored, state);
+/** A record that touched an excluded path keeps only its place in the file. */
+const EXCLUDED_STUB = '{"excluded":"the record touched an excluded path"}';
+
+function prepare(
+  format: CaptureFormat,
+  raw: RawRecord,
+  state: ReaderState,
+  options: IngestOptions,
+): Prepared {
+  const redacted = redactRecord(raw.text);
+  let parsed = format.parse(redacted, state);
+  let stored = redacted;
+  const { excludePath, root } = options;
+  if (excludePath) {
+    const calls = new Set(state.excludedCalls ?? []);
+    const excluded = (file: string) => excludePath(workspacePath(file, state.cwd ?? root, root));
+    if (touchesExcluded(parsed.events, excluded, calls)) {
+      state.excludedCalls = [...calls].slice(-200);
+      parsed = {
+        sessionId: parsed.sessionId,
+        status: 'excluded',
+        events: [],
+        ...(parsed.at === undefined ? {} : { at: parsed.at }),
+      };
+      stored = EXCLUDED_STUB;
+    }
+  }
   return { ...parsed, raw, stored, hash: createHash('sha256').update(stored).digest('hex').slice(0, 32) };
 }
 

@@ -48,6 +48,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
           ]);
       const state = format.initialState(source.path);
       for (const record of records) {
+        if (record.status === 'excluded') continue; // only its place was kept
         const parsed = format.parse(record.raw, state);
         if (parsed.status !== record.status || (parsed.sessionId ?? null) !== record.session_id) {
           tx.run('UPDATE capture_records SET status = ?, session_id = ? WHERE id = ?', [

@@ -63,7 +63,7 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
   assert.equal(first.code, 0, first.err);
   assert.match(
     first.out,
-    /read 4 session files of .*: \d+ bytes, 54 records \(49 understood, 3 unknown, 2 malformed, 0 already stored or purged\), 5 sessions updated, 5 summary memories written/,
+    /read 4 session files of .*: \d+ bytes, 54 records \(49 understood, 3 unknown, 2 malformed, 0 excluded, 0 already stored or purged\), 5 sessions updated, 5 summary memories written/,
   );
   assert.ok(!first.out.includes('elsewhere'));
   const second = await engram(root, ['capture', 'run'], env);
@@ -149,4 +149,28 @@ test('watch reads in rounds and prints a line only for a round that found someth
   const bad = await engram(root, ['capture', 'watch', '--interval', '0'], env);
   assert.equal(bad.code, 1);
   assert.equal(bad.err, 'engram: --interval must be 1 to 3600 seconds; got 0\n');
+});
+
+test('exclude and include: an excluded agent is not read; the list is shown and can be emptied', async () => {
+  const { root, env } = agentHome();
+  await engram(root, ['capture', 'enable'], env);
+  const exclude = await engram(
+    root,
+    ['capture', 'exclude', '--agent', 'codex,gemini', '--path', 'secrets/'],
+    env,
+  );
+  assert.equal(exclude.code, 0, exclude.err);
+  assert.match(exclude.out, /\nexcluded: agent codex, agent gemini, path secrets\/\n/);
+  const run = await engram(root, ['capture', 'run'], env);
+  assert.match(run.out, /^read 2 session files/);
+  assert.ok(!run.out.includes('codex') && !run.out.includes('gemini'));
+  const include = await engram(
+    root,
+    ['capture', 'include', '--agent', 'codex,gemini', '--path', 'secrets/'],
+    env,
+  );
+  assert.ok(!include.out.includes('excluded:'));
+  const bad = await engram(root, ['capture', 'exclude'], env);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.err, 'engram: give an agent or a path to exclude\n');
 });

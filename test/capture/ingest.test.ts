@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathMatcher } from '../../engine/capture/captureExcludes';
 import { ingestSource } from '../../engine/capture/ingest';
 import type { SourceFile } from '../../engine/capture/workspaceSources';
 import { openTestHost } from '../support/host';
@@ -249,6 +250,25 @@ test('a file replaced by a shorter one is read again from its start, and its new
   assert.deepEqual(
     turns.map((x) => x.text),
     ['add a README', 'Done.'],
+  );
+  await t.host.close();
+});
+
+test('a record that touches an excluded path keeps only its place, and so does its call result', async () => {
+  const t = await openTestHost();
+  const report = await ingestSource(t.host.store, claudeFile(tempDir()), {
+    root: SHOP,
+    excludePath: pathMatcher(['src/dates.ts']),
+  });
+  assert.equal(report.excluded, 4, 'the Read and Edit calls and their two results');
+  const dump = dumpCapture(t.host.store);
+  // The edit's new text and the file's content were only in the excluded records.
+  const everything = JSON.stringify(dump);
+  assert.ok(!everything.includes('return parseISO(s)') && !everything.includes('1→export'), everything);
+  assert.deepEqual(dump['capture_file_touches'], []);
+  assert.deepEqual(
+    (dump['capture_tool_calls'] as Array<{ call_id: string }>).map((c) => c.call_id),
+    ['toolu_bash1', 'toolu_bash2'],
   );
   await t.host.close();
 });

@@ -17,6 +17,8 @@ export interface ReaderState {
   cwd?: string;
   /** The session that spawned this file's (Gemini CLI names it by the file's folder). */
   parent?: string;
+  /** Calls that touched an excluded path: their results are not kept either (ingest.ts). */
+  excludedCalls?: string[];
 }
 
 const KEEP = 200;
