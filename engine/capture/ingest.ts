@@ -25,7 +25,7 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
 
 export interface IngestOptions {
   root: string;
-  /** Records per transaction. @default 256 */
+  /** Records per transaction at most (a batch also ends after SLICE_MS of preparing). @default 256 */
   batchRecords?: number;
   /** Bytes read from the file at a time (a longer record makes it grow). @default 4 MiB */
   chunkBytes?: number;
@@ -108,11 +108,19 @@ export async function ingestSource(
         continue;
       }
       const batch = options.batchRecords ?? 256;
-      for (let i = 0; i < records.length; i += batch) {
-        const slice = records.slice(i, i + batch);
-        const last = i + batch >= records.length;
-        const end = last ? consumed : (slice[slice.length - 1] as RawRecord).end;
-        const prepared = slice.map((raw) => prepare(format, raw, state, options));
+      for (let i = 0; i < records.length;) {
+        // A batch ends at `batch` records or after SLICE_MS of preparing them, whichever is first,
+        // so that preparing and writing it holds the thread for tens of milliseconds at most.
+        const started = performance.now();
+        const prepared: Prepared[] = [];
+        while (
+          i < records.length &&
+          prepared.length < batch &&
+          (prepared.length === 0 || performance.now() - started < SLICE_MS)
+        ) {
+          prepared.push(prepare(format, records[i++] as RawRecord, state, options));
+        }
+        const end = i >= records.length ? consumed : (prepared[prepared.length - 1] as Prepared).raw.end;
         const stateJson = JSON.stringify(state);
         store.write((tx, now) => {
           for (const p of prepared) {
@@ -126,7 +134,7 @@ export async function ingestSource(
             [source.path, source.agent, end, stateJson, now],
           );
         }, DERIVED_WRITE);
-        report.records += slice.length;
+        report.records += prepared.length;
         report.bytes += end - offset;
         offset = end;
         await new Promise((resolve) => setImmediate(resolve));
@@ -142,6 +150,9 @@ export async function ingestSource(
   report.sessions = [...sessions];
   return report;
 }
+
+/** Time spent redacting and parsing one batch before it is written (the write takes about as long). */
+const SLICE_MS = 15;
 
 /** A record that touched an excluded path keeps only its place in the file. */
 const EXCLUDED_STUB = '{"excluded":"the record touched an excluded path"}';
