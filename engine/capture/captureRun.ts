@@ -50,7 +50,7 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
       await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
     );
   }
-  const summaries = writeSessionSummaries(store, [...new Set(sources.flatMap((s) => s.sessions))]);
+  const summaries = await writeSessionSummaries(store, [...new Set(sources.flatMap((s) => s.sessions))]);
   return { root: options.root, sources, summaries };
 }
 

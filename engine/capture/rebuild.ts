@@ -75,6 +75,6 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
     await new Promise((resolve) => setImmediate(resolve));
   }
   report.sessions = rebuilt.size;
-  report.summaries = writeSessionSummaries(store, [...rebuilt]);
+  report.summaries = await writeSessionSummaries(store, [...rebuilt]);
   return report;
 }

@@ -74,8 +74,12 @@ export function sessionSummary(
  * Writes (or, when the session grew, supersedes) each session's summary memory through the normal
  * remember path: episodic, kind summary, trust `ingest` (below what people and agents write), the
  * session as its provenance, valid from when the session started. Returns how many were written.
+ * Yields after each, so that many sessions never hold a host's thread.
  */
-export function writeSessionSummaries(store: MemoryStore, sessionIds: readonly string[]): number {
+export async function writeSessionSummaries(
+  store: MemoryStore,
+  sessionIds: readonly string[],
+): Promise<number> {
   let written = 0;
   for (const id of sessionIds) {
     const summary = store.read((r) => sessionSummary(r, id));
@@ -106,6 +110,8 @@ export function writeSessionSummaries(store: MemoryStore, sessionIds: readonly s
       { agent, session: id, trust: 'ingest' },
     );
     written++;
+    // One remember per session: let the host's other work in between.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return written;
 }

@@ -19,7 +19,7 @@ test('a session summary: the goal as first asked, files changed, commands by the
     'rollout-2026-03-03T10-00-00-0199aa00-2222-7000-8000-000000000002.jsonl',
   );
   await ingestSource(store, { agent: 'codex', path: codex }, { root: SHOP });
-  assert.equal(writeSessionSummaries(store, [SESSION, '0199aa00-2222-7000-8000-000000000002']), 2);
+  assert.equal(await writeSessionSummaries(store, [SESSION, '0199aa00-2222-7000-8000-000000000002']), 2);
 
   const [claude] = await t
     .call('list', { kind: 'summary', limit: 10 })
@@ -44,14 +44,14 @@ test('a session summary: the goal as first asked, files changed, commands by the
   );
 
   // Nothing new: nothing written. The session goes on: its summary is superseded, not duplicated.
-  assert.equal(writeSessionSummaries(store, [SESSION]), 0);
+  assert.equal(await writeSessionSummaries(store, [SESSION]), 0);
   appendFileSync(
     file,
     `${JSON.stringify({ type: 'assistant', sessionId: SESSION, cwd: SHOP, timestamp: '2026-03-02T09:05:00Z', message: { content: [{ type: 'tool_use', id: 'toolu_b3', name: 'Bash', input: { command: 'npm run build' } }] } })}\n` +
       `${JSON.stringify({ type: 'user', sessionId: SESSION, cwd: SHOP, timestamp: '2026-03-02T09:05:09Z', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_b3', is_error: true, content: 'Exit code 2\nerror TS2304' }] } })}\n`,
   );
   await ingestSource(store, { agent: 'claude-code', path: file }, { root: SHOP });
-  assert.equal(writeSessionSummaries(store, [SESSION]), 1);
+  assert.equal(await writeSessionSummaries(store, [SESSION]), 1);
   const versions = store.read((r) =>
     r.all<{ status: string; content: string }>(
       'SELECT status, content FROM memories WHERE conflict_key = ? AND superseded_at IS NULL ORDER BY rowid',
