@@ -43,7 +43,9 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('enable')
-    .description('turn capture on for this workspace (Claude Code, Codex CLI and Aider sessions run in it)')
+    .description(
+      'turn capture on for this workspace (Claude Code, Codex CLI, Gemini CLI and Aider sessions run in it)',
+    )
     .action(() => invoke('captureEnable', {}, (r) => statusLines(r as MethodResult<'captureStatus'>)));
   capture
     .command('disable')
