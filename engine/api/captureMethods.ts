@@ -154,7 +154,10 @@ export const CAPTURE_METHODS = {
           now,
         ),
       );
-      if (report.sessions.length > 0) await forgetOnDisk(store);
+      if (report.sessions.length > 0) {
+        store.entitiesChanged(); // the purge may have deleted entities the linker has cached
+        await forgetOnDisk(store);
+      }
       return report;
     },
   }),

@@ -21,16 +21,23 @@ const BY_MEMORY = [
 
 /**
  * Deletes, for real, the summary memories capture wrote for these sessions (all their versions):
- * a purge leaves nothing derived from a session, and `forget` only hides. Returns how many
- * memories went.
+ * a purge leaves nothing derived from a session, and `forget` only hides. Entities no other memory
+ * names go with them. Returns how many memories went.
  */
 export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string[]): number {
   let deleted = 0;
+  const entities = new Set<number>();
   for (const session of sessionIds) {
     const ids = tx
       .all<{ id: string }>('SELECT DISTINCT id FROM memories WHERE conflict_key = ?', [summaryKey(session)])
       .map((r) => r.id);
     for (const id of ids) {
+      for (const e of tx.all<{ entity_id: number }>(
+        'SELECT entity_id FROM memory_entities WHERE memory_id = ?',
+        [id],
+      )) {
+        entities.add(e.entity_id);
+      }
       const doc = tx.value<number>('SELECT doc FROM memory_docs WHERE memory_id = ?', [id]);
       if (doc !== undefined) {
         tx.run('DELETE FROM memory_fts WHERE docid = ?', [doc]);
@@ -41,5 +48,24 @@ export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string
       deleted++;
     }
   }
+  deleteOrphanEntities(tx, entities);
   return deleted;
+}
+
+/**
+ * The entities only those memories named (a file path, a tool), with their aliases, relations and
+ * accumulated weights; an entity another memory still names, or that others were merged into,
+ * stays. The store's entity cache must be reset after (MemoryStore.entitiesChanged).
+ */
+function deleteOrphanEntities(tx: SqlWriter, candidates: ReadonlySet<number>): void {
+  for (const id of candidates) {
+    const used =
+      tx.value('SELECT 1 FROM memory_entities WHERE entity_id = ? LIMIT 1', [id]) !== undefined ||
+      tx.value('SELECT 1 FROM entities WHERE merged_into = ? LIMIT 1', [id]) !== undefined;
+    if (used) continue;
+    tx.run('DELETE FROM relations WHERE source_id = ? OR target_id = ?', [id, id]);
+    tx.run('DELETE FROM entity_aliases WHERE entity_id = ?', [id]);
+    tx.run('DELETE FROM entity_weights WHERE entity_id = ?', [id]);
+    tx.run('DELETE FROM entities WHERE id = ?', [id]);
+  }
 }

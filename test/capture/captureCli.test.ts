@@ -95,6 +95,8 @@ test('purge deletes a session and what was derived from it, says what, and no st
   const summaries = await engram(root, ['--json', 'list', '--kind', 'summary'], env);
   const summary = (JSON.parse(summaries.out) as { items: Array<{ id: string; session: string }> }).items[0];
   assert.equal(summary?.session, SESSION);
+  const named = (out: string) => (JSON.parse(out) as Array<{ name: string }>).map((e) => e.name);
+  assert.ok(named((await engram(root, ['--json', 'entities'], env)).out).includes('src/dates.ts'));
   const neither = await engram(root, ['capture', 'purge'], env);
   assert.equal(neither.code, 1);
   const unknown = await engram(root, ['capture', 'purge', '--session', 'no-such-session'], env);
@@ -116,6 +118,11 @@ test('purge deletes a session and what was derived from it, says what, and no st
     (await engram(root, ['history', summary.id], env)).code,
     2,
     'the summary memory is gone, not hidden',
+  );
+  assert.deepEqual(
+    named((await engram(root, ['--json', 'entities'], env)).out),
+    [],
+    'and the entities only it named',
   );
   // Reading the file again does not bring it back.
   const again = await engram(root, ['capture', 'run', '--agent', 'claude-code'], env);
