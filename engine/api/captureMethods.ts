@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { captureStatus, runCapture } from '../capture/captureRun';
-import { setCaptureEnabled } from '../capture/captureSettings';
+import { captureEnabled, setCaptureEnabled } from '../capture/captureSettings';
 import { changeExcludes } from '../capture/captureExcludes';
 import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
@@ -28,6 +28,8 @@ const CAPTURE_RUN_PARAMS = methodParams({
     .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
     .optional(),
   since: timeParam.optional(),
+  /** From an agent's hook: while capture is off, read nothing and answer so, without an error. */
+  ifEnabled: z.boolean().optional(),
 });
 
 /** `captureExclude`: agents never read, workspace paths (.gitignore patterns) whose records are not kept. */
@@ -98,7 +100,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * Capture of the agents' sessions (engine/capture/). Off until enabled for the workspace.
  * - `captureEnable` / `captureDisable` -> the status.
  * - `captureStatus` -> enabled, counts of files, records and sessions by agent.
- * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?} -> what each file gave. Refuses,
+ * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?, ifEnabled?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
  * - `captureExclude` {agent?, path?, remove?} -> the status with the new excludes.
@@ -117,12 +119,18 @@ export const CAPTURE_METHODS = {
     params: CAPTURE_RUN_PARAMS,
     write: false,
     run: (engine, p) =>
-      runCapture(engine.store, {
-        root: workspaceRoot(engine),
-        stores: { claudeProjects: p.claudeProjects, codexSessions: p.codexSessions, geminiTmp: p.geminiTmp },
-        ...(p.agent ? { agents: p.agent } : {}),
-        ...(p.since === undefined ? {} : { since: p.since }),
-      }),
+      p.ifEnabled === true && !engine.store.read(captureEnabled)
+        ? Promise.resolve({ root: workspaceRoot(engine), sources: [], summaries: 0 })
+        : runCapture(engine.store, {
+            root: workspaceRoot(engine),
+            stores: {
+              claudeProjects: p.claudeProjects,
+              codexSessions: p.codexSessions,
+              geminiTmp: p.geminiTmp,
+            },
+            ...(p.agent ? { agents: p.agent } : {}),
+            ...(p.since === undefined ? {} : { since: p.since }),
+          }),
   }),
   captureExclude: defineMethod({
     params: CAPTURE_EXCLUDE_PARAMS,

@@ -60,12 +60,22 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .command('run')
     .option('--agent <a,b>', 'only these agents: claude-code, codex, aider, gemini (comma-separated)')
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
+    .option(
+      '--from-hook',
+      "run by an agent's hook: print nothing unless something was read, and nothing while capture is off",
+    )
     .description('read what the agents wrote since the last run (incremental, idempotent)')
-    .action((o: { agent?: string; since?: string }) => {
+    .action((o: { agent?: string; since?: string; fromHook?: boolean }) => {
       const agent = agentsOf(o.agent);
       const stores = agentStores(host.env, host.home);
-      return invoke('captureRun', { ...stores, agent, since: sinceValue(o.since, host.now()) }, (r) =>
-        runLines(r as MethodResult<'captureRun'>),
+      const fromHook = o.fromHook === true;
+      return invoke(
+        'captureRun',
+        { ...stores, agent, since: sinceValue(o.since, host.now()), ifEnabled: fromHook },
+        (r) =>
+          fromHook
+            ? watchLine(r as MethodResult<'captureRun'>, host.now())
+            : runLines(r as MethodResult<'captureRun'>),
       );
     });
 
