@@ -72,8 +72,8 @@ async function readHeadBytes(file: string): Promise<string> {
  * The session files of this workspace: those whose working directory is `root` or inside it.
  * Claude Code's folders are chosen by their encoded name (this workspace's, or one that may be a
  * folder inside it), then each file by the `cwd` its records name, since names collide. A Codex
- * rollout names its directory only inside, so the first records of each (of the days asked for)
- * are read to learn it; nothing else of a file of another folder is read, and nothing of it is
+ * rollout names its directory only inside, so the first records of each (written since `since`)
+ * are read to learn it, once per process; nothing else of a file of another folder is read, and nothing of it is
  * kept. Aider's history lives in the workspace itself. A Gemini CLI chat names its project by a
  * hash of the root it ran in: only sessions run at the workspace root are matched.
  */
@@ -108,7 +108,7 @@ export async function findSources(
       await keep('claude-code', file, inRoot(firstCwd));
   }
   if (wanted('codex')) {
-    for (const file of await codexCandidates(stores.codexSessions, options.since))
+    for (const file of await codexCandidates(stores.codexSessions))
       await keep('codex', file, inRoot(codexCwd));
   }
   if (wanted('gemini')) {
@@ -147,14 +147,15 @@ async function claudeCandidates(root: string, projects: string): Promise<string[
   return files.sort();
 }
 
-async function codexCandidates(sessions: string, since: number | undefined): Promise<string[]> {
-  // A day directory is local time; a day's margin keeps a session that started before midnight UTC.
-  const from = since === undefined ? '' : new Date(since - 86_400_000).toISOString().slice(0, 10);
+/**
+ * Every rollout, whatever its day folder: that is the day a session started, and a resumed session
+ * is appended to in its old folder, so `--since` goes by each file's last write instead.
+ */
+async function codexCandidates(sessions: string): Promise<string[]> {
   const files: string[] = [];
   for (const year of await list(sessions)) {
     for (const month of await list(path.join(sessions, year))) {
       for (const day of await list(path.join(sessions, year, month))) {
-        if (`${year}-${month}-${day}` < from) continue;
         const dir = path.join(sessions, year, month, day);
         for (const file of await list(dir)) {
           if (file.startsWith('rollout-') && file.endsWith('.jsonl')) files.push(path.join(dir, file));

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { claudeProjectName } from '../../engine/capture/workspaceSources';
+import { sinceValue } from '../../engine/bin/captureCommands';
 import { engram } from '../cli/engramCli';
 import { tempDir } from '../support/temp';
 import { FIXTURES, SESSION, SHOP } from './captureDb';
@@ -180,4 +181,16 @@ test('exclude and include: an excluded agent is not read; the list is shown and 
   const bad = await engram(root, ['capture', 'exclude'], env);
   assert.equal(bad.code, 1);
   assert.equal(bad.err, 'engram: give an agent or a path to exclude\n');
+});
+
+test('--since takes ISO 8601 or a span back from now; files last written before it are not read', async () => {
+  assert.equal(sinceValue('7d', 1_000_000_000_000), 1_000_000_000_000 - 7 * 86_400_000);
+  assert.equal(sinceValue('30m', 1_000_000), 1_000_000 - 30 * 60_000);
+  assert.equal(sinceValue('2026-01-01', 0), '2026-01-01');
+  const { root, env } = agentHome();
+  await engram(root, ['capture', 'enable'], env);
+  const future = await engram(root, ['capture', 'run', '--since', '2099-01-01T00:00:00Z'], env);
+  assert.match(future.out, /^read 0 session files/);
+  const recent = await engram(root, ['capture', 'run', '--since', '1h'], env);
+  assert.match(recent.out, /^read 4 session files/);
 });
