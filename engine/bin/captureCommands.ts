@@ -143,6 +143,9 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .action((o: { session?: string; before?: string }) => {
       // `--session` is also the global option (the acting session): after `purge` it names the one to purge.
       const session = o.session ?? program.opts<{ session?: string }>().session;
+      if ((session === undefined) === (o.before === undefined)) {
+        throw invalidInput('give --session ID or --before TIME (one of them)');
+      }
       return invoke('capturePurge', { session, before: sinceValue(o.before, host.now()) }, (r) =>
         purgeLine(r as MethodResult<'capturePurge'>),
       );

@@ -100,6 +100,7 @@ test('purge deletes a session and what was derived from it, says what, and no st
   assert.ok(named((await engram(root, ['--json', 'entities'], env)).out).includes('src/dates.ts'));
   const neither = await engram(root, ['capture', 'purge'], env);
   assert.equal(neither.code, 1);
+  assert.equal(neither.err, 'engram: give --session ID or --before TIME (one of them)\n');
   const unknown = await engram(root, ['capture', 'purge', '--session', 'no-such-session'], env);
   assert.equal(unknown.code, 2);
   assert.equal(unknown.err, 'engram: no captured session "no-such-session"\n');
