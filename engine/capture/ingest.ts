@@ -89,7 +89,10 @@ export async function ingestSource(
       [source.path],
     ),
   );
-  const size = (await fsp.stat(source.path).catch(() => undefined))?.size ?? 0;
+  const stat = await fsp.stat(source.path).catch(() => undefined);
+  // Gone since it was listed (an agent cleaned up its old sessions): nothing to read.
+  if (stat === undefined) return report;
+  const size = stat.size;
   // A file shorter than what was read was replaced: read it again (the ledger skips what it has).
   let offset = saved !== undefined && saved.offset <= size ? saved.offset : 0;
   const fresh = format.initialState(source.path);

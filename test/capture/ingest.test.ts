@@ -279,3 +279,14 @@ test('a record that touches an excluded path keeps only its place, and so does i
   );
   await t.host.close();
 });
+
+test('a session file deleted since it was listed is skipped, not an error', async () => {
+  const t = await openTestHost();
+  const report = await ingestSource(
+    t.host.store,
+    { agent: 'claude-code', path: path.join(tempDir(), 'gone.jsonl') },
+    { root: SHOP },
+  );
+  assert.equal(report.records, 0);
+  await t.host.close();
+});
