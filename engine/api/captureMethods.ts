@@ -5,6 +5,7 @@ import { changeExcludes } from '../capture/captureExcludes';
 import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
 import { rebuildCapture } from '../capture/rebuild';
+import { listSessions } from '../capture/sessionList';
 import type { PurgeReport } from '../capture/purge';
 import { invalidInput, notFound } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
@@ -12,7 +13,7 @@ import type { SqlWriter } from '../store/sqlAccess';
 import { defineMethod, methodParams } from './defineMethod';
 import type { EngineContext } from './engineContext';
 import { NO_PARAMS } from './memoryParams';
-import { requiredText, timeParam } from './paramFields';
+import { requiredText, timeParam, wholeNumber } from './paramFields';
 
 const absolutePath = requiredText.refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
   message: 'must be an absolute path',
@@ -39,6 +40,12 @@ const CAPTURE_EXCLUDE_PARAMS = methodParams({
     .optional(),
   path: z.array(requiredText.max(500), { error: 'must be a list of path patterns' }).optional(),
   remove: z.boolean().optional(),
+});
+
+/** `captureSessions`: the most recent first. */
+const CAPTURE_SESSIONS_PARAMS = methodParams({
+  agent: z.enum(CAPTURE_AGENTS, { error: `must be one of ${CAPTURE_AGENTS.join(', ')}` }).optional(),
+  limit: wholeNumber(1, 1000, 'must be 1 to 1000').optional(),
 });
 
 const CAPTURE_PURGE_PARAMS = methodParams({
@@ -104,6 +111,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
  * - `captureExclude` {agent?, path?, remove?} -> the status with the new excludes.
+ * - `captureSessions` {agent?, limit?} -> captured sessions, the most recent first.
  * - `captureRebuild` -> the sessions derived again from the ledger alone (capture/rebuild.ts).
  * - `capturePurge` {session | before} -> what was deleted, for real (see capture/purge.ts).
  */
@@ -142,6 +150,11 @@ export const CAPTURE_METHODS = {
       );
       return statusOf(engine);
     },
+  }),
+  captureSessions: defineMethod({
+    params: CAPTURE_SESSIONS_PARAMS,
+    write: false,
+    run: ({ store }, p) => store.read((r) => listSessions(r, p.limit ?? 20, p.agent)),
   }),
   captureRebuild: defineMethod({
     params: NO_PARAMS,

@@ -123,6 +123,17 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
   }
 
   capture
+    .command('sessions')
+    .option('--agent <agent>', 'only this agent: claude-code, codex, aider, gemini')
+    .option('--limit <n>', 'at most this many (1 to 1000)', parseNumber)
+    .description('the captured sessions, the most recent first (their ids are what purge --session takes)')
+    .action((o: { agent?: string; limit?: number }) =>
+      invoke('captureSessions', { agent: agentsOf(o.agent)?.[0], limit: o.limit }, (r) =>
+        sessionLines(r as MethodResult<'captureSessions'>),
+      ),
+    );
+
+  capture
     .command('rebuild')
     .description('derive the sessions again from the stored records alone (after an Engram update)')
     .action(() =>
@@ -188,6 +199,24 @@ function runLines(r: MethodResult<'captureRun'>): string {
     lines.push(`  ${s.agent.padEnd(11)} ${s.records} records  ${s.path}`);
   }
   return lines.join('\n');
+}
+
+function sessionLines(sessions: MethodResult<'captureSessions'>): string {
+  if (sessions.length === 0) return 'no captured session';
+  return sessions
+    .map((s) => {
+      const when =
+        s.startedAt === null ? 'undated' : new Date(s.startedAt).toISOString().slice(0, 16).replace('T', ' ');
+      const counts = [
+        plural(s.turns, 'turn'),
+        plural(s.toolCalls, 'tool call'),
+        plural(s.filesChanged, 'file changed', 'files changed'),
+        ...(s.failedCommands > 0 ? [plural(s.failedCommands, 'failed command')] : []),
+      ].join(', ');
+      const title = s.title === null ? '' : `  "${s.title.replace(/\s+/g, ' ').slice(0, 80)}"`;
+      return `${s.id}  ${s.agent}  ${when}  ${counts}${title}`;
+    })
+    .join('\n');
 }
 
 /** One line per round that found something; nothing otherwise. */

@@ -84,6 +84,19 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
       ['gemini', 1],
     ],
   );
+  const sessions = await engram(root, ['capture', 'sessions', '--agent', 'claude-code'], env);
+  assert.equal(
+    sessions.out,
+    `${SESSION}  claude-code  2026-03-02 09:00  6 turns, 4 tool calls, 1 file changed, 1 failed command  "Fix the flaky date parser test"\n`,
+  );
+  const listed = await engram(root, ['--json', 'capture', 'sessions', '--limit', '2'], env);
+  assert.deepEqual(
+    (JSON.parse(listed.out) as Array<{ id: string }>).map((x) => x.id),
+    ['7c1e9d20-4444-4b5c-8d6e-000000000004', 'aider-2026-03-05T09:30:00'],
+    'the most recent first',
+  );
+  const badLimit = await engram(root, ['capture', 'sessions', '--limit', '0'], env);
+  assert.equal(badLimit.err, 'engram: --limit must be 1 to 1000; got 0\n');
   const only = await engram(root, ['capture', 'run', '--agent', 'cursor'], env);
   assert.equal(only.code, 1);
   assert.equal(only.err, 'engram: --agent must be one of claude-code, codex, aider, gemini; got "cursor"\n');
