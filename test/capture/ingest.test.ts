@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathMatcher } from '../../engine/capture/captureExcludes';
 import { ingestSource } from '../../engine/capture/ingest';
+import { purgeSessions } from '../../engine/capture/purge';
 import type { SourceFile } from '../../engine/capture/workspaceSources';
 import { openTestHost } from '../support/host';
 import { tempDir } from '../support/temp';
@@ -288,5 +289,25 @@ test('a session file deleted since it was listed is skipped, not an error', asyn
     { root: SHOP },
   );
   assert.equal(report.records, 0);
+  await t.host.close();
+});
+
+test('purging a session purges its sub-agents, and a re-read brings neither back', async () => {
+  const t = await openTestHost();
+  const store = t.host.store;
+  const dir = tempDir();
+  const main = claudeFile(dir);
+  const sub: SourceFile = {
+    agent: 'claude-code',
+    path: copyFixture('claude-subagents/agent-a1b2c3.jsonl', dir),
+  };
+  for (const source of [main, sub]) await ingestSource(store, source, { root: SHOP });
+  const report = store.write((tx, now) => purgeSessions(tx, [SESSION], now));
+  assert.deepEqual(report.sessions.sort(), [SESSION, `${SESSION}/agent-a1b2c3`]);
+  assert.equal(report.records, 19);
+  store.write((tx) => tx.run('UPDATE capture_sources SET offset = 0, state = NULL'));
+  for (const source of [main, sub]) await ingestSource(store, source, { root: SHOP });
+  const left = dumpCapture(store);
+  for (const [table, rows] of Object.entries(left)) assert.equal(rows.length, 0, table);
   await t.host.close();
 });
