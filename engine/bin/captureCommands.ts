@@ -192,7 +192,7 @@ function runLines(r: MethodResult<'captureRun'>): string {
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
       `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
-      `${plural(r.summaries, 'summary memory', 'summary memories')} written`,
+      `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`,
   ];
   for (const s of r.sources) {
     if (s.records === 0) continue;
@@ -224,7 +224,7 @@ function watchLine(r: MethodResult<'captureRun'>, now: number): string {
   const records = r.sources.reduce((n, s) => n + s.records, 0);
   if (records === 0) return '';
   const sessions = new Set(r.sources.flatMap((s) => s.sessions)).size;
-  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written`;
+  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`;
 }
 
 function purgeLine(r: MethodResult<'capturePurge'>): string {
@@ -237,10 +237,13 @@ function purgeLine(r: MethodResult<'capturePurge'>): string {
       plural(r.toolCalls, 'tool call'),
       plural(r.fileTouches, 'file touch'),
       plural(r.commands, 'command'),
-      plural(r.memories, 'summary memory', 'summary memories'),
+      plural(r.memories, 'memory', 'memories'),
     ].join(', ')
   );
 }
+
+/** Stated conventions are rare: said only when there were some. */
+const conventionsNote = (n: number) => (n > 0 ? `, ${plural(n, 'stated convention')} remembered` : '');
 
 const plural = (n: number, word: string, words = word.endsWith('h') ? `${word}es` : `${word}s`) =>
   `${n} ${n === 1 ? word : words}`;

@@ -8,6 +8,7 @@ import { captureExcludes, pathMatcher } from './captureExcludes';
 import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
 import { writeSessionSummaries } from './sessionSummary';
+import { writeStatedConventions } from './statedConventions';
 import type { SourceReport } from './ingest';
 import { findSources } from './workspaceSources';
 import type { AgentStores } from './workspaceSources';
@@ -24,6 +25,8 @@ export interface CaptureRunReport {
   sources: SourceReport[];
   /** Session summary memories written or superseded (sessionSummary.ts). */
   summaries: number;
+  /** New memories of conventions the user stated (statedConventions.ts). */
+  conventions: number;
 }
 
 /**
@@ -50,8 +53,10 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
       await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
     );
   }
-  const summaries = await writeSessionSummaries(store, [...new Set(sources.flatMap((s) => s.sessions))]);
-  return { root: options.root, sources, summaries };
+  const updated = [...new Set(sources.flatMap((s) => s.sessions))];
+  const summaries = await writeSessionSummaries(store, updated);
+  const conventions = await writeStatedConventions(store, updated);
+  return { root: options.root, sources, summaries, conventions };
 }
 
 export interface CaptureStatus {

@@ -20,7 +20,8 @@ const BY_MEMORY = [
 ];
 
 /**
- * Deletes, for real, the summary memories capture wrote for these sessions (all their versions):
+ * Deletes, for real, the memories capture wrote for these sessions (their summaries, every
+ * version, and the conventions stated in them):
  * a purge leaves nothing derived from a session, and `forget` only hides. Entities no other memory
  * names go with them. Returns how many memories went.
  */
@@ -29,7 +30,11 @@ export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string
   const entities = new Set<number>();
   for (const session of sessionIds) {
     const ids = tx
-      .all<{ id: string }>('SELECT DISTINCT id FROM memories WHERE conflict_key = ?', [summaryKey(session)])
+      .all<{ id: string }>(
+        // Its summary's versions, and what capture stated from it (tagged capture, of this session).
+        `SELECT DISTINCT id FROM memories WHERE conflict_key = ? OR (session = ? AND tags LIKE '%"capture"%')`,
+        [summaryKey(session), session],
+      )
       .map((r) => r.id);
     for (const id of ids) {
       for (const e of tx.all<{ entity_id: number }>(

@@ -122,7 +122,7 @@ test('purge deletes a session and what was derived from it, says what, and no st
   assert.equal(purge.code, 0, purge.err);
   assert.equal(
     purge.out,
-    `purged 1 session (${SESSION}): 17 records, 6 turns, 4 tool calls, 2 file touches, 2 commands, 1 summary memory\n`,
+    `purged 1 session (${SESSION}): 17 records, 6 turns, 4 tool calls, 2 file touches, 2 commands, 2 memories\n`,
   );
   const dir = path.join(root, '.engram');
   for (const file of readdirSync(dir)) {
@@ -155,7 +155,10 @@ test('watch reads in rounds and prints a line only for a round that found someth
   const half = whole.split('\n').slice(0, 8).join('\n') + '\n';
   writeFileSync(file, half);
   const first = await engram(root, ['capture', 'watch', '--agent', 'claude-code', '--runs', '1'], env);
-  assert.match(first.out, /^\S+Z \+8 records in 1 session, 1 summary memory written\n$/);
+  assert.match(
+    first.out,
+    /^\S+Z \+8 records in 1 session, 1 summary memory written, 1 stated convention remembered\n$/,
+  );
   writeFileSync(file, whole);
   const next = await engram(
     root,
