@@ -51,6 +51,7 @@ import { TIMELINE_METHODS } from './timelineMethods';
 import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
+import { CAPTURE_METHODS } from './captureMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -270,6 +271,7 @@ export const METHODS = {
   ...EVENT_METHODS,
   ...KNOWLEDGE_GRAPH_METHODS,
   ...LIFECYCLE_METHODS,
+  ...CAPTURE_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

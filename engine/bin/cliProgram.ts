@@ -19,6 +19,8 @@ import type { Invoke } from './cliArguments';
 import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
+import { registerCaptureCommands } from './captureCommands';
+import { registerHookCommands } from './hookCommands';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
@@ -94,6 +96,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     platform: io.platform,
   });
   const databasePath = () => resolveDatabasePath(choice());
+  /** The workspace an agent's configuration is written for (mcp-config, hooks); --user has none. */
+  const configWorkspace = () => resolveWorkspaceRoot({ ...choice(), user: false }) ?? io.cwd;
 
   const invoke: Invoke = async (method, params, render, workspace) => {
     const options = globals();
@@ -123,7 +127,9 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       const rendered = render(result);
       const text = typeof rendered === 'string' ? rendered : rendered.text;
       if (typeof rendered !== 'string') exitCode = rendered.exit;
-      io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
+      // An empty rendering prints nothing (a watch round that found nothing new).
+      if (options.json || text !== '')
+        io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
     } finally {
       await engram.close();
     }
@@ -313,15 +319,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--write', 'add Engram to the client configuration file (other entries are kept)')
     .action((o: { client: string; write?: boolean }) => {
       // The workspace is where the bridge will look for the database; --user has no workspace.
-      const workspace =
-        resolveWorkspaceRoot({
-          ...globals(),
-          user: false,
-          cwd: io.cwd,
-          env: io.env,
-          home: io.home,
-          platform: io.platform,
-        }) ?? io.cwd;
+      const workspace = configWorkspace();
       // The build puts dist/mcp.js beside dist/sql-wasm.wasm.
       const bridgeScript = path.join(path.dirname(io.sqlWasmPath), 'mcp.js');
       const config = mcpConfig(o.client, {
@@ -342,6 +340,13 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
   registerLifecycleCommands(program, invoke);
+  registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
+  registerHookCommands(program, {
+    workspace: configWorkspace,
+    // The build puts dist/cli.js beside dist/sql-wasm.wasm.
+    cliScript: path.join(path.dirname(io.sqlWasmPath), 'cli.js'),
+    stdout: io.stdout,
+  });
 
   program
     .command('recover')

@@ -1,3 +1,4 @@
+import { mapStrings } from './jsonLeaves';
 import { redactSecrets } from './secrets';
 
 /** Texts up to this length are remembered once found clean. */
@@ -52,32 +53,8 @@ function storedJson(text: string, value: unknown): string {
       parsed = reparsed.value;
     }
   }
-  const leaves = storedLeaves(parsed);
+  const leaves = mapStrings(parsed, storedText);
   return leaves === parsed ? base : JSON.stringify(leaves);
-}
-
-/** The value with every string redacted; the same object when nothing changed. */
-function storedLeaves(value: unknown): unknown {
-  if (typeof value === 'string') return storedText(value);
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item, i) => {
-      const stored = storedLeaves(item);
-      if (stored !== item) (copy ??= value.slice())[i] = stored;
-    });
-    return copy ?? value;
-  }
-  if (value !== null && typeof value === 'object') {
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]) => {
-      const storedKey = storedText(key);
-      const stored = storedLeaves(item);
-      if (storedKey !== key || stored !== item) changed = true;
-      return [storedKey, stored] as const;
-    });
-    return changed ? Object.fromEntries(entries) : value;
-  }
-  return value;
 }
 
 function parseJson(text: string): { value: unknown } | undefined {

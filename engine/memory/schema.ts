@@ -2,6 +2,7 @@ import { indexMissing } from '../lexical/lexicalIndex';
 import { codeIndexMigration } from '../code/schema';
 import { driftMigration, historyAnswersMigration } from '../drift/schema';
 import { knowledgeGraphMigration } from '../knowledgeGraph/schema';
+import { captureMigration } from '../capture/schema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -233,4 +234,5 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   historyAnswersMigration(9),
   knowledgeGraphMigration(10),
+  captureMigration(11),
 ];

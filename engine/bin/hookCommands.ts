@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { installClaudeHooks, uninstallClaudeHooks } from '../capture/hooks/claudeCodeHooks';
+
+export interface HookCliHost {
+  /** The workspace the hooks are for. */
+  workspace: () => string;
+  /** This Engram's CLI script (dist/cli.js), which the hooks run. */
+  cliScript: string;
+  stdout: (text: string) => void;
+}
+
+const CLIENTS = ['claude-code'] as const;
+
+/**
+ * `engram hooks install|uninstall --client claude-code`: hooks that make the agent itself run
+ * `engram capture run` after each turn and at the end of a session, in this workspace only.
+ */
+export function registerHookCommands(program: Command, host: HookCliHost): void {
+  const hooks = program
+    .command('hooks')
+    .description("an agent's hooks that capture its sessions as it works");
+  const client = () => new Option('--client <client>', 'the agent').choices(CLIENTS).makeOptionMandatory();
+  hooks
+    .command('install')
+    .addOption(client())
+    .description('add (or refresh) the hooks in the agent settings of this workspace; others are kept')
+    .action(() => {
+      const change = installClaudeHooks(host.workspace(), host.cliScript);
+      host.stdout(
+        `hooks ${change.events.join(', ')} in ${change.file} run ${host.cliScript} capture run after each turn; ` +
+          'engram capture enable must be on for them to read anything\n',
+      );
+    });
+  hooks
+    .command('uninstall')
+    .addOption(client())
+    .description("remove Engram's hooks from the agent settings of this workspace")
+    .action(() => {
+      const change = uninstallClaudeHooks(host.workspace());
+      host.stdout(
+        change.events.length > 0
+          ? `removed Engram's ${change.events.join(', ')} hooks from ${change.file}\n`
+          : `no Engram hook in ${change.file}\n`,
+      );
+    });
+}

@@ -1,0 +1,85 @@
+import { EngramError } from '../errors';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { SqlReader } from '../store/sqlAccess';
+import { captureEnabled, enabledSince } from './captureSettings';
+import { CAPTURE_AGENTS } from './events';
+import type { CaptureAgent } from './events';
+import { captureExcludes, pathMatcher } from './captureExcludes';
+import type { CaptureExcludes } from './captureExcludes';
+import { ingestSource } from './ingest';
+import { writeSessionSummaries } from './sessionSummary';
+import { writeStatedConventions } from './statedConventions';
+import type { SourceReport } from './ingest';
+import { findSources } from './workspaceSources';
+import type { AgentStores } from './workspaceSources';
+
+export interface CaptureRunOptions {
+  root: string;
+  stores: AgentStores;
+  agents?: readonly CaptureAgent[];
+  since?: number;
+}
+
+export interface CaptureRunReport {
+  root: string;
+  sources: SourceReport[];
+  /** Session summary memories written or superseded (sessionSummary.ts). */
+  summaries: number;
+  /** New memories of conventions the user stated (statedConventions.ts). */
+  conventions: number;
+}
+
+/**
+ * Reads the new records of every session file of this workspace. Refuses, reading nothing, when
+ * capture is not enabled for the workspace.
+ */
+export async function runCapture(store: MemoryStore, options: CaptureRunOptions): Promise<CaptureRunReport> {
+  if (!store.read(captureEnabled)) {
+    throw new EngramError(
+      'INVALID_INPUT',
+      'capture is off for this workspace: run `engram capture enable` first',
+    );
+  }
+  const excludes = store.read(captureExcludes);
+  const agents = (options.agents ?? CAPTURE_AGENTS).filter((a) => !excludes.agents.includes(a));
+  const files = await findSources(options.root, options.stores, {
+    agents,
+    ...(options.since === undefined ? {} : { since: options.since }),
+  });
+  const excludePath = pathMatcher(excludes.paths);
+  const sources: SourceReport[] = [];
+  for (const file of files) {
+    sources.push(
+      await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
+    );
+  }
+  const updated = [...new Set(sources.flatMap((s) => s.sessions))];
+  const summaries = await writeSessionSummaries(store, updated);
+  const conventions = await writeStatedConventions(store, updated);
+  return { root: options.root, sources, summaries, conventions };
+}
+
+export interface CaptureStatus {
+  enabled: boolean;
+  excludes: CaptureExcludes;
+  changedAt: number | null;
+  sources: number;
+  records: number;
+  sessions: Array<{ agent: string; sessions: number; turns: number; lastAt: number | null }>;
+}
+
+export function captureStatus(r: SqlReader): CaptureStatus {
+  return {
+    enabled: captureEnabled(r),
+    excludes: captureExcludes(r),
+    changedAt: enabledSince(r),
+    sources: r.value<number>('SELECT count(*) FROM capture_sources') ?? 0,
+    records: r.value<number>('SELECT count(*) FROM capture_records') ?? 0,
+    sessions: r.all<{ agent: string; sessions: number; turns: number; lastAt: number | null }>(
+      `SELECT s.agent, count(*) AS sessions,
+         (SELECT count(*) FROM capture_turns t JOIN capture_sessions u ON u.id = t.session_id WHERE u.agent = s.agent) AS turns,
+         max(s.ended_at) AS lastAt
+       FROM capture_sessions s GROUP BY s.agent ORDER BY s.agent`,
+    ),
+  };
+}

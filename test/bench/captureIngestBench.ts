@@ -1,0 +1,79 @@
+// Capture ingest throughput: a synthetic Claude Code transcript (generated here, no real session),
+// read into a fresh database three times. Reference in the same run: reading the file and
+// JSON.parse of every line, which any reader pays. Also the longest the event loop was blocked
+// while the ingest ran (a batch: its redaction, parsing and transaction), the span a host's
+// main thread would be held.
+// Usage: node --import tsx test/bench/captureIngestBench.ts [turns]
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ingestSource } from '../../engine/capture/ingest';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
+import { silentLogger } from '../../engine/host';
+import { splitLines } from '../../engine/capture/rawRecords';
+import { syntheticClaudeSession } from '../capture/syntheticSession';
+import { machine, median, ms, round } from './stats';
+
+const SQL_WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
+const turns = Number(process.argv[2] ?? 1000);
+const cwd = '/home/dev/shop';
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-capture-bench-'));
+  const file = path.join(dir, 'bench.jsonl');
+  writeFileSync(file, syntheticClaudeSession(turns, cwd));
+  const bytes = readFileSync(file).length;
+  const mb = bytes / 2 ** 20;
+  const reference: number[] = [];
+  const ingest: number[] = [];
+  const longestBatch: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    let start = process.hrtime.bigint();
+    const { records } = splitLines(readFileSync(file));
+    for (const r of records) JSON.parse(r.text);
+    reference.push(ms(start));
+
+    const host = await EngineDispatcher.open({
+      dbPath: path.join(dir, `db${run}`, 'memory.db'),
+      sqlWasmPath: SQL_WASM,
+      logger: silentLogger,
+      clock: Date.now,
+      embedding: null,
+      snapshot: { idleMs: 600_000 },
+    });
+    // The longest the event loop waited for its next turn while the ingest ran: what a host's
+    // main thread would have been blocked for.
+    let longest = 0;
+    let last = process.hrtime.bigint();
+    let running = true;
+    const tick = () => {
+      const now = process.hrtime.bigint();
+      longest = Math.max(longest, Number(now - last) / 1e6);
+      last = now;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    start = process.hrtime.bigint();
+    await ingestSource(host.store, { agent: 'claude-code', path: file }, { root: cwd });
+    ingest.push(ms(start));
+    running = false;
+    longestBatch.push(longest);
+    await host.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `capture ingest, ${turns} turns (${turns * 5} records, ${round(mb)} MB), ${machine()}, load ${os
+      .loadavg()
+      .map((l) => round(l))
+      .join(' ')}`,
+  );
+  console.log(
+    `  reference (read + split + JSON.parse): median ${round(median(reference))} ms = ${round(mb / (median(reference) / 1000))} MB/s`,
+  );
+  console.log(
+    `  ingest (redact + parse + store):        median ${round(median(ingest))} ms = ${round(mb / (median(ingest) / 1000))} MB/s`,
+  );
+  console.log(`  longest event-loop block while ingesting: median ${round(median(longestBatch))} ms`);
+}
+
+void main();
