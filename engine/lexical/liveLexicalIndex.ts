@@ -1,3 +1,4 @@
+import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { InvertedIndex } from './invertedIndex';
 import type { Ranking } from './invertedIndex';
@@ -16,8 +17,6 @@ export interface IndexedDatabase {
 
 /** Rows read per statement while building, so the whole table is never held as objects at once. */
 const BUILD_PAGE = 5000;
-/** Statuses and ids bound per eligibility query (under SQLite's variable limit). */
-const ID_CHUNK = 500;
 
 /**
  * Rows are read from FTS4's content table (`<table>_content`, columns `c<i><name>`): the same text
@@ -321,15 +320,13 @@ function eligible(
   known: StatusCache,
 ): Set<string> {
   const missing = ids.filter((id) => !known.statusOf.has(id));
-  for (let i = 0; i < missing.length; i += ID_CHUNK) {
-    const chunk = missing.slice(i, i + ID_CHUNK);
-    for (const id of chunk) known.statusOf.set(id, null);
-    for (const row of reader.all<{ id: string; status: string }>(
-      `SELECT id, status FROM memories WHERE superseded_at IS NULL AND id IN (${chunk.map(() => '?').join(', ')})`,
-      chunk,
-    ))
-      known.statusOf.set(row.id, row.status);
-  }
+  for (const id of missing) known.statusOf.set(id, null);
+  for (const row of allForIds<{ id: string; status: string }>(
+    reader,
+    (marks) => `SELECT id, status FROM memories WHERE superseded_at IS NULL AND id IN (${marks})`,
+    missing,
+  ))
+    known.statusOf.set(row.id, row.status);
   const wanted = new Set(statuses);
   return new Set(ids.filter((id) => wanted.has(known.statusOf.get(id) ?? '')));
 }

@@ -3,6 +3,7 @@ import { CURRENT_SELECT, reviseVersion, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import { currentMemory } from '../memory/memoryQueries';
 import type { Memory } from '../memory/types';
+import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { lifecycleFacts } from './lifecycleFacts';
 
@@ -174,26 +175,21 @@ function shelfOf(m: Memory): string {
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {
   const links = new Map<string, number[]>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    for (const row of reader.all<{ memoryId: string; entityId: number }>(
-      `SELECT memory_id AS memoryId, entity_id AS entityId FROM memory_entities WHERE memory_id IN (${chunk.map(() => '?').join(', ')})`,
-      chunk,
-    ))
-      links.set(row.memoryId, [...(links.get(row.memoryId) ?? []), row.entityId]);
-  }
+  for (const row of allForIds<{ memoryId: string; entityId: number }>(
+    reader,
+    (marks) =>
+      `SELECT memory_id AS memoryId, entity_id AS entityId FROM memory_entities WHERE memory_id IN (${marks})`,
+    ids,
+  ))
+    links.set(row.memoryId, [...(links.get(row.memoryId) ?? []), row.entityId]);
   return links;
 }
 
 function entityNames(reader: SqlReader, ids: readonly number[]): Map<number, string> {
-  const names = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    for (const row of reader.all<{ id: number; name: string }>(
-      `SELECT id, name FROM entities WHERE id IN (${chunk.map(() => '?').join(', ')})`,
-      chunk,
-    ))
-      names.set(row.id, row.name);
-  }
-  return names;
+  const rows = allForIds<{ id: number; name: string }>(
+    reader,
+    (marks) => `SELECT id, name FROM entities WHERE id IN (${marks})`,
+    ids,
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

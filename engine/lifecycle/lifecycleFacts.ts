@@ -1,4 +1,5 @@
 import type { Memory } from '../memory/types';
+import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { importanceOf } from './importance';
 import type { ImportanceExplanation } from './importance';
@@ -6,8 +7,6 @@ import { DEFAULT_RETENTION, retentionOf } from './retention';
 import type { RetentionSettings } from './retention';
 
 const DAY = 24 * 60 * 60 * 1000;
-/** Ids bound per statement (under SQLite's variable limit). */
-const CHUNK = 500;
 
 /** The seed's archive rule (003): old, barely retained, unimportant and rarely recalled. */
 export const ARCHIVE_RULE = { afterDays: 90, maxRetention: 0.15, maxImportance: 0.3, maxAccesses: 3 };
@@ -86,21 +85,22 @@ export function lifecycleFacts(
 }
 
 function entityCounts(reader: SqlReader, ids: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const chunk = ids.slice(i, i + CHUNK);
-    for (const row of reader.all<{ id: string; n: number }>(
-      `SELECT memory_id AS id, count(*) AS n FROM memory_entities WHERE memory_id IN (${chunk.map(() => '?').join(', ')}) GROUP BY memory_id`,
-      chunk,
-    ))
-      counts.set(row.id, row.n);
-  }
-  return counts;
+  const rows = allForIds<{ id: string; n: number }>(
+    reader,
+    (marks) =>
+      `SELECT memory_id AS id, count(*) AS n FROM memory_entities WHERE memory_id IN (${marks}) GROUP BY memory_id`,
+    ids,
+  );
+  return new Map(rows.map((row) => [row.id, row.n]));
 }
+
+/** Up to this many memories, the ledger is searched for them in SQL; more, it is read once whole. */
+const SEARCHED_IDS = 20;
 
 /**
  * Distinct days each memory was read or recalled, from the event ledger: reads name their memory,
- * recalls list theirs in the event's data.
+ * recalls list theirs in the event's data. A few memories (explain, a memory document) are looked
+ * up by id; a pass over many reads the read and recall events once.
  */
 function accessDays(reader: SqlReader, ids: ReadonlySet<string>): Map<string, Set<number>> {
   const days = new Map<string, Set<number>>();
@@ -110,9 +110,20 @@ function accessDays(reader: SqlReader, ids: ReadonlySet<string>): Map<string, Se
     if (!set) days.set(id, (set = new Set()));
     set.add(Math.floor(at / DAY));
   };
-  for (const row of reader.all<{ at: number; type: string; memoryId: string | null; data: string | null }>(
-    "SELECT at, type, memory_id AS memoryId, data FROM events WHERE type IN ('read', 'recall')",
-  )) {
+  type EventRow = { at: number; type: string; memoryId: string | null; data: string | null };
+  const rows =
+    ids.size <= SEARCHED_IDS
+      ? [...ids].flatMap((id) =>
+          reader.all<EventRow>(
+            `SELECT at, type, memory_id AS memoryId, data FROM events
+             WHERE (type = 'read' AND memory_id = ?1) OR (type = 'recall' AND instr(data, ?1) > 0)`,
+            [id],
+          ),
+        )
+      : reader.all<EventRow>(
+          "SELECT at, type, memory_id AS memoryId, data FROM events WHERE type IN ('read', 'recall')",
+        );
+  for (const row of rows) {
     if (row.type === 'read' && row.memoryId) add(row.memoryId, row.at);
     else if (row.data) for (const id of recalledIds(row.data)) add(id, row.at);
   }

@@ -1,4 +1,5 @@
 import type { MemoryStore } from '../memory/memoryStore';
+import { currentMemory } from '../memory/memoryQueries';
 import { CURRENT_SELECT, reviseVersion, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
@@ -65,8 +66,8 @@ export function promote(
   now: number,
 ): void {
   for (const p of promotions) {
-    const memory = currentOf(tx, p.memoryId);
-    if (!memory || memory.layer !== p.from || memory.status !== 'active') continue;
+    const memory = currentMemory(tx, p.memoryId);
+    if (memory.layer !== p.from || memory.status !== 'active') continue;
     reviseVersion(tx, memory, { layer: p.to }, 'promoted', now);
     store.ledger.append(tx, now, {
       type: 'promote',
@@ -84,9 +85,4 @@ function current(reader: SqlReader, where: string, params: Array<string | number
       params,
     )
     .map(toMemory);
-}
-
-function currentOf(reader: SqlReader, id: string): Memory | undefined {
-  const row = reader.get<MemoryRow>(`${CURRENT_SELECT} WHERE m.id = ? AND m.superseded_at IS NULL`, [id]);
-  return row ? toMemory(row) : undefined;
 }
