@@ -36,7 +36,18 @@ import { syntheticLockfile } from './syntheticLockfile';
 
 const LABELS = path.resolve(__dirname, '../drift-labels');
 /** Which repositories the engine was developed on; the others are reported only. */
-const DEVELOPMENT = new Set(['pino', 'mocha', 'nodemon', 'winston', 'koa', 'fastify', 'execa', 'chokidar']);
+const DEVELOPMENT = new Set([
+  'pino',
+  'mocha',
+  'nodemon',
+  'winston',
+  'koa',
+  'fastify',
+  'execa',
+  'chokidar',
+  'http-proxy-middleware',
+  'helmet',
+]);
 
 function git(cwd: string, args: string[]): string {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
