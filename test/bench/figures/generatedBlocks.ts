@@ -19,8 +19,8 @@ export function findBlocks(lines: readonly string[], file: string): GeneratedBlo
   lines.forEach((line, i) => {
     const marker = MARKER.exec(line.trim());
     if (!marker) return;
-    const [, name, side] = marker as unknown as [string, string, 'begin' | 'end'];
-    if (side === 'begin') {
+    const name = marker[1]!;
+    if (marker[2] === 'begin') {
       if (open) throw new Error(`${file}:${i + 1}: figures block "${name}" begins inside "${open.name}"`);
       open = { name, begin: i };
     } else {
