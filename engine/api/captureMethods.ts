@@ -136,7 +136,13 @@ export const CAPTURE_METHODS = {
     write: false,
     run: (engine, p) =>
       p.ifEnabled === true && !engine.store.read(captureEnabled)
-        ? Promise.resolve({ root: workspaceRoot(engine), sources: [], summaries: 0, conventions: 0 })
+        ? Promise.resolve({
+            root: workspaceRoot(engine),
+            sources: [],
+            summaries: 0,
+            conventions: 0,
+            lessons: 0,
+          })
         : runCapture(engine.store, {
             root: workspaceRoot(engine),
             stores: {

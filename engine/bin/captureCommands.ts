@@ -201,7 +201,7 @@ function runLines(r: MethodResult<'captureRun'>): string {
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
       `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
-      `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`,
+      `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}${lessonsNote(r.lessons)}`,
   ];
   for (const s of r.sources) {
     if (s.records === 0) continue;
@@ -233,7 +233,7 @@ function watchLine(r: MethodResult<'captureRun'>, now: number): string {
   const records = r.sources.reduce((n, s) => n + s.records, 0);
   if (records === 0) return '';
   const sessions = new Set(r.sources.flatMap((s) => s.sessions)).size;
-  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`;
+  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}${lessonsNote(r.lessons)}`;
 }
 
 function purgeLine(r: MethodResult<'capturePurge'>): string {
@@ -253,6 +253,8 @@ function purgeLine(r: MethodResult<'capturePurge'>): string {
 
 /** Stated conventions are rare: said only when there were some. */
 const conventionsNote = (n: number) => (n > 0 ? `, ${plural(n, 'stated convention')} remembered` : '');
+const lessonsNote = (n: number) =>
+  n > 0 ? `, ${plural(n, 'lesson')} remembered (corrections, commands that worked, absences)` : '';
 
 const plural = (n: number, word: string, words = word.endsWith('h') ? `${word}es` : `${word}s`) =>
   `${n} ${n === 1 ? word : words}`;
