@@ -89,10 +89,18 @@ async function workspaceFolder(file: string): Promise<string | undefined> {
   if (folder === undefined) {
     const value = jsonRecord(await fsp.readFile(file, 'utf8').catch(() => ''));
     const uri = text(value?.['folder']) ?? text(value?.['workspace']);
-    folder = uri?.startsWith('file:') ? fileURLToPath(uri) : null;
+    folder = uri?.startsWith('file:') ? filePath(uri) : null;
     folders.set(file, folder);
   }
   return folder ?? undefined;
+}
+
+function filePath(uri: string): string | null {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return null; // not a path on this system (another platform's drive letter, a bad escape)
+  }
 }
 
 /** `HistoryItem[]`: the directory each task started in, by task id. */

@@ -92,6 +92,9 @@ test('findSources: Copilot chats of this workspace by workspace.json, Cline and 
     JSON.stringify({ folder: 'vscode-remote://ssh-remote+box/work/app' }),
   );
   write(path.join(storage, 'a4', 'chatSessions', 's4.jsonl'), '{}\n');
+  // A UNC path this platform cannot make a path of: skipped, not thrown.
+  write(path.join(storage, 'a5', 'workspace.json'), JSON.stringify({ folder: 'file://server/share/app' }));
+  write(path.join(storage, 'a5', 'chatSessions', 's5.jsonl'), '{}\n');
 
   const cline = path.join(user, 'globalStorage', 'saoudrizwan.claude-dev');
   write(
