@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { ingestSource } from '../../engine/capture/ingest';
+import { rebuildCapture } from '../../engine/capture/rebuild';
 import { agentStores, findSources } from '../../engine/capture/workspaceSources';
 import { openTestHost } from '../support/host';
 import { tempDir } from '../support/temp';
@@ -144,4 +145,36 @@ test('findSources: Copilot chats of this workspace by workspace.json, Cline and 
     ].sort(),
   );
   assert.deepEqual(await findSources(root, stores, { agents: ['codex'] }), []);
+});
+
+test('rebuild: the editor formats derive from the ledger alone what ingest derived, rewrites included', async () => {
+  const t = await openTestHost();
+  const store = t.host.store;
+  const dir = tempDir();
+  const cline = copyFixture(
+    'cline-ui_messages.json',
+    path.join(dir, 'tasks', '1764330000000'),
+    'ui_messages.json',
+  );
+  const sources = [
+    { agent: 'cline' as const, path: cline },
+    {
+      agent: 'copilot' as const,
+      path: copyFixture('copilot-session.jsonl', dir, '0b5e7a1c-7c1d-4e8a-9f00-5e55c0ff1ce0.jsonl'),
+    },
+    {
+      agent: 'copilot' as const,
+      path: copyFixture('copilot-session.json', dir, '7d0c1b2a-2222-4c3d-8e4f-0000000000aa.json'),
+    },
+  ];
+  for (const source of sources) await ingestSource(store, source, { root: SHOP });
+  // A rewrite: the partial message completed (two versions of one record in the ledger).
+  writeFileSync(cline, readFileSync(cline, 'utf8').replace(/"Still typing","partial":true/, '"Done typing"'));
+  utimesSync(cline, new Date(), new Date(Date.now() + 5000));
+  await ingestSource(store, sources[0] as (typeof sources)[0], { root: SHOP });
+  const ingested = dumpCapture(store);
+  rmSync(dir, { recursive: true, force: true });
+  store.write((tx) => tx.run('DELETE FROM capture_turns'));
+  await rebuildCapture(store, SHOP);
+  assert.deepEqual(dumpCapture(store), ingested);
 });

@@ -227,6 +227,16 @@ test('Cline: every message kind, commands with exit codes, tool diffs; partial, 
   assert.ok(sessions.some((s) => s.model === 'claude-sonnet-4'));
 });
 
+test('Cline: a file cut mid-message (a crash during a rewrite) gives its complete messages', () => {
+  const file = '/g/tasks/1764330000000/ui_messages.json';
+  const bytes = readFileSync(path.join(FIXTURES, 'cline-ui_messages.json'));
+  const cut = bytes.subarray(0, bytes.indexOf('"say":"command_output"'));
+  const { records, statuses, consumed } = read(clineFormat, 'cline-ui_messages.json', file, cut);
+  assert.equal(records.length, 7, 'up to the command before the cut');
+  assert.ok(statuses.every((s) => s === 'understood'));
+  assert.ok(consumed < cut.length, 'the cut message waits');
+});
+
 test('Cline: the file read again after a rewrite takes only what changed', () => {
   const file = '/g/tasks/1764330000000/ui_messages.json';
   const bytes = readFileSync(path.join(FIXTURES, 'cline-ui_messages.json'));
