@@ -7,6 +7,7 @@ import type { CaptureAgent } from './events';
 import { captureExcludes, pathMatcher } from './captureExcludes';
 import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
+import { writeSessionLessons } from './sessionLessons';
 import { writeSessionSummaries } from './sessionSummary';
 import { writeStatedConventions } from './statedConventions';
 import type { SourceReport } from './ingest';
@@ -27,6 +28,8 @@ export interface CaptureRunReport {
   summaries: number;
   /** New memories of conventions the user stated (statedConventions.ts). */
   conventions: number;
+  /** New memories of corrections, recovered commands and absences (sessionLessons.ts). */
+  lessons: number;
 }
 
 /**
@@ -56,7 +59,8 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   const updated = [...new Set(sources.flatMap((s) => s.sessions))];
   const summaries = await writeSessionSummaries(store, updated);
   const conventions = await writeStatedConventions(store, updated);
-  return { root: options.root, sources, summaries, conventions };
+  const lessons = await writeSessionLessons(store, updated);
+  return { root: options.root, sources, summaries, conventions, lessons };
 }
 
 export interface CaptureStatus {
