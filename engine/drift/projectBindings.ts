@@ -45,11 +45,12 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
   const packageItself = canonicalReceivers(packages);
   const own = [...packageItself.keys()][0];
   const imported = new Set<string>();
-  const declared = new Set(
-    [...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
+  const declared = new Set([
+    ...[...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
       (m) => m[1] as string,
     ),
-  );
+    ...functionParameters(code),
+  ]);
   if (packages.size === 0) return { receivers, imported, declared, packageItself };
   const names = packageNamesPattern(packages);
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
@@ -105,4 +106,22 @@ function addNamed(list: string, into: Set<string>): void {
     const m = /^\s*(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s*(?:as|:)\s*([A-Za-z_$][\w$]*))?\s*$/.exec(part);
     if (m) into.add((m[2] ?? m[1]) as string);
   }
+}
+
+/**
+ * Parameters of the functions the example defines for itself, `const filter = function (pathname,
+ * req)`, `function handler(a, b)` as a statement, `const f = (a) =>`: the reader's own names. Not
+ * those of callbacks passed to a call (`app.use((ctx, next) => ...)`): the project fills those in.
+ */
+const OWN_FUNCTION_RE =
+  /(?:\b(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*=\s*(?:async\s+)?(?:function\*?\s*[\w$]*\s*\(([^()]*)\)|\(([^()]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>))|(?:^[ \t]*(?:export\s+)?(?:async\s+)?function\*?\s+[A-Za-z_$][\w$]*\s*\(([^()]*)\))/gm;
+
+function functionParameters(code: string): string[] {
+  const names: string[] = [];
+  for (const m of code.matchAll(OWN_FUNCTION_RE)) {
+    const list = m[1] ?? m[2] ?? m[3] ?? m[4] ?? '';
+    for (const name of list.matchAll(/(?:^|,)\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/g))
+      names.push(name[1] as string);
+  }
+  return names;
 }

@@ -63,6 +63,26 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     assert.ok(prose.some((c) => c.subject === 'thelib.legacy' && c.negated));
   });
 
+  it("the parameters of a function the example defines are its own names; a callback's are the project's", () => {
+    const own = [
+      '```js',
+      'const filter = function (pathname, req) {',
+      "  return pathname.match('^/api') && req.method === 'GET';",
+      '};',
+      '```',
+    ].join('\n');
+    assert.deepEqual(
+      claimsOf(own).filter((c) => String(c[1]).startsWith('pathname')),
+      [],
+      JSON.stringify(claimsOf(own)),
+    );
+    const callback = ['```js', 'thelib.use((ctx, next) => {', '  ctx.throw(400);', '});', '```'].join('\n');
+    assert.ok(
+      claimsOf(callback).some((c) => c[1] === 'ctx.throw'),
+      JSON.stringify(claimsOf(callback)),
+    );
+  });
+
   it('a method called on `this` in a callback is a low-confidence claim', () => {
     const text = ['```js', "describe('x', function () {", '  this.retries(4);', '});', '```'].join('\n');
     assert.ok(claimsOf(text).some((c) => c[1] === 'retries' && c[3] === 'low'));
