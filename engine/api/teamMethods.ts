@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invalidInput } from '../errors';
 import { currentMemory, resolveId } from '../memory/memoryQueries';
+import type { DriftReport } from '../drift/driftReport';
 import type { Memory, RememberResult } from '../memory/types';
 import { syncTeamFiles } from '../team/teamIndex';
 import { gitUserName, PROPOSED_TAG, rewriteTeamFiles, shareMemory } from '../team/teamShare';
@@ -57,6 +58,16 @@ export const rewriteEdited = (engine: EngineContext, params: object, memory: Mem
 /** A remember that superseded team memories (same conflict key) writes their new versions. */
 export const rewriteSuperseded = (engine: EngineContext, params: object, result: RememberResult) =>
   rewriteAfter(engine, params, result.superseded);
+
+/** A drift repair (rewrite, invalidate) of team memories writes their new versions; a dry run writes nothing. */
+export const rewriteRepaired = (engine: EngineContext, params: object, report: DriftReport) =>
+  report.fix && !report.fix.dryRun
+    ? rewriteAfter(
+        engine,
+        params,
+        report.fix.actions.filter((a) => a.action !== 'review').map((a) => a.id),
+      )
+    : Promise.resolve();
 
 /**
  * Team memories shared through git (engine/team, docs/team.md). Not exactly-once writes except

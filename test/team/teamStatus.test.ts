@@ -48,6 +48,11 @@ describe('git team memories: status and drift', () => {
       status.stale.map((s) => [s.teamId, s.drift]),
       [[memory.id, 'moved']],
     );
+    // The repair is a new version of the team file, for the team to review like the rename.
+    await b.call('drift', { fix: true, ids: [local] });
+    const file = bob!.read(`.engram/team/${memory.id}.md`);
+    assert.match(file, /^version: 2$/m);
+    assert.match(file, /Settings are read only in src\/config\/settings\.ts\./);
     // Alice pulls the merge: her own shared memory drifts the same way on her branch.
     alice!.git('pull', '-q', 'origin', 'main');
     await a.call('scan', { tokens: false });
