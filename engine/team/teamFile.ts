@@ -49,7 +49,6 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** The file's text. Deterministic: the same entry always gives the same bytes (no write time). */
 export function renderTeamFile(entry: TeamEntry): string {
   const lines = [
-    '---',
     `id: ${entry.id}`,
     `version: ${entry.version}`,
     `kind: ${entry.kind}`,
@@ -62,8 +61,9 @@ export function renderTeamFile(entry: TeamEntry): string {
   ];
   if (entry.supersededBy !== null) lines.push(`superseded_by: ${entry.supersededBy}`);
   if (entry.reason !== null) lines.push(`reason: ${oneLine(entry.reason)}`);
-  lines.push(`claims: ${list(entry.claims)}`, '---', '', entry.content.trim(), '');
-  return lines.join('\n');
+  lines.push(`claims: ${list(entry.claims)}`);
+  // An empty field is `key:` with no trailing space, which editors would strip.
+  return ['---', ...lines.map((l) => l.trimEnd()), '---', '', entry.content.trim(), ''].join('\n');
 }
 
 /**

@@ -29,7 +29,7 @@ describe('git team memories: share, pull, index', () => {
       'layer: semantic',
       'tags: ["config"]',
       'valid_from: 2026-01-15T10:00:00.000Z',
-      'valid_to: ',
+      'valid_to:',
       'author: alice',
       'supersedes: []',
     ])
