@@ -52,7 +52,7 @@ import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
-import { rewriteEdited, rewriteSuperseded, TEAM_METHODS } from './teamMethods';
+import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -104,6 +104,7 @@ export const METHODS = {
     prepare: (engine, p) => embedContents(engine, acceptedMemories(p.memories)),
     run: ({ store }, p, embedded) => rememberBatch(store, p.memories, actorOf(p), embedded),
     resultRecord: REMEMBER_RESULTS,
+    after: rewriteSupersededInBatch,
   }),
   get: defineMethod({
     params: ID_PARAMS,

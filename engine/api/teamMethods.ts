@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { invalidInput } from '../errors';
 import { currentMemory, resolveId } from '../memory/memoryQueries';
 import type { DriftReport } from '../drift/driftReport';
-import type { Memory, RememberResult } from '../memory/types';
+import type { Memory, RememberManyResult, RememberResult } from '../memory/types';
 import { syncTeamFiles } from '../team/teamIndex';
 import { gitUserName, PROPOSED_TAG, rewriteTeamFiles, shareMemory } from '../team/teamShare';
 import { teamStatus } from '../team/teamStatus';
@@ -58,6 +58,18 @@ export const rewriteEdited = (engine: EngineContext, params: object, memory: Mem
 /** A remember that superseded team memories (same conflict key) writes their new versions. */
 export const rewriteSuperseded = (engine: EngineContext, params: object, result: RememberResult) =>
   rewriteAfter(engine, params, result.superseded);
+
+/** The same for each memory of a batch (a rejected one superseded nothing). */
+export const rewriteSupersededInBatch = (
+  engine: EngineContext,
+  params: object,
+  results: readonly RememberManyResult[],
+) =>
+  rewriteAfter(
+    engine,
+    params,
+    results.flatMap((r) => (r.outcome === 'rejected' ? [] : r.superseded)),
+  );
 
 /** A drift repair (rewrite, invalidate) of team memories writes their new versions; a dry run writes nothing. */
 export const rewriteRepaired = (engine: EngineContext, params: object, report: DriftReport) =>

@@ -1,5 +1,5 @@
 import { invalidInput } from '../errors';
-import { KINDS, LAYERS } from '../memory/types';
+import { KINDS } from '../memory/types';
 import type { Kind, Layer } from '../memory/types';
 
 /**
@@ -14,7 +14,7 @@ export interface TeamEntry {
   /** The file's own version: each rewrite (edit, invalidation, supersession) adds one. */
   version: number;
   kind: Kind;
-  layer: Layer;
+  layer: (typeof TEAM_LAYERS)[number];
   tags: string[];
   /** When the memory became true (ms since epoch). */
   validFrom: number;
@@ -34,6 +34,9 @@ export interface TeamEntry {
 }
 
 export const TEAM_TAG = 'team';
+
+/** Layers a team shares: working notes are a session's, codebase memories derived from the code. */
+export const TEAM_LAYERS = ['episodic', 'semantic', 'procedural'] as const satisfies readonly Layer[];
 
 /** Team ids are memory ids: safe as file names on every platform. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -94,7 +97,7 @@ export function parseTeamFile(text: string, file: string): TeamEntry {
     id,
     version: wholeNumber(file, 'version', field('version')),
     kind: oneOf(file, 'kind', field('kind'), KINDS),
-    layer: oneOf(file, 'layer', field('layer'), LAYERS),
+    layer: oneOf(file, 'layer', field('layer'), TEAM_LAYERS),
     tags: stringList(file, 'tags', field('tags')),
     validFrom: time(file, 'valid_from', field('valid_from')),
     validTo: field('valid_to') === '' ? null : time(file, 'valid_to', field('valid_to')),

@@ -61,8 +61,14 @@ export function syncTeamFiles(store: MemoryStore, root: string): TeamSyncResult 
   // Superseded memories are indexed last, so the memory that replaced each has its local id.
   changed.sort((a, b) => Number(a.ours.supersededBy !== null) - Number(b.ours.supersededBy !== null));
   for (const read of changed) {
-    const change = store.write((tx, now) => indexFile(store, tx, now, read));
-    result[changeList(change)].push(read.file.teamId);
+    try {
+      const change = store.write((tx, now) => indexFile(store, tx, now, read));
+      result[changeList(change)].push(read.file.teamId);
+    } catch (error) {
+      // A memory the store refuses (too long, say): reported like a bad file, the others indexed.
+      if (!EngramError.is(error)) throw error;
+      result.errors.push({ file: read.file.relative, message: `${read.file.relative}: ${error.message}` });
+    }
   }
   const present = new Set(files.map((f) => f.teamId));
   for (const row of rows.values()) {

@@ -5,21 +5,18 @@ import { invalidInput } from '../errors';
 import { redactSecrets } from '../extract/secrets';
 import type { MemoryStore } from '../memory/memoryStore';
 import { currentMemory } from '../memory/memoryQueries';
-import type { Memory } from '../memory/types';
+import type { Layer, Memory } from '../memory/types';
 import type { SqlReader } from '../store/sqlAccess';
 import { CONFLICT_NOTE, CONFLICT_TAG, setStatus, TEAM_ACTOR } from './alignMemory';
 import { conflictSides } from './conflictSides';
 import { fileHash, teamFileRelative, writeTeamFile } from './teamDirectory';
-import { parseTeamFile, renderTeamFile, TEAM_TAG } from './teamFile';
+import { parseTeamFile, renderTeamFile, TEAM_LAYERS, TEAM_TAG } from './teamFile';
 import type { TeamEntry } from './teamFile';
 import { saveTeamRow, teamRowOfMemory } from './teamRows';
 import type { TeamRow } from './teamRows';
 
 /** The tag that proposes a local memory for sharing (`engram team propose`); sharing removes it. */
 export const PROPOSED_TAG = 'team-proposed';
-
-/** Layers a team can share: working notes are a session's, codebase memories derived from the code. */
-const SHAREABLE = new Set(['episodic', 'semantic', 'procedural']);
 
 export interface TeamWrite {
   teamId: string;
@@ -52,7 +49,7 @@ export async function shareMemory(
     throw invalidInput(
       `memory ${memoryId} is their side of a git conflict in ${teamFileRelative(row.teamId)}: resolve the file`,
     );
-  if (!SHAREABLE.has(memory.layer))
+  if (!isTeamLayer(memory.layer))
     throw invalidInput(
       `a ${memory.layer} memory cannot be shared: only episodic, semantic and procedural ones`,
     );
@@ -81,6 +78,10 @@ export async function rewriteTeamFiles(
     writes.push(await writeTeamVersion(store, memory, row, options));
   }
   return writes;
+}
+
+function isTeamLayer(layer: Layer): layer is TeamEntry['layer'] {
+  return (TEAM_LAYERS as readonly Layer[]).includes(layer);
 }
 
 async function writeTeamVersion(
@@ -177,7 +178,8 @@ function entryOf(
     id: teamId,
     version: 1,
     kind: memory.kind,
-    layer: memory.layer,
+    // A team memory moved to a layer the team does not share keeps the layer its file had.
+    layer: isTeamLayer(memory.layer) ? memory.layer : (existing?.layer ?? 'semantic'),
     tags: memory.tags.filter((t) => t !== TEAM_TAG && t !== CONFLICT_TAG && t !== PROPOSED_TAG),
     validFrom: memory.validFrom,
     validTo: ended ? (memory.validTo ?? memory.recordedAt) : null,

@@ -94,12 +94,27 @@ describe('git team memories: status and drift', () => {
     );
     // A file that is not a team memory is reported with its reason, and indexed once fixed.
     writeFileSync(path.join(bob!.root, '.engram/team/m_broken.md'), 'no front matter\n');
+    const entry = (id: string, layer: string, text: string) =>
+      `---\nid: ${id}\nversion: 1\nkind: fact\nlayer: ${layer}\ntags: []\nvalid_from: 2026-01-01T00:00:00Z\n---\n\n${text}\n`;
+    // A layer the team does not share, and a text longer than a memory may be.
+    writeFileSync(path.join(bob!.root, '.engram/team/m_working.md'), entry('m_working', 'working', 'a note'));
+    writeFileSync(
+      path.join(bob!.root, '.engram/team/m_huge.md'),
+      entry('m_huge', 'semantic', 'x'.repeat(40_000)),
+    );
+    writeFileSync(
+      path.join(bob!.root, '.engram/team/m_fine.md'),
+      entry('m_fine', 'semantic', 'Caches expire hourly.'),
+    );
     const sync = await b.call('teamSync');
-    assert.deepEqual(sync.errors, [
-      {
-        file: '.engram/team/m_broken.md',
-        message: '.engram/team/m_broken.md: expected front matter starting with "---"',
-      },
-    ]);
+    assert.deepEqual(sync.added, ['m_fine'], 'the good file is indexed beside the bad ones');
+    assert.deepEqual(
+      sync.errors.map((e) => e.message),
+      [
+        '.engram/team/m_broken.md: expected front matter starting with "---"',
+        '.engram/team/m_working.md: layer must be one of episodic, semantic, procedural, got "working"',
+        '.engram/team/m_huge.md: content is 40000 characters; the limit is 32768',
+      ],
+    );
   });
 });

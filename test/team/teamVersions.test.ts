@@ -95,6 +95,24 @@ describe('git team memories: versions', () => {
     assert.equal(old.supersededBy, await localOf(bob!, newId));
   });
 
+  it('a batch remember that supersedes a team memory writes its file too', async () => {
+    const [alice] = teamClones(FILES, ['alice']);
+    const a = await alice!.host();
+    const { memory } = await a.call('remember', {
+      content: 'Python 3.10 is required.',
+      conflictKey: 'python',
+    });
+    await a.call('teamShare', { id: memory.id });
+    const [result] = await a.call('rememberMany', {
+      memories: [{ content: 'Python 3.12 is required.', conflictKey: 'python' }],
+    });
+    assert.ok(result && result.outcome === 'superseded');
+    assert.match(
+      alice!.read(`.engram/team/${memory.id}.md`),
+      new RegExp(`^superseded_by: ${result.memory.id}$`, 'm'),
+    );
+  });
+
   it('a file deleted from the branch retires its memory; switching back brings it back', async () => {
     const [alice, bob] = teamClones(FILES, ['alice', 'bob']);
     const { b, teamId } = await sharedAndPulled(alice!, bob!, 'Feature flags live in flags.json.');
