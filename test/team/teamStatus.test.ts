@@ -118,3 +118,26 @@ describe('git team memories: status and drift', () => {
     );
   });
 });
+
+describe('git team memories are never evidence for drift', () => {
+  it('a config key gone from the code is stale, though the committed team file still names it', async () => {
+    const [alice] = teamClones(
+      { 'config/default.json': '{\n  "server": { "port": 8080, "host": "0.0.0.0" }\n}\n' },
+      ['alice'],
+    );
+    const a = await alice!.host();
+    const { memory } = await a.call('remember', {
+      content: 'The `server.port` key picks the port we listen on.',
+    });
+    await a.call('teamShare', { id: memory.id });
+    alice!.commit('share the port memory');
+    alice!.clock.advance(60_000);
+    alice!.commit('drop the port key', {
+      write: { 'config/default.json': '{\n  "server": { "host": "0.0.0.0" }\n}\n' },
+    });
+    const report = await a.call('drift');
+    const drifted = report.memories.find((m) => m.id === memory.id);
+    assert.ok(drifted, `the memory drifted: ${JSON.stringify(report.memories)}`);
+    assert.equal(drifted.claims.find((c) => c.subject === 'server.port')?.verdict, 'stale');
+  });
+});
