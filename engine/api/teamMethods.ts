@@ -49,7 +49,7 @@ async function rewriteAfter(
 ): Promise<void> {
   const root = engine.code?.options.root;
   if (root === undefined || memoryIds.length === 0) return;
-  await rewriteTeamFiles(engine.store, memoryIds, { root, author: authorOf(engine, params) });
+  await rewriteTeamFiles(engine.store, memoryIds, { root, author: () => authorOf(engine, params) });
 }
 
 export const rewriteEdited = (engine: EngineContext, params: object, memory: Memory) =>
@@ -98,7 +98,11 @@ export const TEAM_METHODS = {
     run: (engine, p) => {
       const root = teamRoot(engine);
       const id = engine.store.read((r) => resolveId(r, p.id));
-      return shareMemory(engine.store, id, { root, author: authorOf(engine, p), dryRun: p.dryRun === true });
+      return shareMemory(engine.store, id, {
+        root,
+        author: () => authorOf(engine, p),
+        dryRun: p.dryRun === true,
+      });
     },
   }),
   teamSync: defineMethod({

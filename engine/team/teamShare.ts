@@ -32,8 +32,11 @@ export interface TeamWrite {
 
 export interface TeamWriteOptions {
   root: string;
-  /** Who shares it first, when the file does not name an author yet. */
-  author: string | null;
+  /**
+   * Who shares it first, asked only when a file that names no author is written (it may run
+   * git: an edit of a memory that is not a team memory must not pay for it).
+   */
+  author: () => string | null;
   dryRun?: boolean;
 }
 
@@ -164,7 +167,7 @@ function entryOf(
   memory: Memory,
   teamId: string,
   existing: TeamEntry | undefined,
-  author: string | null,
+  author: () => string | null,
 ): TeamEntry {
   const teamIdOf = (id: string) => teamRowOfMemory(reader, id)?.teamId;
   const replaced = reader
@@ -183,7 +186,7 @@ function entryOf(
     tags: memory.tags.filter((t) => t !== TEAM_TAG && t !== CONFLICT_TAG && t !== PROPOSED_TAG),
     validFrom: memory.validFrom,
     validTo: ended ? (memory.validTo ?? memory.recordedAt) : null,
-    author: existing?.author ?? author,
+    author: existing ? existing.author : author(),
     supersedes: [...new Set([...(existing?.supersedes ?? []), ...replaced])].sort(),
     supersededBy:
       memory.status === 'superseded' && memory.supersededBy ? (teamIdOf(memory.supersededBy) ?? null) : null,
