@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -71,6 +71,19 @@ export function resolveWorkspaceRoot(choice: DatabaseChoice): string | undefined
   return choice.workspace ? path.resolve(choice.cwd, choice.workspace) : findWorkspaceRoot(choice.cwd);
 }
 
+/** What earlier versions wrote: it ignored `team/` too, so it is replaced (a user's own file is not). */
+const OLD_GITIGNORE = '# Engram memory database, journal and snapshots: local, never committed.\n*\n';
+
+/**
+ * `.engram/.gitignore`: everything in `.engram/` stays out of git (the database, journal,
+ * snapshots, this file) except `team/`, the team memories committed and reviewed like code
+ * (docs/team.md). `/*` matches only the entries of `.engram/` itself, so nothing inside `team/`.
+ */
+export const ENGRAM_GITIGNORE =
+  '# Engram: the memory database, journal and snapshots are local, never committed.\n' +
+  '# team/ holds the team memories, committed and reviewed like code (docs/team.md).\n' +
+  '/*\n!/team/\n';
+
 /**
  * Creates the database's directory; inside a workspace's `.engram/` also a `.gitignore` so the
  * database, journal and snapshots never end up in git.
@@ -79,7 +92,7 @@ export function prepareDatabaseDirectory(dbPath: string): void {
   const dir = path.dirname(dbPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const gitignore = path.join(dir, '.gitignore');
-  if (path.basename(dir) === ENGRAM_DIR && !existsSync(gitignore)) {
-    writeFileSync(gitignore, '# Engram memory database, journal and snapshots: local, never committed.\n*\n');
-  }
+  if (path.basename(dir) !== ENGRAM_DIR) return;
+  if (!existsSync(gitignore) || readFileSync(gitignore, 'utf8') === OLD_GITIGNORE)
+    writeFileSync(gitignore, ENGRAM_GITIGNORE);
 }

@@ -7,6 +7,7 @@ import { workspaceRoot } from './workspaceRoot';
 import { DriftState } from './driftState';
 import { ScanRunner } from './live/scanRunner';
 import { watchWorkspace } from './live/workspaceWatchers';
+import { watchTeamFiles } from './live/teamWatcher';
 import { MemoryTreeProvider } from './views/memoryTree';
 import { DriftTreeProvider } from './views/driftTree';
 import { EngramStatusBar } from './statusBar';
@@ -116,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     registerMcpServerProvider(context.extensionPath, log),
     ...followScansWithDrift(scans, drift, log),
     ...(root ? watchWorkspace(root, scans) : []),
+    ...(root ? watchTeamFiles(root, engine, log) : []),
     // Trust granted later: reopen so the engine gets the workspace to scan, then scan it.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void engine.restart().then(() => autoScan(scans))),
     vscode.workspace.onDidChangeConfiguration((e) => {

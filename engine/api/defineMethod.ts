@@ -17,6 +17,11 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R = unknown, Prepar
    */
   prepare?(engine: EngineContext, params: z.output<P>): Promise<Prepared>;
   run(engine: EngineContext, params: z.output<P>, prepared: Prepared): R;
+  /**
+   * Work outside the database once the method's transaction committed (a team memory's file).
+   * A failure is logged and does not fail the call: the write it follows is already durable.
+   */
+  after?(engine: EngineContext, params: z.output<P>, result: Awaited<R>): Promise<void>;
   /** What a write keeps for a retried request, when not its whole result (see requestRecords.ts). */
   resultRecord?: ResultRecord<R>;
 }

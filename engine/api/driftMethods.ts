@@ -3,6 +3,7 @@ import { invalidInput } from '../errors';
 import { claimsForCheck } from '../drift/claimStore';
 import { resolveId } from '../memory/memoryQueries';
 import { actorOf } from './params';
+import { rewriteRepaired } from './teamMethods';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
 import { pathList, textList } from './paramFields';
@@ -53,6 +54,7 @@ export const DRIFT_METHODS = {
       };
       return fix ? fixDrift(store, { ...options, dryRun }) : checkDrift(store, options);
     },
+    after: rewriteRepaired,
   }),
   driftClaims: defineMethod({
     params: ID_PARAMS,

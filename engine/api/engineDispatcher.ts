@@ -13,6 +13,7 @@ import type { CodeWorkspaceOptions } from '../code/codeWorkspace';
 import type { EmbeddingProgress } from '../vectors/memoryVectors';
 import type { EmbeddingProvider } from '../embedding/types';
 import { MIGRATIONS } from '../memory/schema';
+import { indexTeamFiles } from '../team/indexOnOpen';
 import { registerBm25 } from '../lexical/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
@@ -139,6 +140,7 @@ export class EngineDispatcher {
       options.code ? new CodeWorkspace({ workerScript: workers.scan, ...options.code }) : undefined,
       provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
     );
+    if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();
     const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
     if (options.lifecycleEveryMs !== undefined) dispatcher.scheduleLifecycle(options.lifecycleEveryMs);
@@ -173,11 +175,30 @@ export class EngineDispatcher {
   }
 
   private async execute(method: string, rawParams: unknown, meta: DispatchMeta): Promise<unknown> {
-    const { requestId } = meta;
     if (!isMethodName(method)) throw invalidInput(`unknown method "${method}"`);
     const spec: MethodSpec = METHODS[method];
     const params = parseParams(spec, rawParams, method);
-    if (!spec.write) return spec.run(this.engine, params, undefined);
+    const result: unknown = spec.write
+      ? await this.applyOnce(method, spec, params, meta)
+      : await spec.run(this.engine, params, undefined);
+    if (spec.after) {
+      try {
+        await spec.after(this.engine, params, result);
+      } catch (error) {
+        this.logger.warn(`${method}: the work after the write failed`, { error: String(error) });
+      }
+    }
+    return result;
+  }
+
+  /** A write method's transaction, exactly once per request id. */
+  private async applyOnce(
+    method: string,
+    spec: MethodSpec,
+    params: unknown,
+    meta: DispatchMeta,
+  ): Promise<unknown> {
+    const { requestId } = meta;
     // Async preparation (recall, embeddings) runs before the synchronous transaction.
     const prepared = spec.prepare ? await spec.prepare(this.engine, params) : undefined;
     return this.store.write((tx, now) => {

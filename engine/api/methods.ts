@@ -52,6 +52,7 @@ import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
+import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -94,6 +95,7 @@ export const METHODS = {
     prepare: async (engine, p) => (await embedContents(engine, [p]))[0],
     run: ({ store }, { actor, readOnly: _readOnly, ...input }, embedded) =>
       store.remember(input, actorOf({ actor }), embedded),
+    after: rewriteSuperseded,
   }),
   /** One result per memory, in order; a bad memory is rejected alone (rememberBatch.ts). */
   rememberMany: defineMethod({
@@ -102,6 +104,7 @@ export const METHODS = {
     prepare: (engine, p) => embedContents(engine, acceptedMemories(p.memories)),
     run: ({ store }, p, embedded) => rememberBatch(store, p.memories, actorOf(p), embedded),
     resultRecord: REMEMBER_RESULTS,
+    after: rewriteSupersededInBatch,
   }),
   get: defineMethod({
     params: ID_PARAMS,
@@ -124,6 +127,7 @@ export const METHODS = {
     params: EDIT_PARAMS,
     write: true,
     run: ({ store }, p) => store.edit(p.id, p.changes ?? {}, actorOf(p)),
+    after: rewriteEdited,
   }),
   annotate: defineMethod({
     params: ANNOTATE_PARAMS,
@@ -134,6 +138,7 @@ export const METHODS = {
     params: INVALIDATE_PARAMS,
     write: true,
     run: ({ store }, p) => store.invalidate(p.id, p.reason, actorOf(p), p.validTo),
+    after: rewriteEdited,
   }),
   forget: idWrite((store, id, actor) => store.forget(id, actor)),
   restore: idWrite((store, id, actor) => store.restore(id, actor)),
@@ -272,6 +277,7 @@ export const METHODS = {
   ...KNOWLEDGE_GRAPH_METHODS,
   ...LIFECYCLE_METHODS,
   ...CAPTURE_METHODS,
+  ...TEAM_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

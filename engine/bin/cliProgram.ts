@@ -20,6 +20,7 @@ import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerCaptureCommands } from './captureCommands';
+import { registerTeamCommands } from './teamCommands';
 import { registerHookCommands } from './hookCommands';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
@@ -341,6 +342,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerDriftCommands(program, invoke);
   registerLifecycleCommands(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
+  registerTeamCommands(program, invoke, Date.now);
   registerHookCommands(program, {
     workspace: configWorkspace,
     // The build puts dist/cli.js beside dist/sql-wasm.wasm.

@@ -19,6 +19,9 @@ const GENERATED = [
   '**/vendor/**',
   '**/dist/**',
   '**/coverage/**',
+  // Engram's own files: a team memory committed under .engram/team/ names what it claims, and
+  // must never be the evidence that keeps its own claim true.
+  '**/.engram/**',
 ];
 const NOT_CODE = [
   '**/*.md',

@@ -11,6 +11,7 @@ import { registerViewCommands } from './viewCommands';
 import { registerMemoryEditCommands } from './memoryEditCommands';
 import { registerFileMemoriesCommand } from './fileMemoriesCommand';
 import { registerTidyMemoryCommand } from './tidyMemoryCommand';
+import { registerTeamCommands } from './teamCommands';
 
 /** Every `engram.*` command; package.json contributes exactly these (an in-host test checks both ways). */
 export function registerCommands(services: EngramServices): vscode.Disposable[] {
@@ -26,5 +27,6 @@ export function registerCommands(services: EngramServices): vscode.Disposable[] 
     ...registerMemoryEditCommands(services),
     registerFileMemoriesCommand(services),
     registerTidyMemoryCommand(services),
+    ...registerTeamCommands(services),
   ];
 }

@@ -17,12 +17,13 @@ describe('engram CLI', () => {
     assert.equal(remembered.code, 0, remembered.err);
     assert.match(remembered.out, /^remembered: m_\w+ {2}semantic\/fact {2}The CI runs on GitHub Actions/);
     assert.ok(existsSync(path.join(dir, '.engram', 'memory.db')));
-    assert.equal(
+    // Everything of .engram/ stays out of git but the team memories (docs/team.md).
+    assert.deepEqual(
       readFileSync(path.join(dir, '.engram', '.gitignore'), 'utf8')
         .trim()
         .split('\n')
-        .pop(),
-      '*',
+        .slice(-2),
+      ['/*', '!/team/'],
     );
     const recalled = await engram(dir, ['recall', 'which CI do we use?'], WITH_MODEL);
     assert.equal(recalled.code, 0, recalled.err);

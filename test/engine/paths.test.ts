@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
+  ENGRAM_GITIGNORE,
   findWorkspaceRoot,
   prepareDatabaseDirectory,
   resolveDatabasePath,
@@ -53,13 +55,30 @@ describe('database locations', () => {
     assert.equal(userDatabasePath({ ENGRAM_USER_DB: '/custom/u.db' }, '/h', 'linux'), '/custom/u.db');
   });
 
-  it('keeps a workspace database out of git', () => {
+  it('keeps a workspace database out of git, and its team memories in', () => {
     const root = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: root });
     const db = path.join(root, '.engram', 'memory.db');
     prepareDatabaseDirectory(db);
-    assert.match(readFileSync(path.join(root, '.engram', '.gitignore'), 'utf8'), /^\*$/m);
+    const ignored = (file: string) =>
+      spawnSync('git', ['check-ignore', '-q', file], { cwd: root }).status === 0;
+    for (const file of ['memory.db', 'memory.db.journal', 'memory.db.prev', '.gitignore'])
+      assert.ok(ignored(`.engram/${file}`), `.engram/${file} is ignored`);
+    assert.ok(!ignored('.engram/team/m0123456789abcdefghj.md'), 'a team memory file is not ignored');
     const elsewhere = path.join(root, 'data', 'x.db');
     prepareDatabaseDirectory(elsewhere);
     assert.ok(!existsSync(path.join(root, 'data', '.gitignore')));
+  });
+
+  it("replaces the .gitignore earlier versions wrote (it ignored team/), never a user's own", () => {
+    const root = tempDir();
+    const gitignore = path.join(root, '.engram', '.gitignore');
+    mkdirSync(path.dirname(gitignore));
+    writeFileSync(gitignore, '# Engram memory database, journal and snapshots: local, never committed.\n*\n');
+    prepareDatabaseDirectory(path.join(root, '.engram', 'memory.db'));
+    assert.equal(readFileSync(gitignore, 'utf8'), ENGRAM_GITIGNORE);
+    writeFileSync(gitignore, '*\n');
+    prepareDatabaseDirectory(path.join(root, '.engram', 'memory.db'));
+    assert.equal(readFileSync(gitignore, 'utf8'), '*\n');
   });
 });
