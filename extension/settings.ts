@@ -33,7 +33,7 @@ export function readSettings(): EngramSettings {
     allowed.includes(value as T) ? (value as T) : fallback;
   return {
     databaseLocation: c.get<string>('database.location', '').trim(),
-    embeddingProvider: oneOf(c.get<string>('embedding.provider'), EMBEDDING_PROVIDERS, 'use-lite'),
+    embeddingProvider: oneOf(c.get<string>('embedding.provider'), EMBEDDING_PROVIDERS, 'off'),
     embeddingModel: c.get<string>('embedding.model', '').trim(),
     embeddingEndpoint: c.get<string>('embedding.endpoint', '').trim(),
     scanExclude: c.get<string[]>('scan.exclude', []),

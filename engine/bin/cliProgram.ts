@@ -113,7 +113,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       // One call, then exit: a recall searches SQLite's FTS instead of building an index for it.
       lexicalCopy: 'never',
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
-      embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
+      embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'off', {
         useLiteAssets: io.useLiteAssets,
         modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
         env: io.env,

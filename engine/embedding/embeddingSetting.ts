@@ -11,7 +11,7 @@ export interface EmbeddingSettingContext {
 }
 
 export const EMBEDDING_SETTING_HELP =
-  "'use-lite' (default, offline), 'off', 'onnx:<hf-model>[#cls]', 'openai:<model>[@<base-url>]' or 'ollama:<model>[@<base-url>]'";
+  "'off' (default), 'use-lite' (shipped, offline), 'onnx:<hf-model>[#cls]', 'openai:<model>[@<base-url>]' or 'ollama:<model>[@<base-url>]'";
 
 /**
  * Parses the embedding choice of `--embedding`, `ENGRAM_EMBEDDING` or the VS Code setting into a
@@ -23,9 +23,10 @@ export function parseEmbeddingSetting(
   context: EmbeddingSettingContext,
 ): EmbeddingConfig | null {
   const text = setting.trim();
-  if (text === 'off' || text === 'none') return null;
-  if (text === '' || text === 'use-lite' || text === 'default')
-    return { kind: 'use-lite', assets: context.useLiteAssets() };
+  // No model unless one is asked for: the shipped USE-lite added nothing to hybrid recall on
+  // LoCoMo, LongMemEval or CoSQA and made loading 8x slower (docs/benchmarks.md, Retrieval).
+  if (text === '' || text === 'off' || text === 'none' || text === 'default') return null;
+  if (text === 'use-lite') return { kind: 'use-lite', assets: context.useLiteAssets() };
   const match = /^(onnx|openai|ollama):([^@#\s]+)(?:#(cls|mean))?(?:@(\S+))?$/.exec(text);
   if (!match) throw invalidInput(`embedding must be ${EMBEDDING_SETTING_HELP}; got "${text}"`);
   const [, kind, model, pooling, baseUrl] = match as unknown as [string, string, string, string?, string?];

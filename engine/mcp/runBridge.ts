@@ -61,7 +61,7 @@ export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): Brid
     home: io.home,
     platform: io.platform,
   };
-  const embedding = parseEmbeddingSetting(launch.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'use-lite', {
+  const embedding = parseEmbeddingSetting(launch.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'off', {
     useLiteAssets: io.useLiteAssets,
     modelDir: path.join(userDataDirectory(io.env, io.home, io.platform), 'models'),
     env: io.env,

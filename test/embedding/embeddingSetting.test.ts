@@ -7,8 +7,9 @@ const assets = { modelJson: '/m/model.json', vocabJson: '/m/vocab.json', wasmDir
 const context = (env: NodeJS.ProcessEnv = {}) => ({ useLiteAssets: () => assets, modelDir: '/models', env });
 
 describe('embedding setting', () => {
-  it('defaults to USE-lite and turns off with off or none', () => {
-    assert.deepEqual(parseEmbeddingSetting('', context()), { kind: 'use-lite', assets });
+  it('defaults to no model; USE-lite when asked for; off with off or none', () => {
+    assert.equal(parseEmbeddingSetting('', context()), null);
+    assert.equal(parseEmbeddingSetting('default', context()), null);
     assert.deepEqual(parseEmbeddingSetting('use-lite', context()), { kind: 'use-lite', assets });
     assert.equal(parseEmbeddingSetting('off', context()), null);
     assert.equal(parseEmbeddingSetting(' none ', context()), null);
