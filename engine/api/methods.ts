@@ -52,6 +52,7 @@ import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
+import { LINK_METHODS } from './linkMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -272,6 +273,7 @@ export const METHODS = {
   ...KNOWLEDGE_GRAPH_METHODS,
   ...LIFECYCLE_METHODS,
   ...CAPTURE_METHODS,
+  ...LINK_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

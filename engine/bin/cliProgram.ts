@@ -21,6 +21,7 @@ import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerCaptureCommands } from './captureCommands';
 import { registerHookCommands } from './hookCommands';
+import { registerWhyCommand } from './whyCommand';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
@@ -339,6 +340,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
+  registerWhyCommand(program, invoke, io.cwd);
   registerLifecycleCommands(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
   registerHookCommands(program, {

@@ -7,6 +7,7 @@ import type { CaptureAgent } from './events';
 import { captureExcludes, pathMatcher } from './captureExcludes';
 import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
+import { linkCommits } from './link/commitLinks';
 import { writeSessionSummaries } from './sessionSummary';
 import { writeStatedConventions } from './statedConventions';
 import type { SourceReport } from './ingest';
@@ -27,6 +28,8 @@ export interface CaptureRunReport {
   summaries: number;
   /** New memories of conventions the user stated (statedConventions.ts). */
   conventions: number;
+  /** Links of sessions to the commits that carry their edits (link/commitLinks.ts). */
+  links: number;
 }
 
 /**
@@ -54,9 +57,11 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
     );
   }
   const updated = [...new Set(sources.flatMap((s) => s.sessions))];
-  const summaries = await writeSessionSummaries(store, updated);
+  // Commits often come after a session: recent sessions are linked again on every run.
+  const linked = await linkCommits(store, options.root, updated, Date.now());
+  const summaries = await writeSessionSummaries(store, [...new Set([...updated, ...linked.changed])]);
   const conventions = await writeStatedConventions(store, updated);
-  return { root: options.root, sources, summaries, conventions };
+  return { root: options.root, sources, summaries, conventions, links: linked.links };
 }
 
 export interface CaptureStatus {

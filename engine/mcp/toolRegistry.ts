@@ -8,6 +8,7 @@ import { LIFECYCLE_TOOLS } from './tools/lifecycleTools';
 import { MEMORY_GRAPH_TOOLS } from './tools/memoryGraphTools';
 import { MEMORY_READ_TOOLS } from './tools/memoryReadTools';
 import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
+import { whyTool } from './tools/whyTool';
 
 /**
  * Every tool the bridge can serve, in the order clients list them. A new tool is one entry here:
@@ -20,6 +21,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...MEMORY_ADMIN_TOOLS,
   ...LIFECYCLE_TOOLS,
   ...CODE_TOOLS,
+  whyTool,
   ...DRIFT_TOOLS,
   ...COMPAT_TOOLS,
 ];

@@ -3,6 +3,7 @@ import { codeIndexMigration } from '../code/schema';
 import { driftMigration, historyAnswersMigration } from '../drift/schema';
 import { knowledgeGraphMigration } from '../knowledgeGraph/schema';
 import { captureMigration } from '../capture/schema';
+import { commitLinkMigration } from '../capture/link/linkSchema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -235,4 +236,5 @@ export const MIGRATIONS: readonly Migration[] = [
   historyAnswersMigration(9),
   knowledgeGraphMigration(10),
   captureMigration(11),
+  commitLinkMigration(12),
 ];

@@ -1,0 +1,164 @@
+import type { MemoryStore } from '../../memory/memoryStore';
+import type { SqlReader } from '../../store/sqlAccess';
+import { branchExists, commitsSince } from './gitCommits';
+import type { CommitDiff } from './gitCommits';
+import { lineSet, sessionAddedLines } from './sessionEdits';
+
+/** Commits a little older than the session's first record still count: clocks and rounding differ. */
+const CLOCK_SLACK_MS = 60_000;
+/** Sessions relinked on every run besides those that grew: their commits often come after them. */
+export const RELINK_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+
+export interface CommitLink {
+  sessionId: string;
+  sha: string;
+  path: string;
+  /** The session's added lines on `path` that the commit added too. */
+  lines: number;
+  /** The session's added (significant) lines on `path`. */
+  sessionLines: number;
+  subject: string;
+  committedAt: number;
+}
+
+/**
+ * Whether a commit carries a session's edit of a file: three of the session's lines, or half of
+ * them (a one-line fix is one line). Content, not hashes: a rebase, an amend or a squash keeps
+ * the lines and changes the commit.
+ */
+export function carries(common: number, sessionLines: number): boolean {
+  return common > 0 && (common >= 3 || common * 2 >= sessionLines);
+}
+
+/** The links of one session to the commits given (those after it started, on its branch). */
+export function matchSession(
+  sessionId: string,
+  edits: ReadonlyMap<string, ReadonlySet<string>>,
+  commits: readonly CommitDiff[],
+): CommitLink[] {
+  const links: CommitLink[] = [];
+  for (const commit of commits) {
+    for (const [path, mine] of edits) {
+      const added = commit.added.get(path);
+      if (!added) continue;
+      let common = 0;
+      for (const line of lineSet(added)) if (mine.has(line)) common++;
+      if (!carries(common, mine.size)) continue;
+      links.push({
+        sessionId,
+        sha: commit.sha,
+        path,
+        lines: common,
+        sessionLines: mine.size,
+        subject: commit.subject,
+        committedAt: commit.committedAt,
+      });
+    }
+  }
+  return links;
+}
+
+interface SessionToLink {
+  id: string;
+  startedAt: number;
+  branch: string | null;
+}
+
+function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): SessionToLink[] {
+  const rows = r.all<SessionToLink>(
+    `SELECT s.id, s.started_at AS startedAt, s.git_branch AS branch FROM capture_sessions s
+     WHERE s.started_at IS NOT NULL AND s.started_at >= ?
+       AND EXISTS (SELECT 1 FROM capture_file_touches f WHERE f.session_id = s.id AND f.action IN ('edit', 'create'))`,
+    [since],
+  );
+  const extra = ids.length
+    ? r.all<SessionToLink>(
+        `SELECT id, started_at AS startedAt, git_branch AS branch FROM capture_sessions
+         WHERE started_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(ids)],
+      )
+    : [];
+  const all = new Map<string, SessionToLink>();
+  for (const s of [...rows, ...extra]) all.set(s.id, s);
+  return [...all.values()];
+}
+
+export interface LinkReport {
+  /** Sessions whose set of linked commits changed (their summaries name the commits). */
+  changed: string[];
+  links: number;
+}
+
+/**
+ * Links sessions to the commits that carry their edits: those given and every session that
+ * started within RELINK_WINDOW_MS of `now` with edits. The candidates are the commits of the
+ * session's branch (when it still exists) and of HEAD (where a squash merge lands), committed
+ * after the session started, that changed a file it edited. A session's links are replaced as
+ * a whole, so a commit rewritten away (amend, rebase) loses its link and its new one gains it.
+ */
+export async function linkCommits(
+  store: MemoryStore,
+  root: string,
+  sessionIds: readonly string[],
+  now: number,
+): Promise<LinkReport> {
+  const sessions = store.read((r) => sessionsToLink(r, sessionIds, now - RELINK_WINDOW_MS));
+  const report: LinkReport = { changed: [], links: 0 };
+  const byBranch = new Map<string, SessionToLink[]>();
+  for (const s of sessions) {
+    const key = s.branch ?? '';
+    byBranch.set(key, [...(byBranch.get(key) ?? []), s]);
+  }
+  for (const [branch, group] of byBranch) {
+    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionAddedLines(r, s.id))]));
+    const paths = [...new Set([...edits.values()].flatMap((e) => [...e.keys()]))];
+    const refs = branch !== '' && (await branchExists(root, branch)) ? [branch, 'HEAD'] : ['HEAD'];
+    const since = Math.min(...group.map((s) => s.startedAt)) - CLOCK_SLACK_MS;
+    const commits = await commitsSince(root, refs, since, paths);
+    for (const s of group) {
+      const after = commits.filter((c) => c.committedAt >= s.startedAt - CLOCK_SLACK_MS);
+      const links = matchSession(s.id, edits.get(s.id) ?? new Map(), after);
+      report.links += links.length;
+      if (store.write((tx) => replaceLinks(tx, s.id, links))) report.changed.push(s.id);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return report;
+}
+
+type Writer = Parameters<Parameters<MemoryStore['write']>[0]>[0];
+
+/** Replaces a session's links; true when the set of commits changed. */
+function replaceLinks(tx: Writer, sessionId: string, links: readonly CommitLink[]): boolean {
+  const key = (rows: Array<{ sha: string; path: string; lines: number }>) =>
+    rows
+      .map((l) => `${l.sha} ${l.path} ${l.lines}`)
+      .sort()
+      .join('\n');
+  const before = tx.all<{ sha: string; path: string; lines: number }>(
+    'SELECT commit_sha AS sha, path, lines FROM capture_commit_links WHERE session_id = ?',
+    [sessionId],
+  );
+  if (key(before) === key([...links])) return false;
+  tx.run('DELETE FROM capture_commit_links WHERE session_id = ?', [sessionId]);
+  for (const l of links) {
+    tx.run(
+      `INSERT INTO capture_commit_links (session_id, commit_sha, path, lines, session_lines, subject, committed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [l.sessionId, l.sha, l.path, l.lines, l.sessionLines, l.subject, l.committedAt],
+    );
+  }
+  return true;
+}
+
+/** A session's linked commits, the oldest first, each once with the lines it carries over all files. */
+export function linkedCommits(
+  r: SqlReader,
+  sessionId: string,
+): Array<{ sha: string; subject: string; lines: number; committedAt: number }> {
+  return r.all(
+    `SELECT commit_sha AS sha, subject, sum(lines) AS lines, committed_at AS committedAt
+     FROM capture_commit_links WHERE session_id = ? GROUP BY commit_sha ORDER BY committed_at, commit_sha`,
+    [sessionId],
+  );
+}
