@@ -87,6 +87,81 @@ test('a session is linked to the commit that carries its edits, file by file; an
   await t.host.close();
 });
 
+test('a line goes to the first commit that carries it: a later re-add of the same lines is not the session’s', async () => {
+  const { repo, t, store } = await sessionOnBranch();
+  const fix = repo.commit('Fix leap years', now(), { write: { 'src/dates.ts': NEW } });
+  repo.commit('Revert the fix', now(), { write: { 'src/dates.ts': OLD } });
+  repo.commit('Reapply the fix', now(), { write: { 'src/dates.ts': NEW } });
+  await linkCommits(store, repo.root, [SESSION], Date.now());
+  assert.deepEqual(
+    links(store).map((l) => [l.commit_sha, l.path]),
+    [[fix, 'src/dates.ts']],
+  );
+  await t.host.close();
+});
+
+test('a session that edited a file twice, committed edit by edit: each commit is linked', async () => {
+  const repo = new GitRepository();
+  repo.commit('Add config', '2026-01-05T10:00:00Z', {
+    write: { 'src/config.ts': 'export const config = {};\n' },
+  });
+  const t = await openTestHost();
+  const store = t.host.store;
+  const timeout = 'export const TIMEOUT_MS = 30_000;';
+  const retries = [
+    'export const RETRIES = 5;',
+    'export const BACKOFF_MS = 250;',
+    'export const MAX_BACKOFF_MS = 8_000;',
+    'export const JITTER = true;',
+  ];
+  const text = claudeEditSession(SESSION, repo.root, 'main', Date.now() - 10 * 60_000, [
+    { user: 'Add a timeout, then retries.' },
+    { edit: 'src/config.ts', old: 'export const config = {};', new: `export const config = {};\n${timeout}` },
+    { edit: 'src/config.ts', old: timeout, new: [timeout, ...retries].join('\n') },
+  ]);
+  await ingestEditSession(store, tempDir(), repo.root, SESSION, text);
+  const first = repo.commit('Add a timeout', now(), {
+    write: { 'src/config.ts': `export const config = {};\n${timeout}\n` },
+  });
+  const second = repo.commit('Add retries', now(), {
+    write: { 'src/config.ts': ['export const config = {};', timeout, ...retries, ''].join('\n') },
+  });
+  await linkCommits(store, repo.root, [SESSION], Date.now());
+  assert.deepEqual(
+    links(store)
+      .map((l) => [l.commit_sha, l.lines])
+      .sort((a, b) => Number(b[1]) - Number(a[1])),
+    [
+      [second, 4],
+      [first, 1],
+    ],
+    'the first commit carries one of the five lines: all of the first edit',
+  );
+  await t.host.close();
+});
+
+test('a rework that keeps three of a long session’s lines among many new ones is not the session’s', async () => {
+  const repo = new GitRepository();
+  repo.commit('Start', '2026-01-05T10:00:00Z', { write: { 'README.md': 'months\n' } });
+  const t = await openTestHost();
+  const store = t.host.store;
+  const months = Array.from({ length: 10 }, (_, i) => `export const MONTH_${i} = ${i} * 31;`);
+  const text = claudeEditSession(SESSION, repo.root, 'main', Date.now() - 10 * 60_000, [
+    { user: 'Write the month constants.' },
+    { write: 'src/months.ts', content: months.join('\n') },
+  ]);
+  await ingestEditSession(store, tempDir(), repo.root, SESSION, text);
+  // The session's file was never committed; someone else's rework keeps three of its lines
+  // among twenty new ones.
+  const rework = Array.from({ length: 20 }, (_, i) => `export const DAY_${i} = ${i} * 24;`);
+  repo.commit('Rework the calendar', now(), {
+    write: { 'src/months.ts': [...months.slice(0, 3), ...rework, ''].join('\n') },
+  });
+  await linkCommits(store, repo.root, [SESSION], Date.now());
+  assert.deepEqual(links(store), []);
+  await t.host.close();
+});
+
 test('an amended commit: the link moves to the new commit', async () => {
   const { repo, t, store } = await sessionOnBranch();
   const first = repo.commit('Fix leap years', now(), {

@@ -2,7 +2,8 @@ import type { MemoryStore } from '../../memory/memoryStore';
 import type { SqlReader } from '../../store/sqlAccess';
 import { branchExists, commitsSince } from './gitCommits';
 import type { CommitDiff } from './gitCommits';
-import { lineSet, sessionAddedLines } from './sessionEdits';
+import { lineSet, sessionEdits } from './sessionEdits';
+import type { FileEdits } from './sessionEdits';
 
 /** Commits a little older than the session's first record still count: clocks and rounding differ. */
 const CLOCK_SLACK_MS = 60_000;
@@ -22,34 +23,62 @@ export interface CommitLink {
 }
 
 /**
- * Whether a commit carries a session's edit of a file: three of the session's lines, or half of
- * them (a one-line fix is one line). Content, not hashes: a rebase, an amend or a squash keeps
- * the lines and changes the commit.
+ * Whether a commit carries a session's edit of a file, `common` of the session's `sessionLines`
+ * lines there, out of the `commitLines` it added there: half of the session's lines (a one-line
+ * fix is one line), or three that make a fifth of what the commit added. A long session shares a
+ * few common lines with any later rework of the file: those do not make the rework the session's.
+ * Content, not hashes: a rebase, an amend or a squash keeps the lines and changes the commit.
  */
-export function carries(common: number, sessionLines: number): boolean {
-  return common > 0 && (common >= 3 || common * 2 >= sessionLines);
+export function carries(common: number, sessionLines: number, commitLines: number): boolean {
+  return common > 0 && (common * 2 >= sessionLines || (common >= 3 && common * 5 >= commitLines));
 }
 
-/** The links of one session to the commits given (those after it started, on its branch). */
+/**
+ * Whether a commit carries one edit of a file (of a session that edited it more than once): half
+ * of the edit's lines that make a fifth of what the commit added (a single edit's line alone is
+ * often one any later commit may add again).
+ */
+export function carriesEdit(common: number, editLines: number, commitLines: number): boolean {
+  return common > 0 && common * 2 >= editLines && common * 5 >= commitLines;
+}
+
+/**
+ * The links of one session to the commits given (those after it started, on its branch): a
+ * commit carries the session's edit of a file when it carries the session's lines there, or one
+ * of its edits' (a session that edits a file ten times is often committed edit by edit). A line
+ * goes to the first commit that carries it: a later commit that adds the same line again (code
+ * moved back, a revert of a revert) carries someone else's change, not the session's.
+ */
 export function matchSession(
   sessionId: string,
-  edits: ReadonlyMap<string, ReadonlySet<string>>,
+  edits: ReadonlyMap<string, FileEdits>,
   commits: readonly CommitDiff[],
 ): CommitLink[] {
   const links: CommitLink[] = [];
-  for (const commit of commits) {
-    for (const [path, mine] of edits) {
+  const claimed = new Map<string, Set<string>>();
+  // git log lists the newest first; the oldest commit must claim its lines first.
+  const oldestFirst = [...commits].reverse().sort((a, b) => a.committedAt - b.committedAt);
+  for (const commit of oldestFirst) {
+    for (const [path, file] of edits) {
       const added = commit.added.get(path);
       if (!added) continue;
-      let common = 0;
-      for (const line of lineSet(added)) if (mine.has(line)) common++;
-      if (!carries(common, mine.size)) continue;
+      const taken = claimed.get(path) ?? new Set<string>();
+      const theirs = lineSet(added);
+      const fresh = (lines: ReadonlySet<string>) =>
+        [...theirs].filter((l) => lines.has(l) && !taken.has(l)).length;
+      const common = [...theirs].filter((line) => file.all.has(line) && !taken.has(line));
+      const carried =
+        carries(common.length, file.all.size, theirs.size) ||
+        file.edits.some((edit) => carriesEdit(fresh(edit), edit.size, theirs.size));
+      if (!carried) continue;
+      for (const line of common) taken.add(line);
+      claimed.set(path, taken);
       links.push({
         sessionId,
         sha: commit.sha,
         path,
-        lines: common,
-        sessionLines: mine.size,
+        lines: common.length,
+        sessionLines: file.all.size,
         subject: commit.subject,
         committedAt: commit.committedAt,
       });
@@ -110,7 +139,7 @@ export async function linkCommits(
     byBranch.set(key, [...(byBranch.get(key) ?? []), s]);
   }
   for (const [branch, group] of byBranch) {
-    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionAddedLines(r, s.id))]));
+    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionEdits(r, s.id))]));
     const paths = [...new Set([...edits.values()].flatMap((e) => [...e.keys()]))];
     const refs = branch !== '' && (await branchExists(root, branch)) ? [branch, 'HEAD'] : ['HEAD'];
     const since = Math.min(...group.map((s) => s.startedAt)) - CLOCK_SLACK_MS;

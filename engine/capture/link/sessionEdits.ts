@@ -27,12 +27,19 @@ interface TouchRow {
   arguments: string | null;
 }
 
+/** A session's added lines on one file: all of them, and each edit's own. */
+export interface FileEdits {
+  all: Set<string>;
+  edits: Array<Set<string>>;
+}
+
 /**
- * The lines a session added, per workspace-relative file: the `+` lines of its edits' hunks, and
- * the content of a file it wrote whole (a create has no hunks: its call's `content` argument).
- * Files outside the workspace (absolute paths) are left out: no commit of this repository has them.
+ * The lines a session added, per workspace-relative file, in all and edit by edit: the `+` lines
+ * of its edits' hunks, and the content of a file it wrote whole (a create has no hunks: its
+ * call's `content` argument). Files outside the workspace (absolute paths) are left out: no commit
+ * of this repository has them.
  */
-export function sessionAddedLines(r: SqlReader, sessionId: string): Map<string, Set<string>> {
+export function sessionEdits(r: SqlReader, sessionId: string): Map<string, FileEdits> {
   const rows = r.all<TouchRow>(
     `SELECT f.path, f.hunks, c.arguments FROM capture_file_touches f
      LEFT JOIN capture_tool_calls c ON c.session_id = f.session_id AND c.call_id = f.call_id
@@ -40,15 +47,21 @@ export function sessionAddedLines(r: SqlReader, sessionId: string): Map<string, 
      ORDER BY f.id`,
     [sessionId],
   );
-  const files = new Map<string, Set<string>>();
+  const files = new Map<string, FileEdits>();
   for (const row of rows) {
-    const lines = addedLines(row);
-    if (lines.length === 0) continue;
-    const set = files.get(row.path) ?? new Set<string>();
-    for (const line of lineSet(lines)) set.add(line);
-    if (set.size > 0) files.set(row.path, set);
+    const edit = lineSet(addedLines(row));
+    if (edit.size === 0) continue;
+    const file = files.get(row.path) ?? { all: new Set<string>(), edits: [] };
+    for (const line of edit) file.all.add(line);
+    file.edits.push(edit);
+    files.set(row.path, file);
   }
   return files;
+}
+
+/** The lines a session added, per workspace-relative file (sessionEdits, all of them). */
+export function sessionAddedLines(r: SqlReader, sessionId: string): Map<string, Set<string>> {
+  return new Map([...sessionEdits(r, sessionId)].map(([path, file]) => [path, file.all]));
 }
 
 function addedLines(row: TouchRow): string[] {
