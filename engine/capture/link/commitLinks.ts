@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../../memory/memoryStore';
-import type { SqlReader } from '../../store/sqlAccess';
+import { DERIVED_WRITE } from '../../store/durableDatabase';
+import type { SqlReader, SqlWriter } from '../../store/sqlAccess';
 import { branchExists, commitsSince } from './gitCommits';
 import type { CommitDiff } from './gitCommits';
 import { lineSet, sessionEdits } from './sessionEdits';
@@ -148,27 +149,32 @@ export async function linkCommits(
       const after = commits.filter((c) => c.committedAt >= s.startedAt - CLOCK_SLACK_MS);
       const links = matchSession(s.id, edits.get(s.id) ?? new Map(), after);
       report.links += links.length;
-      if (store.write((tx) => replaceLinks(tx, s.id, links))) report.changed.push(s.id);
+      if (store.read((r) => sameLinks(r, s.id, links))) continue;
+      // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
+      store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
+      report.changed.push(s.id);
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
   return report;
 }
 
-type Writer = Parameters<Parameters<MemoryStore['write']>[0]>[0];
-
-/** Replaces a session's links; true when the set of commits changed. */
-function replaceLinks(tx: Writer, sessionId: string, links: readonly CommitLink[]): boolean {
-  const key = (rows: Array<{ sha: string; path: string; lines: number }>) =>
+/** Whether the session's stored links are these (commit, file and lines alike). */
+function sameLinks(r: SqlReader, sessionId: string, links: readonly CommitLink[]): boolean {
+  const key = (rows: ReadonlyArray<{ sha: string; path: string; lines: number }>) =>
     rows
       .map((l) => `${l.sha} ${l.path} ${l.lines}`)
       .sort()
       .join('\n');
-  const before = tx.all<{ sha: string; path: string; lines: number }>(
+  const stored = r.all<{ sha: string; path: string; lines: number }>(
     'SELECT commit_sha AS sha, path, lines FROM capture_commit_links WHERE session_id = ?',
     [sessionId],
   );
-  if (key(before) === key([...links])) return false;
+  return key(stored) === key(links);
+}
+
+/** Replaces a session's links. */
+function replaceLinks(tx: SqlWriter, sessionId: string, links: readonly CommitLink[]): void {
   tx.run('DELETE FROM capture_commit_links WHERE session_id = ?', [sessionId]);
   for (const l of links) {
     tx.run(
@@ -177,7 +183,6 @@ function replaceLinks(tx: Writer, sessionId: string, links: readonly CommitLink[
       [l.sessionId, l.sha, l.path, l.lines, l.sessionLines, l.subject, l.committedAt],
     );
   }
-  return true;
 }
 
 /** A session's linked commits, the oldest first, each once with the lines it carries over all files. */
