@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { gitEnvironment } from '../../drift/gitHistory';
+import { gitEnvironment } from '../../gitEnvironment';
 
 /** A commit with the lines it added, per workspace-relative file. */
 export interface CommitDiff {
