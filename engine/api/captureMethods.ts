@@ -24,6 +24,14 @@ const CAPTURE_RUN_PARAMS = methodParams({
   claudeProjects: absolutePath,
   codexSessions: absolutePath,
   geminiTmp: absolutePath,
+  /** VS Code's user folders and Cline's and Roo Code's storage (editorSources.ts); none read when absent. */
+  editors: z
+    .object({
+      vscodeUser: z.array(absolutePath),
+      clineData: z.array(absolutePath),
+      rooData: z.array(absolutePath),
+    })
+    .optional(),
   /** The agents to read (all when absent). */
   agent: z
     .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
@@ -107,7 +115,7 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * Capture of the agents' sessions (engine/capture/). Off until enabled for the workspace.
  * - `captureEnable` / `captureDisable` -> the status.
  * - `captureStatus` -> enabled, counts of files, records and sessions by agent.
- * - `captureRun` {claudeProjects, codexSessions, geminiTmp, agent?, since?, ifEnabled?} -> what each file gave. Refuses,
+ * - `captureRun` {claudeProjects, codexSessions, geminiTmp, editors?, agent?, since?, ifEnabled?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
  * - `captureExclude` {agent?, path?, remove?} -> the status with the new excludes.
@@ -134,6 +142,7 @@ export const CAPTURE_METHODS = {
             summaries: 0,
             conventions: 0,
             links: 0,
+            lessons: 0,
           })
         : runCapture(engine.store, {
             root: workspaceRoot(engine),
@@ -141,6 +150,7 @@ export const CAPTURE_METHODS = {
               claudeProjects: p.claudeProjects,
               codexSessions: p.codexSessions,
               geminiTmp: p.geminiTmp,
+              ...(p.editors ? { editors: p.editors } : {}),
             },
             ...(p.agent ? { agents: p.agent } : {}),
             ...(p.since === undefined ? {} : { since: p.since }),

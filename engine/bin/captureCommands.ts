@@ -58,7 +58,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('run')
-    .option('--agent <a,b>', 'only these agents: claude-code, codex, aider, gemini (comma-separated)')
+    .option(
+      '--agent <a,b>',
+      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+    )
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
     .option(
       '--from-hook',
@@ -81,7 +84,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('watch')
-    .option('--agent <a,b>', 'only these agents: claude-code, codex, aider, gemini (comma-separated)')
+    .option(
+      '--agent <a,b>',
+      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+    )
     .option('--interval <seconds>', 'seconds between two reads (1 to 3600)', parseNumber, 10)
     .option('--runs <n>', 'stop after this many reads (default: until interrupted)', parseNumber)
     .description(
@@ -108,7 +114,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
   ] as const) {
     capture
       .command(name)
-      .option('--agent <a,b>', 'agents: claude-code, codex, aider, gemini (comma-separated)')
+      .option(
+        '--agent <a,b>',
+        'agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+      )
       .option('--path <patterns...>', 'workspace paths as .gitignore patterns (e.g. secrets/ or *.pem)')
       .description(
         remove
@@ -124,7 +133,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('sessions')
-    .option('--agent <agent>', 'only this agent: claude-code, codex, aider, gemini')
+    .option('--agent <agent>', 'only this agent: claude-code, codex, aider, gemini, copilot, cline, roo-code')
     .option('--limit <n>', 'at most this many (1 to 1000)', parseNumber)
     .description('the captured sessions, the most recent first (their ids are what purge --session takes)')
     .action((o: { agent?: string; limit?: number }) =>
@@ -192,7 +201,7 @@ function runLines(r: MethodResult<'captureRun'>): string {
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
       `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
-      `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`,
+      `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}${lessonsNote(r.lessons)}`,
   ];
   for (const s of r.sources) {
     if (s.records === 0) continue;
@@ -224,7 +233,7 @@ function watchLine(r: MethodResult<'captureRun'>, now: number): string {
   const records = r.sources.reduce((n, s) => n + s.records, 0);
   if (records === 0) return '';
   const sessions = new Set(r.sources.flatMap((s) => s.sessions)).size;
-  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}`;
+  return `${new Date(now).toISOString()} +${plural(records, 'record')} in ${plural(sessions, 'session')}, ${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}${lessonsNote(r.lessons)}`;
 }
 
 function purgeLine(r: MethodResult<'capturePurge'>): string {
@@ -244,6 +253,8 @@ function purgeLine(r: MethodResult<'capturePurge'>): string {
 
 /** Stated conventions are rare: said only when there were some. */
 const conventionsNote = (n: number) => (n > 0 ? `, ${plural(n, 'stated convention')} remembered` : '');
+const lessonsNote = (n: number) =>
+  n > 0 ? `, ${plural(n, 'lesson')} remembered (corrections, commands that worked, absences)` : '';
 
 const plural = (n: number, word: string, words = word.endsWith('h') ? `${word}es` : `${word}s`) =>
   `${n} ${n === 1 ? word : words}`;

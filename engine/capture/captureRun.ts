@@ -8,6 +8,7 @@ import { captureExcludes, pathMatcher } from './captureExcludes';
 import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
 import { linkCommits } from './link/commitLinks';
+import { writeSessionLessons } from './sessionLessons';
 import { writeSessionSummaries } from './sessionSummary';
 import { writeStatedConventions } from './statedConventions';
 import type { SourceReport } from './ingest';
@@ -30,6 +31,8 @@ export interface CaptureRunReport {
   conventions: number;
   /** Links of sessions to the commits that carry their edits (link/commitLinks.ts). */
   links: number;
+  /** New memories of corrections, recovered commands and absences (sessionLessons.ts). */
+  lessons: number;
 }
 
 /**
@@ -61,7 +64,8 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   const linked = await linkCommits(store, options.root, updated, Date.now());
   const summaries = await writeSessionSummaries(store, [...new Set([...updated, ...linked.changed])]);
   const conventions = await writeStatedConventions(store, updated);
-  return { root: options.root, sources, summaries, conventions, links: linked.links };
+  const lessons = await writeSessionLessons(store, updated);
+  return { root: options.root, sources, summaries, conventions, lessons, links: linked.links };
 }
 
 export interface CaptureStatus {

@@ -3,7 +3,15 @@
  * Readers are pure (text in, these events out); ingest (ingest.ts) stores them. Times are epoch
  * milliseconds; paths are as the agent wrote them (ingest makes them workspace-relative).
  */
-export const CAPTURE_AGENTS = ['claude-code', 'codex', 'aider', 'gemini'] as const;
+export const CAPTURE_AGENTS = [
+  'claude-code',
+  'codex',
+  'aider',
+  'gemini',
+  'copilot',
+  'cline',
+  'roo-code',
+] as const;
 export type CaptureAgent = (typeof CAPTURE_AGENTS)[number];
 
 export interface SessionEvent {

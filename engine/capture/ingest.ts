@@ -7,6 +7,9 @@ import type { CaptureAgent, ParsedRecord } from './events';
 import type { RawRecord } from './rawRecords';
 import { aiderFormat } from './readers/aider';
 import type { CaptureFormat } from './readers/captureFormat';
+import { formatOf } from './readers/captureFormat';
+import { clineFormat, rooCodeFormat } from './readers/cline';
+import { copilotFormat } from './readers/copilotChat';
 import { claudeCodeFormat } from './readers/claudeCode';
 import { codexFormat } from './readers/codex';
 import { geminiFormat } from './readers/gemini';
@@ -21,6 +24,9 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
   codex: codexFormat,
   aider: aiderFormat,
   gemini: geminiFormat,
+  copilot: copilotFormat,
+  cline: clineFormat,
+  'roo-code': rooCodeFormat,
 };
 
 export interface IngestOptions {
@@ -69,7 +75,7 @@ export async function ingestSource(
   source: SourceFile,
   options: IngestOptions,
 ): Promise<SourceReport> {
-  const format = FORMATS[source.agent];
+  const format = formatOf(FORMATS[source.agent], source.path);
   const report: SourceReport = {
     path: source.path,
     agent: source.agent,
@@ -96,7 +102,14 @@ export async function ingestSource(
   // A file shorter than what was read was replaced: read it again (the ledger skips what it has).
   let offset = saved !== undefined && saved.offset <= size ? saved.offset : 0;
   const fresh = format.initialState(source.path);
-  const state: ReaderState = saved?.state && offset > 0 ? { ...fresh, ...parseState(saved.state) } : fresh;
+  // A file the agent rewrites keeps the reader's state when read again from its start.
+  const keepState = offset > 0 || (format.rewrite !== undefined && saved !== undefined);
+  const state: ReaderState = saved?.state && keepState ? { ...fresh, ...parseState(saved.state) } : fresh;
+  // A document the agent rewrites whole is read again from its start whenever it changed.
+  if (format.rewrite === 'whole') {
+    if (saved !== undefined) offset = saved.offset !== size || state.fileMtime !== stat.mtimeMs ? 0 : size;
+    state.fileMtime = stat.mtimeMs;
+  }
   let chunk = options.chunkBytes ?? 4 * 1024 * 1024;
   const handle = await fsp.open(source.path, 'r');
   try {

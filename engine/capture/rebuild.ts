@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../memory/memoryStore';
 import { FORMATS } from './ingest';
+import { formatOf } from './readers/captureFormat';
 import type { CaptureAgent } from './events';
 import { linkCommits } from './link/commitLinks';
 import { writeSessionRows } from './sessionRows';
@@ -37,7 +38,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
   const report: RebuildReport = { files: 0, records: 0, sessions: 0, summaries: 0, links: 0 };
   const rebuilt = new Set<string>();
   for (const source of sources) {
-    const format = FORMATS[source.agent];
+    const format = formatOf(FORMATS[source.agent], source.path);
     store.write((tx) => {
       const records = tx.all<{ id: number; raw: string; status: string; session_id: string | null }>(
         'SELECT id, raw, status, session_id FROM capture_records WHERE source = ? ORDER BY id',

@@ -11,6 +11,9 @@ const AGENT_NAMES: Record<string, string> = {
   codex: 'Codex',
   aider: 'Aider',
   gemini: 'Gemini CLI',
+  copilot: 'GitHub Copilot',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
 };
 const MAX_GOAL = 300;
 const MAX_FILES = 10;

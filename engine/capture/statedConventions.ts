@@ -1,6 +1,7 @@
 import type { Kind } from '../memory/types';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { SqlReader } from '../store/sqlAccess';
+import { writeLessons } from './capturedMemory';
 
 export interface StatedConvention {
   kind: Extract<Kind, 'decision' | 'preference'>;
@@ -52,48 +53,19 @@ function userTurns(r: SqlReader, sessionId: string): string[] {
 }
 
 /**
- * Writes each convention a user stated in these sessions as a memory through the normal write
- * policy (a restatement in another session confirms the memory already there): procedural, trust
- * `ingest`, tagged `capture`, with the session as provenance. Returns how many were new.
+ * Writes each convention a user stated in these sessions as a procedural memory (rememberLesson:
+ * the write policy, trust `ingest`, the session as provenance). Returns how many were new.
  */
-export async function writeStatedConventions(
-  store: MemoryStore,
-  sessionIds: readonly string[],
-): Promise<number> {
-  let written = 0;
-  for (const id of sessionIds) {
-    const agent = store.read((r) =>
-      r.value<string>('SELECT agent FROM capture_sessions WHERE id = ? AND parent_id IS NULL', [id]),
-    );
-    if (agent === undefined) continue;
-    for (const turn of store.read((r) => userTurns(r, id))) {
-      for (const convention of statedConventions(turn)) {
-        // Each run reads the whole session again: what it already gave is not confirmed twice.
-        const known = store.read((r) =>
-          r.value(
-            'SELECT 1 FROM memories WHERE session = ? AND content = ? AND superseded_at IS NULL LIMIT 1',
-            [id, convention.text],
-          ),
-        );
-        if (known !== undefined) continue;
-        const result = store.remember(
-          {
-            content: convention.text,
-            layer: 'procedural',
-            kind: convention.kind,
-            tags: ['capture', 'stated', agent],
-            importance: 0.6,
-            source: { conversation: id },
-            session: id,
-            agent,
-            trust: 'ingest',
-          },
-          { agent, session: id, trust: 'ingest' },
-        );
-        if (result.outcome === 'added') written++;
-      }
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return written;
+export function writeStatedConventions(store: MemoryStore, sessionIds: readonly string[]): Promise<number> {
+  return writeLessons(store, sessionIds, (r, id) =>
+    userTurns(r, id).flatMap((turn) =>
+      statedConventions(turn).map((c) => ({
+        content: c.text,
+        layer: 'procedural' as const,
+        kind: c.kind,
+        rule: 'stated',
+        importance: 0.6,
+      })),
+    ),
+  );
 }

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { editorSources, editorStores } from './editorSources';
+import type { EditorStores } from './editorSources';
 import type { CaptureAgent } from './events';
 import { jsonRecord } from './events';
+import { list, readHeadBytes } from './storeFiles';
 
 /** Where the agents keep their sessions. Made by the host (agentStores), never guessed here. */
 export interface AgentStores {
@@ -12,11 +15,18 @@ export interface AgentStores {
   codexSessions: string;
   /** Gemini CLI's `tmp` directory (a folder per project, chats inside). */
   geminiTmp: string;
+  /** VS Code's, Cline's and Roo Code's folders (editorSources.ts); none when absent. */
+  editors?: EditorStores;
 }
 
 /** The stores for this user: `CLAUDE_CONFIG_DIR` and `CODEX_HOME` move them, as they do for the agents. */
-export function agentStores(env: NodeJS.ProcessEnv, home: string): AgentStores {
+export function agentStores(
+  env: NodeJS.ProcessEnv,
+  home: string,
+  platform: NodeJS.Platform = process.platform,
+): AgentStores {
   return {
+    editors: editorStores(env, home, platform),
     claudeProjects: path.join(env['CLAUDE_CONFIG_DIR'] || path.join(home, '.claude'), 'projects'),
     codexSessions: path.join(env['CODEX_HOME'] || path.join(home, '.codex'), 'sessions'),
     geminiTmp: path.join(env['GEMINI_CLI_HOME'] || home, '.gemini', 'tmp'),
@@ -47,8 +57,6 @@ export function claudeProjectName(cwd: string): string {
   return path.resolve(cwd).replace(/[^A-Za-z0-9]/g, '-');
 }
 
-const HEAD_BYTES = 64 * 1024;
-
 /**
  * Whether a file belongs to a workspace, once known: the directory a session names at its start
  * never changes, so a watch (or a long-lived host) reads the head of each file of the agents'
@@ -56,17 +64,6 @@ const HEAD_BYTES = 64 * 1024;
  */
 const verdicts = new Map<string, boolean>();
 const MAX_VERDICTS = 50_000;
-
-async function readHeadBytes(file: string): Promise<string> {
-  const handle = await fsp.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.toString('utf8', 0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * The session files of this workspace: those whose working directory is `root` or inside it.
@@ -119,6 +116,11 @@ export async function findSources(
       return typeof projectHash === 'string' ? projectHash === hash : undefined;
     };
     for (const file of await geminiCandidates(stores.geminiTmp)) await keep('gemini', file, sameProject);
+  }
+  if (stores.editors) {
+    for (const source of await editorSources(stores.editors, wanted, (dir) => isInside(dir, root))) {
+      if (options.since === undefined || (await mtime(source.path)) >= options.since) found.push(source);
+    }
   }
   if (wanted('aider')) {
     const history = path.join(root, '.aider.chat.history.md');
@@ -203,14 +205,6 @@ function codexCwd(head: string): string | undefined {
     if (environment) return (environment[1] as string).trim();
   }
   return undefined;
-}
-
-async function list(dir: string): Promise<string[]> {
-  try {
-    return (await fsp.readdir(dir)).sort();
-  } catch {
-    return [];
-  }
 }
 
 async function mtime(file: string): Promise<number> {

@@ -106,15 +106,22 @@ export class CodeWorkspace {
     request: ScanRequest,
     paths: string[] | undefined,
   ): Promise<ScanResult> {
-    const [{ scanWorkspace }, { ScanSession }, { syncCodebaseMemories }, { sourceTokens }] =
-      await Promise.all([
-        import('./scanWorkspace'),
-        import('./scanSession'),
-        import('./codebaseMemories'),
-        import('./tokenCost'),
-      ]);
+    const [
+      { scanWorkspace },
+      { ScanSession },
+      { syncCodebaseMemories },
+      { sourceTokens },
+      { LiveDerivation },
+    ] = await Promise.all([
+      import('./scanWorkspace'),
+      import('./scanSession'),
+      import('./codebaseMemories'),
+      import('./tokenCost'),
+      import('./liveDerivation'),
+    ]);
     this.session ??= new ScanSession();
-    const report = await scanWorkspace({
+    const live = new LiveDerivation(store);
+    const scanning = scanWorkspace({
       ...(paths ? { paths } : {}),
       worker: this.worker,
       session: this.session,
@@ -127,13 +134,17 @@ export class CodeWorkspace {
       onProgress: this.options.onProgress,
       signal: request.signal ? AbortSignal.any([request.signal, this.closing.signal]) : this.closing.signal,
       clock: store.clock,
+      onFilesIndexed: (indexed) => live.add(indexed),
     });
+    // The scan's failure is the one to report; derivation stops either way.
+    const report = await scanning.finally(() => live.finish().catch(() => undefined));
     // A targeted rescan finds orphans through the sync table; a full one also reads every memory.
     const memories = await syncCodebaseMemories(
       store,
       report.changes.renamed,
       request.tokens ? tokenCount : undefined,
       paths ? 'synced' : 'memories',
+      await live.finish(),
     );
     const counts = store.read((r) => ({
       files: r.value<number>('SELECT count(*) FROM code_files') ?? 0,

@@ -51,28 +51,14 @@ export async function syncCodebaseMemories(
    * @default 'memories'
    */
   orphans: 'memories' | 'synced' = 'memories',
+  /** Counts of files already derived during the scan (LiveDerivation), carried into the result. */
+  derivedDuringScan?: CodebaseMemorySync,
 ): Promise<CodebaseMemorySync> {
-  const result: CodebaseMemorySync = {
-    files: 0,
-    added: 0,
-    unchanged: 0,
-    invalidated: 0,
-    rejected: 0,
-    memoryTokens: 0,
-  };
+  const result: CodebaseMemorySync = { ...(derivedDuringScan ?? emptySync()) };
   const renamedTo = new Map(renamed.map((r) => [r.from, r.to]));
   // Not on the turn of the scan's closing transaction (deletions, import re-resolution).
   await nextTurn();
-  const stale = store.read(staleFiles);
-  let next = 0;
-  while (next < stale.length) {
-    if (next > 0) await nextTurn();
-    const began = performance.now();
-    store.write((tx) => {
-      do deriveFile(store, tx, stale[next++]!, result);
-      while (next < stale.length && performance.now() - began < WRITE_BUDGET_MS);
-    }, DERIVED_WRITE);
-  }
+  await deriveFiles(store, store.read(staleFiles), result);
   // The orphan pass (a read of every codebase memory after a full scan) and what the caller does
   // next each get a turn of their own, not the tail of the last derive transaction's.
   await nextTurn();
@@ -95,6 +81,33 @@ export async function syncCodebaseMemories(
   return result;
 }
 
+export function emptySync(): CodebaseMemorySync {
+  return { files: 0, added: 0, unchanged: 0, invalidated: 0, rejected: 0, memoryTokens: 0 };
+}
+
+/**
+ * Derives the memories of `files` from what the index holds for them now, in write
+ * transactions of about WRITE_BUDGET_MS each with a turn of the event loop between them.
+ */
+export async function deriveFiles(
+  store: MemoryStore,
+  files: ReadonlyArray<{ path: string }>,
+  out: CodebaseMemorySync,
+  /** Checked between transactions: true leaves the rest underived (stale, for the next sync). */
+  stopped: () => boolean = () => false,
+): Promise<void> {
+  let next = 0;
+  while (next < files.length) {
+    if (next > 0) await nextTurn();
+    if (stopped()) return;
+    const began = performance.now();
+    store.write((tx) => {
+      do deriveFile(store, tx, files[next++]!, out);
+      while (next < files.length && performance.now() - began < WRITE_BUDGET_MS);
+    }, DERIVED_WRITE);
+  }
+}
+
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
@@ -102,7 +115,7 @@ function nextTurn(): Promise<void> {
 function deriveFile(
   store: MemoryStore,
   tx: SqlWriter,
-  file: { path: string; hash: string },
+  file: { path: string },
   out: CodebaseMemorySync,
 ): void {
   const index = readFileIndex(tx, file.path);
@@ -125,9 +138,10 @@ function deriveFile(
       linkDraft(tx, memory.memory.id, draft, store.clock());
     }
   }
+  // The hash the drafts came from: the index's, which a caller's list may predate.
   tx.run('INSERT OR REPLACE INTO code_memory_sync (path, content_hash) VALUES (?, ?)', [
     file.path,
-    file.hash,
+    index.contentHash,
   ]);
   out.files++;
 }

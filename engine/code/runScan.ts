@@ -1,4 +1,5 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { contentHash } from './fileContent';
 import { scanFileContent } from './fileScanner';
 import type { GrammarLoader } from './grammarLoader';
@@ -133,7 +134,9 @@ class ScanState {
     }
     let content: Uint8Array;
     try {
-      content = await fsp.readFile(file.absolutePath);
+      // The scan worker's thread does nothing else: a synchronous read skips the thread-pool
+      // round trip of each of thousands of small files (~1 s of a 7,500-file scan was async reads).
+      content = isMainThread ? await fsp.readFile(file.absolutePath) : readFileSync(file.absolutePath);
     } catch {
       this.skipped.push({ path: file.path, reason: 'unreadable' });
       return;

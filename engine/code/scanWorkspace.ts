@@ -61,6 +61,8 @@ export interface ScanWorkspaceOptions {
    */
   paths?: string[];
   clock?: Clock;
+  /** Told the paths of each batch of added and changed files once their index rows are written. */
+  onFilesIndexed?: (paths: string[]) => void;
 }
 
 export interface ScanReport {
@@ -113,6 +115,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
         DERIVED_WRITE,
       );
       for (const { change, result } of event.files) changes[change].push(result.path);
+      options.onFilesIndexed?.(event.files.map((f) => f.result.path));
     } else summary = event.summary;
   };
   const job: ScanJob = {

@@ -55,7 +55,32 @@ function collapse(text: string): string {
     .replace(/([([]) /g, '$1')
     .replace(/,? ([)\]])/g, '$1')
     .trim();
-  return single.length <= SIGNATURE_MAX_CHARS ? single : `${single.slice(0, SIGNATURE_MAX_CHARS - 1)}…`;
+  if (single.length <= SIGNATURE_MAX_CHARS) return single;
+  // Long type parameters go first: the parameter list is what a reader (and a drift check of a
+  // call) needs, `<TReq extends http.IncomingMessage = http.IncomingMessage, ...>` rarely is.
+  const shorter = withoutTypeParameters(single);
+  return shorter.length <= SIGNATURE_MAX_CHARS ? shorter : `${shorter.slice(0, SIGNATURE_MAX_CHARS - 1)}…`;
+}
+
+/**
+ * `f<T extends X = Y, U = () => void>(a: T)` -> `f<…>(a: T)`: the first `<...>` after a name and
+ * before any `(`, matched by depth (an arrow's `>` closes nothing), when a `(` follows it.
+ */
+function withoutTypeParameters(header: string): string {
+  const open = header.indexOf('<');
+  const paren = header.indexOf('(');
+  if (open <= 0 || (paren !== -1 && paren < open) || !/[\w$]/.test(header[open - 1] ?? '')) return header;
+  let depth = 0;
+  for (let i = open; i < header.length; i++) {
+    const c = header[i];
+    if (c === '<') depth++;
+    else if (c === '>' && header[i - 1] !== '=') depth--;
+    if (depth === 0) {
+      const rest = header.slice(i + 1);
+      return /^\s?\(/.test(rest) ? `${header.slice(0, open)}<…>${rest.replace(/^\s/, '')}` : header;
+    }
+  }
+  return header;
 }
 
 /**

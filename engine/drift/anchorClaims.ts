@@ -70,9 +70,12 @@ const SECTIONS: FileReader<Set<string>> = {
 
 /**
  * A section link holds while the memory's source document still has a heading (or an explicit
- * id) with the same letters and digits. Stale with the commit that removed it; unverifiable
- * when the memory came from no Markdown document, the document is gone (its own path tells),
- * or the section did not exist when the memory was written.
+ * id) with the same letters and digits. Gone, it asks for review with the commit that removed it,
+ * never makes the memory stale: a link into the document the memory came from is navigation, not
+ * a statement about the project (the development repositories' labels call such links non-claims:
+ * a table of contents losing three of twenty sections said nothing false). Unverifiable when the
+ * memory came from no Markdown document, the document is gone (its own path tells), or the
+ * section did not exist when the memory was written.
  */
 export async function verifyAnchorClaim(
   ctx: VerificationContext,
@@ -105,7 +108,10 @@ export async function verifyAnchorClaim(
     (keys) => !keys.has(key),
     'every',
   );
-  const check = withCommit({ verdict: 'stale', evidence: { reason: `section gone from ${source}` } }, commit);
+  const check = withCommit(
+    { verdict: 'stale', evidence: { reason: `section gone from ${source}`, doubtful: true } },
+    commit,
+  );
   if (reorganised(sectionsThen, sectionsOf(now))) {
     // Most sections left together: the document was reorganised (its reference moved to other
     // pages), so a missing section says nothing about the project. A link to look at, not drift.

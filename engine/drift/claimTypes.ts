@@ -102,6 +102,11 @@ export interface ClaimEvidence {
   now?: string;
   /** Found false on a low-confidence claim: a reason to review, not drift. */
   doubtful?: boolean;
+  /**
+   * What the claim names still exists; only the way the memory uses it no longer works (a call
+   * no declaration accepts now). The memory wants amending, never invalidating as dead.
+   */
+  amendable?: boolean;
   /** A stale claim that a rewrite repairs: the memory's text at `span` becomes `text`. */
   repair?: { span: [number, number]; text: string };
 }

@@ -41,7 +41,9 @@ export function verifyAll(
       if (claim.usedAs === 'package' && (await declaredWhenWritten(ctx, claim)))
         return verifyDependencyClaim(ctx, { ...claim, kind: 'dependency' });
       const check = await verify(ctx, claim);
-      return claim.confidence === 'low' && !removedMember(claim, check) ? doubtful(check) : check;
+      return claim.confidence === 'low' && !removedMember(claim, check) && !refusedProjectCall(claim, check)
+        ? doubtful(check)
+        : check;
     }),
   );
 }
@@ -57,6 +59,23 @@ function removedMember(claim: ClaimUnderCheck, check: ClaimCheck): boolean {
     claim.subject.includes('.') &&
     check.verdict === 'stale' &&
     check.evidence.reason === 'missing from the code' &&
+    check.evidence.commit !== undefined
+  );
+}
+
+/**
+ * `createProxyMiddleware('/api', opts)` in an example that never imports it: whose function it
+ * calls was in doubt, but the project declared it with a typed parameter list that accepted the
+ * call when the memory was written, and a commit since changed every declaration so that none
+ * does (no commit is found unless one held then). That settles it: the project's, and refused now.
+ */
+function refusedProjectCall(claim: ClaimUnderCheck, check: ClaimCheck): boolean {
+  return (
+    claim.kind === 'symbol' &&
+    claim.argumentKinds !== undefined &&
+    check.verdict === 'stale' &&
+    check.evidence.reason.startsWith('no declaration accepts') &&
+    check.evidence.doubtful !== true &&
     check.evidence.commit !== undefined
   );
 }

@@ -15,8 +15,10 @@ export function driftStatusOf(all: readonly ClaimCheck[], saysMore = false): Dri
   const [good, stale, moved] = [count('ok'), count('stale') - repairable, count('moved') + repairable];
   if (good + stale + moved === 0) return 'unverifiable';
   if (stale === 0) return moved === 0 ? 'ok' : 'moved';
-  // Dead means everything the memory says is false; a sentence no claim reads may still hold.
-  return good + moved === 0 && !saysMore ? 'dead' : 'stale';
+  // Dead means everything the memory says is false; a sentence no claim reads may still hold, and
+  // a call no declaration accepts now still names a function that exists.
+  const amendable = checks.some((c) => c.verdict === 'stale' && c.evidence.amendable === true);
+  return good + moved === 0 && !saysMore && !amendable ? 'dead' : 'stale';
 }
 
 const FENCE_RE = /^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm;

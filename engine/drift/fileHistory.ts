@@ -146,7 +146,8 @@ function descendants(ctx: GitContext, asOf: string, file: string): Promise<Set<s
 function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): Promise<Array<Version<T>>> {
   return historyAnswer(
     ctx,
-    `versions\u0000${reader.name}\u0000${file}`,
+    // The key says "ordered": answers stored before ties kept their order are not reused.
+    `ordered versions\u0000${reader.name}\u0000${file}`,
     'head',
     async () => {
       const out = await ctx.git.raw([LITERAL, 'log', COMMIT_FORMAT, 'HEAD', '--', file]);
@@ -154,6 +155,9 @@ function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): 
         .split('\x1e')
         .map((chunk) => parseDatedCommit(chunk.trim()))
         .filter((c) => c !== undefined)
+        // git log lists newest first; reversed, then a stable sort, commits with one committer
+        // time (a rebased branch: every commit gets the time of the rebase) keep their order.
+        .reverse()
         .sort((a, b) => a.committed - b.committed);
       const objects = objectsOf(ctx);
       const texts = await Promise.all(commits.map((c) => objects.get(`${c.commit.hash}:${file}`)));

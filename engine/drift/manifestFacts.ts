@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { readManifest } from '../code/manifests/readManifest';
 import type { ManifestData, ManifestKind } from '../code/types';
@@ -52,8 +52,35 @@ export function readManifestFacts(reader: SqlReader, root: string, realRoot: str
     const record = readManifest(kind, text);
     add(facts, file, record.name, record.data);
   }
-  if (pathState(root, realRoot, 'package.json') === 'file') addPrograms(facts, root);
+  if (pathState(root, realRoot, 'package.json') === 'file') {
+    addPrograms(facts, root);
+    addLockfileName(facts, root, realRoot);
+  }
   return rootNameFirst(facts);
+}
+
+/** The lockfile's head: its root `name` comes before any package entry. */
+const LOCK_HEAD_BYTES = 4096;
+const LOCK_NAME_RE = /^\{\s*"name"\s*:\s*"([^"\n]{1,214})"/;
+
+/**
+ * A root package.json without a name (a private development manifest, the published one built
+ * elsewhere, as helmet's is) still has one in package-lock.json, which npm writes from the
+ * package's name or its folder's: the docs call the package by it.
+ */
+function addLockfileName(facts: ManifestFacts, root: string, realRoot: string): void {
+  if ([...facts.packageFiles.values()].includes('package.json')) return;
+  if (pathState(root, realRoot, 'package-lock.json') !== 'file') return;
+  const fd = openSync(path.join(root, 'package-lock.json'), 'r');
+  try {
+    const head = Buffer.alloc(LOCK_HEAD_BYTES);
+    const name = LOCK_NAME_RE.exec(head.toString('utf8', 0, readSync(fd, head, 0, LOCK_HEAD_BYTES, 0)))?.[1];
+    if (name === undefined) return;
+    facts.ownNames.add(name.toLowerCase());
+    facts.packageFiles.set(name.toLowerCase(), 'package.json');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The root package's name leads ownNames: docs that leave out a receiver mean that package. */

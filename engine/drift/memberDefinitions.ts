@@ -70,8 +70,9 @@ function formsOf(name: string): Forms {
       'gm',
     ),
     key: [
-      // A key of an object literal or a destructuring pattern, whatever its value: { name: ... }.
-      new RegExp(`(?:^|[{,(])\\s*${word}\\s*:(?!:)`, 'm'),
+      // A key of an object literal or a destructuring pattern, whatever its value: { name: ... };
+      // or an inline object type's property, optional or not: `type O = { name?: boolean } & X`.
+      new RegExp(`(?:^|[{,(;])\\s*(?:readonly\\s+)?${word}\\s*\\??\\s*:(?!:)`, 'm'),
       // A shorthand key or destructured name on its own line, with or without a default:
       // `  name,` `  name = false,` (an options object or the parameters that read it).
       new RegExp(`^\\s+${word}\\s*(?:=(?![=>])[^,;\\n]*)?,?\\s*$`, 'm'),

@@ -3,7 +3,14 @@ import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribut
 import type { ClaimUnderCheck } from './attribution';
 import type { SymbolDefinition } from './symbolIndex';
 import type { FileReader } from './fileHistory';
-import { arityOf, parameterInsidesOf, parameterListAt, parametersOf, sameParameters } from './signatures';
+import {
+  arityOf,
+  isDeclarationList,
+  parameterInsidesOf,
+  parameterListAt,
+  parametersOf,
+  sameParameters,
+} from './signatures';
 import { acceptsArguments, isTypedList } from './callArguments';
 import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
@@ -224,6 +231,7 @@ async function signatureCheck(
     evidence: {
       reason: stated ? 'signature changed' : `called with ${claim.parameters} arguments, declared otherwise`,
       now: current.definition.signature,
+      ...(stated ? {} : { amendable: true }),
       ...(stated ? {} : { doubtful: true }),
     },
   };
@@ -234,11 +242,17 @@ async function signatureCheck(
   return withCommit(check, commit);
 }
 
+/** Files a declaration may have lived in when the memory was written, beside today's: at most this many. */
+const MAX_FILES_THEN = 8;
+
 /**
- * The first commit after the memory from which `file` declares no parameter list of `name` that
- * `holds` (every version since, not just one).
+ * The first commit after the memory from which no file declares a parameter list of `name` that
+ * `holds` (every version since, not just one). The files are today's declaring file and the code
+ * files that named `name` when the memory was written: a function moved to another module after
+ * its signature changed is blamed on the change, not left without a commit. Only lists that read
+ * as declarations count, never call sites in the same files (tests, doc comments).
  */
-function noLongerDeclared(
+async function noLongerDeclared(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
   name: string,
@@ -246,10 +260,23 @@ function noLongerDeclared(
   holds: (list: string) => boolean,
 ): ReturnType<VerificationContext['fileBreak']> {
   const reader: FileReader<string[]> = {
-    name: `parameters\u0000${name}`,
-    read: (text) => (text === undefined ? [] : parameterInsidesOf(text, name)),
+    name: `declared parameters\u0000${name}`,
+    read: (text) =>
+      text === undefined ? [] : parameterInsidesOf(text, name).filter((list) => isDeclarationList(list)),
   };
-  return ctx.fileBreak([file], claim.memoryValidFrom, reader, (lists) => !lists.some(holds), 'every');
+  // Where typed declarations decide (today's file is typed), only typed files can have broken it.
+  const typedOnly = TYPED_FILE_RE.test(file);
+  const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))]
+    .filter((f) => f !== file && isCodeEvidence(f) && (!typedOnly || TYPED_FILE_RE.test(f)))
+    .sort()
+    .slice(0, MAX_FILES_THEN);
+  return ctx.fileBreak(
+    [file, ...then],
+    claim.memoryValidFrom,
+    reader,
+    (lists) => !lists.some(holds),
+    'every',
+  );
 }
 
 const TYPED_FILE_RE = /\.(?:d\.)?[cm]?ts$/;
@@ -292,6 +319,7 @@ async function callCheck(
     evidence: {
       reason: `no declaration accepts (${kinds.join(', ')})`,
       now: current.definition.signature,
+      amendable: true,
       ...(typed.length > 0 ? {} : { doubtful: true }),
     },
   };

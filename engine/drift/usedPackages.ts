@@ -67,6 +67,14 @@ function namesPackage(text: string, name: string, end: number): boolean {
   return PACKAGE_NOUN_RE.test(after);
 }
 
+/**
+ * A repository or npm page named after the package: `anymatch`, and the names Node packages'
+ * repositories often take, `node-http-proxy` for http-proxy, `marked.js` or `markedjs` for marked.
+ */
+function isPackagePage(page: string, name: string): boolean {
+  return [name, `node-${name}`, `${name}.js`, `${name}js`].includes(page);
+}
+
 /** `[anymatch](https://github.com/es128/anymatch)`, `[\`debug\`](https://www.npmjs.com/package/debug)`. */
 const PACKAGE_LINK_RE =
   /\[`?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`?\]\(https?:\/\/(?:github\.com\/[\w.-]+\/([\w.-]+)\/?|(?:www\.)?npmjs\.(?:com|org)\/package\/((?:@[\w.-]+\/)?[\w.-]+)\/?)(?:#[^)\s]*)?\)/g;
@@ -83,7 +91,7 @@ export function matchPackageLinks(text: string, out: Partial[]): void {
   for (let m = PACKAGE_LINK_RE.exec(text); m !== null; m = PACKAGE_LINK_RE.exec(text)) {
     const name = m[1] as string;
     const page = (m[2] ?? m[3] ?? '').replace(/\.git$/, '').toLowerCase();
-    if (NOT_PACKAGES.has(name) || (page !== name && page !== name.replace(/^@[^/]+\//, ''))) continue;
+    if (NOT_PACKAGES.has(name) || !isPackagePage(page, name.replace(/^@[^/]+\//, ''))) continue;
     const start = m.index + m[0].indexOf(name);
     out.push({ kind: 'dependency', subject: name, span: [start, start + name.length], usedAs: 'package' });
   }

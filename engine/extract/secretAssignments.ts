@@ -2,16 +2,23 @@ import type { SecretDetector } from './secretCandidate';
 import { isPlaceholder } from './secretPatterns';
 
 /**
- * `password=...`, `DB_PASSWORD: ...`, `"apiKey": "..."`, `token := "..."`, `'secret' => '...'`:
- * the key stays, the value goes. A key is sensitive by its last word (`db_password`, `githubToken`,
- * `x-api-key`), so `tokenizer`, `passwordField` and `max_tokens` are left alone.
+ * `password=...`, `DB_PASSWORD: ...`, `"apiKey": "..."`, `token := "..."`, `'secret' => '...'`,
+ * Make's `TOKEN ::= ...`/`?=`, PHP's `$token .= ...`, Go's `var token string = ...`: the key stays,
+ * the value goes. A key is sensitive by its last word (`db_password`, `githubToken`, `x-api-key`),
+ * so `tokenizer`, `passwordField` and `max_tokens` are left alone.
  */
 const ASSIGNMENT_RE =
-  /(?<![\w.-])(["']?)([A-Za-z_][\w.-]{0,63})\1\]?[ \t]{0,8}(:=|=>|=|:)(?![=:])([ \t]{0,8})/g;
+  /(?<![\w.-])(["']?)([A-Za-z0-9_][\w.-]{0,63})\1\]?(?:[ \t]{1,4}(?:string|String|str))?[ \t]{0,8}(:::=|::=|:=|\?=|\.=|\+=|=>|=|:)(?![=:])([ \t]{0,8})/g;
+/** `setProperty("API_TOKEN", "...")`, `put('password', '...')`: a call's quoted key, a comma, a quoted value. */
+const ARGUMENT_RE = /\([ \t]{0,8}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,8},[ \t]{0,8}(?=["'`])/g;
+/** `<apiToken>...</apiToken>`: an XML element named for a secret, its text the value. */
+const ELEMENT_RE = /<([A-Za-z_][\w.-]{0,63})>[ \t\r\n]{0,64}(?=[^<\s])/g;
 /** `--password=...` and `--token ...` on command lines. */
 const FLAG_RE = /(?<![\w-])--([A-Za-z][\w-]{0,63})(=|[ \t]{1,8})/g;
 const UNQUOTED_VALUE_RE = /[^\s'"`,;)}\]<>&]{1,1024}/y;
 const CAMEL_BOUNDARY_RE = /([a-z0-9])([A-Z])/g;
+/** An acronym before a word: `EZAKToken`, `APIKey`. */
+const ACRONYM_BOUNDARY_RE = /([A-Z])([A-Z][a-z])/g;
 const CODE_PATH_RE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
 const TYPE_NAME_RE = /^[A-Z][A-Za-z]*$/;
@@ -34,6 +41,7 @@ const NOT_VALUES = new Set(
 function secretKindOfKey(key: string): string | undefined {
   const words = key
     .replace(CAMEL_BOUNDARY_RE, '$1 $2')
+    .replace(ACRONYM_BOUNDARY_RE, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w.length > 0);
@@ -55,25 +63,45 @@ type Form = 'env' | 'spaced' | 'colon';
 
 export const detectAssignments: SecretDetector = (text, out) => {
   if (!/pass|pwd|secret|token|key/i.test(text)) return;
-  for (const [re, formOf] of [
-    [ASSIGNMENT_RE, assignmentForm],
-    [FLAG_RE, () => 'env' as const],
+  for (const [re, formOf, hint] of [
+    [ASSIGNMENT_RE, assignmentForm, /[:=]/],
+    [FLAG_RE, () => 'env' as const, '--'],
+    // Arguments and elements hold names as often as values: only a generated-looking value counts.
+    [ARGUMENT_RE, () => 'colon' as const, '('],
+    [ELEMENT_RE, () => 'colon' as const, '</'],
   ] as const) {
+    if (typeof hint === 'string' ? !text.includes(hint) : !hint.test(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const key = (re === ASSIGNMENT_RE ? m[2] : m[1]) as string;
+      const key = (re === ASSIGNMENT_RE || re === ARGUMENT_RE ? m[2] : m[1]) as string;
       const kind = secretKindOfKey(key);
       if (kind === undefined) continue;
-      const value = readValue(text, m.index + m[0].length);
-      if (value === undefined) continue;
+      const value =
+        re === ELEMENT_RE
+          ? elementText(text, m.index + m[0].length, key)
+          : readValue(text, m.index + m[0].length);
+      if (value === undefined || (re === ARGUMENT_RE && !value.quoted)) continue;
       const secret = text.slice(value.start, value.end);
       if (re === FLAG_RE && !value.quoted && secret.startsWith('-')) continue; // `--password --verbose`
-      if (!acceptValue(secret, kind, value.quoted, formOf(m))) continue;
+      if (!acceptValue(secret, kind, value.quoted && re !== ARGUMENT_RE, formOf(m))) continue;
       out.push({ kind, start: value.start, end: value.end });
       re.lastIndex = Math.max(re.lastIndex, value.end);
     }
   }
 };
+
+/** An element's text when it is one word and the element closes right after it. */
+function elementText(
+  text: string,
+  pos: number,
+  name: string,
+): { start: number; end: number; quoted: boolean } | undefined {
+  // Looked for within reach only, so that many open tags cost no more than one each.
+  const close = text.slice(pos, pos + MAX_QUOTED + 64).indexOf(`</${name}>`);
+  if (close === -1) return undefined;
+  const word = text.slice(pos, pos + close).trimEnd();
+  return /\s/.test(word) ? undefined : { start: pos, end: pos + word.length, quoted: false };
+}
 
 /** `KEY=value` (shell, .env) is data; `key = value` may be code; `key: value` may be prose or a type. */
 function assignmentForm(m: RegExpExecArray): Form {
@@ -86,7 +114,7 @@ function assignmentForm(m: RegExpExecArray): Form {
 
 function readValue(text: string, pos: number): { start: number; end: number; quoted: boolean } | undefined {
   const quote = text[pos];
-  if (quote === '"' || quote === "'") {
+  if (quote === '"' || quote === "'" || quote === '`') {
     for (let i = pos + 1; i < text.length && i <= pos + MAX_QUOTED; i++) {
       const c = text[i];
       if (c === '\n') return undefined;
@@ -117,5 +145,6 @@ function acceptValue(value: string, kind: string, quoted: boolean, form: Form): 
   // After a colon, prose ("Token: we need one") and type annotations (`password: Password`) are
   // common, so only a value that looks generated counts.
   if (TYPE_NAME_RE.test(value) || /['’]/.test(value)) return false;
+  if (/^[A-Z]+(?:_[A-Z]+)+$/.test(value)) return false; // a constant's or a variable's name: YOUR_API_KEY
   return /\d/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value) || value.length >= 16;
 }

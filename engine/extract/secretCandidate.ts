@@ -6,3 +6,15 @@ export interface SecretCandidate {
 }
 
 export type SecretDetector = (text: string, out: SecretCandidate[]) => void;
+
+/** A secret recognisable by its shape (secretPatterns.ts, providerTokens.ts). */
+export interface TokenPattern {
+  readonly kind: string;
+  /** Global; with the `d` flag when `group` is set. */
+  readonly re: RegExp;
+  /** Capture group holding the secret; the whole match when absent. */
+  readonly group?: number;
+  /** A cheap substring the text must contain for the pattern to be worth running. */
+  readonly hint: string | RegExp;
+  readonly accept?: (secret: string) => boolean;
+}

@@ -1,15 +1,5 @@
-import type { SecretCandidate, SecretDetector } from './secretCandidate';
-
-interface TokenPattern {
-  readonly kind: string;
-  /** Global; with the `d` flag when `group` is set. */
-  readonly re: RegExp;
-  /** Capture group holding the secret; the whole match when absent. */
-  readonly group?: number;
-  /** A cheap substring the text must contain for the pattern to be worth running. */
-  readonly hint: string | RegExp;
-  readonly accept?: (secret: string) => boolean;
-}
+import { PROVIDER_PATTERNS } from './providerTokens';
+import type { SecretCandidate, SecretDetector, TokenPattern } from './secretCandidate';
 
 const hasDigitAndLetter = (s: string): boolean => /\d/.test(s) && /[A-Za-z]/.test(s);
 
@@ -87,9 +77,18 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     group: 1,
   },
   {
+    // `curl -u user:password`, `--user user:password`: the password after the colon.
+    kind: 'password',
+    hint: /(?:^|\s)(?:-u|--user)[ \t=]/,
+    // Not `user:user` (a test login), nor a placeholder or variable (`$PASSWORD`, `${{ ... }}`).
+    re: /(?<![\w-])(?:-u|--user)(?:[ \t]{1,8}|=)["']?([^\s:'"<>[\]]{1,128}):(?!\1(?:["'\s]|$))([^\s'"<>[\]]{4,256})/dg,
+    group: 2,
+    accept: (s) => !isPlaceholder(s) && !/^[$%{]/.test(s),
+  },
+  {
     kind: 'bearer-token',
     hint: /authorization|bearer/i,
-    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
+    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([A-Za-z0-9._~+/-]{16,4096}=*)(?![\w.~+/-]))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
     accept: hasDigitAndLetter,
   },
 ];
@@ -104,7 +103,16 @@ export function isPlaceholder(value: string): boolean {
 
 export const detectTokens: SecretDetector = (text, out) => scanPatterns(TOKEN_PATTERNS, text, out);
 
-const hintSource = (hint: string | RegExp) => (typeof hint === 'string' ? hint : hint.source);
+const hintSource = (hint: string | RegExp) =>
+  typeof hint === 'string' ? hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : hint.source;
+
+/** Any provider's hint: one pass over a text that holds none, instead of one per provider. */
+const PROVIDER_HINT = new RegExp(PROVIDER_PATTERNS.map((p) => hintSource(p.hint)).join('|'));
+
+/** The services' prefixed tokens (providerTokens.ts). */
+export const detectProviderTokens: SecretDetector = (text, out) => {
+  if (PROVIDER_HINT.test(text)) scanPatterns(PROVIDER_PATTERNS, text, out);
+};
 
 /**
  * Case-insensitive twins of the patterns that need an upper-case letter (`AKIA`, `AIza`, `eyJ`),

@@ -2,7 +2,7 @@ import { EngramError } from '../errors';
 import { detectLowerCasedPrivateKeys, detectPrivateKeys } from './privateKeyBlocks';
 import { detectAssignments } from './secretAssignments';
 import type { SecretCandidate, SecretDetector } from './secretCandidate';
-import { detectLowerCasedTokens, detectTokens } from './secretPatterns';
+import { detectLowerCasedTokens, detectProviderTokens, detectTokens } from './secretPatterns';
 
 export interface Redaction {
   /** What was redacted: `aws-access-key`, `github-token`, `jwt`, `private-key`, `password` ... */
@@ -37,6 +37,7 @@ const detectLowerCased: SecretDetector = (text, out) => {
 const DETECTORS: readonly SecretDetector[] = [
   detectPrivateKeys,
   detectTokens,
+  detectProviderTokens,
   detectLowerCased,
   detectAssignments,
 ];

@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
-  fsyncSync,
   openSync,
   readFileSync,
   readSync,
@@ -20,7 +19,6 @@ import {
   writeSync,
 } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { EngramError } from '../errors';
 import { isProcessAlive, processStartTime } from './processInfo';
 import { acquireTakeoverMutex } from './takeoverMutex';
@@ -133,7 +131,12 @@ function newOwner(endpoint: string): LockOwner {
   };
 }
 
-/** O_EXCL create, write, fsync. Returns null when the file already exists. */
+/**
+ * O_EXCL create and write. Returns null when the file already exists. Not fsynced: a lock only
+ * matters while its owner lives, and a crash that could lose the file or its text also ends the
+ * owner, so whatever is left is stale either way (an empty file after its grace period, a dead pid).
+ * Other processes read it from the page cache. The two fsyncs were 1-130 ms of every CLI call.
+ */
 function createExclusive(lockPath: string, owner: LockOwner): HeldLock | null {
   let fd: number;
   try {
@@ -145,7 +148,6 @@ function createExclusive(lockPath: string, owner: LockOwner): HeldLock | null {
   let ino: number;
   try {
     writeFully(fd, JSON.stringify(owner));
-    fsyncSync(fd);
     ino = fstatSync(fd).ino;
   } catch (error) {
     closeSync(fd);
@@ -153,7 +155,6 @@ function createExclusive(lockPath: string, owner: LockOwner): HeldLock | null {
     throw storeError(`cannot write lock file ${lockPath}`, error);
   }
   closeSync(fd);
-  fsyncDirectory(path.dirname(lockPath));
   // Had we stalled for longer than the grace period between create and write, another process may
   // have replaced our still-empty file as stale: then the file at the path is no longer ours.
   if (readSnapshot(lockPath)?.ino !== ino) return null;
@@ -182,7 +183,6 @@ async function takeOver(
       const fd = openSync(temp, 'wx', 0o644);
       try {
         writeFully(fd, JSON.stringify(owner));
-        fsyncSync(fd);
       } finally {
         closeSync(fd);
       }
@@ -194,7 +194,6 @@ async function takeOver(
       if (['EPERM', 'EACCES', 'EBUSY'].includes(errnoCode(error) ?? '')) return 'changed';
       throw storeError(`cannot take over lock file ${lockPath}`, error);
     }
-    fsyncDirectory(path.dirname(lockPath));
     return heldLock(lockPath, owner);
   } finally {
     mutex.release();
@@ -270,19 +269,6 @@ function writeFully(fd: number, text: string): void {
   const buffer = Buffer.from(text, 'utf8');
   let offset = 0;
   while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);
-}
-
-/** Makes the new directory entry durable too; not supported everywhere (Windows), so best effort. */
-function fsyncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Best effort: the lock content itself was fsynced.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 function tryUnlink(file: string): void {

@@ -41,7 +41,13 @@ export function recencyFactor(memory: Pick<Memory, 'trust' | 'validFrom'>, now: 
   return 0.9 + 0.2 * Math.pow(0.5, ageDays / HALF_LIFE_DAYS[memory.trust]);
 }
 
-export function boostsFor(memory: Memory, context: BoostContext): Boosts {
+export function boostsFor(
+  memory: Pick<
+    Memory,
+    'importance' | 'trust' | 'validFrom' | 'pinned' | 'critical' | 'session' | 'layer' | 'kind'
+  >,
+  context: BoostContext,
+): Boosts {
   const importance = 0.9 + 0.2 * memory.importance;
   const recency = recencyFactor(memory, context.now);
   const pinned = memory.pinned || memory.critical ? 1.15 : 1;
@@ -64,7 +70,7 @@ function applied(raw: number): number {
   return 1 + BOOST_DAMPING * (raw - 1);
 }
 
-function layerFactor(memory: Memory, intent: Intent): number {
+function layerFactor(memory: Pick<Memory, 'layer' | 'kind'>, intent: Intent): number {
   if (intent === 'where-in-code') return memory.layer === 'codebase' ? 1.2 : 1;
   if (intent === 'why') return memory.kind === 'decision' ? 1.15 : 1;
   if (intent === 'how') return memory.layer === 'procedural' || memory.kind === 'procedure' ? 1.15 : 1;

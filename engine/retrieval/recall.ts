@@ -1,11 +1,11 @@
 import { invalidInput } from '../errors';
-import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from '../memory/rows';
-import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
 import { cachedEntityByAlias, cachedSessionMembers } from './storeCounts';
 import type { MemoryReads, RecallSources } from './recallSources';
 import { lexicallyMatched, selectiveSeeds } from './entitySeeds';
 import { boostsFor } from './boosts';
+import { candidateFields, fullMemories } from './candidateRows';
+import type { CandidateFields } from './candidateRows';
 import type { Boosts } from './boosts';
 import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
 import type { ChannelName, FusedChannel } from './channelWeights';
@@ -186,13 +186,14 @@ export async function recall(
   if (dense?.supportOnly) support.add('dense');
   const fused = reciprocalRankFusion(supportOnly(results, support, k));
   const pool = fused.slice(0, Math.max(k * 3, 30));
-  const memories = hydrate(
-    store,
-    pool.map((c) => c.memoryId),
-    options.asOf,
+  const poolIds = pool.map((c) => c.memoryId);
+  // With asOf the versions of that time decide; otherwise the current ones' fields, and whole rows
+  // for the final k only (below).
+  const memories: Map<string, CandidateFields> = store.read((r) =>
+    options.asOf === undefined ? candidateFields(r, poolIds) : fullMemories(r, poolIds, options.asOf),
   );
   const dropped: RecallTrace['dropped'] = [];
-  const hits: RecallHit[] = [];
+  const hits: Array<Omit<RecallHit, 'memory'> & { memory: CandidateFields }> = [];
   for (const candidate of pool) {
     const memory = memories.get(candidate.memoryId);
     const reason = memory
@@ -219,7 +220,7 @@ export async function recall(
   hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
   for (const extra of hits.slice(k))
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
-  const top = hits.slice(0, k);
+  const top = withWholeRows(store, hits.slice(0, k), options.asOf);
 
   if (options.noteAccess !== false) recordAccess(sources, query, top, options.session, now);
   const result: RecallResult = { query, hits: top };
@@ -310,36 +311,24 @@ function pagerankCandidates(
   });
 }
 
-/** Current memories by id; with asOf, the version Engram believed at that time. */
-function hydrate(store: MemoryReads, ids: string[], asOf: number | undefined): Map<string, Memory> {
-  if (ids.length === 0) return new Map();
-  const placeholders = ids.map(() => '?').join(', ');
-  return store.read((r) => {
-    const current = new Map(
-      r
-        .all<MemoryRow>(`${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.id IN (${placeholders})`, ids)
-        .map((row) => [row.id, toMemory(row)]),
-    );
-    if (asOf === undefined) return current;
-    const then = new Map<string, Memory>();
-    for (const row of r.all<MemoryRow>(
-      `SELECT ${VERSION_COLUMNS} FROM memories m WHERE m.id IN (${placeholders}) AND m.recorded_at <= ? AND (m.superseded_at IS NULL OR m.superseded_at > ?)`,
-      [...ids, asOf, asOf],
-    )) {
-      const state = current.get(row.id);
-      then.set(row.id, {
-        ...toVersion(row),
-        pinned: state?.pinned ?? false,
-        accessCount: state?.accessCount ?? 0,
-        lastAccessedAt: state?.lastAccessedAt ?? null,
-        confirmations: state?.confirmations ?? 1,
-      });
-    }
-    return then;
-  });
+/** The final hits with their whole memories (read for these k only; asOf read them already). */
+function withWholeRows(
+  store: MemoryReads,
+  hits: Array<Omit<RecallHit, 'memory'> & { memory: CandidateFields }>,
+  asOf: number | undefined,
+): RecallHit[] {
+  if (asOf !== undefined) return hits as RecallHit[];
+  const whole = store.read((r) =>
+    fullMemories(
+      r,
+      hits.map((hit) => hit.memory.id),
+    ),
+  );
+  // Read in the same turn as the fields: a memory cannot have gone in between.
+  return hits.map((hit) => ({ ...hit, memory: whole.get(hit.memory.id)! }));
 }
 
-function exclusion(memory: Memory, options: RecallOptions): string | undefined {
+function exclusion(memory: CandidateFields, options: RecallOptions): string | undefined {
   if (options.layer !== undefined && memory.layer !== options.layer) return `layer ${memory.layer}`;
   if (memory.status === 'active') return undefined;
   if (options.asOf !== undefined) return `status ${memory.status} at asOf`;

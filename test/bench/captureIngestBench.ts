@@ -3,7 +3,9 @@
 // JSON.parse of every line, which any reader pays. Also the longest the event loop was blocked
 // while the ingest ran (a batch: its redaction, parsing and transaction), the span a host's
 // main thread would be held.
-// Usage: node --import tsx test/bench/captureIngestBench.ts [turns]
+// With --redaction DIR (a gitleaks checkout or mirror), redaction recall and precision on gitleaks'
+// rule test cases instead (redaction/redactionBench.ts).
+// Usage: node --import tsx test/bench/captureIngestBench.ts [turns] [--redaction GITLEAKS_DIR]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,10 +14,12 @@ import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { splitLines } from '../../engine/capture/rawRecords';
 import { syntheticClaudeSession } from '../capture/syntheticSession';
+import { redactionLines } from './redaction/redactionBench';
 import { machine, median, ms, round } from './stats';
 
 const SQL_WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
-const turns = Number(process.argv[2] ?? 1000);
+const redactionAt = process.argv.indexOf('--redaction');
+const turns = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1000);
 const cwd = '/home/dev/shop';
 
 async function main(): Promise<void> {
@@ -76,4 +80,16 @@ async function main(): Promise<void> {
   console.log(`  longest event-loop block while ingesting: median ${round(median(longestBatch))} ms`);
 }
 
-void main();
+if (redactionAt === -1) void main();
+else {
+  const dir = process.argv[redactionAt + 1];
+  if (!dir) throw new Error('--redaction needs the path of a gitleaks checkout or mirror');
+  const started = process.hrtime.bigint();
+  const lines = redactionLines(dir);
+  console.log(
+    `${lines.join('\n')}\n  ${round(ms(started))} ms, ${machine()}, load ${os
+      .loadavg()
+      .map((l) => round(l))
+      .join(' ')}`,
+  );
+}

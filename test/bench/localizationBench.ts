@@ -6,12 +6,15 @@
  * fixed split (localizationSplit.ts) and overall: file-level hit@1/@5/@10 and MRR, beside two BM25
  * baselines over whole files computed in the same run on the same tree. A benchmark, not a test.
  *
- * Usage: npm run bench:localize -- INSTANCES.json CLONES_DIR [--json] [--limit N] [--repo NAME]
+ * Usage: npm run bench:localize -- INSTANCES.json CLONES_DIR [--json] [--limit N] [--repo NAME] [--record]
  *   INSTANCES.json  a list of {instance_id, repo: "owner/name", base_commit, problem_statement,
  *                   gold_files} (the SWE-bench-verified localisation format)
  *   CLONES_DIR      holds git clones named <name> or <owner>__<name>, or mirrors
  *                   <owner>+<name>/repo (as the fetch tool leaves them, e.g. /work/.mirror);
  *                   instances of other repositories are left out.
+ *   --record        writes the figures and the run's provenance to docs/figures/localize.json (then
+ *                   `npm run figures` renders them into docs/benchmarks.md); a record is of every
+ *                   instance, so not with --limit or --repo.
  *
  * Rankers: `bm25` (letters and digits), `bm25-code` (identifiers whole and split, and the path),
  * `bm25-code-src` (the same over source files only: the strongest of the three);
@@ -31,6 +34,7 @@ import type { RankedRun } from './localizationMetrics';
 import { splitRepositories } from './localizationSplit';
 import type { Half } from './localizationSplit';
 import { machine, median } from './stats';
+import { startRun, writeRecord } from './figures/benchRecord';
 
 interface Instance {
   instance_id: string;
@@ -148,9 +152,16 @@ async function main(): Promise<void> {
   const valued = new Set(['--limit', '--repo'].flatMap((o) => [o, option(o)]));
   const [instancesFile, clones] = args.filter((a) => !a.startsWith('--') && !valued.has(a));
   if (!instancesFile || !clones) {
-    console.error('usage: localizationBench INSTANCES.json CLONES_DIR [--json] [--limit N] [--repo NAME]');
+    console.error(
+      'usage: localizationBench INSTANCES.json CLONES_DIR [--json] [--limit N] [--repo NAME] [--record]',
+    );
     process.exit(1);
   }
+  if (args.includes('--record') && (option('--limit') !== undefined || option('--repo') !== undefined)) {
+    console.error('localizationBench: --record keeps a run over every instance; drop --limit and --repo');
+    process.exit(1);
+  }
+  const run = args.includes('--record') ? startRun('test/bench/localizationBench.ts', args) : undefined;
   const limit = Number(option('--limit') ?? Infinity);
   const only = option('--repo');
   const all = JSON.parse(readFileSync(instancesFile, 'utf8')) as Instance[];
@@ -165,6 +176,7 @@ async function main(): Promise<void> {
   const log = (line: string) => (json ? console.error(line) : console.log(line));
   const runs = emptyRuns();
   const latencies: string[] = [];
+  const latencyMs: Record<string, { first: number; locate: number; recall: number }> = {};
   const repoOf = new Map<string, string>();
   for (const [repo, instances] of byRepo) {
     log(`${repo} (${halves.get(repo)} half): ${instances.length} instances`);
@@ -173,6 +185,11 @@ async function main(): Promise<void> {
     latencies.push(
       `${repo}: p50 ${Math.round(median(ranked.times.first))} ms for the first query after a scan (locate, building the code index), then locate ${Math.round(median(ranked.times.locate))} ms, recall ${Math.round(median(ranked.times.recall))} ms`,
     );
+    latencyMs[repo] = {
+      first: Math.round(median(ranked.times.first)),
+      locate: Math.round(median(ranked.times.locate)),
+      recall: Math.round(median(ranked.times.recall)),
+    };
     for (const instance of instances) repoOf.set(instance.instance_id, repo);
   }
   const inHalf = (half: Half) => (run: RankedRun) => halves.get(repoOf.get(run.id)!) === half;
@@ -189,7 +206,18 @@ async function main(): Promise<void> {
       reporting: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r].filter(inHalf('reporting')))])),
       all: Object.fromEntries(RANKERS.map((r) => [r, hitRates(runs[r])])),
     },
+    byRepository: Object.fromEntries(
+      [...byRepo.keys()].map((repo) => {
+        const own = (r: Ranker) => runs[r].filter((one) => repoOf.get(one.id) === repo);
+        const rates = Object.fromEntries(RANKERS.map((r) => [r, hitRates(own(r))]));
+        return [repo, { half: halves.get(repo), rankers: rates, latencyMs: latencyMs[repo] }];
+      }),
+    ),
   };
+  if (run) {
+    const { date: _date, machine: _machine, load: _load, ...figures } = report;
+    console.error(`recorded ${writeRecord('localize', run, figures)}; now: npm run figures`);
+  }
   if (json) {
     console.log(JSON.stringify(report, null, 2));
     return;

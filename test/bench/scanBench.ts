@@ -25,14 +25,16 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { ScanResult } from '../../engine/code/codeWorkspace';
+import { parseFloor } from './parseFloor';
+import type { ParseFloor } from './parseFloor';
 import { machine, round } from './stats';
 
 const DEFAULT_REPOS_DIR = '/tmp/bench-repos';
 const repoRoot = path.resolve(__dirname, '../..');
 const cli = path.join(repoRoot, 'dist/cli.js');
 
-/** Loaded before the CLI in the child: records the process's peak RSS (KiB) when it exits. */
-const RSS_PRELOAD = `process.on('exit', () => require('node:fs').writeFileSync(process.env.ENGRAM_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));\n`;
+/** Loaded before the CLI in the child: records the process's peak RSS (KiB) and CPU time (all threads) when it exits. */
+const RSS_PRELOAD = `process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.ENGRAM_BENCH_RSS_FILE, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })); });\n`;
 
 /** Extensions the rescan may touch, with the line comment each language takes. */
 const COMMENT: Record<string, string> = {
@@ -156,6 +158,7 @@ function warmHost(work: string, db: string, repo: string, file: string): WarmFig
 interface ScanRun {
   result: ScanResult;
   wallMs: number;
+  cpuMs: number;
   peakRssMb: number;
 }
 
@@ -164,7 +167,10 @@ interface RepoFigures {
   files: number;
   mb: number;
   coldWallS: number;
+  coldCpuS: number;
   coldScanS: number;
+  /** The same parsed files through web-tree-sitter alone, in the same run (parseFloor.ts). */
+  floor: ParseFloor;
   filesPerS: number;
   mbPerS: number;
   peakRssMb: number;
@@ -199,10 +205,12 @@ function runScan(work: string, db: string, repo: string, extra: string[]): ScanR
   );
   const wallMs = performance.now() - started;
   if (child.status !== 0) throw new Error(`scan of ${repo} failed (${child.status}): ${child.stderr.trim()}`);
+  const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { maxRSS: number; cpuMs: number };
   return {
     result: JSON.parse(child.stdout) as ScanResult,
     wallMs,
-    peakRssMb: Number(readFileSync(rssFile, 'utf8')) / 1024,
+    cpuMs: usage.cpuMs,
+    peakRssMb: usage.maxRSS / 1024,
   };
 }
 
@@ -233,12 +241,15 @@ function benchRepo(repo: string): RepoFigures {
       writeFileSync(absolute, original);
     }
     const warm = warmHost(work, db, repo, touched);
+    const floor = parseFloor(repo, scanned, path.join(repoRoot, 'dist/grammars'));
     const seconds = cold.wallMs / 1000;
     return {
       repo,
       files: cold.result.files,
       mb: round(bytes / 2 ** 20, 1),
       coldWallS: round(seconds, 1),
+      coldCpuS: round(cold.cpuMs / 1000, 1),
+      floor,
       coldScanS: round(cold.result.millis / 1000, 1),
       filesPerS: Math.round(cold.result.files / seconds),
       mbPerS: round(bytes / 2 ** 20 / seconds, 2),
@@ -269,7 +280,8 @@ function defaultRepos(): string[] {
 function render(r: RepoFigures): string {
   return [
     `${path.basename(r.repo)}: ${r.files} files, ${r.mb} MB, ${r.symbols} symbols, token ratio ${r.tokenRatio ?? '-'}`,
-    `  cold scan: ${r.coldWallS} s wall (index ${r.coldScanS} s), ${r.filesPerS} files/s, ${r.mbPerS} MB/s, peak RSS ${r.peakRssMb} MB`,
+    `  cold scan: ${r.coldWallS} s wall, ${r.coldCpuS} s CPU (index ${r.coldScanS} s), ${r.filesPerS} files/s, ${r.mbPerS} MB/s, peak RSS ${r.peakRssMb} MB`,
+    `  parse floor (web-tree-sitter alone, the ${r.floor.files} parsed files, same run): one thread ${r.floor.oneThread.ms} ms wall / ${r.floor.oneThread.cpuMs} ms CPU, two threads ${r.floor.twoThreads.ms} ms; cold scan = ${round((r.coldWallS * 1000) / r.floor.oneThread.ms, 1)}x the one-thread floor`,
     `  one file changed (${r.rescan.file}): scan ${r.rescan.scanMs} ms, wall ${r.rescan.wallMs} ms (process start and database load included), peak RSS ${r.rescan.peakRssMb} MB`,
     `  host: one file changed in a just-opened host ${r.warm.freshHostMs} ms; warm: one file changed, full rescan ${r.warm.fullRescanMs} ms; one file changed, scan {paths: [file]}: p50 ${r.warm.targeted.p50Ms} ms (min ${r.warm.targeted.minMs}, max ${r.warm.targeted.maxMs}, first ${r.warm.targeted.firstMs}, ${r.warm.targeted.runs} runs)`,
   ].join('\n');

@@ -99,7 +99,10 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
   assert.equal(badLimit.err, 'engram: --limit must be 1 to 1000; got 0\n');
   const only = await engram(root, ['capture', 'run', '--agent', 'cursor'], env);
   assert.equal(only.code, 1);
-  assert.equal(only.err, 'engram: --agent must be one of claude-code, codex, aider, gemini; got "cursor"\n');
+  assert.equal(
+    only.err,
+    'engram: --agent must be one of claude-code, codex, aider, gemini, copilot, cline, roo-code; got "cursor"\n',
+  );
 });
 
 test('purge deletes a session and what was derived from it, says what, and no store file keeps it', async () => {

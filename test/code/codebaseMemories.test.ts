@@ -112,6 +112,43 @@ describe('codebase memories', () => {
     assert.ok((await codebase(test)).some((m) => m.conflictKey === 'code:file:src/limiter.ts'));
   });
 
+  it('derives the memories of files indexed early while the scan still parses the rest', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 160; i++)
+      files[`src/m${String(i).padStart(3, '0')}.ts`] =
+        `export function f${i}(): number {\n  return ${i};\n}\n`;
+    const root = workspaceWith(files);
+    const opened: { host?: TestHost['host'] } = {};
+    const derivedBeforeLastFile: number[] = [];
+    const test = await openTestHost({
+      code: {
+        root,
+        grammarsDirectory: grammarsDirectory(),
+        runner: 'inline',
+        onProgress: (progress) => {
+          if (progress.phase !== 'scan' || progress.done !== progress.total || !opened.host) return;
+          derivedBeforeLastFile.push(
+            opened.host.store.read((r) => r.value<number>('SELECT count(*) FROM code_memory_sync') ?? 0),
+          );
+        },
+      },
+    });
+    opened.host = test.host;
+    after(() => test.host.close());
+    const report = await test.call('scan');
+    // The closing sync derives only what the scan left: the counts of both add up.
+    assert.equal(report.memories.files, 160);
+    assert.equal(report.memories.added, 160);
+    assert.ok(
+      (derivedBeforeLastFile[0] ?? 0) > 0,
+      `derived during the scan: ${derivedBeforeLastFile.join()}`,
+    );
+    const current = test.host.store.read((r) =>
+      r.value<number>("SELECT count(*) FROM memories WHERE layer = 'codebase' AND superseded_at IS NULL"),
+    );
+    assert.equal(current, 160);
+  });
+
   it('derives the memories of files a killed scan indexed but never summarised', async () => {
     const { root, test } = await workspaceHost();
     // The index alone, as a scan killed right after indexing leaves it.

@@ -99,3 +99,36 @@ describe('drift on package scripts and dependencies', () => {
     assert.equal(claims[0]?.evidence.commit?.hash, replacing);
   });
 });
+
+describe('the project package named only by its lockfile', () => {
+  it("a nameless root package.json (the published one built elsewhere) is the lockfile's package", async () => {
+    const repo = new GitRepository();
+    const lock = '{\n  "name": "widgets",\n  "version": "1.0.0",\n  "lockfileVersion": 3\n}\n';
+    const index = (extra: string) =>
+      `exports.frameguard = function frameguard(options) { return options }\n${extra}`;
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': '{ "private": true, "version": "1.0.0" }\n',
+        'package-lock.json': lock,
+        'index.js': index('exports.expectCt = function expectCt(options) { return options.enforce }\n'),
+      },
+    });
+    const removing = repo.commit('Remove expectCt', T2, { write: { 'index.js': index('') } });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      '```js\napp.use(\n  widgets.expectCt({\n    enforce: true,\n  })\n);\n```',
+      BEFORE_CHANGE,
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const call = claims.find((c) => c.subject === 'widgets.expectCt');
+    // Through the package's own name the call and the option it passes are the project's: decisive.
+    assert.deepEqual(
+      [call?.verdict, call?.evidence.doubtful, call?.evidence.commit?.hash],
+      ['stale', undefined, removing],
+      JSON.stringify(claims),
+    );
+    assert.equal(claims.find((c) => c.subject === 'enforce')?.evidence.doubtful, undefined);
+  });
+});

@@ -147,6 +147,8 @@ describe('drift: a member is present while the code defines it, not while the wo
       'export const sync = () => 1;',
       'interface Api {\n  sync(file: string): void;\n}',
       'interface Api {\n  readonly sync?: boolean;\n}',
+      // An inline object type of a type alias (helmet's CSP options since 80338af).
+      'export type Options = { sync?: boolean } & (A | B);',
     ];
     for (const text of defining) assert.equal(definesMember(text, 'sync'), true, text);
     const using = [
@@ -157,6 +159,7 @@ describe('drift: a member is present while the code defines it, not while the wo
       'if (a.sync === b) {}',
       '  sync(file);',
       '// thelib.sync = old API',
+      'const mode = strict ? sync : async;',
     ];
     for (const text of using) assert.equal(definesMember(text, 'sync'), false, text);
     const owners = (text: string) => [...memberOwners(text, 'sync')].sort();

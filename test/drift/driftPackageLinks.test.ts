@@ -29,6 +29,17 @@ describe('drift: a package linked to its own page', () => {
     );
   });
 
+  it("takes a Node package's repository named node-NAME or NAME.js for its page, and no other name", () => {
+    const text =
+      'Powered by the popular [`http-proxy`](https://github.com/nodejitsu/node-http-proxy), ' +
+      'rendered by [marked](https://github.com/markedjs/marked.js) and [chalk](https://github.com/x/colors).';
+    const claims = extractClaims(text).filter((c) => c.kind === 'dependency');
+    assert.deepEqual(
+      claims.map((c) => c.subject),
+      ['http-proxy', 'marked'],
+    );
+  });
+
   it('declared when written and dropped since: stale with the commit; never declared: not drift', async () => {
     const { test, changing } = await scannedAfterChange(
       { 'package.json': pkg({ dependencies: { anymatch: '^3.1.0', debug: '^4.0.0' } }) },

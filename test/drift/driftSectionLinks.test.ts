@@ -56,7 +56,7 @@ describe('drift: links to a section of the memory’s own document', () => {
     assert.ok(!sections.has(sectionKey('growl')));
   });
 
-  it('a removed section is stale with the commit that removed it; kept ones hold; other documents unverifiable', async () => {
+  it('a removed section asks for review, with the commit that removed it; kept ones hold; other documents unverifiable', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, {
       write: { 'docs/guide.md': GUIDE_BEFORE, 'index.js': 'module.exports = 1;\n' },
@@ -84,6 +84,10 @@ describe('drift: links to a section of the memory’s own document', () => {
     const gone = claims.find((c) => c.subject === '#desktop-notification-support');
     assert.equal(gone?.verdict, 'stale');
     assert.equal(gone?.evidence.commit?.hash, removing);
+    // A link into the memory's own source document is navigation, not a claim about the project:
+    // labelled so on three development repositories (mocha, winston, http-proxy-middleware).
+    assert.equal(gone?.evidence.doubtful, true);
+    assert.notEqual(memoryIn(report, fromGuide).status, 'stale');
     assert.equal(claims.find((c) => c.subject === '#running-in-the-browser')?.verdict, 'ok');
     const other = report.memories.find((m) => m.id === fromCode);
     assert.ok(

@@ -178,6 +178,51 @@ describe('assignments: the value goes, the key stays', () => {
   });
 });
 
+// Fakes of the shapes providers document, assembled at run time like the ones above.
+const GITLAB = 'glpat-' + 'Xy12Ab34Cd56Ef78Gh90';
+const DIGITALOCEAN = 'dop_v1_' + 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
+const HUGGINGFACE = 'hf_' + 'AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh';
+const DATABRICKS = 'dapi' + '0123456789abcdef0123456789abcdef';
+const VALUE = 'Zr8xQ2vL9kW3mN7p';
+
+describe('assignments in more languages, arguments and elements (tuned on gitleaks rules A-M)', () => {
+  const cases: Array<[string, string]> = [
+    [`API_TOKEN ::= "${VALUE}"`, 'API_TOKEN ::= "[REDACTED:token]"'],
+    [`API_TOKEN ?= "${VALUE}"`, 'API_TOKEN ?= "[REDACTED:token]"'],
+    [`$apiToken .= "${VALUE}";`, '$apiToken .= "[REDACTED:token]";'],
+    [`var apiToken string = "${VALUE}"`, 'var apiToken string = "[REDACTED:token]"'],
+    ['apiToken := `' + VALUE + '`', 'apiToken := `[REDACTED:token]`'],
+    [`System.setProperty("API_TOKEN", "${VALUE}")`, 'System.setProperty("API_TOKEN", "[REDACTED:token]")'],
+    [`<apiToken>\n    ${VALUE}\n</apiToken>`, '<apiToken>\n    [REDACTED:token]\n</apiToken>'],
+    [`1passwordToken = "${VALUE}"`, '1passwordToken = "[REDACTED:token]"'],
+    [`EZAKToken="${VALUE}"`, 'EZAKToken="[REDACTED:token]"'],
+    [
+      `curl -u elastic:${VALUE} https://localhost:9200`,
+      'curl -u elastic:[REDACTED:password] https://localhost:9200',
+    ],
+    [`curl -H 'Authorization: ${VALUE}'`, "curl -H 'Authorization: [REDACTED:bearer-token]'"],
+    [`token ${GITLAB} here`, 'token [REDACTED:gitlab-token] here'],
+    [`do ${DIGITALOCEAN}`, 'do [REDACTED:digitalocean-token]'],
+    [`hf ${HUGGINGFACE}`, 'hf [REDACTED:huggingface-token]'],
+    [`DATABRICKS_HOST=x ${DATABRICKS}`, 'DATABRICKS_HOST=x [REDACTED:databricks-token]'],
+  ];
+  for (const [input, expected] of cases) {
+    test(input, () => assert.equal(redacted(input), expected));
+  }
+  const clean = [
+    '<password>Enter your password</password>',
+    '<apiKey>YOUR_API_KEY</apiKey>',
+    "fields.put('password', 'username');",
+    'curl -i -u test:test',
+    'curl --user "$GITHUB_USERNAME:$GITHUB_PASSWORD" "$URL"',
+    'curl -u username:token',
+    'http://assets.example.com/media/video_box.ico-7a388b69018576d24b59331fd60aab0c.png',
+  ];
+  for (const text of clean) {
+    test(`untouched: ${text}`, () => assertUntouched(text));
+  }
+});
+
 describe('no false positives', () => {
   const clean = [
     'The password is required and the token expires after an hour.',
@@ -272,6 +317,13 @@ describe('results', () => {
       'xoxb-',
       'secret_access_key=',
       'A',
+      '<apiToken>',
+      '<apiToken>abc123def456',
+      '"api_token", ',
+      'TOKEN ::= ',
+      'glpat-',
+      'curl -u a:',
+      'Authorization: ',
     ];
     for (const unit of units) {
       const text = repeat(unit);

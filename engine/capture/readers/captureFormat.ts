@@ -13,6 +13,20 @@ export interface CaptureFormat {
   /** The state a file starts with; `file` is its path (some formats name the session in it). */
   initialState(file: string): ReaderState;
   parse(text: string, state: ReaderState): ParsedRecord;
+  /**
+   * How the agent rewrites its file, when it does not only append: `whole` (a JSON document
+   * written anew on each change: read again from its start whenever it changed) or `compacted`
+   * (a log now and then written anew, shorter). A file read again keeps the reader's state, so
+   * the reader takes nothing twice; the ledger skips the records it has. @default appended only
+   */
+  rewrite?: 'whole' | 'compacted';
+  /** The format of one file, when an agent keeps two kinds side by side (Copilot's .json and .jsonl). */
+  variant?(file: string): CaptureFormat;
+}
+
+/** The format that reads `file` of `format`'s agent. */
+export function formatOf(format: CaptureFormat, file: string): CaptureFormat {
+  return format.variant?.(file) ?? format;
 }
 
 /** Every record of a whole file at once, for tests and the benchmark. */
@@ -21,7 +35,8 @@ export function readAll(
   bytes: Uint8Array,
   file = 'session.jsonl',
 ): { records: Array<ParsedRecord & { offset: number }>; consumed: number } {
-  const state = format.initialState(file);
-  const { records, consumed } = format.split(bytes, 0);
-  return { records: records.map((r) => ({ offset: r.offset, ...format.parse(r.text, state) })), consumed };
+  const reader = formatOf(format, file);
+  const state = reader.initialState(file);
+  const { records, consumed } = reader.split(bytes, 0);
+  return { records: records.map((r) => ({ offset: r.offset, ...reader.parse(r.text, state) })), consumed };
 }

@@ -19,6 +19,8 @@ export interface ReaderState {
   parent?: string;
   /** Calls that touched an excluded path: their results are not kept either (ingest.ts). */
   excludedCalls?: string[];
+  /** The file's modification time when it was read (a file rewritten whole is read again when it changes). */
+  fileMtime?: number;
 }
 
 const KEEP = 200;

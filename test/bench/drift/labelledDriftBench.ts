@@ -20,7 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DriftReport, MemoryDrift } from '../../../engine/drift/driftReport';
@@ -36,7 +36,25 @@ import { syntheticLockfile } from './syntheticLockfile';
 
 const LABELS = path.resolve(__dirname, '../drift-labels');
 /** Which repositories the engine was developed on; the others are reported only. */
-const DEVELOPMENT = new Set(['pino', 'mocha', 'nodemon', 'winston', 'koa', 'fastify', 'execa', 'chokidar']);
+const DEVELOPMENT = new Set([
+  'pino',
+  'mocha',
+  'nodemon',
+  'winston',
+  'koa',
+  'fastify',
+  'execa',
+  'chokidar',
+  'http-proxy-middleware',
+  'helmet',
+]);
+
+/** The root name of the workspace's own package-lock.json, if it has one. */
+function lockfileRootName(ws: string): string | undefined {
+  const file = path.join(ws, 'package-lock.json');
+  if (!existsSync(file)) return undefined;
+  return /^\{\s*"name"\s*:\s*"([^"\n]+)"/.exec(readFileSync(file, 'utf8').slice(0, 4096))?.[1];
+}
 
 function git(cwd: string, args: string[]): string {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -159,6 +177,7 @@ async function benchRepository(name: string, gitDir: string, options: Options) {
         syntheticLockfile(
           memories.map((m) => m.text),
           options.lockfileMb,
+          lockfileRootName(ws),
         ),
       );
     const dbPath = path.join(work, 'memory.db');

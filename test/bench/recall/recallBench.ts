@@ -3,6 +3,8 @@
  * with a plain BM25 baseline computed in the same run; then recall latency at 1k/10k/100k.
  * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
  *        [--cosqa QUERIES CORPUS] [--latency] [--json] [--locomo-conversations 0-2]
+ * `--record` writes the figures and the run's provenance to docs/figures/recall.json (then `npm run
+ * figures` renders them into docs/benchmarks.md).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
  * some, check on the others (a held-out split).
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
@@ -24,6 +26,7 @@ import type { BenchCorpus, BenchQuery } from './datasets';
 import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
 import { PlainBm25 } from './plainBm25';
 import { useLiteProvider } from '../../support/host';
+import { startRun, writeRecord } from '../figures/benchRecord';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -274,6 +277,7 @@ function heapUsedMB(): number {
 }
 
 async function main(): Promise<void> {
+  const run = args.includes('--record') ? startRun('test/bench/recall/recallBench.ts', args) : undefined;
   const results: Record<string, unknown> = {
     date: new Date().toISOString().slice(0, 10),
     machine: machine(),
@@ -312,6 +316,10 @@ async function main(): Promise<void> {
   }
   results['load'] = { withDense, corpora: loadTimes };
   rmSync(root, { recursive: true, force: true });
+  if (run) {
+    const { date: _date, machine: _machine, ...figures } = results;
+    process.stderr.write(`recorded ${writeRecord('recall', run, figures)}; now: npm run figures\n`);
+  }
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else printTable(results);
 }
