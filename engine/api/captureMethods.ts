@@ -9,7 +9,7 @@ import { listSessions } from '../capture/sessionList';
 import type { PurgeReport } from '../capture/purge';
 import { invalidInput, notFound } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
-import type { SqlWriter } from '../store/sqlAccess';
+import type { SqlReader } from '../store/sqlAccess';
 import { defineMethod, methodParams } from './defineMethod';
 import type { EngineContext } from './engineContext';
 import { NO_PARAMS } from './memoryParams';
@@ -68,7 +68,7 @@ function workspaceRoot(engine: EngineContext): string {
 }
 
 /** A session by its id or a unique prefix of 6+ characters. */
-function sessionId(tx: SqlWriter, id: string): string {
+export function sessionId(tx: SqlReader, id: string): string {
   if (tx.value('SELECT 1 FROM capture_sessions WHERE id = ?', [id]) !== undefined) return id;
   const matches =
     id.length >= 6
@@ -141,6 +141,7 @@ export const CAPTURE_METHODS = {
             sources: [],
             summaries: 0,
             conventions: 0,
+            links: 0,
             lessons: 0,
           })
         : runCapture(engine.store, {

@@ -53,6 +53,7 @@ import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
+import { LINK_METHODS } from './linkMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -278,6 +279,7 @@ export const METHODS = {
   ...LIFECYCLE_METHODS,
   ...CAPTURE_METHODS,
   ...TEAM_METHODS,
+  ...LINK_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -22,6 +22,7 @@ import { registerDriftCommands } from './driftCommands';
 import { registerCaptureCommands } from './captureCommands';
 import { registerTeamCommands } from './teamCommands';
 import { registerHookCommands } from './hookCommands';
+import { registerWhyCommand } from './whyCommand';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
@@ -340,6 +341,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
+  registerWhyCommand(program, invoke, io.cwd);
   registerLifecycleCommands(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
   registerTeamCommands(program, invoke, Date.now);

@@ -13,8 +13,9 @@ export interface HookCliHost {
 const CLIENTS = ['claude-code'] as const;
 
 /**
- * `engram hooks install|uninstall --client claude-code`: hooks that make the agent itself run
- * `engram capture run` after each turn and at the end of a session, in this workspace only.
+ * `engram hooks install|uninstall --client claude-code`: hooks that make the agent itself start
+ * each session with `engram context --prime` and run `engram capture run` after each turn and at
+ * the end of a session, in this workspace only.
  */
 export function registerHookCommands(program: Command, host: HookCliHost): void {
   const hooks = program
@@ -28,8 +29,8 @@ export function registerHookCommands(program: Command, host: HookCliHost): void 
     .action(() => {
       const change = installClaudeHooks(host.workspace(), host.cliScript);
       host.stdout(
-        `hooks ${change.events.join(', ')} in ${change.file} run ${host.cliScript} capture run after each turn; ` +
-          'engram capture enable must be on for them to read anything\n',
+        `hooks ${change.events.join(', ')} in ${change.file}: ${host.cliScript} primes each new session ` +
+          '(context --prime) and runs capture run after each turn; engram capture enable must be on for them to read anything\n',
       );
     });
   hooks

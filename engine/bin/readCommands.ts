@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { invalidInput } from '../errors';
 import { LAYERS } from '../memory/types';
 import type { Memory, MemoryVersion } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
@@ -115,14 +116,40 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
 
   program
     .command('context')
-    .argument('<query...>')
+    .argument('[query...]')
     .option('--budget <tokens>', 'token budget of the block', parseNumber, 1500)
     .option('--conversation <id>', 'skip what this conversation already received (default: --session)')
+    .option(
+      '--prime',
+      'the block a fresh session starts with: pinned memories, last sessions, open threads, decisions, drift',
+    )
+    .option(
+      '--from-hook',
+      "run by an agent's session-start hook: print the block only, nothing when it is empty",
+    )
     .description('the memory block for an agent prompt: pinned first, then relevant, within a token budget')
-    .action((words: string[], o: { budget: number; conversation?: string }) =>
-      invoke('context', { query: words.join(' '), budget: o.budget, conversation: o.conversation }, (r) => {
-        const block = r as { text: string; tokens: number; budget: number; skipped: unknown[] };
-        return `${block.text || '(no memories)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.skipped.length} skipped)`;
-      }),
+    .action(
+      (
+        words: string[],
+        o: { budget: number; conversation?: string; prime?: boolean; fromHook?: boolean },
+      ) => {
+        if (o.prime === true || o.fromHook === true) {
+          return invoke('prime', { budget: o.budget, conversation: o.conversation }, (r) => {
+            const block = r as { text: string; tokens: number; budget: number; omitted: number };
+            if (o.fromHook === true) return block.text;
+            return `${block.text || '(nothing to prime with yet)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.omitted} lines left out)`;
+          });
+        }
+        if (words.length === 0)
+          throw invalidInput('give a query, or --prime for the block a fresh session starts with');
+        return invoke(
+          'context',
+          { query: words.join(' '), budget: o.budget, conversation: o.conversation },
+          (r) => {
+            const block = r as { text: string; tokens: number; budget: number; skipped: unknown[] };
+            return `${block.text || '(no memories)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.skipped.length} skipped)`;
+          },
+        );
+      },
     );
 }

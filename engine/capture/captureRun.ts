@@ -7,6 +7,7 @@ import type { CaptureAgent } from './events';
 import { captureExcludes, pathMatcher } from './captureExcludes';
 import type { CaptureExcludes } from './captureExcludes';
 import { ingestSource } from './ingest';
+import { linkCommits } from './link/commitLinks';
 import { writeSessionLessons } from './sessionLessons';
 import { writeSessionSummaries } from './sessionSummary';
 import { writeStatedConventions } from './statedConventions';
@@ -28,6 +29,8 @@ export interface CaptureRunReport {
   summaries: number;
   /** New memories of conventions the user stated (statedConventions.ts). */
   conventions: number;
+  /** Links of sessions to the commits that carry their edits (link/commitLinks.ts). */
+  links: number;
   /** New memories of corrections, recovered commands and absences (sessionLessons.ts). */
   lessons: number;
 }
@@ -57,10 +60,12 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
     );
   }
   const updated = [...new Set(sources.flatMap((s) => s.sessions))];
-  const summaries = await writeSessionSummaries(store, updated);
+  // Commits often come after a session: recent sessions are linked again on every run.
+  const linked = await linkCommits(store, options.root, updated, Date.now());
+  const summaries = await writeSessionSummaries(store, [...new Set([...updated, ...linked.changed])]);
   const conventions = await writeStatedConventions(store, updated);
   const lessons = await writeSessionLessons(store, updated);
-  return { root: options.root, sources, summaries, conventions, lessons };
+  return { root: options.root, sources, summaries, conventions, lessons, links: linked.links };
 }
 
 export interface CaptureStatus {

@@ -2,6 +2,7 @@ import type { MemoryStore } from '../memory/memoryStore';
 import { FORMATS } from './ingest';
 import { formatOf } from './readers/captureFormat';
 import type { CaptureAgent } from './events';
+import { linkCommits } from './link/commitLinks';
 import { writeSessionRows } from './sessionRows';
 import { writeSessionSummaries } from './sessionSummary';
 
@@ -18,6 +19,8 @@ export interface RebuildReport {
   records: number;
   sessions: number;
   summaries: number;
+  /** Links to commits made again from the rebuilt file touches and the repository. */
+  links: number;
 }
 
 /**
@@ -32,7 +35,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
   const sources = store.read((r) =>
     r.all<{ path: string; agent: CaptureAgent }>('SELECT path, agent FROM capture_sources ORDER BY path'),
   );
-  const report: RebuildReport = { files: 0, records: 0, sessions: 0, summaries: 0 };
+  const report: RebuildReport = { files: 0, records: 0, sessions: 0, summaries: 0, links: 0 };
   const rebuilt = new Set<string>();
   for (const source of sources) {
     const format = formatOf(FORMATS[source.agent], source.path);
@@ -76,6 +79,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
     await new Promise((resolve) => setImmediate(resolve));
   }
   report.sessions = rebuilt.size;
+  report.links = (await linkCommits(store, root, [...rebuilt], Date.now())).links;
   report.summaries = await writeSessionSummaries(store, [...rebuilt]);
   return report;
 }

@@ -1,8 +1,10 @@
 import type { MemoryStore } from '../memory/memoryStore';
 import type { SqlReader } from '../store/sqlAccess';
+import { linkedCommits } from './link/commitLinks';
 
-/** The conflict key of a session's summary: a longer session's summary supersedes the earlier one. */
-export const summaryKey = (sessionId: string) => `capture:${sessionId}`;
+import { oneLine, sessionGoal, summaryKey } from './sessionFacts';
+
+export { summaryKey } from './sessionFacts';
 
 const AGENT_NAMES: Record<string, string> = {
   'claude-code': 'Claude Code',
@@ -16,6 +18,7 @@ const AGENT_NAMES: Record<string, string> = {
 const MAX_GOAL = 300;
 const MAX_FILES = 10;
 const MAX_COMMANDS = 5;
+const MAX_COMMITS = 5;
 
 interface SessionRow {
   id: string;
@@ -27,7 +30,8 @@ interface SessionRow {
 
 /**
  * A session's summary, from its rows alone (no language model): the goal as the user first put
- * it, the files it changed, the commands that passed and those that failed last. Undefined for a
+ * it, the files it changed, the commands that passed and those that failed last, the commits
+ * that carry its edits. Undefined for a
  * sub-agent (its parent's summary covers it) or a session with none of these.
  */
 export function sessionSummary(
@@ -39,10 +43,7 @@ export function sessionSummary(
     [sessionId],
   );
   if (!session || session.parent_id !== null) return undefined;
-  const goal = r.value<string>(
-    "SELECT text FROM capture_turns WHERE session_id = ? AND role = 'user' AND trim(text) != '' ORDER BY id LIMIT 1",
-    [sessionId],
-  );
+  const goal = sessionGoal(r, sessionId);
   const files = r
     .all<{ path: string }>(
       `SELECT path FROM capture_file_touches WHERE session_id = ? AND action != 'read'
@@ -70,6 +71,8 @@ export function sessionSummary(
   if (files.length > 0) parts.push(`Files changed: ${listed(files, MAX_FILES)}`);
   if (passed.length > 0) parts.push(`Commands that passed: ${listed(passed, MAX_COMMANDS)}`);
   if (failed.length > 0) parts.push(`Commands that failed: ${listed(failed, MAX_COMMANDS)}`);
+  const commits = linkedCommits(r, sessionId).map((c) => `${c.sha.slice(0, 7)} "${oneLine(c.subject, 60)}"`);
+  if (commits.length > 0) parts.push(`Commits: ${listed(commits, MAX_COMMITS)}`);
   return { content: `${parts.join('. ')}.`, session };
 }
 
@@ -117,11 +120,6 @@ export async function writeSessionSummaries(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return written;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function listed(items: string[], max: number): string {

@@ -3,6 +3,9 @@ import { simpleGit } from 'simple-git';
 import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
 import type { AnswerCodec, StoredHistory } from './historyStore';
+import { gitEnvironment } from '../gitEnvironment';
+
+export { gitEnvironment };
 
 /** What git can say about the workspace: absent without git or without a commit. */
 export interface GitContext {
@@ -82,19 +85,6 @@ function headOf(root: string): Promise<{ head: string; shallow: boolean } | unde
       },
     );
   });
-}
-
-/**
- * Only what git needs to find itself and its config: simple-git refuses an environment carrying
- * variables that can redirect git (and nothing here needs them).
- */
-export function gitEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { LC_ALL: 'C.UTF-8' };
-  for (const name of ['PATH', 'HOME', 'SystemRoot', 'USERPROFILE', 'XDG_CONFIG_HOME']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
 }
 
 /** Our log format starts each commit with a record separator (U+001E). */

@@ -12,14 +12,21 @@ export const PROMPTS: Prompt[] = [
     name: 'prime',
     title: 'Prime the session',
     description:
-      'Start a session with what Engram remembers about the project: pinned memories, then what is relevant to the task',
+      'Start a session with where the project stands (pinned memories, the last sessions, open threads, recent decisions, drift warnings), then what is relevant to the task',
     arguments: [{ name: 'task', description: 'what you are about to work on (optional)', required: false }],
   },
   {
     name: 'recap',
     title: 'Recap',
-    description: 'What changed in the project memory recently',
-    arguments: [{ name: 'days', description: 'how many days back (default 7)', required: false }],
+    description: 'What changed in the project memory recently, or what one captured agent session did',
+    arguments: [
+      { name: 'days', description: 'how many days back (default 7)', required: false },
+      {
+        name: 'session',
+        description: 'a captured session id (or a unique prefix): recap that session instead',
+        required: false,
+      },
+    ],
   },
   {
     name: 'why',
@@ -47,7 +54,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 const ARGUMENTS: Record<string, z.ZodType<Record<string, string | undefined>>> = {
   prime: z.object({ task: z.string().max(MAX_QUERY_CHARS).optional() }),
-  recap: z.object({ days: z.string().max(20).optional() }),
+  recap: z.object({ days: z.string().max(20).optional(), session: z.string().max(200).optional() }),
   why: z.object({ target: z.string().max(MAX_QUERY_CHARS).optional() }),
 };
 
@@ -86,12 +93,21 @@ async function promptFor(
   context: ToolContext,
 ): Promise<GetPromptResult> {
   if (name === 'prime') {
+    // Where the project stands, then what is relevant to the task (the context skips what the
+    // primed block already gave this session).
+    const primed = await context.call('prime', { budget: 1500 });
     const task = args['task']?.trim() || 'project overview: architecture, conventions, decisions';
-    const block = await context.call('context', { query: task, budget: 2000 });
+    const block = await context.call('context', { query: task, budget: 1500 });
+    const parts = [primed.text, block.text].filter((t) => t !== '');
     return userMessage(
       'Project memory for this session',
-      `Here is what Engram remembers about this project (memory ids in brackets; recall more with memory_recall):\n\n${block.text || '(no memories yet)'}`,
+      `Here is what Engram remembers about this project (memory ids in brackets; recall more with memory_recall):\n\n${parts.join('\n\n') || '(no memories yet)'}`,
     );
+  }
+  if (name === 'recap' && args['session'] !== undefined) {
+    const recap = await context.call('captureRecap', { session: args['session'] });
+    const lines = linesWithin(recap.lines, DEFAULT_BUDGET - 100);
+    return userMessage(`Recap of session ${recap.session}`, lines.join('\n'));
   }
   if (name === 'recap') {
     const days = args['days'] === undefined ? 7 : Number(args['days']);

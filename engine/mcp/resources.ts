@@ -1,6 +1,7 @@
 import { invalidParams } from './argumentErrors';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_BUDGET, fitToBudget } from './budget';
+import { capturedResource } from './captureResources';
 import { memoryView, shrinkMemoryView } from './memoryView';
 import type { ToolContext } from './toolDefinition';
 import { repoMapWithin } from './tools/codeTools';
@@ -52,6 +53,22 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     description: 'One memory with every field and its notes',
     mimeType: 'application/json',
   },
+  {
+    uriTemplate: 'session://{id}/transcript',
+    name: 'session-transcript',
+    title: 'A captured session',
+    description:
+      "A captured agent session's turns in order (redacted as stored), with the tools called after each, within a token budget",
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'file-history://{path}',
+    name: 'file-history',
+    title: 'What the sessions did to a file',
+    description:
+      'What every captured agent session did to a workspace file (read, edit, create, delete; lines added), and which commits carried it',
+    mimeType: 'application/json',
+  },
 ];
 
 const RECENT_COUNT = 50;
@@ -82,6 +99,8 @@ export async function readResource(uri: string, context: ToolContext): Promise<R
     const { summary, memories, next } = await driftCheckPage({}, 0, DEFAULT_BUDGET, context);
     return json({ ...summary, memories, more: next !== null });
   }
+  const captured = await capturedResource(uri, context);
+  if (captured !== undefined) return json(captured);
   const match = /^memory:\/\/([^/?#]{1,200})$/.exec(uri);
   if (!match?.[1]) throw invalidParams(`uri: no resource ${JSON.stringify(uri.slice(0, 200))}`);
   const id = decodeURIComponent(match[1]);

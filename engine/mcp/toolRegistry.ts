@@ -9,6 +9,7 @@ import { MEMORY_GRAPH_TOOLS } from './tools/memoryGraphTools';
 import { MEMORY_READ_TOOLS } from './tools/memoryReadTools';
 import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
 import { TEAM_TOOLS } from './tools/teamTools';
+import { whyTool } from './tools/whyTool';
 
 /**
  * Every tool the bridge can serve, in the order clients list them. A new tool is one entry here:
@@ -22,6 +23,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...LIFECYCLE_TOOLS,
   ...TEAM_TOOLS,
   ...CODE_TOOLS,
+  whyTool,
   ...DRIFT_TOOLS,
   ...COMPAT_TOOLS,
 ];

@@ -4,6 +4,7 @@ import { driftMigration, historyAnswersMigration } from '../drift/schema';
 import { knowledgeGraphMigration } from '../knowledgeGraph/schema';
 import { captureMigration } from '../capture/schema';
 import { teamMigration } from '../team/schema';
+import { commitLinkMigration } from '../capture/link/linkSchema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -237,4 +238,5 @@ export const MIGRATIONS: readonly Migration[] = [
   knowledgeGraphMigration(10),
   captureMigration(11),
   teamMigration(12),
+  commitLinkMigration(13),
 ];

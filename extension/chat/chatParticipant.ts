@@ -7,6 +7,7 @@ import { driftListItem, escapedText, memoryListItem, sourceReference } from './c
 import { memoryUri } from '../memoryDocuments';
 import { readSettings } from '../settings';
 import { summarizeWithModel } from './modelSummary';
+import { whySessionsMarkdown } from './whySessions';
 
 export const CHAT_PARTICIPANT_ID = 'engram.chat';
 /** Who chat writes are recorded as (agent trust, not human). */
@@ -42,8 +43,8 @@ function streamHits(
   }
 }
 
-/** The file (and selection) `/why` and `/context` talk about: the active editor's, if any. */
-function editorFocus(): { file?: string; selection?: string } {
+/** The file (and selection, and cursor line) `/why` and `/context` talk about: the active editor's, if any. */
+function editorFocus(): { file?: string; selection?: string; line?: number } {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.uri.scheme !== 'file') return {};
   const selection = editor.selection.isEmpty
@@ -51,6 +52,7 @@ function editorFocus(): { file?: string; selection?: string } {
     : editor.document.getText(editor.selection).slice(0, 500);
   return {
     file: vscode.workspace.asRelativePath(editor.document.uri, false),
+    line: editor.selection.active.line + 1,
     ...(selection ? { selection } : {}),
   };
 }
@@ -112,12 +114,9 @@ async function contextCommand(
   request: vscode.ChatRequest,
   stream: vscode.ChatResponseStream,
 ) {
+  if (!request.prompt.trim()) return primeCommand(deps, stream);
   const focus = editorFocus();
   const query = [request.prompt.trim(), focus.file, focus.selection].filter(Boolean).join(' ');
-  if (!query) {
-    stream.markdown('Open a file or ask about something: `@engram /context authentication`');
-    return { metadata: { command: 'context' } };
-  }
   const block = await deps.engine.call(
     'context',
     { query, budget: readSettings().contextBudget, conversation: `vscode-chat-${Date.now()}` },
@@ -137,6 +136,24 @@ async function contextCommand(
     ),
   );
   for (const uri of titled) stream.reference(uri);
+  return { metadata: { command: 'context', included: block.included.length, tokens: block.tokens } };
+}
+
+/** `/context` with no query: where the project stands, as a fresh agent session gets it. */
+async function primeCommand(deps: ChatDependencies, stream: vscode.ChatResponseStream) {
+  const block = await deps.engine.call(
+    'prime',
+    { budget: readSettings().contextBudget, conversation: `vscode-chat-${Date.now()}` },
+    CHAT_ACTOR,
+  );
+  if (block.text === '') {
+    stream.markdown('Nothing to prime a session with yet: no pinned memory, captured session or decision.');
+    return { metadata: { command: 'context', included: 0, tokens: 0 } };
+  }
+  stream.markdown(
+    `Where the project stands (${block.tokens}/${block.budget} tokens, what a new agent session starts with):\n\n`,
+  );
+  stream.markdown(`\`\`\`text\n${block.text.replace(/```/g, '`\u200b``')}\n\`\`\`\n`);
   return { metadata: { command: 'context', included: block.included.length, tokens: block.tokens } };
 }
 
@@ -174,10 +191,19 @@ async function whyCommand(
     stream.markdown('Open a file (or select code) and ask `@engram /why`.');
     return { metadata: { command: 'why', hits: 0 } };
   }
+  // The captured agent sessions (and their commits) behind the file at the cursor's line, first;
+  // a file outside the workspace has none, and the decisions below still answer.
+  const sessions = focus.file
+    ? await deps.engine.call('why', { file: focus.file, line: focus.line }, CHAT_ACTOR).catch(() => undefined)
+    : undefined;
+  if (sessions && sessions.sessions.length > 0) stream.markdown(whySessionsMarkdown(sessions));
   const { hits } = await deps.engine.call('recall', { query: `why ${query}`, k: 20 }, CHAT_ACTOR);
   const decisions = hits
     .filter((h) => ['decision', 'preference', 'error-pattern', 'negative', 'fact'].includes(h.memory.kind))
     .slice(0, 8);
+  if (decisions.length === 0 && sessions && sessions.sessions.length > 0) {
+    return { metadata: { command: 'why', hits: 0, sessions: sessions.sessions.length } };
+  }
   if (decisions.length === 0) {
     stream.markdown(`No recorded decision about ${escapedText(focus.file ?? query.slice(0, 80))} yet.`);
     return { metadata: { command: 'why', hits: 0 } };
@@ -231,7 +257,7 @@ export function registerChatParticipant(
       if (command === 'recall')
         return [{ prompt: '', command: 'why', label: 'Why is the current file the way it is?' }];
       if (command === 'remember')
-        return [{ prompt: '', command: 'context', label: 'Show the context for this file' }];
+        return [{ prompt: '', command: 'context', label: 'Where does the project stand?' }];
       return [];
     },
   };

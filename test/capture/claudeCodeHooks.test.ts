@@ -34,6 +34,9 @@ test('hooks install and uninstall: idempotent, other settings and hooks kept, th
   assert.deepEqual(installed.hooks?.['Stop']?.[0], theirs);
   const command = installed.hooks?.['SessionEnd']?.[0]?.hooks[0]?.command ?? '';
   assert.match(command, /^node ".*cli\.js" capture run --agent claude-code --from-hook$/);
+  const start = installed.hooks?.['SessionStart'];
+  assert.equal(start?.length, 1);
+  assert.match(start?.[0]?.hooks[0]?.command ?? '', /^node ".*cli\.js" context --prime --from-hook$/);
 
   // What the hook runs: quiet while capture is off, one line once it reads something.
   const file = path.join(home, '.claude', 'projects', claudeProjectName(root), `${SESSION}.jsonl`);
@@ -49,8 +52,17 @@ test('hooks install and uninstall: idempotent, other settings and hooks kept, th
   assert.match((await engram(root, hookArgs, env)).out, /^\S+Z \+17 records in 1 session/);
   assert.equal((await engram(root, hookArgs, env)).out, '', 'nothing new, nothing said');
 
+  // What the SessionStart hook prints is the primed block, which Claude Code adds to the context.
+  const primed = await engram(root, ['context', '--prime', '--from-hook'], env);
+  assert.equal(primed.code, 0, primed.err);
+  assert.match(primed.out, /^## Engram: where this project stands/);
+  assert.match(
+    primed.out,
+    /### Last sessions\n- \[\S+\] Claude Code session on 2026-03-02 \(branch fix\/dates\)/,
+  );
+
   const removed = await engram(root, ['hooks', 'uninstall', '--client', 'claude-code'], env);
-  assert.match(removed.out, /^removed Engram's Stop, SessionEnd hooks from /);
+  assert.match(removed.out, /^removed Engram's Stop, SessionStart, SessionEnd hooks from /);
   assert.deepEqual(read(), { permissions: { allow: ['Bash(npm test)'] }, hooks: { Stop: [theirs] } });
   assert.match(
     (await engram(root, ['hooks', 'uninstall', '--client', 'claude-code'], env)).out,

@@ -59,7 +59,7 @@ test('the full profile has every tool, each with input and output schemas and ho
   const tools = await toolNames([]);
   const byName = new Map(tools.map((t) => [t.name, t]));
   for (const name of [...COMPAT, ...CODE_AND_DRIFT]) assert.ok(byName.has(name), name);
-  assert.equal(tools.length, 38);
+  assert.equal(tools.length, 39);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema?.type, 'object', tool.name);

@@ -35,6 +35,7 @@ test('read-only tools, resources and prompts write nothing: no ledger row, no jo
     code_symbols: { query: 'helper' },
     code_files: { query: 'src' },
     code_locate: { query: 'where is the helper?' },
+    code_why: { target: 'src/app.ts:1' },
     search_nodes: { query: 'postgres' },
     open_nodes: { names: ['postgres'] },
   };
@@ -49,7 +50,12 @@ test('read-only tools, resources and prompts write nothing: no ledger row, no jo
       assert.ok(!result.isError, `${tool.name} failed: ${JSON.stringify(result.content)}`);
       called.push(tool.name);
     }
-    for (const uri of ['memory://recent', 'code://map', `memory://${seeded.editedId}`]) {
+    for (const uri of [
+      'memory://recent',
+      'code://map',
+      `memory://${seeded.editedId}`,
+      'file-history://src%2Fapp.ts',
+    ]) {
       await bridge.client.readResource({ uri });
     }
     await bridge.client.getPrompt({ name: 'recap', arguments: {} });

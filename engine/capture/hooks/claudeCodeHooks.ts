@@ -4,10 +4,19 @@ import { applyEdits, modify, parse } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import { invalidInput } from '../../errors';
 
-/** The hook events after which Claude Code has appended to its transcript: a turn, a session. */
-const EVENTS = ['Stop', 'SessionEnd'] as const;
 /** Marks Engram's own entries, so install replaces them and uninstall finds them. */
 const MARK = '--from-hook';
+
+/**
+ * What each hook runs. `SessionStart`: the primed block, which Claude Code adds to the new
+ * session's context (a SessionStart hook's stdout on exit 0, https://code.claude.com/docs/en/hooks).
+ * `Stop`, `SessionEnd`: after Claude Code appended a turn or ended a session, read it.
+ */
+const EVENTS = {
+  SessionStart: 'context --prime',
+  Stop: 'capture run --agent claude-code',
+  SessionEnd: 'capture run --agent claude-code',
+} as const;
 
 export interface HookChange {
   file: string;
@@ -23,9 +32,9 @@ export function claudeSettingsFile(workspace: string): string {
   return path.join(workspace, '.claude', 'settings.local.json');
 }
 
-/** The command a hook runs: this Engram's CLI reading what Claude Code just wrote. */
-export function hookCommand(cliScript: string): string {
-  return `node ${JSON.stringify(cliScript)} capture run --agent claude-code ${MARK}`;
+/** The command a hook runs: this Engram's CLI, marked as Engram's own. */
+export function hookCommand(cliScript: string, event: keyof typeof EVENTS): string {
+  return `node ${JSON.stringify(cliScript)} ${EVENTS[event]} ${MARK}`;
 }
 
 interface HookEntry {
@@ -64,16 +73,17 @@ export function installClaudeHooks(workspace: string, cliScript: string): HookCh
   const file = claudeSettingsFile(workspace);
   const { hooks, text: before } = readSettings(file);
   let text = before;
-  for (const event of EVENTS) {
+  const events = Object.keys(EVENTS) as Array<keyof typeof EVENTS>;
+  for (const event of events) {
     const others = (Array.isArray(hooks[event]) ? hooks[event] : []).filter((e) => !ours(e));
     text = write(file, text, event, [
       ...others,
-      { hooks: [{ type: 'command', command: hookCommand(cliScript) }] },
+      { hooks: [{ type: 'command', command: hookCommand(cliScript, event) }] },
     ]);
   }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
-  return { file, events: [...EVENTS] };
+  return { file, events };
 }
 
 /** Removes Engram's hooks, and an event's list when nothing else is left in it. */

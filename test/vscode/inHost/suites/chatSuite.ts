@@ -110,6 +110,18 @@ test('@engram /why lists the decisions about the current file; /context gives it
   assert.match(context.stream.text, /sha256/);
 });
 
+test('@engram /context with no query primes: where the project stands, as a new agent session gets it', async () => {
+  await ask('remember', 'Invoices are rounded half-even, never half-up');
+  const { stream, result } = await ask('context', '');
+  assert.match(
+    stream.text,
+    /^Where the project stands \(\d+\/\d+ tokens, what a new agent session starts with\):/,
+  );
+  assert.match(stream.text, /## Engram: where this project stands/);
+  assert.equal((result.metadata as { command: string }).command, 'context');
+  assert.ok((result.metadata as { included: number }).included > 0);
+});
+
 test('@engram /drift answers whether or not the drift checker is there', async () => {
   const { stream, result } = await ask('drift', '');
   assert.ok(stream.text.length > 0);

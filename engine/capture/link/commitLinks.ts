@@ -1,0 +1,198 @@
+import type { MemoryStore } from '../../memory/memoryStore';
+import { DERIVED_WRITE } from '../../store/durableDatabase';
+import type { SqlReader, SqlWriter } from '../../store/sqlAccess';
+import { branchExists, commitsSince } from './gitCommits';
+import type { CommitDiff } from './gitCommits';
+import { lineSet, sessionEdits } from './sessionEdits';
+import type { FileEdits } from './sessionEdits';
+
+/** Commits a little older than the session's first record still count: clocks and rounding differ. */
+const CLOCK_SLACK_MS = 60_000;
+/** Sessions relinked on every run besides those that grew: their commits often come after them. */
+export const RELINK_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+
+export interface CommitLink {
+  sessionId: string;
+  sha: string;
+  path: string;
+  /** The session's added lines on `path` that the commit added too. */
+  lines: number;
+  /** The session's added (significant) lines on `path`. */
+  sessionLines: number;
+  subject: string;
+  committedAt: number;
+}
+
+/**
+ * Whether a commit carries a session's edit of a file, `common` of the session's `sessionLines`
+ * lines there, out of the `commitLines` it added there: half of the session's lines (a one-line
+ * fix is one line), or three that make a fifth of what the commit added. A long session shares a
+ * few common lines with any later rework of the file: those do not make the rework the session's.
+ * Content, not hashes: a rebase, an amend or a squash keeps the lines and changes the commit.
+ */
+export function carries(common: number, sessionLines: number, commitLines: number): boolean {
+  return common > 0 && (common * 2 >= sessionLines || (common >= 3 && common * 5 >= commitLines));
+}
+
+/**
+ * Whether a commit carries one edit of a file (of a session that edited it more than once): half
+ * of the edit's lines that make a fifth of what the commit added (a single edit's line alone is
+ * often one any later commit may add again).
+ */
+export function carriesEdit(common: number, editLines: number, commitLines: number): boolean {
+  return common > 0 && common * 2 >= editLines && common * 5 >= commitLines;
+}
+
+/**
+ * The links of one session to the commits given (those after it started, on its branch): a
+ * commit carries the session's edit of a file when it carries the session's lines there, or one
+ * of its edits' (a session that edits a file ten times is often committed edit by edit). A line
+ * goes to the first commit that carries it: a later commit that adds the same line again (code
+ * moved back, a revert of a revert) carries someone else's change, not the session's.
+ */
+export function matchSession(
+  sessionId: string,
+  edits: ReadonlyMap<string, FileEdits>,
+  commits: readonly CommitDiff[],
+): CommitLink[] {
+  const links: CommitLink[] = [];
+  const claimed = new Map<string, Set<string>>();
+  // git log lists the newest first; the oldest commit must claim its lines first.
+  const oldestFirst = [...commits].reverse().sort((a, b) => a.committedAt - b.committedAt);
+  for (const commit of oldestFirst) {
+    for (const [path, file] of edits) {
+      const added = commit.added.get(path);
+      if (!added) continue;
+      const taken = claimed.get(path) ?? new Set<string>();
+      const theirs = lineSet(added);
+      const fresh = (lines: ReadonlySet<string>) =>
+        [...theirs].filter((l) => lines.has(l) && !taken.has(l)).length;
+      const common = [...theirs].filter((line) => file.all.has(line) && !taken.has(line));
+      const carried =
+        carries(common.length, file.all.size, theirs.size) ||
+        file.edits.some((edit) => carriesEdit(fresh(edit), edit.size, theirs.size));
+      if (!carried) continue;
+      for (const line of common) taken.add(line);
+      claimed.set(path, taken);
+      links.push({
+        sessionId,
+        sha: commit.sha,
+        path,
+        lines: common.length,
+        sessionLines: file.all.size,
+        subject: commit.subject,
+        committedAt: commit.committedAt,
+      });
+    }
+  }
+  return links;
+}
+
+interface SessionToLink {
+  id: string;
+  startedAt: number;
+  branch: string | null;
+}
+
+function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): SessionToLink[] {
+  const rows = r.all<SessionToLink>(
+    `SELECT s.id, s.started_at AS startedAt, s.git_branch AS branch FROM capture_sessions s
+     WHERE s.started_at IS NOT NULL AND s.started_at >= ?
+       AND EXISTS (SELECT 1 FROM capture_file_touches f WHERE f.session_id = s.id AND f.action IN ('edit', 'create'))`,
+    [since],
+  );
+  const extra = ids.length
+    ? r.all<SessionToLink>(
+        `SELECT id, started_at AS startedAt, git_branch AS branch FROM capture_sessions
+         WHERE started_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
+        [JSON.stringify(ids)],
+      )
+    : [];
+  const all = new Map<string, SessionToLink>();
+  for (const s of [...rows, ...extra]) all.set(s.id, s);
+  return [...all.values()];
+}
+
+export interface LinkReport {
+  /** Sessions whose set of linked commits changed (their summaries name the commits). */
+  changed: string[];
+  links: number;
+}
+
+/**
+ * Links sessions to the commits that carry their edits: those given and every session that
+ * started within RELINK_WINDOW_MS of `now` with edits. The candidates are the commits of the
+ * session's branch (when it still exists) and of HEAD (where a squash merge lands), committed
+ * after the session started, that changed a file it edited. A session's links are replaced as
+ * a whole, so a commit rewritten away (amend, rebase) loses its link and its new one gains it.
+ */
+export async function linkCommits(
+  store: MemoryStore,
+  root: string,
+  sessionIds: readonly string[],
+  now: number,
+): Promise<LinkReport> {
+  const sessions = store.read((r) => sessionsToLink(r, sessionIds, now - RELINK_WINDOW_MS));
+  const report: LinkReport = { changed: [], links: 0 };
+  const byBranch = new Map<string, SessionToLink[]>();
+  for (const s of sessions) {
+    const key = s.branch ?? '';
+    byBranch.set(key, [...(byBranch.get(key) ?? []), s]);
+  }
+  for (const [branch, group] of byBranch) {
+    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionEdits(r, s.id))]));
+    const paths = [...new Set([...edits.values()].flatMap((e) => [...e.keys()]))];
+    const refs = branch !== '' && (await branchExists(root, branch)) ? [branch, 'HEAD'] : ['HEAD'];
+    const since = Math.min(...group.map((s) => s.startedAt)) - CLOCK_SLACK_MS;
+    const commits = await commitsSince(root, refs, since, paths);
+    for (const s of group) {
+      const after = commits.filter((c) => c.committedAt >= s.startedAt - CLOCK_SLACK_MS);
+      const links = matchSession(s.id, edits.get(s.id) ?? new Map(), after);
+      report.links += links.length;
+      if (store.read((r) => sameLinks(r, s.id, links))) continue;
+      // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
+      store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
+      report.changed.push(s.id);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return report;
+}
+
+/** Whether the session's stored links are these (commit, file and lines alike). */
+function sameLinks(r: SqlReader, sessionId: string, links: readonly CommitLink[]): boolean {
+  const key = (rows: ReadonlyArray<{ sha: string; path: string; lines: number }>) =>
+    rows
+      .map((l) => `${l.sha} ${l.path} ${l.lines}`)
+      .sort()
+      .join('\n');
+  const stored = r.all<{ sha: string; path: string; lines: number }>(
+    'SELECT commit_sha AS sha, path, lines FROM capture_commit_links WHERE session_id = ?',
+    [sessionId],
+  );
+  return key(stored) === key(links);
+}
+
+/** Replaces a session's links. */
+function replaceLinks(tx: SqlWriter, sessionId: string, links: readonly CommitLink[]): void {
+  tx.run('DELETE FROM capture_commit_links WHERE session_id = ?', [sessionId]);
+  for (const l of links) {
+    tx.run(
+      `INSERT INTO capture_commit_links (session_id, commit_sha, path, lines, session_lines, subject, committed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      [l.sessionId, l.sha, l.path, l.lines, l.sessionLines, l.subject, l.committedAt],
+    );
+  }
+}
+
+/** A session's linked commits, the oldest first, each once with the lines it carries over all files. */
+export function linkedCommits(
+  r: SqlReader,
+  sessionId: string,
+): Array<{ sha: string; subject: string; lines: number; committedAt: number }> {
+  return r.all(
+    `SELECT commit_sha AS sha, subject, sum(lines) AS lines, committed_at AS committedAt
+     FROM capture_commit_links WHERE session_id = ? GROUP BY commit_sha ORDER BY committed_at, commit_sha`,
+    [sessionId],
+  );
+}
