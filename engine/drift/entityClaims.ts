@@ -97,7 +97,10 @@ function symbolClaim(text: string, span: [number, number], surface: string): Par
   if (parts.length === 1 && RUNTIME_CALLS.has(first)) return undefined;
   const claim: Partial = { kind: 'symbol', subject: parts.join('.'), span };
   const signature = signatureAfter(text, span);
+  const documented = signature ? undefined : headingParameters(text, span);
   if (signature) Object.assign(claim, signature);
+  else if (documented !== undefined)
+    Object.assign(claim, { parameters: documented, argumentKinds: Array(documented).fill('other') });
   else {
     const parameters = parameterCount(text, span[1]);
     if (parameters !== undefined) claim.parameters = parameters;
@@ -134,6 +137,34 @@ function signatureAfter(
 }
 
 /** `login(user, password)` -> 2; only for a plain argument list of identifiers. */
+/** A Markdown heading's line: API references state a function's parameters in their headings. */
+const HEADING_LINE_RE = /^ {0,3}#{1,6}[ \t]/;
+/** A parameter in the docs' notation: a name, optionally in brackets (`[options]`, `[, cb]`, `[ctx,]`). */
+const DOCUMENTED_PARAMETER_RE = /^\[?\s*,?\s*[A-Za-z_$][\w$]*\s*,?\s*\]?$/;
+
+/**
+ * `### glob(pattern, [options], cb)`, `#### createProxyMiddleware([context,] config)`: a heading
+ * documents a function taking this many arguments, the bracketed ones optional. Read as a call
+ * passing all of them (it claims at least that the full form is accepted), whose typed
+ * declarations decide (see callCheck). Undefined unless the span's line is a heading and every
+ * parameter is a plain name in that notation.
+ */
+function headingParameters(text: string, span: [number, number]): number | undefined {
+  const lineStart = text.lastIndexOf('\n', span[0] - 1) + 1;
+  if (!HEADING_LINE_RE.test(text.slice(lineStart, span[0] + 1)) || text[span[1]] !== '(') return undefined;
+  const list = parameterListAt(text, span[1]);
+  if (!list || list.open !== span[1]) return undefined;
+  // `[context,] config` and `uri [, config]`: split at commas outside and inside the brackets.
+  const parts = list.inside
+    .replace(/\[\s*,/g, ', [')
+    .replace(/,\s*\]/g, '],')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+  if (parts.length === 0 || !parts.every((part) => DOCUMENTED_PARAMETER_RE.test(part))) return undefined;
+  return parts.length;
+}
+
 function parameterCount(text: string, end: number): number | undefined {
   const m = /^\(([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)?\)/.exec(text.slice(end, end + 200));
   if (!m || m[1] === undefined) return undefined;

@@ -96,6 +96,22 @@ describe('drift on calls a typed declaration refuses now', () => {
   });
 });
 
+describe("a heading stating a function's parameters in the docs' notation", () => {
+  it('reads `[context,] options` as two arguments, the full form a typed declaration must accept', async () => {
+    const { test, changing } = await refusedCallWorkspace();
+    const id = await rememberAt(test, '#### createWidget([context,] options)', BEFORE_CHANGE);
+    const kept = await rememberAt(test, '#### createWidget(options)', BEFORE_CHANGE);
+    const report = await test.call('drift', { all: true });
+    const heading = memoryIn(report, id).claims.find((c) => c.subject === 'createWidget');
+    assert.deepEqual(
+      [heading?.verdict, heading?.evidence.doubtful, heading?.evidence.commit?.hash],
+      ['stale', undefined, changing],
+      JSON.stringify(memoryIn(report, id).claims),
+    );
+    assert.equal(memoryIn(report, kept).claims.find((c) => c.subject === 'createWidget')?.verdict, 'ok');
+  });
+});
+
 describe('a memory whose only false claims are amendable', () => {
   it('is stale, never dead', () => {
     const refused = {
