@@ -24,6 +24,13 @@ interface FileRow {
   hasErrors: number;
 }
 
+interface ManifestColumns {
+  parsed: number;
+  manifestKind: ManifestKind | null;
+  manifestName: string | null;
+  manifestData: string | null;
+}
+
 interface SymbolRow {
   name: string;
   kind: SymbolKind;
@@ -36,27 +43,37 @@ interface SymbolRow {
 }
 
 export function readFileIndex(reader: SqlReader, path: string): FileIndex | undefined {
-  const file = reader.get<FileRow>(
-    `SELECT id, path, language, size, lines, content_hash AS contentHash, has_errors AS hasErrors
-       FROM code_files WHERE path = ?`,
+  // The manifest joined in, and no symbol or import query for a file that was never parsed (two
+  // thirds of a typescript-eslint scan: docs, JSON, fixtures): memory derivation reads every file.
+  const file = reader.get<FileRow & ManifestColumns>(
+    `SELECT f.id, f.path, f.language, f.size, f.lines, f.content_hash AS contentHash,
+            f.has_errors AS hasErrors, f.parsed, m.kind AS manifestKind, m.name AS manifestName,
+            m.data AS manifestData
+       FROM code_files f LEFT JOIN code_manifests m ON m.file_id = f.id WHERE f.path = ?`,
     [path],
   );
   if (!file) return undefined;
-  const symbols = reader
-    .all<SymbolRow>(
-      `SELECT name, kind, signature, doc, start_line AS startLine, end_line AS endLine, exported, container
-         FROM code_symbols WHERE file_id = ? ORDER BY start_line, id`,
-      [file.id],
-    )
-    .map((row) => ({ ...row, exported: row.exported === 1 }));
-  const imports = reader.all<CodeImport>(
-    'SELECT specifier, resolved_path AS resolved, line FROM code_imports WHERE file_id = ? ORDER BY line, id',
-    [file.id],
-  );
-  const manifestRow = reader.get<{ kind: ManifestKind; name: string | null; data: string }>(
-    'SELECT kind, name, data FROM code_manifests WHERE file_id = ?',
-    [file.id],
-  );
+  const symbols =
+    file.parsed === 1
+      ? reader
+          .all<SymbolRow>(
+            `SELECT name, kind, signature, doc, start_line AS startLine, end_line AS endLine, exported, container
+               FROM code_symbols WHERE file_id = ? ORDER BY start_line, id`,
+            [file.id],
+          )
+          .map((row) => ({ ...row, exported: row.exported === 1 }))
+      : [];
+  const imports =
+    file.parsed === 1
+      ? reader.all<CodeImport>(
+          'SELECT specifier, resolved_path AS resolved, line FROM code_imports WHERE file_id = ? ORDER BY line, id',
+          [file.id],
+        )
+      : [];
+  const manifestRow =
+    file.manifestKind === null
+      ? undefined
+      : { kind: file.manifestKind, name: file.manifestName, data: file.manifestData as string };
   return {
     path: file.path,
     language: file.language,
