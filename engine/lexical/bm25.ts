@@ -61,10 +61,47 @@ export function bm25Score(info: MatchInfo, weights: readonly number[], k1 = BM25
   return score;
 }
 
+/**
+ * bm25Score(decodeMatchInfo(blob), weights) read straight from the blob: SQLite calls this for every
+ * row that matches a query term (thousands for a one-shot CLI recall without the in-memory index),
+ * and decoding each row into arrays first was most of that call's JS time.
+ */
+export function bm25FromMatchInfo(
+  blob: Uint8Array,
+  weights: readonly number[],
+  k1 = BM25_K1,
+  b = BM25_B,
+): number {
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const at = (index: number) => view.getUint32(index * 4, true);
+  const phrases = at(0);
+  const columns = at(1);
+  const rows = at(2);
+  let score = 0;
+  for (let c = 0; c < columns; c++) {
+    const weight = weights[c] ?? 1;
+    if (weight === 0) continue;
+    const avg = Math.max(1, at(3 + c));
+    const norm = k1 * (1 - b + (b * at(3 + columns + c)) / avg);
+    for (let p = 0; p < phrases; p++) {
+      const i = 3 + 2 * columns + 3 * (p * columns + c);
+      const tf = at(i);
+      if (tf === 0) continue;
+      score += weight * idf(rows, at(i + 2)) * ((tf * (k1 + 1)) / (tf + norm));
+    }
+  }
+  return score;
+}
+
 /** Registers `bm25(matchinfo, w0, w1, w2, w3)` on a database. */
 export function registerBm25(db: Database): void {
+  const weights = [0, 0, 0, 0];
   db.create_function('bm25', (blob: unknown, w0: unknown, w1: unknown, w2: unknown, w3: unknown) => {
     if (!(blob instanceof Uint8Array)) return 0;
-    return bm25Score(decodeMatchInfo(blob), [Number(w0), Number(w1), Number(w2), Number(w3)]);
+    weights[0] = Number(w0);
+    weights[1] = Number(w1);
+    weights[2] = Number(w2);
+    weights[3] = Number(w3);
+    return bm25FromMatchInfo(blob, weights);
   });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bm25Score, decodeMatchInfo, idf, registerBm25 } from '../../engine/lexical/bm25';
+import { bm25FromMatchInfo, bm25Score, decodeMatchInfo, idf, registerBm25 } from '../../engine/lexical/bm25';
 import { loadSqlJs } from '../../engine/store/sqlite';
 import { SQL_WASM_PATH } from '../support/temp';
 
@@ -34,6 +34,22 @@ describe('BM25 over FTS4 matchinfo', () => {
     // tf = 2, len = 8, avg = 4: norm = 1.2 * (1 - 0.75 + 0.75 * 2) = 2.1; tf part = 2 * 2.2 / (2 + 2.1)
     const expected = 0.5 * expectedIdf * ((2 * 2.2) / (2 + 2.1));
     assert.ok(Math.abs(bm25Score(info, [0.5, 1]) - expected) < 1e-12);
+  });
+
+  it('scores straight from the blob exactly as from the decoded match info', () => {
+    // 2 phrases, 3 columns, at an odd offset in its buffer as SQLite's blobs may be.
+    const words = [2, 3, 40, 4, 2, 6, 8, 1, 0, 2, 5, 3, 0, 1, 1, 1, 1, 1, 3, 9, 7, 0, 2, 2, 1, 4, 4];
+    const padded = new Uint8Array(1 + words.length * 4);
+    const view = new DataView(padded.buffer);
+    words.forEach((w, i) => view.setUint32(1 + i * 4, w, true));
+    const blob = padded.subarray(1);
+    for (const weights of [
+      [1, 1, 1],
+      [0.5, 0, 2],
+    ])
+      assert.ok(
+        Math.abs(bm25FromMatchInfo(blob, weights) - bm25Score(decodeMatchInfo(blob), weights)) < 1e-12,
+      );
   });
 
   it('ranks inside SQLite: rarer terms and shorter documents score higher', async () => {
