@@ -319,27 +319,51 @@ function eligible(
   statuses: readonly string[],
   known: StatusCache,
 ): Set<string> {
-  const missing = ids.filter((id) => !known.statusOf.has(id));
-  for (const id of missing) known.statusOf.set(id, null);
-  for (const row of allForIds<{ id: string; status: string }>(
-    reader,
-    (marks) => `SELECT id, status FROM memories WHERE superseded_at IS NULL AND id IN (${marks})`,
-    missing,
-  ))
-    known.statusOf.set(row.id, row.status);
+  readStatuses(reader, ids, known);
   const wanted = new Set(statuses);
   return new Set(ids.filter((id) => wanted.has(known.statusOf.get(id) ?? '')));
 }
 
+/** Reads into the cache the status and session of those of `ids` it does not hold yet. */
+function readStatuses(reader: SqlReader, ids: readonly string[], known: StatusCache): void {
+  const missing = ids.filter((id) => !known.statusOf.has(id));
+  for (const id of missing) known.statusOf.set(id, null);
+  for (const row of allForIds<{ id: string; status: string; session: string | null }>(
+    reader,
+    (marks) => `SELECT id, status, session FROM memories WHERE superseded_at IS NULL AND id IN (${marks})`,
+    missing,
+  )) {
+    known.statusOf.set(row.id, row.status);
+    known.sessionOf.set(row.id, row.session);
+  }
+}
+
 /**
- * Statuses of memories recalled lately, as of one committed transaction: a recall's candidates
- * repeat from query to query, and reading their statuses was a third of a search (10k memories).
- * Any commit may change a status (forget, invalidate, a new version), so the next one clears it.
+ * The sessions of current memories (null: none, or no current version), as of the last commit:
+ * the session-neighbour step asks for those of the lexical hits, which the status check above has
+ * just read (a query per recall for them was a tenth of a recall at 10k memories).
+ */
+export function cachedSessionsOf(
+  db: IndexedDatabase,
+  reader: SqlReader,
+  ids: readonly string[],
+): Map<string, string | null> {
+  const known = statusCacheOf(db);
+  readStatuses(reader, ids, known);
+  return new Map(ids.map((id) => [id, known.sessionOf.get(id) ?? null]));
+}
+
+/**
+ * Statuses (and sessions) of memories recalled lately, as of one committed transaction: a recall's
+ * candidates repeat from query to query, and reading their statuses was a third of a search (10k
+ * memories). Any commit may change them (forget, invalidate, a new version), so the next one clears it.
  */
 interface StatusCache {
   seq: number;
   /** Memory id -> its current version's status, or null when it has no current version. */
   statusOf: Map<string, string | null>;
+  /** Memory id -> its current version's session (read with its status). */
+  sessionOf: Map<string, string | null>;
 }
 
 /** Statuses kept at most (a few hundred queries' candidates); then the cache starts over. */
@@ -350,6 +374,6 @@ const statusCaches = new WeakMap<IndexedDatabase, StatusCache>();
 function statusCacheOf(db: IndexedDatabase): StatusCache {
   let cache = statusCaches.get(db);
   if (!cache || cache.seq !== db.lastSeq || cache.statusOf.size > MAX_CACHED_STATUSES)
-    statusCaches.set(db, (cache = { seq: db.lastSeq, statusOf: new Map() }));
+    statusCaches.set(db, (cache = { seq: db.lastSeq, statusOf: new Map(), sessionOf: new Map() }));
   return cache;
 }

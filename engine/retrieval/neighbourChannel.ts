@@ -113,16 +113,11 @@ export function withSessionNeighbours(
   hits: ReadonlyArray<{ memoryId: string; score: number }>,
   limit: number,
   members: (session: string) => SessionMembers = (session) => sessionMembers(reader, session),
+  /** The hits' current sessions (a caller may hold them already). */
+  sessionsOf: (ids: string[]) => Map<string, string | null> = (ids) => sessionsFromStore(reader, ids),
 ): PropagatedHits {
   if (hits.length === 0) return { ranked: [...hits], via: new Map() };
-  const sessionOf = new Map(
-    reader
-      .all<{ id: string; session: string | null }>(
-        `SELECT id, session FROM memories WHERE superseded_at IS NULL AND id IN (${hits.map(() => '?').join(', ')})`,
-        hits.map((h) => h.memoryId),
-      )
-      .map((row) => [row.id, row.session]),
-  );
+  const sessionOf = sessionsOf(hits.map((h) => h.memoryId));
   const propagated = propagateToNeighbours(hits, (id) => {
     const session = sessionOf.get(id);
     // A memory outside any session has no neighbours.
@@ -132,4 +127,15 @@ export function withSessionNeighbours(
   const kept = new Set(ranked.map((h) => h.memoryId));
   for (const id of [...propagated.via.keys()]) if (!kept.has(id)) propagated.via.delete(id);
   return { ranked, via: propagated.via };
+}
+
+function sessionsFromStore(reader: SqlReader, ids: string[]): Map<string, string | null> {
+  return new Map(
+    reader
+      .all<{ id: string; session: string | null }>(
+        `SELECT id, session FROM memories WHERE superseded_at IS NULL AND id IN (${ids.map(() => '?').join(', ')})`,
+        ids,
+      )
+      .map((row) => [row.id, row.session]),
+  );
 }

@@ -17,7 +17,7 @@ import { graphCandidates, graphScoresFor } from './graphChannel';
 import { withSessionNeighbours } from './neighbourChannel';
 import type { PropagatedHits } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
-import { searchLexicalInMemory } from '../lexical/liveLexicalIndex';
+import { cachedSessionsOf, searchLexicalInMemory } from '../lexical/liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { analyzeQuery } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';
@@ -126,7 +126,13 @@ export async function recall(
     store.read((r) => {
       const found = searchLexicalInMemory(store.db, r, query, depth, statuses);
       if (!propagate) return found;
-      const propagated = withSessionNeighbours(r, found, depth, (s) => cachedSessionMembers(store.db, r, s));
+      const propagated = withSessionNeighbours(
+        r,
+        found,
+        depth,
+        (s) => cachedSessionMembers(store.db, r, s),
+        (ids) => cachedSessionsOf(store.db, r, ids),
+      );
       viaNeighbour = propagated.via;
       return propagated.ranked;
     }),
