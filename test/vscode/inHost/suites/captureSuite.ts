@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { CLAUDE_SESSION_ID, claudeLine } from '../../support/claudeSession';
+import { engramApi, workspacePath } from '../extensionApi';
+import { eventually, figures, test } from '../harness';
+
+/** The session file the node:test side wrote before the window opened (captureHost.test.ts). */
+const SESSION_FILE = process.env['ENGRAM_TEST_CLAUDE_SESSION'] ?? '';
+
+async function turnsOfSession(): Promise<number | undefined> {
+  const api = await engramApi();
+  const sessions = await api.engine.call('captureSessions', {});
+  return sessions.find((s) => s.id === CLAUDE_SESSION_ID)?.turns;
+}
+
+test('a workspace with agent sessions is asked once what to do: what is read, where, how to purge', async () => {
+  const api = await engramApi();
+  const prompt = await eventually('the first-run prompt', () => api.capture.promptShown);
+  assert.match(prompt, /Claude Code/);
+  assert.match(prompt, /\.engram\/memory\.db/);
+  assert.match(prompt, /Engram: Capture Agent Sessions/);
+  assert.equal(api.capture.enabled, false);
+  assert.equal(api.capture.statusText, '$(circle-slash) Capture');
+  assert.equal((await api.engine.call('captureStatus', {})).records, 0, 'nothing read before the answer');
+
+  // 'Not now' is kept: the next window does not ask again (this week).
+  await api.capture.answer('Not now');
+  let asked = 0;
+  await api.capture.start(() => {
+    asked++;
+    return Promise.resolve(undefined);
+  });
+  assert.equal(asked, 0);
+});
+
+test('enabled, the window reads the session, then what the agent appends to it', async () => {
+  const api = await engramApi();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  await api.capture.answer('Enable');
+  assert.equal(api.capture.enabled, true);
+  assert.equal(await eventually('the session read', turnsOfSession), 1);
+  assert.ok(api.capture.runner.watched.includes(path.dirname(SESSION_FILE)), 'its folder is watched');
+  assert.match(api.capture.statusText, /^\$\(record\) Capture \d/);
+
+  // The periodic read is minutes away: only the watcher can bring this turn in.
+  appendFileSync(SESSION_FILE, `${claudeLine(workspacePath(), 2, 'Now add a test for it')}\n`);
+  await eventually(
+    'the appended turn read',
+    async () => ((await turnsOfSession()) === 2 ? true : undefined),
+    30_000,
+  );
+  delay.disable();
+  figures['capture: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
+  assert.ok(api.capture.runner.last && api.capture.runner.last.records >= 1);
+});
+
+test('turned off, the window stops watching and reads nothing more', async () => {
+  const api = await engramApi();
+  await api.capture.setEnabled(false);
+  assert.equal(api.capture.runner.active, false);
+  assert.deepEqual(api.capture.runner.watched, []);
+  assert.equal(api.capture.statusText, '$(circle-slash) Capture');
+  appendFileSync(SESSION_FILE, `${claudeLine(workspacePath(), 3, 'And a changelog line')}\n`);
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  assert.equal(await turnsOfSession(), 2);
+});
