@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { EngineConnection, loadEngineModule } from './engineConnection';
 import { CaptureControl } from './capture/captureControl';
-import { registerCaptureCommand } from './capture/captureCommand';
+import { registerCaptureCommand, registerTranscriptCommand } from './capture/captureCommand';
+import { SessionTreeProvider } from './views/sessionTree';
 import { outputLogger } from './outputLogger';
 import { ENGINE_SETTINGS, readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
@@ -42,6 +43,7 @@ export interface EngramExtensionApi {
   scans: ScanRunner;
   statusBar: EngramStatusBar;
   capture: CaptureControl;
+  sessions: SessionTreeProvider;
   chatHandler: vscode.ChatRequestHandler;
   /** What the Graph panel last reported (open, loads, the last recall it lit). */
   graphStatus(): GraphPanelStatus;
@@ -83,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     () => loadEngineModule().agentStores(process.env, os.homedir()),
     log,
   );
+  const sessions = new SessionTreeProvider(engine);
   const documents = new GeneratedDocumentProvider();
   const editFileSystem = new MemoryEditFileSystem(engine, log);
   const services = {
@@ -105,7 +108,11 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     memories,
     statusBar,
     capture,
-    registerCaptureCommand(capture, engine, log),
+    registerCaptureCommand(capture, engine, log, () => sessions.refresh()),
+    sessions,
+    vscode.window.createTreeView('engram.sessions', { treeDataProvider: sessions }),
+    capture.runner.onDidRun(() => sessions.refresh()),
+    registerTranscriptCommand(engine, documents, log),
     memories.createView(),
     vscode.window.createTreeView('engram.drift', { treeDataProvider: new DriftTreeProvider(drift) }),
     vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, new MemoryFileSystem(engine), {
@@ -162,6 +169,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     scans,
     statusBar,
     capture,
+    sessions,
     chatHandler,
     graphStatus: () => GraphPanel.statusNow(),
     activationMs: performance.now() - started,

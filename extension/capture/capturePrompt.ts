@@ -8,7 +8,8 @@ export type PromptChoice = (typeof PROMPT_CHOICES)[number];
 export const PROMPT_STATE_KEY = 'engram.capture.prompt';
 const NOT_NOW_MS = 7 * 24 * 3600_000;
 
-const AGENT_NAMES: Record<string, string> = {
+/** How the views and the prompt name each agent. */
+export const AGENT_NAMES: Record<string, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex CLI',
   gemini: 'Gemini CLI',

@@ -3,6 +3,8 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CLAUDE_SESSION_ID, claudeLine } from '../../support/claudeSession';
+import * as vscode from 'vscode';
+import { VIEW_SCHEME } from '../../../../extension/memoryDocuments';
 import { engramApi, workspacePath } from '../extensionApi';
 import { eventually, figures, test } from '../harness';
 
@@ -55,6 +57,28 @@ test('enabled, the window reads the session, then what the agent appends to it',
   delay.disable();
   figures['capture: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
   assert.ok(api.capture.runner.last && api.capture.runner.last.records >= 1);
+});
+
+test('the Sessions view lists the session by agent and day and opens its transcript read-only', async () => {
+  const api = await engramApi();
+  const [agent, ...others] = await api.sessions.getChildren();
+  assert.equal(others.length, 0);
+  assert.equal(agent?.type, 'agent');
+  assert.equal(api.sessions.getTreeItem(agent).label, 'Claude Code');
+  const [day] = await api.sessions.getChildren(agent);
+  assert.ok(day);
+  assert.match(api.sessions.getTreeItem(day).label as string, /^\d{4}-\d\d-\d\d$/);
+  const [session] = await api.sessions.getChildren(day);
+  assert.ok(session);
+  const item = api.sessions.getTreeItem(session);
+  assert.equal(item.label, 'Add a login rate limit');
+  assert.equal(item.description, '2 turns · 0 files');
+  assert.deepEqual(item.command?.arguments, [CLAUDE_SESSION_ID]);
+  await vscode.commands.executeCommand(item.command.command, CLAUDE_SESSION_ID);
+  const doc = vscode.window.activeTextEditor?.document;
+  assert.equal(doc?.uri.scheme, VIEW_SCHEME, 'a generated, read-only document');
+  assert.match(doc.getText(), /^# Claude Code session 7d1e0c2a/);
+  assert.match(doc.getText(), /## user[^\n]*\n\nNow add a test for it/);
 });
 
 test('turned off, the window stops watching and reads nothing more', async () => {
