@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { syntheticClaudeSession } from '../../../capture/syntheticSession';
 import { CLAUDE_SESSION_ID, claudeLine } from '../../support/claudeSession';
 import * as vscode from 'vscode';
 import { VIEW_SCHEME } from '../../../../extension/memoryDocuments';
@@ -79,6 +80,28 @@ test('the Sessions view lists the session by agent and day and opens its transcr
   assert.equal(doc?.uri.scheme, VIEW_SCHEME, 'a generated, read-only document');
   assert.match(doc.getText(), /^# Claude Code session 7d1e0c2a/);
   assert.match(doc.getText(), /## user[^\n]*\n\nNow add a test for it/);
+});
+
+test('a 1,000-turn session appears in the watched folder: read in slices, the host thread kept', async () => {
+  const api = await engramApi();
+  const file = path.join(path.dirname(SESSION_FILE), 'long-session.jsonl');
+  // Made before the measure starts: building 3 MB of JSON is this test's work, not the read's.
+  const transcript = syntheticClaudeSession(1000, workspacePath(), 'long-session');
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = Date.now();
+  writeFileSync(file, transcript);
+  await eventually(
+    'the long session read',
+    async () => {
+      const sessions = await api.engine.call('captureSessions', {});
+      return sessions.some((s) => s.id === 'long-session' && s.turns >= 2000) || undefined;
+    },
+    120_000,
+  );
+  delay.disable();
+  figures['capture 1,000 turns: ms from write to read'] = Date.now() - started;
+  figures['capture 1,000 turns: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
 });
 
 test('turned off, the window stops watching and reads nothing more', async () => {
