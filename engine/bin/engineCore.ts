@@ -14,4 +14,3 @@ export { runBridge } from '../mcp/lazyBridge';
 export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
 export type { UseLiteAssets } from '../embedding/useLiteAssets';
 export { workerScriptsIn } from '../process/workerScripts';
-export { agentStores } from '../capture/workspaceSources';
