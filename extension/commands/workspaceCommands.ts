@@ -54,12 +54,17 @@ export function registerWorkspaceCommands(services: EngramServices): vscode.Disp
           : '';
       const workspace = vscode.workspace.name ?? 'workspace';
       const query = file === undefined ? workspace : selected ? `${file} ${selected}` : file;
-      const block = await engine.call('context', {
-        query,
+      // Its own conversation each time: showing the block must not mark memories as given to an agent.
+      const shown = {
         budget: readSettings().contextBudget,
-        // Its own conversation each time: showing the block must not mark memories as given to an agent.
         conversation: `vscode-show-context-${Date.now()}`,
-      });
+      };
+      // No file: the block a fresh agent session on this workspace starts with (the folder's name
+      // is no query: without a dense model it matched nothing).
+      const block =
+        file === undefined
+          ? await engine.call('prime', shown)
+          : await engine.call('context', { query, ...shown });
       const subject = file === undefined ? `the workspace ${workspace}` : file;
       const text = [
         `<!-- Engram context for ${subject}: ${block.tokens}/${block.budget} tokens, ${block.included.length} memories -->`,
