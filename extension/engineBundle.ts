@@ -3,3 +3,4 @@
 // The engine itself is the bundle the CLI and the MCP bridge share (dist/engineCore.js).
 export { Engram, METHODS, isMethodName } from '../engine/bin/engineCore';
 export { engineOptions } from './engineOptions';
+export { agentStores } from '../engine/bin/engineCore';

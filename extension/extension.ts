@@ -1,6 +1,10 @@
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { EngineConnection } from './engineConnection';
+import { EngineConnection, loadEngineModule } from './engineConnection';
+import { CaptureControl } from './capture/captureControl';
+import { registerCaptureCommand, registerTranscriptCommand } from './capture/captureCommand';
+import { SessionTreeProvider } from './views/sessionTree';
 import { outputLogger } from './outputLogger';
 import { ENGINE_SETTINGS, readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
@@ -38,6 +42,8 @@ export interface EngramExtensionApi {
   memories: MemoryTreeProvider;
   scans: ScanRunner;
   statusBar: EngramStatusBar;
+  capture: CaptureControl;
+  sessions: SessionTreeProvider;
   chatHandler: vscode.ChatRequestHandler;
   /** What the Graph panel last reported (open, loads, the last recall it lit). */
   graphStatus(): GraphPanelStatus;
@@ -72,6 +78,14 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
   const drift = new DriftState(engine);
   const memories = new MemoryTreeProvider(engine, drift);
   const statusBar = new EngramStatusBar(engine, drift);
+  // The agents' stores are named by the engine bundle (loaded by then: capture starts once it is ready).
+  const capture = new CaptureControl(
+    engine,
+    context.workspaceState,
+    () => loadEngineModule().agentStores(process.env, os.homedir()),
+    log,
+  );
+  const sessions = new SessionTreeProvider(engine);
   const documents = new GeneratedDocumentProvider();
   const editFileSystem = new MemoryEditFileSystem(engine, log);
   const services = {
@@ -93,6 +107,12 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     drift,
     memories,
     statusBar,
+    capture,
+    registerCaptureCommand(capture, engine, log, () => sessions.refresh()),
+    sessions,
+    vscode.window.createTreeView('engram.sessions', { treeDataProvider: sessions }),
+    capture.runner.onDidRun(() => sessions.refresh()),
+    registerTranscriptCommand(engine, documents, log),
     memories.createView(),
     vscode.window.createTreeView('engram.drift', { treeDataProvider: new DriftTreeProvider(drift) }),
     vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, new MemoryFileSystem(engine), {
@@ -119,7 +139,13 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     ...(root ? watchWorkspace(root, scans) : []),
     ...(root ? watchTeamFiles(root, engine, log) : []),
     // Trust granted later: reopen so the engine gets the workspace to scan, then scan it.
-    vscode.workspace.onDidGrantWorkspaceTrust(() => void engine.restart().then(() => autoScan(scans))),
+    vscode.workspace.onDidGrantWorkspaceTrust(
+      () =>
+        void engine.restart().then(() => {
+          autoScan(scans);
+          startCapture(capture, log);
+        }),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (ENGINE_SETTINGS.some((s) => e.affectsConfiguration(s))) void engine.restart();
     }),
@@ -134,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     firstReady.dispose();
     void statusBar.refresh();
     autoScan(scans);
+    startCapture(capture, log);
   });
   active = {
     engine,
@@ -141,6 +168,8 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     memories,
     scans,
     statusBar,
+    capture,
+    sessions,
     chatHandler,
     graphStatus: () => GraphPanel.statusNow(),
     activationMs: performance.now() - started,
@@ -151,6 +180,12 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
 
 function autoScan(scans: ScanRunner): void {
   if (readSettings().autoScan && vscode.workspace.isTrusted && workspaceRoot()) scans.schedule('open');
+}
+
+/** Capture reads the agents' logs outside the folder: only for a trusted workspace with a folder. */
+function startCapture(capture: CaptureControl, log: vscode.LogOutputChannel): void {
+  if (!vscode.workspace.isTrusted || !workspaceRoot()) return;
+  void capture.start().catch((error: unknown) => log.warn(`capture: ${String(error)}`));
 }
 
 /** Flushes the journal and releases the database lock, so a bridge or CLI can take over at once. */

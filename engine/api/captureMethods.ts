@@ -6,6 +6,7 @@ import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
 import { rebuildCapture } from '../capture/rebuild';
 import { listSessions } from '../capture/sessionList';
+import { findSources } from '../capture/workspaceSources';
 import type { PurgeReport } from '../capture/purge';
 import { invalidInput, notFound } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
@@ -19,8 +20,8 @@ const absolutePath = requiredText.refine((p) => p.startsWith('/') || /^[A-Za-z]:
   message: 'must be an absolute path',
 });
 
-/** `captureRun`: the stores are the host's (agentStores in capture/workspaceSources.ts). */
-const CAPTURE_RUN_PARAMS = methodParams({
+/** The agents' stores are the host's (agentStores in capture/workspaceSources.ts). */
+const STORE_FIELDS = {
   claudeProjects: absolutePath,
   codexSessions: absolutePath,
   geminiTmp: absolutePath,
@@ -32,6 +33,12 @@ const CAPTURE_RUN_PARAMS = methodParams({
       rooData: z.array(absolutePath),
     })
     .optional(),
+};
+
+const CAPTURE_SOURCES_PARAMS = methodParams(STORE_FIELDS);
+
+const CAPTURE_RUN_PARAMS = methodParams({
+  ...STORE_FIELDS,
   /** The agents to read (all when absent). */
   agent: z
     .array(z.enum(CAPTURE_AGENTS), { error: `must be a list of ${CAPTURE_AGENTS.join(', ')}` })
@@ -115,6 +122,9 @@ async function forgetOnDisk(store: MemoryStore): Promise<void> {
  * Capture of the agents' sessions (engine/capture/). Off until enabled for the workspace.
  * - `captureEnable` / `captureDisable` -> the status.
  * - `captureStatus` -> enabled, counts of files, records and sessions by agent.
+ * - `captureSources` {claudeProjects, codexSessions, geminiTmp, editors?} -> this workspace's session
+ *   files by agent, read or not (the first-run prompt asks only when there are some). Reads only
+ *   what telling a file's workspace takes (workspaceSources.ts); nothing is stored.
  * - `captureRun` {claudeProjects, codexSessions, geminiTmp, editors?, agent?, since?, ifEnabled?} -> what each file gave. Refuses,
  *   reading nothing, while capture is off. Not an exactly-once write: an ingest is idempotent and
  *   long, and commits batch by batch.
@@ -130,6 +140,21 @@ export const CAPTURE_METHODS = {
     params: NO_PARAMS,
     write: false,
     run: statusOf,
+  }),
+  captureSources: defineMethod({
+    params: CAPTURE_SOURCES_PARAMS,
+    write: false,
+    run: async (engine, p) => {
+      const files = await findSources(workspaceRoot(engine), {
+        claudeProjects: p.claudeProjects,
+        codexSessions: p.codexSessions,
+        geminiTmp: p.geminiTmp,
+        ...(p.editors ? { editors: p.editors } : {}),
+      });
+      const byAgent = new Map<string, string[]>();
+      for (const f of files) byAgent.set(f.agent, [...(byAgent.get(f.agent) ?? []), f.path]);
+      return { agents: [...byAgent].map(([agent, paths]) => ({ agent, files: paths })) };
+    },
   }),
   captureRun: defineMethod({
     params: CAPTURE_RUN_PARAMS,

@@ -14,3 +14,4 @@ export { runBridge } from '../mcp/lazyBridge';
 export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embedding/useLiteAssets';
 export type { UseLiteAssets } from '../embedding/useLiteAssets';
 export { workerScriptsIn } from '../process/workerScripts';
+export { agentStores } from '../capture/workspaceSources';

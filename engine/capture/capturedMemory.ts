@@ -50,6 +50,9 @@ export function rememberLesson(
 }
 
 /** The agent of a top-level session (a sub-agent's lessons are its parent's to give), if any. */
+/** The longest stretch of writing lessons without giving the event loop a turn (ingest.ts's too). */
+const SLICE_MS = 15;
+
 function sessionAgent(store: MemoryStore, sessionId: string): string | undefined {
   return store.read((r) =>
     r.value<string>('SELECT agent FROM capture_sessions WHERE id = ? AND parent_id IS NULL', [sessionId]),
@@ -58,7 +61,7 @@ function sessionAgent(store: MemoryStore, sessionId: string): string | undefined
 
 /**
  * Writes the lessons a rule finds in each of these top-level sessions (rememberLesson), yielding
- * between sessions. Returns how many were new memories.
+ * between sessions and every SLICE_MS within one. Returns how many were new memories.
  */
 export async function writeLessons(
   store: MemoryStore,
@@ -66,13 +69,21 @@ export async function writeLessons(
   lessonsOf: (r: SqlReader, sessionId: string) => SessionLesson[],
 ): Promise<number> {
   let written = 0;
+  let sliceStarted = performance.now();
   for (const id of sessionIds) {
     const agent = sessionAgent(store, id);
     if (agent === undefined) continue;
     for (const lesson of store.read((r) => lessonsOf(r, id))) {
       if (rememberLesson(store, id, agent, lesson)) written++;
+      // A long session has a hundred lessons or more (about 1 ms each): the host's thread gets a
+      // turn every SLICE_MS, as during the ingest, not only between sessions.
+      if (performance.now() - sliceStarted >= SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
     }
     await new Promise((resolve) => setImmediate(resolve));
+    sliceStarted = performance.now();
   }
   return written;
 }

@@ -33,10 +33,15 @@ run(process.execPath, [
 async function main(): Promise<void> {
   step('bundle the in-host runners');
   await esbuild.build({
-    // runner: the main suites; untrustedRunner: the Restricted Mode run (untrustedHost.test.ts).
+    // runner: the main suites; untrustedRunner: the Restricted Mode run (untrustedHost.test.ts);
+    // captureHostRunner: capture with agent stores in a temp home (captureHost.test.ts).
     entryPoints: [
       { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'runner.ts'), out: 'runner' },
       { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'untrustedRunner.ts'), out: 'untrustedRunner' },
+      {
+        in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'captureHostRunner.ts'),
+        out: 'captureHostRunner',
+      },
     ],
     outdir: path.dirname(IN_HOST_RUNNER),
     bundle: true,

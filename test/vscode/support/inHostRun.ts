@@ -36,6 +36,8 @@ export class InHostRun {
     trusted: boolean;
     /** User settings for the window (written to the user data directory before it starts). */
     userSettings?: Record<string, unknown>;
+    /** More environment for the server and its extension host (where the agents' stores are). */
+    env?: Record<string, string>;
   }): Promise<InHostRun> {
     const { host, dir } = options;
     const resultsFile = path.join(dir, 'results.json');
@@ -71,6 +73,7 @@ export class InHostRun {
         cwd: options.workspace,
         env: {
           ...process.env,
+          ...options.env,
           ENGRAM_VSCODE_RESULTS: resultsFile,
           ENGRAM_USER_DB: path.join(dir, 'user.db'),
         },

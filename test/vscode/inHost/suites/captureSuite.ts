@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { syntheticClaudeSession } from '../../../capture/syntheticSession';
+import { CLAUDE_SESSION_ID, claudeLine } from '../../support/claudeSession';
+import * as vscode from 'vscode';
+import { VIEW_SCHEME } from '../../../../extension/memoryDocuments';
+import { engramApi, workspacePath } from '../extensionApi';
+import { eventually, figures, test } from '../harness';
+
+/** The session file the node:test side wrote before the window opened (captureHost.test.ts). */
+const SESSION_FILE = process.env['ENGRAM_TEST_CLAUDE_SESSION'] ?? '';
+
+async function turnsOfSession(): Promise<number | undefined> {
+  const api = await engramApi();
+  const sessions = await api.engine.call('captureSessions', {});
+  return sessions.find((s) => s.id === CLAUDE_SESSION_ID)?.turns;
+}
+
+test('a workspace with agent sessions is asked once what to do: what is read, where, how to purge', async () => {
+  const api = await engramApi();
+  const prompt = await eventually('the first-run prompt', () => api.capture.promptShown);
+  assert.match(prompt, /Claude Code/);
+  assert.match(prompt, /\.engram\/memory\.db/);
+  assert.match(prompt, /Engram: Capture Agent Sessions/);
+  assert.equal(api.capture.enabled, false);
+  assert.equal(api.capture.statusText, '$(circle-slash) Capture');
+  assert.equal((await api.engine.call('captureStatus', {})).records, 0, 'nothing read before the answer');
+
+  // 'Not now' is kept: the next window does not ask again (this week).
+  await api.capture.answer('Not now');
+  let asked = 0;
+  await api.capture.start(() => {
+    asked++;
+    return Promise.resolve(undefined);
+  });
+  assert.equal(asked, 0);
+});
+
+test('enabled, the window reads the session, then what the agent appends to it', async () => {
+  const api = await engramApi();
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  await api.capture.answer('Enable');
+  assert.equal(api.capture.enabled, true);
+  assert.equal(await eventually('the session read', turnsOfSession), 1);
+  assert.ok(api.capture.runner.watched.includes(path.dirname(SESSION_FILE)), 'its folder is watched');
+  assert.match(api.capture.statusText, /^\$\(record\) Capture \d/);
+
+  // The periodic read is minutes away: only the watcher can bring this turn in.
+  appendFileSync(SESSION_FILE, `${claudeLine(workspacePath(), 2, 'Now add a test for it')}\n`);
+  await eventually(
+    'the appended turn read',
+    async () => ((await turnsOfSession()) === 2 ? true : undefined),
+    30_000,
+  );
+  delay.disable();
+  figures['capture: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
+  assert.ok(api.capture.runner.last && api.capture.runner.last.records >= 1);
+});
+
+test('the Sessions view lists the session by agent and day and opens its transcript read-only', async () => {
+  const api = await engramApi();
+  const [agent, ...others] = await api.sessions.getChildren();
+  assert.equal(others.length, 0);
+  assert.equal(agent?.type, 'agent');
+  assert.equal(api.sessions.getTreeItem(agent).label, 'Claude Code');
+  const [day] = await api.sessions.getChildren(agent);
+  assert.ok(day);
+  assert.match(api.sessions.getTreeItem(day).label as string, /^\d{4}-\d\d-\d\d$/);
+  const [session] = await api.sessions.getChildren(day);
+  assert.ok(session);
+  const item = api.sessions.getTreeItem(session);
+  assert.equal(item.label, 'Add a login rate limit');
+  assert.equal(item.description, '2 turns · 0 files');
+  assert.deepEqual(item.command?.arguments, [CLAUDE_SESSION_ID]);
+  await vscode.commands.executeCommand(item.command.command, CLAUDE_SESSION_ID);
+  const doc = vscode.window.activeTextEditor?.document;
+  assert.equal(doc?.uri.scheme, VIEW_SCHEME, 'a generated, read-only document');
+  assert.match(doc.getText(), /^# Claude Code session 7d1e0c2a/);
+  assert.match(doc.getText(), /## user[^\n]*\n\nNow add a test for it/);
+});
+
+test('a 1,000-turn session appears in the watched folder: read in slices, the host thread kept', async () => {
+  const api = await engramApi();
+  const file = path.join(path.dirname(SESSION_FILE), 'long-session.jsonl');
+  // Made before the measure starts: building 3 MB of JSON is this test's work, not the read's.
+  const transcript = syntheticClaudeSession(1000, workspacePath(), 'long-session');
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = Date.now();
+  writeFileSync(file, transcript);
+  await eventually(
+    'the long session read',
+    async () => {
+      const sessions = await api.engine.call('captureSessions', {});
+      return sessions.some((s) => s.id === 'long-session' && s.turns >= 2000) || undefined;
+    },
+    120_000,
+  );
+  delay.disable();
+  figures['capture 1,000 turns: ms from write to read'] = Date.now() - started;
+  figures['capture 1,000 turns: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
+});
+
+test('turned off, the window stops watching and reads nothing more', async () => {
+  const api = await engramApi();
+  await api.capture.setEnabled(false);
+  assert.equal(api.capture.runner.active, false);
+  assert.deepEqual(api.capture.runner.watched, []);
+  assert.equal(api.capture.statusText, '$(circle-slash) Capture');
+  appendFileSync(SESSION_FILE, `${claudeLine(workspacePath(), 3, 'And a changelog line')}\n`);
+  await new Promise((resolve) => setTimeout(resolve, 4000));
+  assert.equal(await turnsOfSession(), 2);
+});
