@@ -17,24 +17,20 @@ test('writing a long session`s lessons gives the event loop a turn every few mil
       rule: 'recovery',
       importance: 0.5,
     }));
-    // The longest the event loop waited for its next turn while the lessons were written.
-    let last = performance.now();
-    let longest = 0;
+    // Turns the event loop took while the lessons were written (counted, not timed: a timed
+    // assertion fails on a busy machine). 300 remembers take several 15 ms slices anywhere;
+    // written in one piece, the loop gets no turn until the write is over.
+    let turns = 0;
     let ticking = true;
     const tick = () => {
-      longest = Math.max(longest, performance.now() - last);
-      last = performance.now();
+      turns++;
       if (ticking) setImmediate(tick);
     };
     setImmediate(tick);
-    const started = performance.now();
     const written = await writeLessons(t.host.store, ['long'], () => lessons);
-    const ms = performance.now() - started;
     ticking = false;
     assert.equal(written, 300);
-    // Slices of 15 ms and the one remember that ends each (a few ms; more on a loaded machine).
-    // Without slices, the whole write (300 to 1,000 ms here) is one wait.
-    assert.ok(longest < 100, `the event loop waited ${longest.toFixed(0)} ms at once in ${ms.toFixed(0)} ms`);
+    assert.ok(turns >= 3, `the event loop had ${turns} turns while 300 lessons were written`);
   } finally {
     await t.host.close();
   }
