@@ -113,6 +113,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       logger: stderrLogger('warn'),
       // One call, then exit: a recall searches SQLite's FTS instead of building an index for it.
       lexicalCopy: 'never',
+      // Every command opens the store and replays its journal: keep that short (closeSnapshot.ts).
+      snapshot: { closeJournalBytes: 'by-size' },
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'off', {
         useLiteAssets: io.useLiteAssets,
