@@ -128,7 +128,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
         queueDirectory(dbPath),
         method,
         { ...params, actor: actor() },
-        io,
+        { ...io, json: options.json === true },
       );
       if (answer.kind === 'answered') return print(answer.result);
       if (answer.kind === 'queued') return;

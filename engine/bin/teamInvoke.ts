@@ -14,13 +14,17 @@ export async function invokeTeam(
   queueDirectory: string,
   method: MethodName,
   params: unknown,
-  io: { stdout(text: string): void; stderr(text: string): void },
+  io: { stdout(text: string): void; stderr(text: string): void; json: boolean },
 ): Promise<TeamCallOutcome> {
   const outcome = await callThroughTeam(target, new WriteQueue(queueDirectory), method, params, Date.now());
-  if (outcome.kind === 'queued')
+  if (outcome.kind === 'queued') {
+    const { id } = outcome.write;
     io.stdout(
-      `queued ${method} (request ${outcome.write.id}) for ${target.url}: ${outcome.reason}; ${outcome.waiting} waiting, sent by the next call or engram team flush\n`,
+      io.json
+        ? `${JSON.stringify({ queued: { method, request: id, reason: outcome.reason, waiting: outcome.waiting } }, null, 2)}\n`
+        : `queued ${method} (request ${id}) for ${target.url}: ${outcome.reason}; ${outcome.waiting} waiting, sent by the next call or engram team flush\n`,
     );
+  }
   if (outcome.kind === 'offline')
     io.stderr(
       `engram: ${target.url} did not answer (${outcome.reason}); answering from the local database\n`,
