@@ -164,6 +164,19 @@ describe('the team server records and answers', () => {
       return client;
     };
     const reader = await connect(tokens.reader);
+    const readerTransport = reader.transport as StreamableHTTPClientTransport;
+    // Another token cannot ride on this session.
+    const hijack = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.writer}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': readerTransport.sessionId!,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    assert.equal(hijack.status, 403);
     const before = await storeState();
     const refused = (await reader.callTool({
       name: 'memory_remember',
