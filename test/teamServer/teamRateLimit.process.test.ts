@@ -6,7 +6,8 @@ import { tempDir } from '../support/temp';
 import { addToken, rpc, startTeamServer } from './teamServerProcess';
 import type { TeamServerProcess } from './teamServerProcess';
 
-let server: TeamServerProcess;
+let limited: TeamServerProcess;
+let paced: TeamServerProcess;
 let busy: string;
 let quiet: string;
 let flusher: string;
@@ -14,14 +15,17 @@ let dir: string;
 
 before(async () => {
   dir = tempDir('engram-team-rate-', { afterTest: false });
-  const db = path.join(dir, 'team.db');
-  flusher = addToken(db, 'flusher', 'memory:write');
+  const db = path.join(dir, 'limited', 'team.db');
   busy = addToken(db, 'busy', 'memory:write');
   quiet = addToken(db, 'quiet', 'memory:write');
-  // One request a second after a burst of two: the third at once is over the limit.
-  server = await startTeamServer(db, ['--port', '0', '--rate', '1', '--burst', '2']);
+  // A burst of two, then one request every 20 s: the third is over the limit however slow the machine.
+  limited = await startTeamServer(db, ['--port', '0', '--rate', '0.05', '--burst', '2']);
+  const pacedDb = path.join(dir, 'paced', 'team.db');
+  flusher = addToken(pacedDb, 'flusher', 'memory:write');
+  // One request a second, no burst: a flush of three waits out a Retry-After of 1 s about twice.
+  paced = await startTeamServer(pacedDb, ['--port', '0', '--rate', '1', '--burst', '1']);
 });
-after(() => server.stop());
+after(() => Promise.all([limited.stop(), paced.stop()]));
 
 it('a token past its rate gets 429 with Retry-After, its request is not applied, other tokens go on', async () => {
   const remember = (n: number) => ({
@@ -29,16 +33,16 @@ it('a token past its rate gets 429 with Retry-After, its request is not applied,
     method: 'remember',
     params: { content: `note ${n}` },
   });
-  assert.equal((await rpc(server.url, busy, remember(1))).status, 200);
-  assert.equal((await rpc(server.url, busy, remember(2))).status, 200);
-  const limited = await rpc(server.url, busy, remember(3));
-  assert.equal(limited.status, 429);
+  assert.equal((await rpc(limited.url, busy, remember(1))).status, 200);
+  assert.equal((await rpc(limited.url, busy, remember(2))).status, 200);
+  const refused = await rpc(limited.url, busy, remember(3));
+  assert.equal(refused.status, 429);
   assert.ok(
-    Number(limited.headers.get('retry-after')) >= 1,
-    `Retry-After: ${limited.headers.get('retry-after')}`,
+    Number(refused.headers.get('retry-after')) >= 1,
+    `Retry-After: ${refused.headers.get('retry-after')}`,
   );
 
-  const list = await rpc(server.url, quiet, { id: 'rate-limit-list', method: 'list', params: {} });
+  const list = await rpc(limited.url, quiet, { id: 'rate-limit-list', method: 'list', params: {} });
   assert.equal(list.status, 200, 'another token has its own bucket');
   const contents = (list.body['result'] as { items: Array<{ content: string }> }).items.map((m) => m.content);
   assert.deepEqual(contents.sort(), ['note 1', 'note 2']);
@@ -46,9 +50,9 @@ it('a token past its rate gets 429 with Retry-After, its request is not applied,
 
 it('a flush waits out the rate limit (Retry-After) and sends the whole queue', async () => {
   const queue = new WriteQueue(path.join(dir, 'queue'));
-  for (let n = 0; n < 4; n++) queue.enqueue('remember', { content: `queued ${n}` }, Date.now());
-  const report = await queue.flush({ url: server.url, token: flusher });
+  for (let n = 0; n < 3; n++) queue.enqueue('remember', { content: `queued ${n}` }, Date.now());
+  const report = await queue.flush({ url: paced.url, token: flusher });
   assert.equal(report.stoppedBy, undefined);
-  assert.equal(report.sent.length, 4);
+  assert.equal(report.sent.length, 3);
   assert.equal(queue.pending().length, 0);
 });
