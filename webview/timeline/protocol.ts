@@ -20,6 +20,7 @@ import { LAYERS } from '../../engine/memory/types';
 import type { Layer } from '../../engine/memory/types';
 export const LAYER_NAMES = LAYERS;
 export type LayerName = Layer;
+export { agentName } from '../../engine/capture/agentNames';
 
 // The data is the engine's own `timeline` payload (type-only imports: nothing of the engine
 // enters the bundle). Memory content in it is untrusted: rendered only as text, never as markup.
@@ -28,6 +29,7 @@ export type {
   TimelineLink,
   TimelineMemoryRow as TimelineMemory,
   TimelineScan,
+  TimelineSession,
   TimelineVersionMark,
 } from '../../engine/api/timelinePayload';
 /** What the host answers `timeline/data` with. */
@@ -60,6 +62,15 @@ export interface OpenSymbolCommand {
   name: string;
 }
 
+/**
+ * Command, webview -> host: open a captured session's transcript, as the Sessions view does
+ * (engram.openSessionTranscript). No reply.
+ */
+export interface OpenSessionCommand {
+  type: 'timeline/session/open';
+  sessionId: string;
+}
+
 /** Notification, webview -> host: the script has loaded and listens. No reply. */
 export interface ReadyNotification {
   type: 'timeline/view/ready';
@@ -80,6 +91,7 @@ export type WebviewToHost =
   | OpenMemoryCommand
   | OpenFileCommand
   | OpenSymbolCommand
+  | OpenSessionCommand
   | ReadyNotification
   | SelectionNotification;
 
@@ -131,6 +143,16 @@ export function isRelativePath(value: unknown): value is string {
   return !value.split(/[/\\]/).some((segment) => segment === '..');
 }
 
+/**
+ * Session ids as the agents write them (UUIDs, Cline's task numbers, `aider-2026-03-02T09:00:00`):
+ * no spaces, slashes or control characters, at most 200 characters.
+ */
+const SESSION_ID = /^[A-Za-z0-9][\w.:+-]{0,199}$/;
+
+export function isSessionId(value: unknown): value is string {
+  return typeof value === 'string' && SESSION_ID.test(value);
+}
+
 /** A symbol as drift claims name them: `name` or `Container.name`. */
 const SYMBOL = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 
@@ -160,6 +182,11 @@ export const OpenSymbolCommand = {
     typeof m['name'] === 'string' &&
     m['name'].length <= 200 &&
     SYMBOL.test(m['name']),
+};
+
+export const OpenSessionCommand = {
+  is: (m: unknown): m is OpenSessionCommand =>
+    isRecord(m) && m['type'] === 'timeline/session/open' && isSessionId(m['sessionId']),
 };
 
 export const ReadyNotification = {
@@ -198,7 +225,7 @@ export const DidRevealMemoryNotification = {
 function isTimelineData(d: unknown): d is TimelineData {
   return (
     isRecord(d) &&
-    ['memories', 'versions', 'links', 'drift', 'scans'].every((key) => Array.isArray(d[key])) &&
+    ['memories', 'versions', 'links', 'drift', 'scans', 'sessions'].every((key) => Array.isArray(d[key])) &&
     typeof d['total'] === 'number' &&
     typeof d['truncated'] === 'boolean' &&
     typeof d['now'] === 'number'
@@ -212,6 +239,7 @@ export function parseWebviewMessage(m: unknown): WebviewToHost | undefined {
     OpenMemoryCommand,
     OpenFileCommand,
     OpenSymbolCommand,
+    OpenSessionCommand,
     ReadyNotification,
     SelectionNotification,
   ]) {
