@@ -15,6 +15,9 @@ import type { TimelinePayload } from '../../engine/api/timelinePayload';
 
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
 
+import { isSessionId } from '../shared/sessionId';
+export { isSessionId };
+
 // The engine's list (a constant only: nothing else of the engine enters the bundle).
 import { LAYERS } from '../../engine/memory/types';
 import type { Layer } from '../../engine/memory/types';
@@ -141,16 +144,6 @@ export function isRelativePath(value: unknown): value is string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f]/.test(value) || /^([/\\]|[A-Za-z]:)/.test(value)) return false;
   return !value.split(/[/\\]/).some((segment) => segment === '..');
-}
-
-/**
- * Session ids as the agents write them (UUIDs, Cline's task numbers, `aider-2026-03-02T09:00:00`):
- * no spaces, slashes or control characters, at most 200 characters.
- */
-const SESSION_ID = /^[A-Za-z0-9][\w.:+-]{0,199}$/;
-
-export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID.test(value);
 }
 
 /** A symbol as drift claims name them: `name` or `Container.name`. */
