@@ -36,3 +36,4 @@ export type {
   ScanDrift,
 } from './drift/driftReport';
 export type { ClaimEvidence, CommitEvidence, DriftStatus } from './drift/claimTypes';
+export { AGENT_NAMES } from './capture/agentNames';

@@ -17,6 +17,7 @@ import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
 import { workspacePath, writeSessionRows } from './sessionRows';
 import { touchesExcluded } from './captureExcludes';
+import { IngestSlices } from './ingestSlices';
 import type { SourceFile } from './workspaceSources';
 
 export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
@@ -31,8 +32,10 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
 
 export interface IngestOptions {
   root: string;
-  /** Records per transaction at most (a batch also ends after SLICE_MS of preparing). @default 256 */
+  /** Records per transaction at most (a batch also ends when it would outlast SLICE_MS). @default 256 */
   batchRecords?: number;
+  /** The clock that times the slices, in ms (tests make it slow). @default performance.now */
+  clock?: () => number;
   /** Bytes read from the file at a time (a longer record makes it grow). @default 4 MiB */
   chunkBytes?: number;
   /** Workspace-relative paths whose records are not kept (captureExcludes.ts). */
@@ -111,6 +114,7 @@ export async function ingestSource(
     state.fileMtime = stat.mtimeMs;
   }
   let chunk = options.chunkBytes ?? 4 * 1024 * 1024;
+  const slices = new IngestSlices(options.clock ?? (() => performance.now()));
   const handle = await fsp.open(source.path, 'r');
   try {
     while (offset < size) {
@@ -125,31 +129,29 @@ export async function ingestSource(
       }
       const batch = options.batchRecords ?? 256;
       for (let i = 0; i < records.length;) {
-        // A batch ends at `batch` records or after SLICE_MS of preparing them, whichever is first,
-        // so that preparing and writing it holds the thread for tens of milliseconds at most.
-        const started = performance.now();
+        // A batch ends at `batch` records or when preparing and writing it would outlast a slice
+        // (ingestSlices.ts), whichever is first: the thread is never held for long.
+        const started = slices.start();
         const prepared: Prepared[] = [];
-        while (
-          i < records.length &&
-          prepared.length < batch &&
-          (prepared.length === 0 || performance.now() - started < SLICE_MS)
-        ) {
+        while (i < records.length && prepared.length < batch && slices.fits(started, prepared.length)) {
           prepared.push(prepare(format, records[i++] as RawRecord, state, options));
         }
         const end = i >= records.length ? consumed : (prepared[prepared.length - 1] as Prepared).raw.end;
         const stateJson = JSON.stringify(state);
-        store.write((tx, now) => {
-          for (const p of prepared) {
-            const outcome = storeRecord(tx, source, options.root, p, now);
-            report[outcome === 'stored' ? p.status : 'skipped']++;
-            if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
-          }
-          tx.run(
-            `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
+        slices.write(prepared.length, () =>
+          store.write((tx, now) => {
+            for (const p of prepared) {
+              const outcome = storeRecord(tx, source, options.root, p, now);
+              report[outcome === 'stored' ? p.status : 'skipped']++;
+              if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
+            }
+            tx.run(
+              `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
              ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
-            [source.path, source.agent, end, stateJson, now],
-          );
-        }, DERIVED_WRITE);
+              [source.path, source.agent, end, stateJson, now],
+            );
+          }, DERIVED_WRITE),
+        );
         report.records += prepared.length;
         report.bytes += end - offset;
         offset = end;
@@ -166,9 +168,6 @@ export async function ingestSource(
   report.sessions = [...sessions];
   return report;
 }
-
-/** Time spent redacting and parsing one batch before it is written (the write takes about as long). */
-const SLICE_MS = 15;
 
 /** A record that touched an excluded path keeps only its place in the file. */
 const EXCLUDED_STUB = '{"excluded":"the record touched an excluded path"}';
