@@ -3,6 +3,7 @@ import type { MemoryRow } from '../memory/rows';
 import { injectedIds, markInjected } from '../memory/injectionLedger';
 import type { SqlWriter } from '../store/sqlAccess';
 import type { Memory } from '../memory/types';
+import { markedContent } from '../memory/negativeKnowledge';
 import { recall } from './recall';
 import type { ContextSources } from './recallSources';
 import { tokenCount, truncateToTokens } from './tokenCount';
@@ -97,7 +98,7 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
     const titleCost = title ? tokenCount(title) + 1 : 0;
     const prefix = `- [${memory.id}] (${memory.kind}, ${new Date(memory.validFrom).toISOString().slice(0, 10)}) `;
     const room = budget - used - titleCost - tokenCount(prefix) - 1;
-    const content = memory.content.replace(/\s+/g, ' ').trim();
+    const content = markedContent(memory, memory.content.replace(/\s+/g, ' ').trim());
     const fits = tokenCount(content) <= room;
     if (!fits && room < 24) {
       skipped.push({ id: memory.id, reason: 'over budget' });
