@@ -54,6 +54,7 @@ import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 import { LINK_METHODS } from './linkMethods';
+import { SKILL_METHODS } from './skillMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -280,6 +281,7 @@ export const METHODS = {
   ...CAPTURE_METHODS,
   ...TEAM_METHODS,
   ...LINK_METHODS,
+  ...SKILL_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

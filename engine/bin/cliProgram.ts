@@ -26,6 +26,7 @@ import { registerHookCommands } from './hookCommands';
 import { registerWhyCommand } from './whyCommand';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
+import { registerSkillsCommand } from './skillsCommand';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { mcpImportLines, rejectedEvery } from './importOutput';
 import type { ImportResult } from './importOutput';
@@ -348,6 +349,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerDriftCommands(program, invoke);
   registerWhyCommand(program, invoke, io.cwd);
   registerLifecycleCommands(program, invoke);
+  registerSkillsCommand(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
   registerTeamCommands(program, invoke, Date.now);
   registerHookCommands(program, {
