@@ -40,7 +40,8 @@ import {
   TOUCH_SESSION_PARAMS,
 } from './memoryParams';
 import { exportMemories, importMemories } from './exchangeMethods';
-import { CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
+import { CONTEXT_LEVELS_PARAMS, CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
+import { buildLevelledContext } from '../retrieval/contextLevels';
 import { collectStats } from './stats';
 import { REMEMBER_RESULTS } from './requestRecords';
 import { acceptedMemories, rememberBatch } from './rememberBatch';
@@ -199,6 +200,18 @@ export const METHODS = {
       store.write((tx, now) => markContextInjected(tx, p.conversation ?? actorOf(p).session, block, now));
       return block;
     },
+  }),
+  /** The graduated L0-L3 block; a read: it records the search's access, not an injection. */
+  contextLevels: defineMethod({
+    params: CONTEXT_LEVELS_PARAMS,
+    write: false,
+    run: (engine, p) =>
+      buildLevelledContext(engine, {
+        query: p.query === undefined ? undefined : boundedQuery('query', p.query),
+        budget: p.budget,
+        session: actorOf(p).session,
+        noteAccess: p.readOnly !== true,
+      }),
   }),
   entities: defineMethod({
     params: ENTITIES_PARAMS,

@@ -11,6 +11,7 @@ import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
 import { TEAM_TOOLS } from './tools/teamTools';
 import { whyTool } from './tools/whyTool';
 import { skillsTool } from './tools/skillsTool';
+import { contextLevelsTool } from './tools/contextLevelsTool';
 
 /**
  * Every tool the bridge can serve, in the order clients list them. A new tool is one entry here:
@@ -19,6 +20,7 @@ import { skillsTool } from './tools/skillsTool';
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...MEMORY_WRITE_TOOLS,
   ...MEMORY_READ_TOOLS,
+  contextLevelsTool,
   ...MEMORY_GRAPH_TOOLS,
   ...MEMORY_ADMIN_TOOLS,
   ...LIFECYCLE_TOOLS,
