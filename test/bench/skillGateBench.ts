@@ -116,12 +116,17 @@ async function main(): Promise<void> {
     }
     const outcomes: Outcome[] = [];
     const times: number[] = [];
+    const recallTimes: number[] = [];
     for (const q of corpus.queries) {
       const started = performance.now();
       // Threshold 0 and a read-only call: every selected procedure with its confidence, no accesses.
       const answer = await call<SkillAnswer>('skills', { query: q.text, threshold: 0, readOnly: true });
       times.push(performance.now() - started);
       outcomes.push({ stored: STORED(q.gold[0]!), gold: q.gold[0]!, considered: answer.considered });
+      // The reference time: a recall of the same task over the same store, in the same run.
+      const recallStarted = performance.now();
+      await call('recall', { query: q.text, k: 10, readOnly: true });
+      recallTimes.push(performance.now() - recallStarted);
     }
     const tune = outcomes.slice(0, 250);
     const report = outcomes.slice(250);
@@ -145,7 +150,7 @@ async function main(): Promise<void> {
       tuned: at(best.t),
       reference: at(0),
       never: at(1.01),
-      medianMs: round(median(times), 1),
+      medianMs: { skills: round(median(times), 1), recall: round(median(recallTimes), 1) },
       sweep,
     };
     if (args.includes('--json')) console.log(JSON.stringify(summary, null, 2));
@@ -153,7 +158,9 @@ async function main(): Promise<void> {
       const line = (name: string, r: ReturnType<typeof at>) =>
         `${name.padEnd(10)} t=${r.threshold.toFixed(2)}  tune acc ${r.tune.accuracy} prec ${r.tune.injectPrecision} recall ${r.tune.storedRecall} skip ${r.tune.withheldSkipped} | report acc ${r.report.accuracy} prec ${r.report.injectPrecision} recall ${r.report.storedRecall} skip ${r.report.withheldSkipped}`;
       console.log(`${summary.date}  ${summary.machine}  load ${summary.load}`);
-      console.log(`${summary.procedures} procedures; median skills call ${summary.medianMs} ms`);
+      console.log(
+        `${summary.procedures} procedures; median call: skills ${summary.medianMs.skills} ms, recall k=10 ${summary.medianMs.recall} ms`,
+      );
       console.log(line('shipped', summary.shipped));
       console.log(line('tuned', summary.tuned));
       console.log(line('reference', summary.reference));
