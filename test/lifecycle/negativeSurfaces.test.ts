@@ -5,6 +5,8 @@ import { engram } from '../cli/engramCli';
 import { callTool, tempWorkspace } from '../mcp/bridgeProcess';
 import { connectBridge } from '../mcp/inProcessBridge';
 import type { InProcessBridge } from '../mcp/inProcessBridge';
+import { negativeInput } from '../../engine/memory/negativeKnowledge';
+import { openTestHost } from '../support/host';
 import { memoryFixture } from '../support/memoryFixture';
 import { tempDir } from '../support/temp';
 
@@ -65,6 +67,23 @@ describe('negative knowledge in every surface', () => {
     assert.match(text, /^1\. \[m_\w+\] semantic\/negative: NEGATIVE KNOWLEDGE: We do not use Redux/);
     const plain = hits.find((h) => h.memory.kind !== 'negative');
     if (plain) assert.equal(plain.memory.negative, undefined);
+
+    const why = await bridge.client.getPrompt({ name: 'why', arguments: { target: 'redux' } });
+    const prompt = why.messages[0]?.content;
+    assert.match(
+      prompt?.type === 'text' ? prompt.text : '',
+      /\] negative: NEGATIVE KNOWLEDGE: We do not use Redux/,
+    );
+  });
+
+  it('a pinned negative memory is marked in the block a fresh session starts with', async () => {
+    const t = await openTestHost();
+    await t.call('remember', {
+      ...negativeInput({ content: 'Never run migrations from tests' }),
+      pinned: true,
+    });
+    const block = await t.call('prime', {});
+    assert.match(block.text, /\(negative\) NEGATIVE KNOWLEDGE: Never run migrations from tests/);
   });
 
   it('@engram says what a negative memory is before its words', () => {
