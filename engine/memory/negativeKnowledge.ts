@@ -13,8 +13,8 @@ export const NEGATIVE_KIND = 'negative' as const;
 /** The words every text surface puts before a negative memory's content (CLI, MCP, context, LM tools). */
 export const NEGATIVE_PREFIX = 'NEGATIVE KNOWLEDGE: ';
 
-/** How a person-facing surface (chat, tree rows) says what a negative memory is. */
-export const NEGATIVE_LABEL = 'negative knowledge: does not exist or must not be done';
+/** What a negative memory means, for person-facing surfaces (chat), beside its kind "negative knowledge". */
+export const NEGATIVE_LABEL = 'does not exist or must not be done';
 
 export function isNegative(memory: Pick<Memory, 'kind'>): boolean {
   return memory.kind === NEGATIVE_KIND;

@@ -88,7 +88,7 @@ describe('negative knowledge in every surface', () => {
 
   it('@engram says what a negative memory is before its words', () => {
     const item = memoryChatItem(memoryFixture({ kind: 'negative', content: 'No GraphQL here' }), Date.now());
-    assert.match(item, /· negative knowledge: does not exist or must not be done · /);
+    assert.match(item, /· does not exist or must not be done · negative knowledge · /);
     assert.doesNotMatch(memoryChatItem(memoryFixture({ content: 'GraphQL here' }), Date.now()), /negative/);
   });
 });
