@@ -65,6 +65,14 @@ describe('graduated context L0-L3', () => {
     assert.ok(block.tokens <= 1500);
   });
 
+  it("puts the cards of the query's entities first, busier ones after", async () => {
+    const { t } = await project();
+    const block = await t.call('contextLevels', { query: 'why did the invoices worker crash?' });
+    const cards = block.levels[2]!.text.split('\n').slice(1);
+    assert.match(cards[0] ?? '', /^- src\/billing\/invoices\.ts \(file\): 2 memories/);
+    assert.ok(cards.some((line) => line.startsWith('- src/auth/session.ts (file): 3 memories')));
+  });
+
   it('stays within small budgets, and a level passes what it does not spend to the next', async () => {
     const { t } = await project();
     for (const budget of [80, 150, 300, 600]) {
