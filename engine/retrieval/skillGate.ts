@@ -9,7 +9,7 @@ import type { MemoryReads } from './recallSources';
 /**
  * Skills: the procedural memories for a task, given only when they are likely to help (seed 003's
  * `get_skills`, after SkillsBench: a few focused procedures help an agent, a pile of loosely
- * related ones hurts). Three stages, each of which may answer "nothing" with its reason:
+ * related ones hurts). Three stages; need and calibration may answer "nothing" with the reason:
  * 1. need: is there procedural memory at all, and does any of it share a word with the task?
  * 2. selection: the best procedures by BM25, at most `limit`, each within half of the best score;
  * 3. calibration: each one's confidence must reach a threshold calibrated on real data
@@ -65,7 +65,8 @@ export interface SkillAnswer {
   query: string;
   /** `inject` when skills are returned; `skip` otherwise, with the stage that said no. */
   decision: 'inject' | 'skip';
-  stage: 'need' | 'selection' | 'calibration';
+  /** The stage that decided: selection always keeps the best candidate, so it never says no. */
+  stage: 'need' | 'calibration';
   reason: string;
   threshold: number;
   skills: Array<SkillCandidate & { memory: Memory }>;
@@ -116,10 +117,10 @@ export function selectSkills(store: MemoryReads, options: SkillOptions): SkillAn
     });
     const kept = considered.filter((c) => c.confidence >= threshold);
     if (kept.length === 0) {
-      const top = Math.max(...considered.map((c) => c.confidence));
+      const top = considered.reduce((a, b) => (b.confidence > a.confidence ? b : a));
       return answer(
         'calibration',
-        `the best procedure's confidence ${top.toFixed(2)} (covers ${percent(considered[0]!.coverage)} of the task, leads the next by ${percent(considered[0]!.lead)}) is below the threshold ${threshold}`,
+        `the best procedure's confidence ${top.confidence.toFixed(2)} (covers ${percent(top.coverage)} of the task, leads the next by ${percent(top.lead)}) is below the threshold ${threshold}`,
         considered,
       );
     }

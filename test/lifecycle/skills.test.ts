@@ -86,6 +86,20 @@ describe('skills: procedures for a task, only when relevant enough', () => {
     assert.ok(lenient.skills.some((s) => s.memory.id === ids[1]));
   });
 
+  it('names the most confident procedure in its reason, not merely the first one', async () => {
+    const t = await openTestHost();
+    for (const content of ['Run the smoke tests before a deploy', 'Run the smoke tests after a deploy too'])
+      await t.call('remember', { content, layer: 'procedural', kind: 'procedure' });
+    const answer = await t.call('skills', { query: 'run the flaky parser tests with coverage on windows' });
+    assert.equal(answer.stage, 'calibration');
+    const best = answer.considered.reduce((a, b) => (b.confidence > a.confidence ? b : a));
+    assert.notEqual(best.memoryId, answer.considered[0]!.memoryId, 'the second leads: the case under test');
+    assert.match(
+      answer.reason,
+      new RegExp(`^the best procedure's confidence ${best.confidence.toFixed(2)} `),
+    );
+  });
+
   it('engram skills prints the skills or the reason; MCP memory_skills answers the same', async () => {
     const dir = tempDir();
     for (const p of PROCEDURES)

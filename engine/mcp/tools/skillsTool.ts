@@ -28,7 +28,7 @@ export const skillsTool = defineTool({
   output: z.object({
     query: z.string(),
     decision: z.enum(['inject', 'skip']),
-    stage: z.enum(['need', 'selection', 'calibration']),
+    stage: z.enum(['need', 'calibration']),
     reason: z.string(),
     threshold: z.number(),
     skills: z.array(z.object({ ...candidate, memory: memoryViewSchema })),
