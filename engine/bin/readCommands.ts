@@ -139,6 +139,8 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
         words: string[],
         o: { budget: number; conversation?: string; prime?: boolean; fromHook?: boolean; levels?: boolean },
       ) => {
+        if (o.levels === true && (o.prime === true || o.fromHook === true))
+          throw invalidInput('--levels and --prime build different blocks; give one of them');
         if (o.levels === true)
           return invoke(
             'contextLevels',

@@ -102,6 +102,11 @@ describe('graduated context L0-L3', () => {
     assert.match(printed.out, /\n\(L0 \d+\/100, L1 \d+\/\d+, L2 0\/\d+, L3 \d+\/\d+; \d+ of 400 tokens\)\n$/);
     const withoutQuery = await engram(dir, ['context', '--levels']);
     assert.equal(withoutQuery.code, 0, withoutQuery.err);
+    const both = await engram(dir, ['context', '--levels', '--prime']);
+    assert.deepEqual(
+      [both.code, both.err],
+      [1, 'engram: --levels and --prime build different blocks; give one of them\n'],
+    );
 
     const bridge = await connectBridge(tempWorkspace());
     open.push(bridge);
