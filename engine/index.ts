@@ -27,6 +27,7 @@ export type { RecallHit } from './retrieval/recall';
 export { refreshLauncher } from './mcp/mcpLauncher';
 export { DurableDatabase } from './store/durableDatabase';
 export * from './memory/types';
+export { isNegative, markedContent, NEGATIVE_LABEL, NEGATIVE_PREFIX } from './memory/negativeKnowledge';
 export type {
   ClaimReport,
   DriftReport,

@@ -13,6 +13,7 @@ import { DurableDatabase } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
 import { lossLine, recoverLines } from './recoverOutput';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
+import { negativeInput } from '../memory/negativeKnowledge';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
@@ -30,6 +31,7 @@ import { registerHookCommands } from './hookCommands';
 import { registerWhyCommand } from './whyCommand';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
+import { registerSkillsCommand } from './skillsCommand';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { mcpImportLines, rejectedEvery } from './importOutput';
 import type { ImportResult } from './importOutput';
@@ -186,13 +188,17 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--pin', 'pin the memory')
     .option('--valid-from <time>', 'when it became true (ISO 8601)')
     .option('--private', 'visible to this agent only')
-    .action((words: string[], o: Record<string, unknown>) =>
-      invoke(
+    .option('--negative', 'something that does not exist or must not be done (kind negative, semantic)')
+    .action((words: string[], o: Record<string, unknown>) => {
+      const input = {
+        content: words.join(' '),
+        layer: o['layer'] as string | undefined,
+        kind: o['kind'] as string | undefined,
+      };
+      return invoke(
         'remember',
         {
-          content: words.join(' '),
-          layer: o['layer'],
-          kind: o['kind'],
+          ...(o['negative'] === true ? negativeInput(input) : input),
           tags: typeof o['tags'] === 'string' ? o['tags'].split(',') : undefined,
           importance: o['importance'],
           context: o['context'],
@@ -203,8 +209,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
           scope: o['private'] ? 'private' : undefined,
         },
         (r) => rememberLine(r as RememberResult),
-      ),
-    );
+      );
+    });
 
   program
     .command('get')
@@ -362,6 +368,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerDriftCommands(program, invoke);
   registerWhyCommand(program, invoke, io.cwd);
   registerLifecycleCommands(program, invoke);
+  registerSkillsCommand(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
   registerTeamServerCommands(registerTeamCommands(program, invoke, Date.now), {
     tokensFile: (given) =>

@@ -19,6 +19,8 @@ export const METHOD_SCOPES: Partial<Record<MethodName, Scope>> = {
   timeline: 'memory:read',
   events: 'memory:read',
   explain: 'memory:read',
+  skills: 'memory:read',
+  contextLevels: 'memory:read',
   injectionCheck: 'memory:read',
   // Writes only which memories the caller's session was shown (the injection ledger), no memory.
   context: 'memory:read',

@@ -63,8 +63,14 @@ describe('the team server refuses', () => {
     );
     assert.deepEqual(await storeState(), before);
     // Reads are what it may do.
-    const list = await rpc(server.url, tokens.reader, { id: requestId(), method: 'list', params: {} });
-    assert.equal(list.status, 200);
+    for (const [method, params] of [
+      ['list', {}],
+      ['skills', { query: 'how do we release?' }],
+      ['contextLevels', { query: 'release', budget: 300 }],
+    ] as const) {
+      const read = await rpc(server.url, tokens.reader, { id: requestId(), method, params });
+      assert.equal(read.status, 200, method);
+    }
   });
 
   it('a revoked token from the next request, without a restart', async () => {
