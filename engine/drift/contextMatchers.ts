@@ -130,7 +130,8 @@ function configKeys(text: string, fence: FencedBlock, out: Partial[]): void {
  */
 function objectKeys(text: string, fence: FencedBlock, bindings: ProjectBindings, out: Partial[]): void {
   const body = text.slice(fence.start, fence.end);
-  const calls = projectCallArguments(body, [...bindings.receivers, ...bindings.imported]);
+  const direct = projectCallArguments(body, [...bindings.receivers, ...bindings.imported]);
+  const calls = [...direct, ...objectsPassedIn(body, direct)];
   const declared = new Set([...body.matchAll(DECLARED_RE)].map((m) => m[1] as string));
   for (const m of body.matchAll(OBJECT_KEY_RE)) {
     const key = m[1] as string;
@@ -155,6 +156,31 @@ function projectCallArguments(body: string, names: readonly string[]): Array<[nu
     for (let i = open; i < body.length; i++) {
       if (body[i] === '(') depth++;
       else if (body[i] === ')' && --depth === 0) {
+        spans.push([open, i]);
+        break;
+      }
+    }
+  }
+  return spans;
+}
+
+/**
+ * Object literals assigned to a name that is then passed to the project (`options = { max: 500 }`
+ * ... `new LRU(options)`): [open, close] of each, so their keys are its options too.
+ */
+function objectsPassedIn(body: string, calls: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  const passed = new Set<string>();
+  for (const [open, close] of calls)
+    for (const m of body.slice(open + 1, close).matchAll(/(?<![\w$.:'"])([A-Za-z_$][\w$]*)\s*(?=[,)]|$)/g))
+      passed.add(m[1] as string);
+  const spans: Array<[number, number]> = [];
+  for (const m of body.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*=\s*\{/g)) {
+    if (!passed.has(m[1] as string)) continue;
+    const open = (m.index ?? 0) + m[0].length - 1;
+    let depth = 0;
+    for (let i = open; i < body.length; i++) {
+      if (body[i] === '{') depth++;
+      else if (body[i] === '}' && --depth === 0) {
         spans.push([open, i]);
         break;
       }

@@ -105,6 +105,10 @@ async function noLongerDefined(
     ownedBy ? [...owners].some((o) => ownedBy.has(o.toLowerCase())) : owners.size > 0;
   const defines = (text: string | undefined) => text !== undefined && owned(memberOwners(text, name));
   if (codeNow.some((file) => owned(ownersNow(ctx, file, name)))) return undefined;
+  // Still read as a member (`this.options.ws === true`): the code may still take it, defined by a
+  // type from another package (an options interface extending its proxy library's), or read a
+  // member of that name of something else. Asks for review, never decides.
+  const stillRead = !ownedBy && codeNow.some((file) => readsMember(ctx, file, name));
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
     isCodeEvidence,
   );
@@ -117,6 +121,11 @@ async function noLongerDefined(
   const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
   if (!commit) return undefined;
   const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
+  if (stillRead)
+    return withCommit(
+      { verdict: 'stale', evidence: { reason: `${reason}, though still read as a member`, doubtful: true } },
+      commit,
+    );
   return withCommit({ verdict: 'stale', evidence: { reason } }, commit);
 }
 
@@ -174,11 +183,32 @@ function ownersNow(ctx: VerificationContext, file: string, name: string): Set<st
   const key = `${name}\u0000${file}`;
   let owners = caches.owners.get(key);
   if (!owners) {
-    let code = caches.code.get(file);
-    if (code === undefined) caches.code.set(file, (code = withoutComments(sourceText(ctx, file) ?? '')));
-    caches.owners.set(key, (owners = ownersInCode(code, name)));
+    caches.owners.set(key, (owners = ownersInCode(codeOf(ctx, file), name)));
   }
   return owners;
+}
+
+/**
+ * Whether a code file still reads `.name` (`options.ws`, `this.opts.ws`), not to call or assign it,
+ * on a line that does not refuse it (`if (options.flush) throw new Error('flush was removed')` is
+ * evidence of removal, not of use).
+ */
+function readsMember(ctx: VerificationContext, file: string, name: string): boolean {
+  const escaped = name.replace(/[$]/g, '\\$');
+  const read = new RegExp(`[\\w$\\])]\\??\\.${escaped}(?![\\w$])(?!\\s*(?:=[^=]|\\())`);
+  return codeOf(ctx, file)
+    .split('\n')
+    .some((line) => read.test(line) && !REFUSAL_RE.test(line));
+}
+
+const REFUSAL_RE = /\bthrow\b|\b(?:removed|deprecated|no\s+longer|renamed)\b/i;
+
+/** A code file's text now without comments, read once per check. */
+function codeOf(ctx: VerificationContext, file: string): string {
+  const caches = cachesOf(ctx);
+  let code = caches.code.get(file);
+  if (code === undefined) caches.code.set(file, (code = withoutComments(sourceText(ctx, file) ?? '')));
+  return code;
 }
 
 /** A type declaration file of the project's own code (`types/options.d.ts`, not a test's). */

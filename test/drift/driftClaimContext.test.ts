@@ -95,6 +95,15 @@ describe('drift claims in context', () => {
     assert.deepEqual(confidence("```js\nthelib.watch('src', {\n  ignoreInitial: false,\n});\n```"), ['sure']);
     // Passed to a name the example never bound to the project: anyone's key, so doubtful.
     assert.deepEqual(confidence("```js\nwatcher('src', {\n  ignoreInitial: false,\n});\n```"), ['low']);
+    // Assigned to a name first, then passed: still the project's options; another object is not.
+    assert.deepEqual(
+      confidence("```js\nconst opts = { ignoreInitial: false };\nconst w = thelib.watch('src', opts);\n```"),
+      ['sure'],
+    );
+    assert.deepEqual(
+      confidence("```js\nconst opts = { ignoreInitial: false };\nthelib.watch('src');\nlog(opts);\n```"),
+      ['low'],
+    );
   });
 
   it('output and shell blocks: no symbols, no dependencies from `npm install`, scripts kept', () => {

@@ -85,6 +85,40 @@ describe('drift: a member is present while the code defines it, not while the wo
     assert.match(claim?.evidence.reason ?? '', /no longer defined/);
   });
 
+  it('an option whose only definition went, still read by the code (`this.options.ws === true`): review, not stale', async () => {
+    const { test, changing } = await scannedAfterChange(
+      {
+        'package.json': pkg,
+        'config.js': 'exports.configure = function (config) { if (config.url) config.options.ws = true; };\n',
+        'index.js': [
+          "'use strict';",
+          'function createProxy(options) { return new Proxy(options); }',
+          'function Proxy(options) { this.options = options; }',
+          'Proxy.prototype.upgrade = function (server) { if (this.options.ws === true) listen(server); };',
+          'module.exports = { createProxy };',
+          '',
+        ].join('\n'),
+      },
+      'Drop the config factory: options come typed from the proxy library',
+      { remove: ['config.js'] },
+    );
+    const example = [
+      'Proxy websockets:',
+      '```js',
+      "const { createProxy } = require('thelib');",
+      'const options = { ws: true };',
+      'const proxy = createProxy(options);',
+      '```',
+    ].join('\n');
+    const id = await rememberAt(test, example, WRITTEN);
+    const report = await test.call('drift', { all: true });
+    const claim = memoryIn(report, id).claims.find((c) => c.subject === 'ws');
+    assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
+    assert.equal(claim?.evidence.doubtful, true, JSON.stringify(claim));
+    assert.equal(claim?.evidence.commit?.hash, changing);
+    assert.notEqual(memoryIn(report, id).status, 'stale');
+  });
+
   it('the member moved from an assignment into a class method: still present', async () => {
     const { test } = await scannedAfterChange(
       { 'package.json': pkg, 'index.js': WITH_SYNC },
