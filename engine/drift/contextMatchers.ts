@@ -152,16 +152,21 @@ function projectCallArguments(body: string, names: readonly string[]): Array<[nu
   const spans: Array<[number, number]> = [];
   for (const m of body.matchAll(re)) {
     const open = (m.index ?? 0) + m[0].length - 1;
-    let depth = 0;
-    for (let i = open; i < body.length; i++) {
-      if (body[i] === '(') depth++;
-      else if (body[i] === ')' && --depth === 0) {
-        spans.push([open, i]);
-        break;
-      }
-    }
+    const close = matchingClose(body, open);
+    if (close !== undefined) spans.push([open, close]);
   }
   return spans;
+}
+
+/** Where the bracket opened at `open` (`(` or `{`) closes, nested ones included. */
+function matchingClose(body: string, open: number): number | undefined {
+  const [opening, closing] = body[open] === '{' ? ['{', '}'] : ['(', ')'];
+  let depth = 0;
+  for (let i = open; i < body.length; i++) {
+    if (body[i] === opening) depth++;
+    else if (body[i] === closing && --depth === 0) return i;
+  }
+  return undefined;
 }
 
 /**
@@ -177,14 +182,8 @@ function objectsPassedIn(body: string, calls: ReadonlyArray<[number, number]>): 
   for (const m of body.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*=\s*\{/g)) {
     if (!passed.has(m[1] as string)) continue;
     const open = (m.index ?? 0) + m[0].length - 1;
-    let depth = 0;
-    for (let i = open; i < body.length; i++) {
-      if (body[i] === '{') depth++;
-      else if (body[i] === '}' && --depth === 0) {
-        spans.push([open, i]);
-        break;
-      }
-    }
+    const close = matchingClose(body, open);
+    if (close !== undefined) spans.push([open, close]);
   }
   return spans;
 }
