@@ -16,7 +16,8 @@ export const AGENT_NAMES: Record<string, string> = {
   aider: 'Aider',
   copilot: 'Copilot Chat',
   cline: 'Cline',
-  roo: 'Roo Code',
+  'roo-code': 'Roo Code',
+  opencode: 'OpenCode',
 };
 
 /**
