@@ -163,12 +163,14 @@ test('opencode ingest: the database (1.2+) is read, and the JSON storage it was 
   assert.equal(count(store, 'capture_sessions'), 2);
   const fromDatabase = dumpCapture(store);
 
-  const viaFiles = await openTestHost();
-  const files = tempDir();
-  writeStorage(files, sessions);
-  await readAll(viaFiles.host.store, files);
   const same = (dump: Record<string, unknown[]>) => ({ ...dump, capture_records: [], capture_sessions: [] });
-  assert.deepEqual(same(dumpCapture(viaFiles.host.store)), same(fromDatabase), 'the same rows, either store');
+  for (const layout of ['global', 'per project'] as const) {
+    const viaFiles = await openTestHost();
+    const files = tempDir();
+    writeStorage(files, sessions, layout);
+    await readAll(viaFiles.host.store, files);
+    assert.deepEqual(same(dumpCapture(viaFiles.host.store)), same(fromDatabase), `the same rows, ${layout}`);
+  }
 
   const rerun = await capture();
   assert.equal(rerun.sources.length, 0, 'read whole and unchanged since: the database is not opened');

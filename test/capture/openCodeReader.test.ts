@@ -203,3 +203,79 @@ test("opencode: a database in WAL mode is read with the log's committed frames, 
   );
   assert.deepEqual(notes(applyWal(main, Buffer.from('not a log'))), all.slice(0, 1));
 });
+
+test('opencode: a message of the first format (its parts inside it) is read too', () => {
+  const state = openCodeFormat.initialState('/data/storage/session/p/ses_1.json');
+  const message = {
+    id: 'msg_1',
+    role: 'assistant',
+    parts: [
+      { type: 'step-start' },
+      { type: 'reasoning', text: 'Check the test first.' },
+      {
+        type: 'tool-invocation',
+        toolInvocation: {
+          state: 'result',
+          toolCallId: 'c1',
+          toolName: 'bash',
+          args: { command: 'npm test' },
+          result: 'fail',
+        },
+      },
+      {
+        type: 'tool-invocation',
+        toolInvocation: {
+          state: 'call',
+          toolCallId: 'c2',
+          toolName: 'edit',
+          args: { filePath: '/w/a.ts', oldString: 'a', newString: 'b' },
+        },
+      },
+      { type: 'text', text: 'The test fails.' },
+    ],
+    metadata: {
+      time: { created: 1000, completed: 5000 },
+      sessionID: 'ses_1',
+      tool: { c1: { title: 'npm test', exit: 1, time: { start: 2000, end: 3000 } } },
+      assistant: {
+        modelID: 'gpt-4.1',
+        providerID: 'openai',
+        path: { cwd: '/w', root: '/w' },
+        cost: 0,
+        tokens: { input: 10, output: 5, reasoning: 0, cache: { read: 2, write: 0 } },
+      },
+    },
+  };
+  const { id, ...data } = message;
+  const { records } = sessionRecords({ id: 'ses_1', directory: '/w' }, [{ id, data }], [], 6000);
+  assert.equal(records.length, 2, 'completed: taken');
+  const parsed = openCodeFormat.parse((records[1] as { text: string }).text, state);
+  assert.equal(parsed.status, 'understood');
+  assert.deepEqual(
+    parsed.events.map((e) => (e.kind === 'turn' ? `${e.role}:${e.text || e.thinking}` : e.kind)),
+    [
+      'session',
+      'assistant:Check the test first.',
+      'tool-call',
+      'command',
+      'tool-result',
+      'tool-call',
+      'file-touch',
+      'assistant:The test fails.',
+      'usage',
+    ],
+  );
+  const result = parsed.events.find((e) => e.kind === 'tool-result');
+  assert.deepEqual(result?.kind === 'tool-result' && [result.status, result.exitCode, result.durationMs], [
+    'error',
+    1,
+    1000,
+  ]);
+  const running = sessionRecords(
+    { id: 'ses_1', directory: '/w', updated: 6000 },
+    [{ id, data: { ...data, metadata: { ...data.metadata, time: { created: 1000 } } } }],
+    [],
+    6000,
+  );
+  assert.equal(running.pending, true, 'not completed yet: waits');
+});

@@ -27,18 +27,38 @@ function writeJson(file: string, value: unknown): void {
   writeFileSync(file, JSON.stringify(value, null, 2));
 }
 
-/** OpenCode's JSON storage before 1.2: one file per session, message and part. */
-export function writeStorage(dataDir: string, sessions: readonly ExportedSession[]): void {
+/**
+ * OpenCode's JSON storage before 1.2: one file per session, message and part; `per project`, the
+ * first versions' layout (a storage in each project's folder, parts by session and message).
+ */
+export function writeStorage(
+  dataDir: string,
+  sessions: readonly ExportedSession[],
+  layout: 'global' | 'per project' = 'global',
+): void {
   const storage = path.join(dataDir, 'storage');
   for (const { info, messages } of sessions) {
-    writeJson(path.join(storage, 'session', info.projectID, `${info.id}.json`), info);
+    const project = path.join(dataDir, 'project', info.projectID, 'storage', 'session');
+    const files =
+      layout === 'global'
+        ? {
+            session: path.join(storage, 'session', info.projectID, `${info.id}.json`),
+            messages: path.join(storage, 'message', info.id),
+            parts: (message: string) => path.join(storage, 'part', message),
+          }
+        : {
+            session: path.join(project, 'info', `${info.id}.json`),
+            messages: path.join(project, 'message', info.id),
+            parts: (message: string) => path.join(project, 'part', info.id, message),
+          };
+    writeJson(files.session, info);
     for (const message of messages) {
-      writeJson(path.join(storage, 'message', info.id, `${message.info.id}.json`), {
+      writeJson(path.join(files.messages, `${message.info.id}.json`), {
         ...message.info,
         sessionID: info.id,
       });
       for (const part of message.parts) {
-        writeJson(path.join(storage, 'part', message.info.id, `${part.id}.json`), {
+        writeJson(path.join(files.parts(message.info.id), `${part.id}.json`), {
           ...part,
           sessionID: info.id,
           messageID: message.info.id,

@@ -100,15 +100,17 @@ function sessionEnvelope(session: OpenCodeSession): string {
 }
 
 function messageTime(message: OpenCodeRow): number | undefined {
-  return (
-    (isRecord(message.data['time']) ? timeOf(message.data['time']['created']) : undefined) ?? message.created
-  );
+  // The first format kept the times in `metadata`.
+  const info = isRecord(message.data['metadata']) ? message.data['metadata'] : message.data;
+  return (isRecord(info['time']) ? timeOf(info['time']['created']) : undefined) ?? message.created;
 }
 
 /** A user's message is whole when written; an assistant's once it completed or failed. */
 function messageDone(data: Record<string, unknown>): boolean {
   if (data['role'] !== 'assistant') return true;
-  return data['error'] !== undefined || (isRecord(data['time']) && data['time']['completed'] !== undefined);
+  // The first format kept the times and the error in `metadata`.
+  const info = isRecord(data['metadata']) ? data['metadata'] : data;
+  return info['error'] !== undefined || (isRecord(info['time']) && info['time']['completed'] !== undefined);
 }
 
 /** Text and reasoning are streamed until their end time is set; a tool until it completed or failed. */

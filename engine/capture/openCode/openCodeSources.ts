@@ -5,7 +5,8 @@ import { list } from '../storeFiles';
 import { OpenCodeDatabase } from './openCodeDatabase';
 import { sessionRecords } from './openCodeRecords';
 import type { KeyedRecord, OpenCodeSession } from './openCodeRecords';
-import { OpenCodeStorage } from './openCodeStorage';
+import { OpenCodeStorage, globalLayout, projectLayouts } from './openCodeStorage';
+import type { StorageLayout } from './openCodeStorage';
 
 /**
  * A session kept as rows (OpenCode's), not as a file of records: `path` names it
@@ -43,8 +44,7 @@ const DATABASE = /^opencode(?:-[A-Za-z0-9._-]+)?\.db$/;
 /**
  * The OpenCode sessions whose directory is inside the workspace, in its data folder
  * (`$XDG_DATA_HOME/opencode`, `~/.local/share/opencode` on every platform): those of each
- * database, then those of the JSON storage that no database holds (1.2 migrates them and leaves
- * the files). A session's directory is where OpenCode ran; its project is the repository's first
+ * database or, with none, those of the JSON storage of older versions. A session's directory is where OpenCode ran; its project is the repository's first
  * commit, which says nothing of the folder, so the directory decides.
  */
 export async function openCodeSources(
@@ -79,21 +79,25 @@ export async function openCodeSources(
       });
     }
   }
-  // 1.2 copies the JSON storage into its database on first start: with a database, that is where they are.
-  const storage = new OpenCodeStorage(path.join(dataDir, 'storage'));
-  for (const session of names.length > 0 ? [] : await storage.sessions(inside)) {
-    if (!recent(session)) continue;
-    sources.push({
-      agent: 'opencode',
-      path: session.file,
-      sessionId: session.id,
-      signature: `${session.updated}:${session.title}:${await storage.signature(session.id)}`,
-      load: async (now) => {
-        const messages = await storage.messages(session.id);
-        const parts = await storage.parts(messages.map((m) => m.id));
-        return sessionRecords(session, messages, parts, now);
-      },
-    });
+  for (const layout of await storageLayouts(dataDir, names.length > 0)) {
+    const storage = new OpenCodeStorage(layout);
+    for (const session of await storage.sessions(inside)) {
+      if (!recent(session)) continue;
+      sources.push({
+        agent: 'opencode',
+        path: session.file,
+        sessionId: session.id,
+        signature: `${session.updated}:${session.title}:${await storage.signature(session.id)}`,
+        load: async (now) => {
+          const messages = await storage.messages(session.id);
+          const parts = await storage.parts(
+            session.id,
+            messages.map((m) => m.id),
+          );
+          return sessionRecords(session, messages, parts, now);
+        },
+      });
+    }
   }
   const close = (pending: ReadonlySet<string>) => {
     for (const { db, key, files } of opened) {
@@ -105,6 +109,18 @@ export async function openCodeSources(
     }
   };
   return { sources, close };
+}
+
+/**
+ * The JSON storage to read: none beside a database (1.2 copies the storage into it on first start
+ * and leaves the files), else `storage/`, else the per-project storage of the first versions
+ * (whose files OpenCode's first migration copied into `storage/`, also leaving them).
+ */
+async function storageLayouts(dataDir: string, database: boolean): Promise<StorageLayout[]> {
+  if (database) return [];
+  const storage = path.join(dataDir, 'storage');
+  if ((await list(storage)).length > 0) return [globalLayout(storage)];
+  return projectLayouts(dataDir);
 }
 
 /** Databases read whole with nothing pending, by workspace and file: the signature of their files then. */

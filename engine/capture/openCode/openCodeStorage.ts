@@ -5,25 +5,56 @@ import { list } from '../storeFiles';
 import { sessionOf } from './openCodeRecords';
 import type { OpenCodePart, OpenCodeRow, OpenCodeSession } from './openCodeRecords';
 
+/** Where one layout of OpenCode's JSON storage keeps a session's files. */
+export interface StorageLayout {
+  /** The folders that hold session files (`<session id>.json`). */
+  sessionFolders(): Promise<string[]>;
+  messageFolder(sessionId: string): string;
+  partFolder(sessionId: string, messageId: string): string;
+}
+
 /**
- * OpenCode's JSON storage before 1.2 (`<data>/storage/`; anomalyco/opencode,
+ * OpenCode's storage before 1.2 (`<data>/storage/`; anomalyco/opencode,
  * packages/opencode/src/storage/storage.ts and json-migration.ts): one file per row,
  * `session/<project id>/<session id>.json`, `message/<session id>/<message id>.json` and
- * `part/<message id>/<part id>.json`, each rewritten whole when it changes. 1.2 copies them into
- * its database on first start and leaves them, so a session may be in both: they are the same
- * rows, read as one source per session either way (the ledger skips what it has).
+ * `part/<message id>/<part id>.json`, each rewritten whole when it changes.
  */
+export function globalLayout(storage: string): StorageLayout {
+  return {
+    sessionFolders: async () =>
+      (await list(path.join(storage, 'session'))).map((p) => path.join(storage, 'session', p)),
+    messageFolder: (sessionId) => path.join(storage, 'message', sessionId),
+    partFolder: (_sessionId, messageId) => path.join(storage, 'part', messageId),
+  };
+}
+
+/**
+ * The first layout (mid-2025), a storage per project (`<data>/project/<folder>/storage/session/`:
+ * `info/<session id>.json`, `message/<session id>/<message id>.json`, `part/<session id>/<message
+ * id>/<part id>.json`), which the first of OpenCode's storage migrations copied into the one above.
+ */
+export async function projectLayouts(data: string): Promise<StorageLayout[]> {
+  return (await list(path.join(data, 'project'))).map((project) => {
+    const root = path.join(data, 'project', project, 'storage', 'session');
+    return {
+      sessionFolders: () => Promise.resolve([path.join(root, 'info')]),
+      messageFolder: (sessionId) => path.join(root, 'message', sessionId),
+      partFolder: (sessionId, messageId) => path.join(root, 'part', sessionId, messageId),
+    };
+  });
+}
+
+/** The sessions of one layout and their rows. */
 export class OpenCodeStorage {
-  constructor(private readonly storage: string) {}
+  constructor(private readonly layout: StorageLayout) {}
 
   /** Every session file with the session it holds (each file is small: its title and times). */
   async sessions(inside: (dir: string) => boolean): Promise<Array<OpenCodeSession & { file: string }>> {
     const found: Array<OpenCodeSession & { file: string }> = [];
-    const sessions = path.join(this.storage, 'session');
-    for (const project of await list(sessions)) {
-      for (const name of await list(path.join(sessions, project))) {
+    for (const folder of await this.layout.sessionFolders()) {
+      for (const name of await list(folder)) {
         if (!name.endsWith('.json')) continue;
-        const file = path.join(sessions, project, name);
+        const file = path.join(folder, name);
         const known = directories.get(file);
         if (known !== undefined && !inside(known)) continue;
         const session = sessionOf(await readJson(file), name.slice(0, -'.json'.length));
@@ -50,14 +81,14 @@ export class OpenCodeStorage {
   }
 
   async messages(sessionId: string): Promise<OpenCodeRow[]> {
-    const dir = path.join(this.storage, 'message', sessionId);
+    const dir = this.layout.messageFolder(sessionId);
     return rowsIn(dir, await jsonFiles(dir));
   }
 
-  async parts(messageIds: readonly string[]): Promise<OpenCodePart[]> {
+  async parts(sessionId: string, messageIds: readonly string[]): Promise<OpenCodePart[]> {
     const parts: OpenCodePart[] = [];
     for (const messageId of messageIds) {
-      const dir = path.join(this.storage, 'part', messageId);
+      const dir = this.layout.partFolder(sessionId, messageId);
       for (const part of await rowsIn(dir, await jsonFiles(dir))) parts.push({ ...part, messageId });
     }
     return parts;
@@ -65,11 +96,11 @@ export class OpenCodeStorage {
 
   /** The message folder and each message's part folder of a session, with their JSON files. */
   private async files(sessionId: string): Promise<Array<[string, string[]]>> {
-    const messages = path.join(this.storage, 'message', sessionId);
+    const messages = this.layout.messageFolder(sessionId);
     const names = await jsonFiles(messages);
     const folders: Array<[string, string[]]> = [[messages, names]];
     for (const name of names) {
-      const parts = path.join(this.storage, 'part', name.slice(0, -'.json'.length));
+      const parts = this.layout.partFolder(sessionId, name.slice(0, -'.json'.length));
       folders.push([parts, await jsonFiles(parts)]);
     }
     return folders;

@@ -2,7 +2,8 @@ import type { CaptureEvent, ParsedRecord, TurnRole } from '../events';
 import { count, isRecord, jsonRecord, text, timeOf, unusable } from '../events';
 import { splitLines } from '../rawRecords';
 import type { CaptureFormat } from './captureFormat';
-import { openCodeTouches } from './openCodeTools';
+import { openCodeTouches, openCodeUsage } from './openCodeTools';
+import { openCodeV1Events } from './openCodeV1';
 import { emptyState } from './readerState';
 import type { ReaderState } from './readerState';
 
@@ -68,16 +69,21 @@ function messageRecord(record: Record<string, unknown>, state: ReaderState): Par
   const data = record['data'];
   if (!isRecord(data) || (data['role'] !== 'user' && data['role'] !== 'assistant'))
     return { sessionId, status: 'unknown', events: [] };
+  if (Array.isArray(data['parts'])) {
+    // The first format: the parts are inside the message.
+    const events = openCodeV1Events(data, data['parts']).filter(
+      (e) => e.kind !== 'session' || newModel(e.model, sessionId, state),
+    );
+    const first = events.find((e) => e.at !== undefined)?.at;
+    return { sessionId, status: 'understood', events, ...(first === undefined ? {} : { at: first }) };
+  }
   const at = isRecord(data['time']) ? timeOf(data['time']['created']) : undefined;
   const when = at === undefined ? {} : { at };
   const events: CaptureEvent[] = [];
   // The user's message names the model asked for; the assistant's the one that answered.
   const model =
     text(data['modelID']) ?? (isRecord(data['model']) ? text(data['model']['modelID']) : undefined);
-  if (model && sessionId && state.models[sessionId] !== model) {
-    state.models[sessionId] = model;
-    events.push({ kind: 'session', agent: 'opencode', model });
-  }
+  if (newModel(model, sessionId, state)) events.push({ kind: 'session', agent: 'opencode', model });
   const error = data['error'];
   if (isRecord(error)) {
     const detail = isRecord(error['data']) ? text(error['data']['message']) : undefined;
@@ -89,6 +95,13 @@ function messageRecord(record: Record<string, unknown>, state: ReaderState): Par
     });
   }
   return { sessionId, status: 'understood', events, ...when };
+}
+
+/** Whether `model` differs from the session's last (and notes it): a session event only on a change. */
+function newModel(model: string | undefined, sessionId: string | undefined, state: ReaderState): boolean {
+  if (!model || !sessionId || state.models[sessionId] === model) return false;
+  state.models[sessionId] = model;
+  return true;
 }
 
 function partRecord(record: Record<string, unknown>, state: ReaderState): ParsedRecord {
@@ -134,7 +147,7 @@ function partRecord(record: Record<string, unknown>, state: ReaderState): Parsed
     case 'tool':
       return result(toolEvents(data, text(record['id']) as string, at));
     case 'step-finish':
-      return result(usageEvents(data, at));
+      return result(openCodeUsage(data['tokens'], at));
     case 'patch': {
       const files = Array.isArray(data['files'])
         ? data['files'].filter((f): f is string => typeof f === 'string')
@@ -195,24 +208,6 @@ function toolEvents(data: Record<string, unknown>, partId: string, at: number | 
     ...(end === undefined ? when : { at: end }),
   });
   return events;
-}
-
-function usageEvents(data: Record<string, unknown>, at: number | undefined): CaptureEvent[] {
-  const tokens = data['tokens'];
-  if (!isRecord(tokens)) return [];
-  const cache = isRecord(tokens['cache']) ? tokens['cache'] : {};
-  return [
-    {
-      kind: 'usage',
-      mode: 'add',
-      input: count(tokens['input']),
-      output: count(tokens['output']),
-      cacheRead: count(cache['read']),
-      cacheWrite: count(cache['write']),
-      reasoning: count(tokens['reasoning']),
-      ...(at === undefined ? {} : { at }),
-    },
-  ];
 }
 
 /** A file the user attached (`@path`): read into the conversation. */

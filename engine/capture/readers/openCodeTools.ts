@@ -1,5 +1,5 @@
-import type { CommandEvent, FileTouchEvent } from '../events';
-import { isRecord, text } from '../events';
+import type { CommandEvent, FileTouchEvent, UsageEvent } from '../events';
+import { count, isRecord, text } from '../events';
 import { patchTouches } from './applyPatch';
 import { touchesOfCall } from './toolTouches';
 
@@ -41,4 +41,22 @@ export function openCodeTouches(
     default:
       return [];
   }
+}
+
+/** OpenCode's `tokens {input, output, reasoning, cache {read, write}}` (a step's, or a first-format message's). */
+export function openCodeUsage(tokens: unknown, at: number | undefined): UsageEvent[] {
+  if (!isRecord(tokens)) return [];
+  const cache = isRecord(tokens['cache']) ? tokens['cache'] : {};
+  return [
+    {
+      kind: 'usage',
+      mode: 'add',
+      input: count(tokens['input']),
+      output: count(tokens['output']),
+      cacheRead: count(cache['read']),
+      cacheWrite: count(cache['write']),
+      reasoning: count(tokens['reasoning']),
+      ...(at === undefined ? {} : { at }),
+    },
+  ];
 }
