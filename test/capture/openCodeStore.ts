@@ -79,7 +79,10 @@ export async function writeDatabase(file: string, sessions: readonly ExportedSes
     CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,
       time_updated INTEGER NOT NULL, data TEXT NOT NULL);
     CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,
-      time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
+      time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+    CREATE INDEX message_session_time_created_id_idx ON message (session_id, time_created, id);
+    CREATE INDEX part_message_id_id_idx ON part (message_id, id);
+    CREATE INDEX part_session_idx ON part (session_id);`);
   for (const { info, messages } of sessions) {
     const time = info['time'] as { created: number; updated: number };
     db.run('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [

@@ -49,12 +49,17 @@ export class OpenCodeDatabase {
     );
   }
 
-  /** What changes when anything of a session's rows does (their count, their last update). */
-  signatures(): Map<string, string> {
+  /**
+   * What changes when anything of these sessions' rows does (their count, their last update).
+   * By session, through OpenCode's index on `session_id`: the other folders' rows are not read.
+   */
+  signatures(sessionIds: readonly string[]): Map<string, string> {
     const signatures = new Map<string, string>();
+    if (sessionIds.length === 0) return signatures;
+    const marks = sessionIds.map(() => '?').join(', ');
     for (const table of ['message', 'part']) {
-      const sql = `SELECT session_id, count(*), max(time_updated) FROM ${table} GROUP BY session_id`;
-      for (const [session, rows, updated] of this.rows(sql, []))
+      const sql = `SELECT session_id, count(*), max(time_updated) FROM ${table} WHERE session_id IN (${marks}) GROUP BY session_id`;
+      for (const [session, rows, updated] of this.rows(sql, [...sessionIds]))
         signatures.set(
           String(session),
           `${signatures.get(String(session)) ?? ''}${table}:${String(rows)}@${String(updated)};`,

@@ -66,9 +66,12 @@ export async function openCodeSources(
     const db = await OpenCodeDatabase.open(file, options.sqlWasmPath as string);
     if (db === undefined) continue;
     opened.push({ db, key, files });
-    const signatures = db.signatures();
-    for (const session of db.sessions()) {
-      if (!inside(session.directory) || !recent(session)) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    const mine = db.sessions().filter((s) => inside(s.directory) && recent(s));
+    // Between the steps that hold the thread (copying the image in, listing), others may run.
+    await new Promise((resolve) => setImmediate(resolve));
+    const signatures = db.signatures(mine.map((s) => s.id));
+    for (const session of mine) {
       sources.push({
         agent: 'opencode',
         path: `${file}#${session.id}`,
