@@ -70,7 +70,7 @@ export default tseslint.config(
               message: 'webview/ must not depend on extension/: share types through its protocol.ts.',
             },
             {
-              regex: String.raw`(^|/)engine/(?!memory/types$|extract/entityTypes$)`,
+              regex: String.raw`(^|/)engine/(?!memory/types$|extract/entityTypes$|capture/agentNames$)`,
               allowTypeImports: true,
               message: 'webview/ takes only types from engine/ (the bundle must not carry the engine).',
             },

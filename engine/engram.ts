@@ -115,6 +115,14 @@ export class Engram {
     return (await this.shared.call(method, params)) as MethodResult<M>;
   }
 
+  /**
+   * A call under a remote caller's request id (the team server's HTTP clients): a write re-sent
+   * with the same id is answered from the first result, never applied twice.
+   */
+  callWithId(requestId: string, method: MethodName, params: unknown): Promise<unknown> {
+    return this.shared.callWithId(requestId, method, params);
+  }
+
   close(): Promise<void> {
     return this.shared.close();
   }

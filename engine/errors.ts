@@ -17,7 +17,9 @@ export type EngramErrorCode =
   /** The engine host could not be reached and could not be taken over. */
   | 'UNAVAILABLE'
   /** The store has been closed. */
-  | 'CLOSED';
+  | 'CLOSED'
+  /** The caller is known but may not do this (a team server token without the scope). */
+  | 'FORBIDDEN';
 
 export class EngramError extends Error {
   override readonly name = 'EngramError';

@@ -27,6 +27,7 @@ export type { RecallHit } from './retrieval/recall';
 export { refreshLauncher } from './mcp/mcpLauncher';
 export { DurableDatabase } from './store/durableDatabase';
 export * from './memory/types';
+export { isNegative, markedContent, NEGATIVE_LABEL, NEGATIVE_PREFIX } from './memory/negativeKnowledge';
 export type {
   ClaimReport,
   DriftReport,
@@ -36,3 +37,4 @@ export type {
   ScanDrift,
 } from './drift/driftReport';
 export type { ClaimEvidence, CommitEvidence, DriftStatus } from './drift/claimTypes';
+export { AGENT_NAMES } from './capture/agentNames';

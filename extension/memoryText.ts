@@ -18,6 +18,8 @@ export function memoryTitle(memory: Pick<Memory, 'content'>, max = 80): string {
 
 /** `error-pattern` → `error pattern`: kinds as words, not identifiers. */
 export function kindLabel(kind: string): string {
+  // "negative" alone reads like a mood; the kind is knowledge of what is absent or forbidden.
+  if (kind === 'negative') return 'negative knowledge';
   return kind.replace(/-/g, ' ');
 }
 

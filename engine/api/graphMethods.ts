@@ -9,6 +9,7 @@ import { entityKey, json, memoryKey, payloadFor } from './graphPayload';
 import type { Candidate } from './graphPayload';
 import { defineMethod, methodParams } from './defineMethod';
 import { wholeNumber } from './paramFields';
+import { addSessionLayer } from '../capture/graphSessions';
 
 /**
  * The entity graph as the Graph panel draws it: entities and memories as nodes, relations
@@ -48,14 +49,45 @@ export interface GraphMemoryNode {
   hops: number;
 }
 
-export type GraphNode = GraphEntityNode | GraphMemoryNode;
+/** A captured agent session that edited a file in view (with `sessions: true`; engine/capture/graphSessions.ts). */
+export interface GraphSessionNode {
+  /** `s:<session id>` */
+  id: string;
+  kind: 'session';
+  sessionId: string;
+  agent: string;
+  /** The agent and what was first asked, cut to one short line. */
+  label: string;
+  /** When, how many turns, the first request: a few lines for a tooltip. */
+  text: string;
+  startedAt: number | null;
+  hops: number;
+}
+
+/** A commit that carries a session's edits of a file in view (engine/capture/link/). */
+export interface GraphCommitNode {
+  /** `c:<sha>` */
+  id: string;
+  kind: 'commit';
+  sha: string;
+  /** The short hash and the subject. */
+  label: string;
+  text: string;
+  committedAt: number;
+  hops: number;
+}
+
+export type GraphNode = GraphEntityNode | GraphMemoryNode | GraphSessionNode | GraphCommitNode;
 
 export interface GraphEdge {
   source: string;
   target: string;
-  /** relation: entity-entity; mention: memory-entity. */
-  kind: 'relation' | 'mention';
-  /** The relation type (co-occurs, uses...) or `mentions`. */
+  /**
+   * relation: entity-entity; mention: memory-entity; edit: a session and a file it changed;
+   * commit: a commit and the session or file whose edits it carries.
+   */
+  kind: 'relation' | 'mention' | 'edit' | 'commit';
+  /** The relation type (co-occurs, uses...), `mentions`, `edited` or `carries`. */
   type: string;
   /** 0..1: relation strength or mention weight. */
   strength: number;
@@ -80,6 +112,7 @@ interface Filters {
   types: string[] | undefined;
   layers: Layer[] | undefined;
   limit: number;
+  sessions: boolean;
 }
 
 type Seed = { entity: string } | { entityId: number } | { memory: string } | { file: string };
@@ -110,6 +143,8 @@ const filterParams = {
     )
     .optional(),
   layers: z.array(z.enum(LAYERS)).optional(),
+  /** Captured sessions that edited the files in view, and the commits that carry their edits. */
+  sessions: z.boolean().optional(),
   limit: wholeNumber(1, GRAPH_MAX_LIMIT, `must be a whole number from 1 to ${GRAPH_MAX_LIMIT}`).optional(),
 };
 
@@ -121,7 +156,12 @@ export const GRAPH_NEIGHBOURHOOD_PARAMS = methodParams({
 export const GRAPH_OVERVIEW_PARAMS = methodParams(filterParams);
 
 function filtersOf(p: z.output<typeof GRAPH_OVERVIEW_PARAMS>): Filters {
-  return { types: p.types, layers: p.layers, limit: p.limit ?? GRAPH_DEFAULT_LIMIT };
+  return {
+    types: p.types,
+    layers: p.layers,
+    limit: p.limit ?? GRAPH_DEFAULT_LIMIT,
+    sessions: p.sessions === true,
+  };
 }
 
 export const GRAPH_METHODS = {
@@ -129,14 +169,20 @@ export const GRAPH_METHODS = {
     params: GRAPH_NEIGHBOURHOOD_PARAMS,
     write: false,
     run: ({ store }, p): GraphPayload =>
-      store.read((r) => neighbourhood(r, p.seeds, p.hops ?? 1, filtersOf(p))),
+      store.read((r) => withCapture(r, neighbourhood(r, p.seeds, p.hops ?? 1, filtersOf(p)), filtersOf(p))),
   }),
   graphOverview: defineMethod({
     params: GRAPH_OVERVIEW_PARAMS,
     write: false,
-    run: ({ store }, p): GraphPayload => store.read((r) => overview(r, filtersOf(p))),
+    run: ({ store }, p): GraphPayload =>
+      store.read((r) => withCapture(r, overview(r, filtersOf(p)), filtersOf(p))),
   }),
 } as const;
+
+/** The payload with the sessions and commits of its files when the query asks for them. */
+function withCapture(r: SqlReader, payload: GraphPayload, f: Filters): GraphPayload {
+  return f.sessions ? addSessionLayer(r, payload) : payload;
+}
 
 // ---- walking ------------------------------------------------------------------------------
 

@@ -103,7 +103,7 @@ export function payloadFor(r: SqlReader, chosen: Candidate[]): { nodes: GraphNod
 }
 
 /** One line of at most `max` characters (control characters and runs of whitespace collapsed). */
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   // eslint-disable-next-line no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;

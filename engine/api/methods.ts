@@ -40,7 +40,8 @@ import {
   TOUCH_SESSION_PARAMS,
 } from './memoryParams';
 import { exportMemories, importMemories } from './exchangeMethods';
-import { CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
+import { CONTEXT_LEVELS_PARAMS, CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
+import { buildLevelledContext } from '../retrieval/contextLevels';
 import { collectStats } from './stats';
 import { REMEMBER_RESULTS } from './requestRecords';
 import { acceptedMemories, rememberBatch } from './rememberBatch';
@@ -54,6 +55,7 @@ import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { CAPTURE_METHODS } from './captureMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 import { LINK_METHODS } from './linkMethods';
+import { SKILL_METHODS } from './skillMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -199,6 +201,18 @@ export const METHODS = {
       return block;
     },
   }),
+  /** The graduated L0-L3 block; a read: it records the search's access, not an injection. */
+  contextLevels: defineMethod({
+    params: CONTEXT_LEVELS_PARAMS,
+    write: false,
+    run: (engine, p) =>
+      buildLevelledContext(engine, {
+        query: p.query === undefined ? undefined : boundedQuery('query', p.query),
+        budget: p.budget,
+        session: actorOf(p).session,
+        noteAccess: p.readOnly !== true,
+      }),
+  }),
   entities: defineMethod({
     params: ENTITIES_PARAMS,
     write: false,
@@ -280,6 +294,7 @@ export const METHODS = {
   ...CAPTURE_METHODS,
   ...TEAM_METHODS,
   ...LINK_METHODS,
+  ...SKILL_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -16,6 +16,13 @@ import { requiredText, timeParam } from './paramFields';
 const K_LIMIT = `must be 1 to ${MAX_RECALL_K}`;
 const BUDGET_LIMIT = `must be a whole number of tokens from ${MIN_CONTEXT_BUDGET} to ${MAX_CONTEXT_BUDGET}`;
 
+const budgetParam = z
+  .number()
+  .int(BUDGET_LIMIT)
+  .min(MIN_CONTEXT_BUDGET, BUDGET_LIMIT)
+  .max(MAX_CONTEXT_BUDGET, BUDGET_LIMIT)
+  .optional();
+
 export const RECALL_PARAMS = methodParams({
   query: requiredText,
   k: z
@@ -32,15 +39,15 @@ export const RECALL_PARAMS = methodParams({
   explain: z.boolean().optional().describe('include the recall trace'),
 });
 
+/** `contextLevels` {query?, budget?}: the graduated L0-L3 block (retrieval/contextLevels.ts). */
+export const CONTEXT_LEVELS_PARAMS = methodParams({
+  query: requiredText.optional().describe('what the search level (L3) looks for; without it, L0-L2 only'),
+  budget: budgetParam.describe('token budget of the whole block (default 1500)'),
+});
+
 export const CONTEXT_PARAMS = methodParams({
   query: requiredText,
-  budget: z
-    .number()
-    .int(BUDGET_LIMIT)
-    .min(MIN_CONTEXT_BUDGET, BUDGET_LIMIT)
-    .max(MAX_CONTEXT_BUDGET, BUDGET_LIMIT)
-    .optional()
-    .describe('token budget of the block (default 1500)'),
+  budget: budgetParam.describe('token budget of the block (default 1500)'),
   conversation: z
     .string()
     .min(1)

@@ -13,6 +13,7 @@ import type {
 import type { SqlReader } from '../store/sqlAccess';
 import { defineMethod, methodParams } from './defineMethod';
 import { wholeNumber } from './paramFields';
+import { timelineSessions } from '../capture/timelineSessions';
 
 /** @default 10000 memories: the most a panel draws; the newest are kept when more match. */
 const MAX_MEMORIES = 10_000;
@@ -370,12 +371,15 @@ export async function timelineData(
   const drift = store.read((r) => driftEvents(r, ids));
   await yieldToLoop();
   const scans = store.read((r) => scansOf(r));
+  await yieldToLoop();
+  const sessions = store.read((r) => timelineSessions(r));
   return {
     memories,
     versions,
     links: linksOf(rows, ids),
     drift,
     scans,
+    sessions,
     total,
     truncated: total > memories.length,
     now,

@@ -66,12 +66,25 @@ export interface TimelineScan {
   changedFiles: number | null;
 }
 
+/** A captured agent session (engine/capture/), drawn as a band from its start to its end. */
+export interface TimelineSession {
+  id: string;
+  agent: string;
+  startedAt: number;
+  endedAt: number;
+  turns: number;
+  /** The agent's title for it, else the first thing the user asked (cut to 200 characters). */
+  title: string | null;
+}
+
 export interface TimelinePayload {
   memories: TimelineMemoryRow[];
   versions: TimelineVersionMark[];
   links: TimelineLink[];
   drift: TimelineDriftEvent[];
   scans: TimelineScan[];
+  /** Captured sessions, oldest first (the newest 2,000). */
+  sessions: TimelineSession[];
   /** How many memories matched the filters; more than `memories.length` when cut at `limit`. */
   total: number;
   truncated: boolean;

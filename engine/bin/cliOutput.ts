@@ -1,5 +1,6 @@
 import type { Annotation, Memory, MemoryVersion, RememberResult } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
+import { markedContent } from '../memory/negativeKnowledge';
 
 /** Human-readable renderings for the CLI; `--json` bypasses these and prints the raw result. */
 
@@ -18,7 +19,7 @@ export function memoryLine(memory: Memory | MemoryVersion): string {
     memory.critical ? 'critical' : '',
     memory.status !== 'active' ? memory.status : '',
   ].filter(Boolean);
-  return `${memory.id}  ${memory.layer}/${memory.kind}${flags.length ? ` [${flags.join(', ')}]` : ''}  ${clip(memory.content)}`;
+  return `${memory.id}  ${memory.layer}/${memory.kind}${flags.length ? ` [${flags.join(', ')}]` : ''}  ${clip(markedContent(memory, memory.content))}`;
 }
 
 export function memoryDetail(memory: Memory, annotations: Annotation[] = []): string {

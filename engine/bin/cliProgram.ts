@@ -13,6 +13,7 @@ import { DurableDatabase } from '../store/durableDatabase';
 import { loadSqlJs } from '../store/sqlite';
 import { lossLine, recoverLines } from './recoverOutput';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
+import { negativeInput } from '../memory/negativeKnowledge';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
@@ -21,17 +22,22 @@ import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
 import { registerCaptureCommands } from './captureCommands';
 import { registerTeamCommands } from './teamCommands';
+import { registerTeamServerCommands, teamTarget } from './teamServerCommands';
+import { invokeTeam } from './teamInvoke';
+import { servedByTeam } from '../teamClient/teamCall';
+import { queueDirectory } from '../teamClient/writeQueue';
+import { defaultTokensFile } from '../teamServer/teamTokens';
 import { registerHookCommands } from './hookCommands';
 import { registerWhyCommand } from './whyCommand';
 import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
+import { registerSkillsCommand } from './skillsCommand';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
 import { mcpImportLines, rejectedEvery } from './importOutput';
 import type { ImportResult } from './importOutput';
-import { addBridgeOptions } from '../mcp/commandLine';
 import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
 import { launcherPath } from '../mcp/mcpLauncher';
-import { runBridge } from '../mcp/lazyBridge';
+import { registerServeCommand } from './serveCommand';
 
 /** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
 export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;
@@ -60,6 +66,7 @@ interface GlobalOptions {
   agent?: string;
   session?: string;
   embedding?: string;
+  teamUrl?: string;
 }
 
 /** Builds the `engram` command. `run` resolves to the exit code; nothing calls process.exit here. */
@@ -74,6 +81,10 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--agent <name>', 'who is acting (recorded on writes)')
     .option('--session <id>', 'session id (working memory, injection ledger)')
     .option('--embedding <model>', `embedding model: ${EMBEDDING_SETTING_HELP} (env ENGRAM_EMBEDDING)`)
+    .option(
+      '--team-url <url>',
+      'send memory calls to this team server (env ENGRAM_TEAM_URL; token in ENGRAM_TEAM_TOKEN)',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: io.stdout,
@@ -104,6 +115,27 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   const invoke: Invoke = async (method, params, render, workspace) => {
     const options = globals();
     const dbPath = resolveDatabasePath(choice(workspace));
+    const print = (result: unknown): void => {
+      const rendered = render(result);
+      const text = typeof rendered === 'string' ? rendered : rendered.text;
+      if (typeof rendered !== 'string') exitCode = rendered.exit;
+      // An empty rendering prints nothing (a watch round that found nothing new).
+      if (options.json || text !== '')
+        io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
+    };
+    const team = teamTarget(options.teamUrl, io.env);
+    if (team && servedByTeam(method)) {
+      const answer = await invokeTeam(
+        team,
+        queueDirectory(dbPath),
+        method,
+        { ...params, actor: actor() },
+        { ...io, json: options.json === true },
+      );
+      if (answer.kind === 'answered') return print(answer.result);
+      if (answer.kind === 'queued') return;
+      // offline: a read answered from this clone's database (its git team memories and its own).
+    }
     const root = resolveWorkspaceRoot(choice(workspace));
     const engram = await Engram.open({
       dbPath,
@@ -113,6 +145,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       logger: stderrLogger('warn'),
       // One call, then exit: a recall searches SQLite's FTS instead of building an index for it.
       lexicalCopy: 'never',
+      // Every command opens the store and replays its journal: keep that short (closeSnapshot.ts).
+      snapshot: { closeJournalBytes: 'by-size' },
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'off', {
         useLiteAssets: io.useLiteAssets,
@@ -126,12 +160,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       const result = await engram
         .call(method, checked)
         .catch((error: unknown) => Promise.reject(namingOption(error, running)));
-      const rendered = render(result);
-      const text = typeof rendered === 'string' ? rendered : rendered.text;
-      if (typeof rendered !== 'string') exitCode = rendered.exit;
-      // An empty rendering prints nothing (a watch round that found nothing new).
-      if (options.json || text !== '')
-        io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
+      print(result);
     } finally {
       await engram.close();
     }
@@ -159,13 +188,17 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--pin', 'pin the memory')
     .option('--valid-from <time>', 'when it became true (ISO 8601)')
     .option('--private', 'visible to this agent only')
-    .action((words: string[], o: Record<string, unknown>) =>
-      invoke(
+    .option('--negative', 'something that does not exist or must not be done (kind negative, semantic)')
+    .action((words: string[], o: Record<string, unknown>) => {
+      const input = {
+        content: words.join(' '),
+        layer: o['layer'] as string | undefined,
+        kind: o['kind'] as string | undefined,
+      };
+      return invoke(
         'remember',
         {
-          content: words.join(' '),
-          layer: o['layer'],
-          kind: o['kind'],
+          ...(o['negative'] === true ? negativeInput(input) : input),
           tags: typeof o['tags'] === 'string' ? o['tags'].split(',') : undefined,
           importance: o['importance'],
           context: o['context'],
@@ -176,8 +209,8 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
           scope: o['private'] ? 'private' : undefined,
         },
         (r) => rememberLine(r as RememberResult),
-      ),
-    );
+      );
+    });
 
   program
     .command('get')
@@ -304,15 +337,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .description('counts and database state')
     .action(() => invoke('stats', {}, (r) => JSON.stringify(r, null, 2)));
 
-  addBridgeOptions(
-    program
-      .command('serve')
-      .description('serve the memory to MCP clients (stdio, or Streamable HTTP with --http)')
-      .requiredOption('--mcp', 'serve MCP (the only protocol today)'),
-  ).action(
-    (o: { profile?: string; http?: boolean; port?: number; sessionIdle?: number; requestTimeout?: number }) =>
-      runBridge({ ...globals(), ...o }, io),
-  );
+  registerServeCommand(program, globals, io);
 
   program
     .command('mcp-config')
@@ -343,8 +368,17 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerDriftCommands(program, invoke);
   registerWhyCommand(program, invoke, io.cwd);
   registerLifecycleCommands(program, invoke);
+  registerSkillsCommand(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
-  registerTeamCommands(program, invoke, Date.now);
+  registerTeamServerCommands(registerTeamCommands(program, invoke, Date.now), {
+    tokensFile: (given) =>
+      given === undefined ? defaultTokensFile(databasePath()) : absolute(io.cwd, given),
+    target: () => teamTarget(globals().teamUrl, io.env),
+    queueDirectory: () => queueDirectory(databasePath()),
+    json: () => globals().json === true,
+    stdout: io.stdout,
+    now: Date.now,
+  });
   registerHookCommands(program, {
     workspace: configWorkspace,
     // The build puts dist/cli.js beside dist/sql-wasm.wasm.

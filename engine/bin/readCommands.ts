@@ -3,6 +3,8 @@ import { invalidInput } from '../errors';
 import { LAYERS } from '../memory/types';
 import type { Memory, MemoryVersion } from '../memory/types';
 import type { RecallResult } from '../retrieval/recall';
+import { levelledText } from '../retrieval/contextLevels';
+import type { LevelledContext } from '../retrieval/contextLevels';
 import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import { listOrNone, memoryLine, renderRecall, versionLine } from './cliOutput';
@@ -124,6 +126,10 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
       'the block a fresh session starts with: pinned memories, last sessions, open threads, decisions, drift',
     )
     .option(
+      '--levels',
+      'graduated: L0 pinned, L1 layer summaries, L2 entity cards, L3 search hits (query optional), each with its tokens',
+    )
+    .option(
       '--from-hook',
       "run by an agent's session-start hook: print the block only, nothing when it is empty",
     )
@@ -131,8 +137,16 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
     .action(
       (
         words: string[],
-        o: { budget: number; conversation?: string; prime?: boolean; fromHook?: boolean },
+        o: { budget: number; conversation?: string; prime?: boolean; fromHook?: boolean; levels?: boolean },
       ) => {
+        if (o.levels === true && (o.prime === true || o.fromHook === true))
+          throw invalidInput('--levels and --prime build different blocks; give one of them');
+        if (o.levels === true)
+          return invoke(
+            'contextLevels',
+            { query: words.length === 0 ? undefined : words.join(' '), budget: o.budget },
+            (r) => levelledText(r as LevelledContext),
+          );
         if (o.prime === true || o.fromHook === true) {
           return invoke('prime', { budget: o.budget, conversation: o.conversation }, (r) => {
             const block = r as { text: string; tokens: number; budget: number; omitted: number };

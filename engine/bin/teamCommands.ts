@@ -8,8 +8,9 @@ import type { Invoke } from './cliArguments';
 /**
  * `engram team share ID [--dry-run] | propose ID | status [--since T] | sync`: team memories
  * shared as files under `.engram/team/`, committed and reviewed like code (docs/team.md).
+ * Returns the `team` command, for the team server's subcommands (teamServerCommands.ts).
  */
-export function registerTeamCommands(program: Command, invoke: Invoke, now: () => number): void {
+export function registerTeamCommands(program: Command, invoke: Invoke, now: () => number): Command {
   const team = program
     .command('team')
     .description('share memories with the team as files under .engram/team/, committed with git');
@@ -46,6 +47,7 @@ export function registerTeamCommands(program: Command, invoke: Invoke, now: () =
         return lines.join('\n');
       }),
     );
+  return team;
 }
 
 function shareLines(w: TeamWrite): string {

@@ -18,6 +18,7 @@ import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
 import { workspacePath, writeSessionRows } from './sessionRows';
 import { touchesExcluded } from './captureExcludes';
+import { IngestSlices } from './ingestSlices';
 import type { SourceFile } from './workspaceSources';
 
 export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
@@ -33,8 +34,10 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
 
 export interface IngestOptions {
   root: string;
-  /** Records per transaction at most (a batch also ends after SLICE_MS of preparing). @default 256 */
+  /** Records per transaction at most (a batch also ends when it would outlast SLICE_MS). @default 256 */
   batchRecords?: number;
+  /** The clock that times the slices, in ms (tests make it slow). @default performance.now */
+  clock?: () => number;
   /** Bytes read from the file at a time (a longer record makes it grow). @default 4 MiB */
   chunkBytes?: number;
   /** Workspace-relative paths whose records are not kept (captureExcludes.ts). */
@@ -104,6 +107,7 @@ export async function ingestSource(
     state.fileMtime = stat.mtimeMs;
   }
   let chunk = options.chunkBytes ?? 4 * 1024 * 1024;
+  const slices = new IngestSlices(options.clock ?? (() => performance.now()));
   const handle = await fsp.open(source.path, 'r');
   try {
     while (offset < size) {
@@ -118,19 +122,21 @@ export async function ingestSource(
       }
       const batch = options.batchRecords ?? 256;
       for (let i = 0; i < records.length;) {
-        // A batch ends at `batch` records or after SLICE_MS of preparing them, whichever is first,
-        // so that preparing and writing it holds the thread for tens of milliseconds at most.
-        const started = performance.now();
+        // A batch ends at `batch` records or when preparing and writing it would outlast a slice
+        // (ingestSlices.ts), whichever is first: the thread is never held for long.
+        const started = slices.start();
         const prepared: Prepared[] = [];
-        while (
-          i < records.length &&
-          prepared.length < batch &&
-          (prepared.length === 0 || performance.now() - started < SLICE_MS)
-        ) {
+        while (i < records.length && prepared.length < batch && slices.fits(started, prepared.length)) {
           prepared.push(prepare(format, records[i++] as RawRecord, state, options));
         }
         const end = i >= records.length ? consumed : (prepared[prepared.length - 1] as Prepared).raw.end;
-        writeBatch(store, source, options.root, prepared, { offset: end, state }, report, sessions);
+        writeBatch(
+          store,
+          slices,
+          { source, root: options.root, prepared, offset: end, state },
+          report,
+          sessions,
+        );
         report.bytes += end - offset;
         offset = end;
         await new Promise((resolve) => setImmediate(resolve));
@@ -147,32 +153,43 @@ export async function ingestSource(
   return report;
 }
 
+/** One transaction's worth: a source's prepared records and its progress after them. */
+export interface Batch {
+  source: SourceFile;
+  root: string;
+  prepared: readonly Prepared[];
+  /** Where the next read starts, and the reader's state there. */
+  offset: number;
+  state: ReaderState;
+}
+
 /**
- * Stores a batch of records with the source's progress (`offset`, the reader's `state`) in one
- * transaction, and counts them in `report` (and their sessions in `sessions`).
+ * Stores a batch's records with the source's progress in one transaction, timed by `slices`
+ * (which learns what a record's write costs), and counts them in `report` and `sessions`.
  */
 export function writeBatch(
   store: MemoryStore,
-  source: SourceFile,
-  root: string,
-  prepared: readonly Prepared[],
-  progress: { offset: number; state: ReaderState },
+  slices: IngestSlices,
+  batch: Batch,
   report: SourceReport,
   sessions: Set<string>,
 ): void {
-  const stateJson = JSON.stringify(progress.state);
-  store.write((tx, now) => {
-    for (const p of prepared) {
-      const outcome = storeRecord(tx, source, root, p, now);
-      report[outcome === 'stored' ? p.status : 'skipped']++;
-      if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
-    }
-    tx.run(
-      `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
-      [source.path, source.agent, progress.offset, stateJson, now],
-    );
-  }, DERIVED_WRITE);
+  const { source, prepared } = batch;
+  const stateJson = JSON.stringify(batch.state);
+  slices.write(prepared.length, () =>
+    store.write((tx, now) => {
+      for (const p of prepared) {
+        const outcome = storeRecord(tx, source, batch.root, p, now);
+        report[outcome === 'stored' ? p.status : 'skipped']++;
+        if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
+      }
+      tx.run(
+        `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
+        [source.path, source.agent, batch.offset, stateJson, now],
+      );
+    }, DERIVED_WRITE),
+  );
   report.records += prepared.length;
 }
 
@@ -190,9 +207,6 @@ export function emptyReport(source: SourceFile): SourceReport {
     sessions: [],
   };
 }
-
-/** Time spent redacting and parsing one batch before it is written (the write takes about as long). */
-export const SLICE_MS = 15;
 
 /** A record that touched an excluded path keeps only its place in the file. */
 const EXCLUDED_STUB = '{"excluded":"the record touched an excluded path"}';

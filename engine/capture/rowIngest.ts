@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MemoryStore } from '../memory/memoryStore';
-import { FORMATS, SLICE_MS, emptyReport, prepare, writeBatch } from './ingest';
+import { FORMATS, emptyReport, prepare, writeBatch } from './ingest';
+import { IngestSlices } from './ingestSlices';
 import type { IngestOptions, Prepared, SourceReport } from './ingest';
 import type { RowSource } from './openCode/openCodeSources';
 import { parseState } from './readers/readerState';
@@ -38,18 +39,20 @@ export async function ingestRows(
     .map((record) => ({ offset: rowOffset(record.key), text: record.text }))
     .filter((record) => !known.has(record.offset));
   const sessions = new Set<string>();
+  const slices = new IngestSlices(options.clock ?? (() => performance.now()));
   let i = 0;
   do {
-    const started = performance.now();
+    const started = slices.start();
     const prepared: Prepared[] = [];
-    while (i < fresh.length && (prepared.length === 0 || performance.now() - started < SLICE_MS)) {
+    while (i < fresh.length && slices.fits(started, prepared.length)) {
       const { offset, text } = fresh[i++] as { offset: number; text: string };
       prepared.push(prepare(format, { offset, end: offset + text.length, text }, state, options));
     }
     // The signature is kept only with the last batch: a run killed before it loads the session again.
     const last = i >= fresh.length;
     state.rows = last ? { signature: source.signature, pending } : { signature: '', pending: true };
-    writeBatch(store, source, options.root, prepared, { offset: known.size + i, state }, report, sessions);
+    const batch = { source, root: options.root, prepared, offset: known.size + i, state };
+    writeBatch(store, slices, batch, report, sessions);
     report.bytes += prepared.reduce((sum, p) => sum + Buffer.byteLength(p.raw.text), 0);
     if (!last) await new Promise((resolve) => setImmediate(resolve));
   } while (i < fresh.length);

@@ -89,6 +89,10 @@ function keep(
   if (isHistorical(clauseAround(text, claim.span[0]))) return undefined;
   switch (claim.kind) {
     case 'dependency':
+      // The project's own name (`uuid@3` in "removed in `uuid@7`", `require('uuid/v4')`) is the
+      // project or one of its versions, never a package it depends on. (The root package leads the
+      // set; a monorepo's other packages may well depend on each other.)
+      if (claim.subject === packages.values().next().value) return undefined;
       // A written version (`debug@2.6.9`) names this project's dependency; a bare name needs words that say so.
       // "There is no Redux" denies it of the project too.
       // A link to the package's own page names a package (a dependency if declared then: usedAs).
@@ -145,6 +149,8 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
       const first = claim.subject.split('.')[0] ?? '';
       const dotted = claim.subject.includes('.');
       const { signature: _signature, signatureSpan: _span, ...call } = claim;
+      // `import { v4 as uuidv4 }`: `uuidv4()` calls the project's v4 by the reader's own name.
+      if (!dotted && bindings.aliases.has(claim.subject)) return undefined;
       if (dotted ? bindings.receivers.has(first) : bindings.imported.has(claim.subject)) return call;
       // A call through a name the example never bound to the project (a global it injects,
       // `this`, an instance made elsewhere) may or may not be its API: checked, never decisive.

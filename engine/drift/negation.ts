@@ -31,6 +31,10 @@ const OBJECT_REACH = 48;
 const PHRASE_END_RE =
   /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
 
+/** Words that open a subordinate or relative clause: a denial after one is about that clause's subject. */
+const SUBORDINATOR_RE =
+  /\b(?:when(?:ever)?|if|unless|once|until|after|before|because|since|while|where|that|which|who|whose)\b/gi;
+
 /**
  * The stretches of `text` a denial covers. With `need`, denials of a need count too ("no longer
  * needs X", "X is no longer needed"): right for dependencies, wrong for flags and functions.
@@ -47,7 +51,14 @@ export function negatedRanges(text: string, need = false): Array<[number, number
       const stop = PHRASE_END_RE.exec(reach.slice(1));
       ranges.push([from, from + (stop ? stop.index + 1 : reach.length)]);
     }
-    for (const m of clause.matchAll(denials.subject)) ranges.push([start, start + m.index]);
+    for (const m of clause.matchAll(denials.subject)) {
+      // "`dispose` is called on items when they are dropped": the denial's subject is what
+      // follows the last subordinating word before it ("they"), not the item the clause is about.
+      const before = clause.slice(0, m.index);
+      let from = 0;
+      for (const word of before.matchAll(SUBORDINATOR_RE)) from = word.index + word[0].length;
+      ranges.push([start + from, start + m.index]);
+    }
   };
   CLAUSE_END_RE.lastIndex = 0;
   for (let m = CLAUSE_END_RE.exec(text); m !== null; m = CLAUSE_END_RE.exec(text)) {

@@ -9,6 +9,11 @@ export interface ProjectBindings {
   receivers: Set<string>;
   /** Names imported from the project: `{ a, b as c }` gives a and c. */
   imported: Set<string>;
+  /**
+   * Imported names the example renamed (`{ v4 as uuidv4 }`, `{ v4: uuidv4 } = require()`): the
+   * reader's own name for the project's export, never a name the project has.
+   */
+  aliases: Set<string>;
   /** Names the example declares itself (`const x`, `function f`): never the project's. */
   declared: Set<string>;
   /**
@@ -45,13 +50,14 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
   const packageItself = canonicalReceivers(packages);
   const own = [...packageItself.keys()][0];
   const imported = new Set<string>();
+  const aliases = new Set<string>();
   const declared = new Set([
     ...[...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
       (m) => m[1] as string,
     ),
     ...functionParameters(code),
   ]);
-  if (packages.size === 0) return { receivers, imported, declared, packageItself };
+  if (packages.size === 0) return { receivers, imported, aliases, declared, packageItself };
   const names = packageNamesPattern(packages);
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
   const defaultImport = new RegExp(
@@ -71,14 +77,14 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
   for (const m of code.matchAll(defaultImport)) {
     receivers.add(m[1] as string);
     if (own !== undefined) packageItself.set(m[1] as string, own);
-    if (m[2]) addNamed(m[2], imported);
+    if (m[2]) addNamed(m[2], imported, aliases);
   }
-  for (const m of code.matchAll(namedImport)) addNamed(m[1] as string, imported);
+  for (const m of code.matchAll(namedImport)) addNamed(m[1] as string, imported, aliases);
   for (const m of code.matchAll(required)) {
     receivers.add(m[1] as string);
     if (own !== undefined) packageItself.set(m[1] as string, own);
   }
-  for (const m of code.matchAll(destructured)) addNamed(m[1] as string, imported);
+  for (const m of code.matchAll(destructured)) addNamed(m[1] as string, imported, aliases);
   // What the project's functions and constructors return: a few rounds reach `child` of `logger`.
   const assigned = new RegExp(
     `(?:const|let|var)\\s+(${IDENT})\\s*=\\s*(?:await\\s+)?(?:new\\s+)?(${IDENT})\\b`,
@@ -93,7 +99,7 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     if (receivers.size === before) break;
   }
   for (const name of [...receivers, ...imported]) declared.delete(name);
-  return { receivers, imported, declared, packageItself };
+  return { receivers, imported, aliases, declared, packageItself };
 }
 
 /** The package names as one regular-expression alternation (`pino|@scope/lib`). */
@@ -101,10 +107,12 @@ export function packageNamesPattern(packages: ReadonlySet<string>): string {
   return [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 }
 
-function addNamed(list: string, into: Set<string>): void {
+function addNamed(list: string, into: Set<string>, aliases: Set<string>): void {
   for (const part of list.split(',')) {
     const m = /^\s*(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s*(?:as|:)\s*([A-Za-z_$][\w$]*))?\s*$/.exec(part);
-    if (m) into.add((m[2] ?? m[1]) as string);
+    if (!m) continue;
+    into.add((m[2] ?? m[1]) as string);
+    if (m[2] !== undefined && m[2] !== m[1]) aliases.add(m[2]);
   }
 }
 

@@ -42,11 +42,21 @@ function describeTool(tool: ToolDefinition): Tool {
 }
 
 /**
- * One MCP server per connection (stdio has one; Streamable HTTP one per session), all sharing the
- * process's engine. The client's name from initialize becomes the agent of its writes, and each
- * connection is its own session (working memory, injection ledger).
+ * Who is calling when the transport knows it (the team server's tokens): every write is recorded
+ * as `agent`, and `authorize` refuses a method the caller may not call (throws).
  */
-export function createBridgeServer(runtime: BridgeRuntime): Server {
+export interface BridgeCaller {
+  agent: string;
+  authorize(method: MethodName): void;
+}
+
+/**
+ * One MCP server per connection (stdio has one; Streamable HTTP one per session), all sharing the
+ * process's engine. The client's name from initialize becomes the agent of its writes (the
+ * caller's, when the transport authenticated one), and each connection is its own session
+ * (working memory, injection ledger).
+ */
+export function createBridgeServer(runtime: BridgeRuntime, caller?: BridgeCaller): Server {
   const server = new Server(
     { name: 'engram', title: 'Engram', version: VERSION },
     {
@@ -65,8 +75,9 @@ export function createBridgeServer(runtime: BridgeRuntime): Server {
   };
   const context: ToolContext = {
     async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
+      caller?.authorize(method);
       const engine = await runtime.engine(roots);
-      const agent = server.getClientVersion()?.name || 'mcp-client';
+      const agent = caller?.agent ?? (server.getClientVersion()?.name || 'mcp-client');
       return engine.call(method, { ...params, actor: { agent, session } });
     },
     get bridge() {

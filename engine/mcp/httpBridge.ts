@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createBridgeServer } from './connectionServer';
 import type { BridgeRuntime } from './processRuntime';
 import { HttpSessions } from './httpSessions';
 import { bearerMatches, newToken, removeTokenFile, writeTokenFile } from './httpToken';
+import { reply } from './httpBody';
+import { routeToSession } from './sessionRequest';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Headers come first and are small: a client slower than this is holding a socket, not sending. */
@@ -70,22 +70,8 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
       return reply(res, 401, 'unauthorized: a valid bearer token is required');
     }
     if ((req.url ?? '').split('?')[0] !== '/mcp') return reply(res, 404, 'not found: the endpoint is /mcp');
-    const sessionId = req.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? sessions.use(sessionId, res) : undefined;
-    // An id we do not know (expired, deleted, or from before a restart) is a 404: the client
-    // then initializes a new session, as the Streamable HTTP transport specifies.
-    if (sessionId !== undefined && !existing)
-      return reply(res, 404, 'unknown mcp-session-id: initialize again');
-    if (req.method !== 'POST') {
-      if (!existing) return reply(res, 400, 'missing mcp-session-id');
-      return existing.handleRequest(req, res);
-    }
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge(res);
-    const body = await readJson(req);
-    if (body === TOO_LARGE) return tooLarge(res);
-    if (body === undefined) return reply(res, 400, 'the body must be JSON');
-    if (existing) return existing.handleRequest(req, res, body);
-    if (!isInitializeRequest(body)) return reply(res, 400, 'missing mcp-session-id');
+    const routed = await routeToSession(req, res, sessions);
+    if (!routed) return;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableDnsRebindingProtection: true,
@@ -96,7 +82,7 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     await createBridgeServer(runtime).connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handleRequest(req, res, routed.initialize);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -120,34 +106,5 @@ export async function serveHttp(runtime: BridgeRuntime, options: HttpBridgeOptio
   } finally {
     // A stale token file would point clients at a dead port and leave a secret lying around.
     removeTokenFile(options.tokenFile, token);
-  }
-}
-
-function reply(res: http.ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-/** A body past MAX_BODY_BYTES: refused, and the connection closed rather than drained. */
-function tooLarge(res: http.ServerResponse): void {
-  res.setHeader('connection', 'close');
-  reply(res, 413, 'the body must be JSON of at most 4 MiB');
-}
-
-const TOO_LARGE = Symbol('too large');
-
-/** The parsed body; undefined when it is not JSON, TOO_LARGE past MAX_BODY_BYTES. */
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return TOO_LARGE;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
   }
 }

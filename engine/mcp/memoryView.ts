@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { truncateToTokens } from '../retrieval/tokenCount';
 import type { Memory, MemoryVersion } from '../memory/types';
 import { KINDS, LAYERS, SCOPES, STATUSES } from '../memory/types';
+import { isNegative, markedContent } from '../memory/negativeKnowledge';
 
 /**
  * A memory as tools return it: the fields an agent reasons with, times as ISO text. The full row
@@ -25,6 +26,11 @@ export const memoryViewSchema = z.object({
   recordedAt: z.string(),
   pinned: z.boolean().optional(),
   critical: z.boolean(),
+  /** True for negative knowledge: the content says something does not exist or must not be done. */
+  negative: z
+    .boolean()
+    .optional()
+    .describe('negative knowledge: the content says something does NOT exist or must NOT be done'),
   /** Set when the content was cut to fit the token budget; memory_get has the whole text. */
   truncated: z.boolean().optional(),
 });
@@ -51,6 +57,7 @@ export function memoryView(memory: Memory | MemoryVersion): MemoryView {
     recordedAt: iso(memory.recordedAt),
     ...('pinned' in memory ? { pinned: memory.pinned } : {}),
     critical: memory.critical,
+    ...(isNegative(memory) ? { negative: true } : {}),
   };
 }
 
@@ -62,5 +69,5 @@ export function shrinkMemoryView(view: MemoryView, budget: number): MemoryView {
 /** One line per memory for the readable text: `[id] layer/kind: content`. */
 export function memoryLine(view: MemoryView): string {
   const flags = [view.status !== 'active' ? view.status : '', view.pinned ? 'pinned' : ''].filter(Boolean);
-  return `[${view.id}] ${view.layer}/${view.kind}${flags.length ? ` (${flags.join(', ')})` : ''}: ${view.content}`;
+  return `[${view.id}] ${view.layer}/${view.kind}${flags.length ? ` (${flags.join(', ')})` : ''}: ${markedContent(view, view.content)}`;
 }

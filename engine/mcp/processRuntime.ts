@@ -16,6 +16,8 @@ export interface BridgeSettings {
   /** The tree-sitter grammars and queries (dist/grammars beside the bundle), for the code tools when this process hosts. */
   grammarsDirectory: string;
   logger: Logger;
+  /** Memories only, no workspace to scan or team files to index (the team server). @default false */
+  memoriesOnly?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ export class BridgeRuntime {
     this.dbPath = path.resolve(resolveDatabasePath(choice));
     this.settings.logger.info(`engram-mcp: database ${this.dbPath}`);
     // The workspace the code and drift tools work on when this process hosts, as the CLI chooses it.
-    const root = resolveWorkspaceRoot(choice);
+    const root = this.settings.memoriesOnly ? undefined : resolveWorkspaceRoot(choice);
     return Engram.open({
       ...this.settings.engine,
       dbPath: this.dbPath,

@@ -6,6 +6,7 @@ import type { ToolContext } from './toolDefinition';
 import { MAX_QUERY_CHARS } from '../retrieval/queryLimit';
 import { tokenCount } from '../retrieval/tokenCount';
 import { DEFAULT_BUDGET } from './budget';
+import { markedContent } from '../memory/negativeKnowledge';
 
 export const PROMPTS: Prompt[] = [
   {
@@ -135,7 +136,9 @@ async function promptFor(
     if (!target) throw invalidParams('why: target: required (a file, symbol or topic)');
     const result = await context.call('recall', { query: target, k: 30 });
     const decisions = result.hits.filter((h) => DECISION_KINDS.has(h.memory.kind)).slice(0, 15);
-    const lines = decisions.map((h) => `- [${h.memory.id}] ${h.memory.kind}: ${h.memory.content}`);
+    const lines = decisions.map(
+      (h) => `- [${h.memory.id}] ${h.memory.kind}: ${markedContent(h.memory, h.memory.content)}`,
+    );
     return userMessage(
       `Decisions behind ${target}`,
       `The decisions and conventions Engram has about ${target}:\n\n${lines.join('\n') || '(none recorded)'}\n\nUse memory_history on an id to see how a decision changed.`,

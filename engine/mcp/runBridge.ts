@@ -25,6 +25,8 @@ export interface BridgeLaunch {
   /** With http: seconds for a whole request to arrive. @default 30 */
   requestTimeout?: number;
   embedding?: string;
+  /** Serve as the team server (engine/teamServer): memories only, named `team-server` to the engine. */
+  team?: boolean;
 }
 
 /** The process around the bridge; the only place it reads the environment. */
@@ -71,10 +73,11 @@ export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): Brid
     choice,
     logger,
     grammarsDirectory: io.grammarsDirectory,
+    memoriesOnly: launch.team === true,
     engine: {
       sqlWasmPath: io.sqlWasmPath,
       ...(io.workers ? { workers: io.workers } : {}),
-      clientName: 'mcp',
+      clientName: launch.team ? 'team-server' : 'mcp',
       logger,
       embedding,
       warmEmbedding: true,

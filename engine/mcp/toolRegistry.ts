@@ -10,6 +10,8 @@ import { MEMORY_READ_TOOLS } from './tools/memoryReadTools';
 import { MEMORY_WRITE_TOOLS } from './tools/memoryWriteTools';
 import { TEAM_TOOLS } from './tools/teamTools';
 import { whyTool } from './tools/whyTool';
+import { skillsTool } from './tools/skillsTool';
+import { contextLevelsTool } from './tools/contextLevelsTool';
 
 /**
  * Every tool the bridge can serve, in the order clients list them. A new tool is one entry here:
@@ -18,9 +20,11 @@ import { whyTool } from './tools/whyTool';
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...MEMORY_WRITE_TOOLS,
   ...MEMORY_READ_TOOLS,
+  contextLevelsTool,
   ...MEMORY_GRAPH_TOOLS,
   ...MEMORY_ADMIN_TOOLS,
   ...LIFECYCLE_TOOLS,
+  skillsTool,
   ...TEAM_TOOLS,
   ...CODE_TOOLS,
   whyTool,

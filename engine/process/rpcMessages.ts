@@ -51,9 +51,10 @@ const ENGRAM_CODES = {
   STORE: true,
   UNAVAILABLE: true,
   CLOSED: true,
+  FORBIDDEN: true,
 } as const satisfies Record<EngramErrorCode, true>;
 
-function isEngramCode(code: unknown): code is EngramErrorCode {
+export function isEngramCode(code: unknown): code is EngramErrorCode {
   return typeof code === 'string' && Object.hasOwn(ENGRAM_CODES, code);
 }
 

@@ -67,6 +67,12 @@ export type EngineRole = 'host' | 'client';
 export interface SharedEngine {
   readonly role: EngineRole;
   call(method: string, params: unknown): Promise<unknown>;
+  /**
+   * A call under the caller's own request id (a remote client that may re-send it, such as the
+   * team server's HTTP clients): its result is kept for a retry whether this process hosts or not,
+   * so a re-sent write is applied once. An id already in flight here is refused (UNAVAILABLE).
+   */
+  callWithId(requestId: string, method: string, params: unknown): Promise<unknown>;
   /** Host: stop accepting, finish in-flight requests, dispatcher.close(), release lock. Client: disconnect. */
   close(): Promise<void>;
   onRoleChange(listener: (role: EngineRole) => void): () => void;
@@ -85,6 +91,8 @@ interface PendingCall {
   requestId: string;
   method: string;
   params: unknown;
+  /** Made by this process (no result kept while it hosts), not under a remote caller's id. */
+  local: boolean;
   /** The connection this call was last sent on; a call is re-sent on every new connection. */
   sentOn: HostConnection | undefined;
   resolve: (value: unknown) => void;
@@ -100,6 +108,8 @@ class Engine implements SharedEngine {
   private readonly pending = new Map<string, PendingCall>();
   /** Request ids of this process's calls not yet answered: activity they caused is its own. */
   private readonly ownRequests = new Set<string>();
+  /** Request ids of callWithId calls not yet answered: the same id twice at once is refused. */
+  private readonly remoteInFlight = new Set<string>();
   private readonly roleListeners = new Set<(role: EngineRole) => void>();
   private attached: Attachment | undefined;
   private reattaching: Promise<void> | undefined;
@@ -141,17 +151,24 @@ class Engine implements SharedEngine {
     return call;
   }
 
-  private callAs(requestId: string, method: string, params: unknown): Promise<unknown> {
+  callWithId(requestId: string, method: string, params: unknown): Promise<unknown> {
+    if (this.closed) return Promise.reject(closedError());
+    if (this.remoteInFlight.has(requestId))
+      return Promise.reject(new EngramError('UNAVAILABLE', `request ${requestId} is still in flight`));
+    this.remoteInFlight.add(requestId);
+    const call = this.callAs(requestId, method, params, false);
+    const forget = (): void => void this.remoteInFlight.delete(requestId);
+    call.then(forget, forget);
+    return call;
+  }
+
+  private callAs(requestId: string, method: string, params: unknown, local = true): Promise<unknown> {
     const attached = this.attached;
     if (attached?.role === 'host') {
-      return attached.host.dispatch(method, params, {
-        requestId,
-        client: this.options.clientName,
-        local: true,
-      });
+      return attached.host.dispatch(method, params, { requestId, client: this.options.clientName, local });
     }
     return new Promise((resolve, reject) => {
-      const call: PendingCall = { requestId, method, params, sentOn: undefined, resolve, reject };
+      const call: PendingCall = { requestId, method, params, local, sentOn: undefined, resolve, reject };
       this.pending.set(requestId, call);
       if (attached) this.send(call, attached.connection);
       else this.reattach();
@@ -243,7 +260,7 @@ class Engine implements SharedEngine {
       const waiting = [...this.pending.values()];
       this.pending.clear();
       for (const call of waiting) {
-        const meta = { requestId: call.requestId, client: this.options.clientName, local: true };
+        const meta = { requestId: call.requestId, client: this.options.clientName, local: call.local };
         void attachment.host.dispatch(call.method, call.params, meta).then(call.resolve, call.reject);
       }
     } else {

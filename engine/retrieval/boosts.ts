@@ -19,6 +19,7 @@ export interface Boosts {
   pinned: number;
   session: number;
   layer: number;
+  negative: number;
   total: number;
 }
 
@@ -53,15 +54,25 @@ export function boostsFor(
   const pinned = memory.pinned || memory.critical ? 1.15 : 1;
   const session = context.session !== undefined && memory.session === context.session ? 1.1 : 1;
   const layer = layerFactor(memory, context.intent);
+  const negative = memory.kind === 'negative' ? NEGATIVE_FACTOR : 1;
   return {
     importance,
     recency,
     pinned,
     session,
     layer,
-    total: applied(importance * recency * pinned * session * layer),
+    negative,
+    total: applied(importance * recency * pinned * session * layer * negative),
   };
 }
+
+/**
+ * A negative memory ("there is no Redis cache") that the query's words found is worth more than
+ * its rank says: it is the one answer that stops an agent from building on a thing that does not
+ * exist, and its wording ("no", "never") shares fewer terms with a question about the thing than
+ * the memories that merely mention it. Damped like the others: about three ranks among near-ties.
+ */
+const NEGATIVE_FACTOR = 1.3;
 
 /** Damping of the combined factor: x1.2 becomes x1.03, enough to move about two ranks. */
 export const BOOST_DAMPING = 0.15;

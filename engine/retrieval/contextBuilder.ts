@@ -1,8 +1,9 @@
 import { CURRENT_SELECT, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import { injectedIds, markInjected } from '../memory/injectionLedger';
-import type { SqlWriter } from '../store/sqlAccess';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import type { Memory } from '../memory/types';
+import { markedContent } from '../memory/negativeKnowledge';
 import { recall } from './recall';
 import type { ContextSources } from './recallSources';
 import { tokenCount, truncateToTokens } from './tokenCount';
@@ -45,14 +46,7 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
   const { store } = sources;
   const budget = options.budget ?? 1500;
   const conversation = options.conversation ?? options.session;
-  const pinned = store.read((r) =>
-    r
-      .all<MemoryRow>(
-        `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND (s.pinned = 1 OR m.critical = 1) ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
-        [MAX_PINNED],
-      )
-      .map(toMemory),
-  );
+  const pinned = store.read(pinnedMemories);
   const ranked = (
     await recall(
       sources,
@@ -97,7 +91,7 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
     const titleCost = title ? tokenCount(title) + 1 : 0;
     const prefix = `- [${memory.id}] (${memory.kind}, ${new Date(memory.validFrom).toISOString().slice(0, 10)}) `;
     const room = budget - used - titleCost - tokenCount(prefix) - 1;
-    const content = memory.content.replace(/\s+/g, ' ').trim();
+    const content = markedContent(memory, memory.content.replace(/\s+/g, ' ').trim());
     const fits = tokenCount(content) <= room;
     if (!fits && room < 24) {
       skipped.push({ id: memory.id, reason: 'over budget' });
@@ -115,6 +109,16 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
   }
   const body = included.length === 0 ? '' : [header(included.length), ...lines].join('\n');
   return { text: body, tokens: body === '' ? 0 : tokenCount(body), budget, included, skipped };
+}
+
+/** Pinned and critical memories, critical first, then by importance: what leads every block. */
+export function pinnedMemories(r: SqlReader): Memory[] {
+  return r
+    .all<MemoryRow>(
+      `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND (s.pinned = 1 OR m.critical = 1) ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
+      [MAX_PINNED],
+    )
+    .map(toMemory);
 }
 
 /** Records the block's memories in the conversation's injection ledger. */

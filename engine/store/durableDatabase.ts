@@ -1,8 +1,9 @@
-import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
 import type { Clock, Logger } from '../host';
+import { closeJournalThreshold } from './closeSnapshot';
 import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
@@ -33,8 +34,12 @@ export interface SnapshotPolicy {
   maxJournalBytes: number;
   /** Snapshot after this long without writes, if anything was written. @default 5000 */
   idleMs: number;
-  /** On close, snapshot if the journal holds at least this many bytes. @default 1 MiB */
-  closeJournalBytes: number;
+  /**
+   * On close, snapshot if the journal holds at least this many bytes after the last snapshot;
+   * `by-size`: a threshold from the snapshot's size that keeps the next open's replay short, for
+   * processes that open for one command (closeSnapshot.ts). @default 1 MiB
+   */
+  closeJournalBytes: number | 'by-size';
 }
 
 export interface DurableDatabaseOptions {
@@ -309,11 +314,7 @@ export class DurableDatabase {
       // A write while we wait may start another background snapshot: wait until none runs, or the
       // journal would be closed under its compaction.
       while (this.snapshotting) await this.snapshotting.catch(() => undefined);
-      if (
-        !this.broken &&
-        this.seq !== this.snapshotSeq &&
-        this.journal.byteSize >= this.policy.closeJournalBytes
-      ) {
+      if (!this.broken && this.seq !== this.snapshotSeq && this.bytesToReplay() >= this.closeJournalBytes()) {
         await this.snapshot();
       }
     } finally {
@@ -322,6 +323,23 @@ export class DurableDatabase {
       this.journal.close();
       this.db.close();
     }
+  }
+
+  /** The journal's bytes after the last snapshot: what the next open replays. */
+  private bytesToReplay(): number {
+    const { from, to } = this.journal.rangeAfter(this.snapshotSeq);
+    return to - from;
+  }
+
+  private closeJournalBytes(): number {
+    if (this.policy.closeJournalBytes !== 'by-size') return this.policy.closeJournalBytes;
+    let snapshotBytes = 0;
+    try {
+      snapshotBytes = statSync(this.options.path).size;
+    } catch {
+      // No snapshot file yet: the smallest threshold.
+    }
+    return closeJournalThreshold(snapshotBytes);
   }
 
   private writer(statements: TransactionRecord['statements']): SqlWriter {

@@ -56,18 +56,27 @@ async function purge(engine: Pick<EngineConnection, 'call'>): Promise<boolean> {
   return report.sessions.length > 0;
 }
 
-/** `engram.openSessionTranscript`: a captured session, redacted as stored, in a read-only editor. */
+/**
+ * `engram.openSessionTranscript` (id, {beside?}): a captured session, redacted as stored, in a
+ * read-only editor; `beside` (from the Timeline) opens it next to the panel, which keeps the focus.
+ */
 export function registerTranscriptCommand(
   engine: Pick<EngineConnection, 'call'>,
   documents: GeneratedDocumentProvider,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable {
-  return guardedCommand('engram.openSessionTranscript', log, async (id: unknown) => {
+  return guardedCommand('engram.openSessionTranscript', log, async (id: unknown, how?: unknown) => {
     if (typeof id !== 'string') throw new Error('open a transcript from the Sessions view');
     const transcript = await engine.call('captureTranscript', { session: id });
     const uri = documents.show(`/sessions/${transcript.session.id}.md`, sessionTranscriptText(transcript));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    return vscode.window.showTextDocument(doc, { preview: true });
+    const beside = typeof how === 'object' && how !== null && (how as { beside?: unknown }).beside === true;
+    return vscode.window.showTextDocument(
+      doc,
+      beside
+        ? { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }
+        : { preview: true },
+    );
   });
 }

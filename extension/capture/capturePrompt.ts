@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { AGENT_NAMES } from '../../engine/index';
 
 /** The first-run prompt's answers, in the order shown. */
 export const PROMPT_CHOICES = ['Enable', 'Not now', 'Never for this workspace'] as const;
@@ -8,17 +9,8 @@ export type PromptChoice = (typeof PROMPT_CHOICES)[number];
 export const PROMPT_STATE_KEY = 'engram.capture.prompt';
 const NOT_NOW_MS = 7 * 24 * 3600_000;
 
-/** How the views and the prompt name each agent. */
-export const AGENT_NAMES: Record<string, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex CLI',
-  gemini: 'Gemini CLI',
-  aider: 'Aider',
-  copilot: 'Copilot Chat',
-  cline: 'Cline',
-  'roo-code': 'Roo Code',
-  opencode: 'OpenCode',
-};
+// How the views and the prompt name each agent.
+export { AGENT_NAMES };
 
 /**
  * Asked once per workspace: only when its agents left sessions here, capture was never switched on

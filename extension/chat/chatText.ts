@@ -1,4 +1,5 @@
 import type { Memory } from '../../engine/index';
+import { isNegative, NEGATIVE_LABEL } from '../../engine/index';
 import type { DriftFinding } from '../driftReport';
 import { memorySummary, memoryTitle, staleLabel } from '../memoryText';
 
@@ -50,6 +51,8 @@ export function memoryChatItem(memory: Memory, now: number, options: ChatItemOpt
   const title = memoryTitle(memory, 100);
   const about = [memorySummary(memory, now)];
   if (memory.pinned) about.push('pinned');
+  // Said first: the title alone ("Redis cache") reads like a thing that exists.
+  if (isNegative(memory)) about.unshift(NEGATIVE_LABEL);
   if (options.stale) about.unshift(staleLabel(options.stale.commit));
   const detail = detailOf(memory, title.endsWith('…'));
   const link = `[${escapedText(title || 'memory')}](${openMemoryLink(memory.id)} "Open this memory")`;

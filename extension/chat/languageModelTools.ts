@@ -4,7 +4,7 @@ import type { DriftState } from '../driftState';
 import { describeEvidence } from '../driftReport';
 import { readSettings } from '../settings';
 import { shortId } from '../memoryPresentation';
-import { KINDS } from '../../engine/index';
+import { KINDS, markedContent } from '../../engine/index';
 
 /** Tool names as contributed in package.json (`contributes.languageModelTools`). */
 export const TOOL_NAMES = {
@@ -75,7 +75,8 @@ export function registerLanguageModelTools(
           return text(
             hits
               .map(
-                (h) => `[${shortId(h.memory.id)}] (${h.memory.layer}/${h.memory.kind}) ${h.memory.content}`,
+                (h) =>
+                  `[${shortId(h.memory.id)}] (${h.memory.layer}/${h.memory.kind}) ${markedContent(h.memory, h.memory.content)}`,
               )
               .join('\n'),
           );

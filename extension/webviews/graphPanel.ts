@@ -121,6 +121,12 @@ export class GraphPanel extends SinglePanel<WebviewToHost, HostToWebview> {
         if (message.entityType === 'file') await openFileEntity(message.name, this.log);
         else await openSymbolEntity(message.name, this.log);
         return;
+      case 'graph/session/open':
+        // The Sessions view's command, beside the panel so the graph stays in sight.
+        await vscode.commands.executeCommand('engram.openSessionTranscript', message.sessionId, {
+          beside: true,
+        });
+        return;
       case 'graph/recall/lit':
         GraphPanel.status.lastLit = { query: message.query, lit: message.lit, touched: message.touched };
         return;
@@ -147,7 +153,12 @@ export class GraphPanel extends SinglePanel<WebviewToHost, HostToWebview> {
   }
 
   private async load(query: GraphQuery): Promise<GraphData> {
-    const filters = { types: query.types, layers: query.layers, limit: query.limit };
+    const filters = {
+      types: query.types,
+      layers: query.layers,
+      limit: query.limit,
+      ...(query.sessions ? { sessions: true } : {}),
+    };
     const data = query.seeds
       ? await this.engine.call('graphNeighbourhood', { ...filters, seeds: query.seeds, hops: query.hops })
       : await this.engine.call('graphOverview', filters);

@@ -137,6 +137,12 @@ export class TimelinePanel extends SinglePanel<WebviewToHost, HostToWebview> {
         case 'timeline/symbol/open':
           await openWorkspaceSymbol(message.name);
           return;
+        case 'timeline/session/open':
+          // The Sessions view's command, beside the panel so the timeline stays in sight.
+          await vscode.commands.executeCommand('engram.openSessionTranscript', message.sessionId, {
+            beside: true,
+          });
+          return;
         case 'timeline/data/get':
           await this.post(await this.dataReply(message.id));
           return;

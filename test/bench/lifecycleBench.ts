@@ -20,7 +20,7 @@ import { tokenCount } from '../../engine/retrieval/tokenCount';
 import { loadLocomo } from './recall/datasets';
 import type { BenchCorpus, BenchQuery } from './recall/datasets';
 import { recallAt } from './recall/metrics';
-import { machine, round } from './stats';
+import { round, runStamp } from './stats';
 
 const DAY = 24 * 60 * 60 * 1000;
 const args = process.argv.slice(2);
@@ -133,12 +133,7 @@ async function main(): Promise<void> {
     const weighted = (pick: (r: Run) => number) =>
       round(total((r) => pick(r) * r.reportQuestions) / questions, 3);
     const summary = {
-      date: new Date().toISOString(),
-      machine: machine(),
-      load: os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' '),
+      ...runStamp(),
       runs,
       total: {
         memories: { before: total((r) => r.memories.before), after: total((r) => r.memories.after) },

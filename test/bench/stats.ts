@@ -26,3 +26,15 @@ export function round(value: number, digits = 2): number {
 export function machine(): string {
   return `${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
+
+/** When, where and under what load a benchmark ran: every figure is quoted with these. */
+export function runStamp(): { date: string; machine: string; load: string } {
+  return {
+    date: new Date().toISOString(),
+    machine: machine(),
+    load: os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' '),
+  };
+}

@@ -13,6 +13,7 @@ import { tempDir } from '../support/temp';
 const LOADED_ON_FIRST_USE = [
   /^engine\/bin\/cliProgram\.ts$/,
   /^engine\/mcp\/httpBridge\.ts$/,
+  /^engine\/teamServer\/(runTeamServer|teamServer|teamMcp|rpcEndpoint)\.ts$/,
   /^engine\/drift\/(driftCheck|driftRepair|gitHistory|configFiles)\.ts$/,
   /^engine\/code\/(scanWorkspace|scanSession|grammarLoader|walker|codebaseMemories)\.ts$/,
   /^engine\/code\/manifests\//,

@@ -3,9 +3,14 @@
  * turn a prompt with an e-mail address, thinking and a Read call, a 2 KB file as its result, a Bash
  * call carrying a token, and its result (every 7th fails): five records.
  */
-export function syntheticClaudeSession(turns: number, cwd: string, sessionId = 'bench'): string {
+export function syntheticClaudeSession(
+  turns: number,
+  cwd: string,
+  sessionId = 'bench',
+  startAt = '2026-03-02T09:00:00Z',
+): string {
   const lines: string[] = [];
-  let t = Date.parse('2026-03-02T09:00:00Z');
+  let t = Date.parse(startAt);
   const line = (type: 'user' | 'assistant', message: Record<string, unknown>) =>
     lines.push(
       JSON.stringify({

@@ -45,6 +45,48 @@ describe('drift claims in context', () => {
     assert.equal(claims[0]?.signature, undefined, 'a call is no declaration');
   });
 
+  it("a name the example gave an import (`{ v4 as uuidv4 }`, `{ v4: uuidv4 }`) is the reader's, not the project's", () => {
+    const symbols = (text: string) =>
+      extractClaims(text, OWN)
+        .filter((c) => c.kind === 'symbol')
+        .map((c) => [c.subject, c.confidence ?? 'sure']);
+    assert.deepEqual(symbols("```js\nimport { v4 as uuidv4 } from 'thelib';\nuuidv4();\n```"), []);
+    assert.deepEqual(symbols("```js\nconst { v4: uuidv4 } = require('thelib');\nuuidv4();\n```"), [
+      ['v4', 'low'],
+    ]);
+    // Imported under its own name, the call is the project's API.
+    assert.deepEqual(symbols("```js\nimport { v4 } from 'thelib';\nv4();\n```"), [['v4', 'sure']]);
+  });
+
+  it('a denial inside a subordinate clause is about that clause\'s subject ("called when they are dropped")', () => {
+    const negated = (text: string) =>
+      extractClaims(text, OWN)
+        .filter((c) => c.kind === 'symbol')
+        .map((c) => [c.subject, c.negated]);
+    assert.deepEqual(
+      negated('* `dispose` Function that is called on items when they are dropped from the cache.'),
+      [['dispose', false]],
+    );
+    assert.deepEqual(negated('`cleanup()` runs once a file is deleted.'), [['cleanup', false]]);
+    // Without one, the denial still reaches its subject.
+    assert.deepEqual(negated('Note that `legacyMode()` was removed.'), [['legacyMode', true]]);
+  });
+
+  it("the project's own name with a version is the project, never a dependency it dropped", () => {
+    assert.deepEqual(
+      summary('This usage was discouraged in `thelib@3` and has been removed in `thelib@7`.'),
+      [],
+    );
+    assert.deepEqual(
+      summary("Deep requires like `require('thelib/v4')` are no longer supported.").filter(
+        ([kind]) => kind === 'dependency',
+      ),
+      [],
+    );
+    // Another package with a version still is one.
+    assert.deepEqual(summary('It was built on `debug@2.6.9`.'), [['dependency', 'debug', false]]);
+  });
+
   it("keys of an object passed to the project's own function are its options, whatever their spelling", () => {
     const confidence = (text: string) =>
       extractClaims(text, OWN)

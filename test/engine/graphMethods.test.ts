@@ -83,7 +83,9 @@ describe('graph methods on a real store', () => {
       seeds: [{ entity: 'Melanie' }],
       layers: ['episodic'],
     });
-    assert.ok(noEpisodic.nodes.every((n) => n.kind === 'entity' || n.layer === 'episodic'));
+    assert.ok(
+      noEpisodic.nodes.every((n) => n.kind === 'entity' || (n.kind === 'memory' && n.layer === 'episodic')),
+    );
     const small = await t.call('graphNeighbourhood', {
       seeds: [{ entity: 'src/auth/login.ts' }],
       hops: 3,

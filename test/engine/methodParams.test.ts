@@ -69,6 +69,10 @@ test('every converted method refuses bad parameters with one line naming the fie
     ],
     ['graphRead', { names: 'a' }, 'names must be a list; got "a"'],
     ['forget', { id: 42 }, 'id must be text; got 42'],
+    ['skills', { query: 'release', limit: 0 }, 'limit must be 1 to 10; got 0'],
+    ['skills', { query: 'release', threshold: 2 }, 'threshold must be a number from 0 to 1; got 2'],
+    ['skills', { query: '  ' }, 'query is required (text)'],
+    ['contextLevels', { budget: 10 }, 'budget must be a whole number of tokens from 50 to 200000; got 10'],
   ];
   for (const [method, params, message] of refusals) {
     await assert.rejects(

@@ -59,15 +59,18 @@ test('the full profile has every tool, each with input and output schemas and ho
   const tools = await toolNames([]);
   const byName = new Map(tools.map((t) => [t.name, t]));
   for (const name of [...COMPAT, ...CODE_AND_DRIFT]) assert.ok(byName.has(name), name);
-  assert.equal(tools.length, 39);
+  assert.equal(tools.length, 42);
   for (const tool of tools) {
     assert.equal(tool.inputSchema.type, 'object', tool.name);
     assert.equal(tool.outputSchema?.type, 'object', tool.name);
     assert.equal(typeof tool.annotations?.readOnlyHint, 'boolean', tool.name);
   }
   assert.equal(byName.get('memory_recall')?.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('memory_skills')?.annotations?.readOnlyHint, true);
+  assert.equal(byName.get('memory_context_levels')?.annotations?.readOnlyHint, true);
   assert.equal(byName.get('memory_forget')?.annotations?.destructiveHint, true);
   assert.equal(byName.get('memory_remember')?.annotations?.readOnlyHint, false);
+  assert.equal(byName.get('memory_remember_negative')?.annotations?.readOnlyHint, false);
   assert.equal(byName.get('memory_pin')?.annotations?.idempotentHint, true);
   assert.equal(byName.get('delete_relations')?.annotations?.destructiveHint, true);
   assert.equal(byName.get('code_map')?.annotations?.readOnlyHint, true);

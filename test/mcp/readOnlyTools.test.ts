@@ -28,6 +28,8 @@ test('read-only tools, resources and prompts write nothing: no ledger row, no jo
   const bridge = await connectBridge(seeded.workspace, { name: 'reader' });
   const args: Record<string, Record<string, unknown>> = {
     memory_recall: { query: 'postgres migration', explain: true },
+    memory_skills: { query: 'postgres migration', threshold: 0 },
+    memory_context_levels: { query: 'postgres migration' },
     memory_get: { id: seeded.editedId },
     memory_history: { id: seeded.editedId },
     memory_explain: { id: seeded.editedId },

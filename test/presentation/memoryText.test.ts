@@ -67,6 +67,13 @@ describe('memory text in words', () => {
     );
   });
 
+  it('calls negative knowledge by its name, not "negative"', () => {
+    assert.equal(
+      memorySummary(memory({ kind: 'negative', source: null, tags: [] }), NOW),
+      'negative knowledge · 2 days ago',
+    );
+  });
+
   it('says each thing once in a scanned row: no path, kind or language the title already says', () => {
     const module = memory({
       kind: 'code-module',

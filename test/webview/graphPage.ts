@@ -65,7 +65,12 @@ export class HostStandIn {
       if (m.type === 'graph/view/ready') await this.post({ type: 'graph/view/DidInit', reveal: null });
       if (m.type === 'graph/data/get') {
         const q: GraphQuery = m.query;
-        const filters = { types: q.types, layers: q.layers, limit: q.limit };
+        const filters = {
+          types: q.types,
+          layers: q.layers,
+          limit: q.limit,
+          ...(q.sessions ? { sessions: true } : {}),
+        };
         const data = q.seeds
           ? await this.engine.call('graphNeighbourhood', { ...filters, seeds: q.seeds, hops: q.hops })
           : await this.engine.call('graphOverview', filters);

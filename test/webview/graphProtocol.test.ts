@@ -9,6 +9,7 @@ import {
   GetDataRequest,
   OpenEntityCommand,
   OpenMemoryCommand,
+  OpenSessionCommand,
   ReadyNotification,
   RecallLitNotification,
   SearchEntitiesRequest,
@@ -58,6 +59,8 @@ const webviewMessages: Array<[{ is(m: unknown): boolean }, unknown, unknown[]]> 
       { type: 'graph/data/get', id: 1, query: { ...query, seeds: [{ entityId: 0 }] } },
       { type: 'graph/data/get', id: 1, query: { ...query, seeds: [{ memory: '../../etc/passwd' }] } },
       { type: 'graph/data/get', id: 1, query: { ...query, seeds: [{ entity: 'a', file: 'b' }] } },
+      { type: 'graph/data/get', id: 1, query: { ...query, sessions: 'yes' } },
+      { type: 'graph/data/get', id: 1, query: { ...query, sessions: 1 } },
       { type: 'graph/data/get', id: 1, query: { ...query, seeds: [{ command: 'x' }] } },
       {
         type: 'graph/data/get',
@@ -95,6 +98,23 @@ const webviewMessages: Array<[{ is(m: unknown): boolean }, unknown, unknown[]]> 
       { type: 'graph/entity/open', entityType: 'package', name: 'zod' },
       { type: 'graph/entity/open', entityType: 'file', name: '' },
       { type: 'graph/entity/open', entityType: 'symbol' },
+    ],
+  ],
+  [
+    GetDataRequest,
+    { type: 'graph/data/get', id: 2, query: { ...query, sessions: true } },
+    [{ type: 'graph/data/get', id: 2, query: { ...query, sessions: null } }],
+  ],
+  [
+    OpenSessionCommand,
+    { type: 'graph/session/open', sessionId: 'aider-2026-03-02T09:00:00' },
+    [
+      { type: 'graph/session/open' },
+      { type: 'graph/session/open', sessionId: '' },
+      { type: 'graph/session/open', sessionId: '../x' },
+      { type: 'graph/session/open', sessionId: 'a b' },
+      { type: 'graph/session/open', sessionId: 'x'.repeat(201) },
+      { type: 'graph/session/open', sessionId: 12 },
     ],
   ],
   [
@@ -195,6 +215,8 @@ const palette: Palette = {
   layer: () => '#222222',
   edge: '#333333',
   mention: '#444444',
+  session: '#d18616',
+  commit: '#cca700',
 };
 
 function payload(): GraphData {
@@ -271,6 +293,53 @@ describe('graph model', () => {
     };
     assert.equal(ringOf(graph.getNodeAttribute('m:x', 'node')), 4);
     assert.ok(radius('m:x') > radius('e:1') && radius('m:x') > radius('e:2'));
+  });
+
+  it('draws the session layer in its own colours, on rings outside the memory layers, found by its text', () => {
+    const g = createGraph();
+    const base = payload();
+    applyData(
+      g,
+      {
+        ...base,
+        nodes: [
+          ...base.nodes,
+          {
+            id: 's:abc',
+            kind: 'session',
+            sessionId: 'abc',
+            agent: 'claude-code',
+            label: 'Claude Code: fix the dates',
+            text: 'Claude Code session abc · 3 turns\nfix the dates in src/a.ts',
+            startedAt: 1,
+            hops: 1,
+          },
+          {
+            id: 'c:f00',
+            kind: 'commit',
+            sha: 'f00',
+            label: 'f00 Fix',
+            text: 'commit f00\nFix',
+            committedAt: 2,
+            hops: 2,
+          },
+        ],
+        edges: [
+          ...base.edges,
+          { source: 's:abc', target: 'e:1', kind: 'edit', type: 'edited', strength: 0.6 },
+          { source: 'c:f00', target: 's:abc', kind: 'commit', type: 'carries', strength: 1 },
+        ],
+      },
+      palette,
+      () => 0.5,
+    );
+    assert.equal(g.getNodeAttribute('s:abc', 'color'), palette.session);
+    assert.equal(g.getNodeAttribute('c:f00', 'color'), palette.commit);
+    assert.equal(g.getEdgeAttribute(g.edge('s:abc', 'e:1'), 'kind'), 'edit');
+    const memoryRing = ringOf(g.getNodeAttribute('m:x', 'node'));
+    assert.ok(ringOf(g.getNodeAttribute('s:abc', 'node')) > memoryRing);
+    assert.ok(ringOf(g.getNodeAttribute('c:f00', 'node')) > ringOf(g.getNodeAttribute('s:abc', 'node')));
+    assert.deepEqual([...matchingNodes(g, 'the dates in')], ['s:abc']);
   });
 
   it('runs forceatlas2 for the asked iterations and reports them', () => {

@@ -5,6 +5,7 @@ import { driftHost, rememberAt } from '../drift/driftHost';
 import { GitRepository } from '../drift/gitRepository';
 import { openTestHost } from '../support/host';
 import { written as allWritten } from '../support/written';
+import { captureSynthetic } from '../capture/capturedSession';
 
 const T1 = '2025-01-10T12:00:00Z';
 const BEFORE_CHANGE = '2025-02-01T00:00:00Z';
@@ -173,6 +174,40 @@ describe('timeline engine method', () => {
     assert.equal(cut.total, 1_300);
     assert.equal(cut.truncated, true);
     await test.host.close();
+  });
+
+  it('gives the captured sessions as bands: agent, start, end and turns, oldest first, without sub-agents', async () => {
+    const test = await openTestHost();
+    try {
+      const store = test.host.store;
+      await captureSynthetic(store, '/home/dev/shop', 'later', 2, '2025-01-08T10:00:00Z');
+      await captureSynthetic(store, '/home/dev/shop', 'earlier', 3, '2025-01-07T09:00:00Z');
+      // A sub-agent runs inside its parent's band: not a band of its own.
+      store.write((tx) =>
+        tx.run(
+          `INSERT INTO capture_sessions (id, agent, source, parent_id, started_at, ended_at)
+           VALUES ('sub', 'claude-code', 'sub.jsonl', 'earlier', ?, ?)`,
+          [Date.parse('2025-01-07T09:00:05Z'), Date.parse('2025-01-07T09:00:09Z')],
+        ),
+      );
+      const { sessions } = await test.call('timeline');
+      assert.deepEqual(
+        sessions.map((s) => [
+          s.id,
+          s.agent,
+          s.turns,
+          new Date(s.startedAt).toISOString(),
+          new Date(s.endedAt).toISOString(),
+        ]),
+        [
+          ['earlier', 'claude-code', 6, '2025-01-07T09:00:01.000Z', '2025-01-07T09:00:15.000Z'],
+          ['later', 'claude-code', 4, '2025-01-08T10:00:01.000Z', '2025-01-08T10:00:10.000Z'],
+        ],
+      );
+      assert.match(sessions[0]?.title ?? '', /^Step 0: make the parser handle case 0/);
+    } finally {
+      await test.host.close();
+    }
   });
 
   it('refuses bad input with a one-line error naming the field', async () => {

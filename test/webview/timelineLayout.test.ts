@@ -177,6 +177,7 @@ describe('timeline filters', () => {
       links: [],
       drift: [],
       scans: [],
+      sessions: [],
       total: 2,
       truncated: false,
       now: 0,

@@ -7,6 +7,7 @@ import {
   GetDataRequest,
   OpenFileCommand,
   OpenMemoryCommand,
+  OpenSessionCommand,
   OpenSymbolCommand,
   ReadyNotification,
   SelectionNotification,
@@ -24,6 +25,7 @@ const data = {
   links: [],
   drift: [],
   scans: [],
+  sessions: [],
   total: 0,
   truncated: false,
   now: 1,
@@ -92,6 +94,24 @@ const CASES: Array<{ name: string; is: (m: unknown) => boolean; good: unknown[];
     ],
   },
   {
+    name: 'OpenSessionCommand',
+    is: OpenSessionCommand.is,
+    good: [
+      { type: 'timeline/session/open', sessionId: '5f0c2a4e-1111-4a2b-9c3d-000000000001' },
+      { type: 'timeline/session/open', sessionId: 'aider-2026-03-02T09:00:00' },
+      { type: 'timeline/session/open', sessionId: '1733912345678' },
+    ],
+    bad: [
+      { type: 'timeline/session/open' },
+      { type: 'timeline/session/open', sessionId: '' },
+      { type: 'timeline/session/open', sessionId: 7 },
+      { type: 'timeline/session/open', sessionId: '../../etc/passwd' },
+      { type: 'timeline/session/open', sessionId: 'a b' },
+      { type: 'timeline/session/open', sessionId: 'x'.repeat(201) },
+      { type: 'timeline/session/open', sessionId: 'a\nb' },
+    ],
+  },
+  {
     name: 'ReadyNotification',
     is: ReadyNotification.is,
     good: [{ type: 'timeline/view/ready' }],
@@ -124,6 +144,7 @@ const CASES: Array<{ name: string; is: (m: unknown) => boolean; good: unknown[];
       { type: 'timeline/data/reply', ok: true, data },
       { type: 'timeline/data/reply', id: 1, ok: true, data: { ...data, memories: 'x' } },
       { type: 'timeline/data/reply', id: 1, ok: true, data: { ...data, drift: undefined } },
+      { type: 'timeline/data/reply', id: 1, ok: true, data: { ...data, sessions: {} } },
       { type: 'timeline/data/reply', id: 1, ok: true, data: { ...data, total: '0' } },
     ],
   },
@@ -151,8 +172,8 @@ describe('timeline protocol guards', () => {
   }
 
   it('each direction accepts only its own messages', () => {
-    const fromWebview = CASES.slice(0, 6).flatMap((c) => c.good);
-    const fromHost = CASES.slice(6).flatMap((c) => c.good);
+    const fromWebview = CASES.slice(0, 7).flatMap((c) => c.good);
+    const fromHost = CASES.slice(7).flatMap((c) => c.good);
     for (const m of fromWebview) {
       assert.deepEqual(parseWebviewMessage(m), m);
       assert.equal(parseHostMessage(m), undefined, `the webview refuses ${JSON.stringify(m)}`);

@@ -7,7 +7,7 @@ import type { TimelineData } from '../../webview/timeline/protocol';
 import type { TestHost } from '../support/host';
 import { launchBrowser, openTimelinePage } from './timelinePage';
 import type { TimelinePage } from './timelinePage';
-import { HOSTILE, sampleStore } from './timelineSample';
+import { HOSTILE, SAMPLE_SESSION, sampleStore } from './timelineSample';
 
 const SHOTS = path.resolve(__dirname, '..', '..', '.vscode-test', 'screenshots');
 
@@ -34,11 +34,11 @@ describe('timeline webview in a browser', () => {
     await test?.host.close();
   });
 
-  it('draws every memory with the counts of drift events and scans, under the strict CSP', async () => {
+  it('draws every memory with the counts of drift events, scans and sessions, under the strict CSP', async () => {
     const status = await view.page.locator('#status').innerText();
     assert.equal(
       status,
-      `${data.memories.length} of ${data.memories.length} memories, 1 drift events, 2 scans`,
+      `${data.memories.length} of ${data.memories.length} memories, 1 drift events, 2 scans, 1 sessions`,
     );
     const bars = Number(await view.page.locator('#timeline').getAttribute('data-bars'));
     assert.equal(bars, data.memories.length, 'fitted, every bar is in view');
@@ -141,6 +141,30 @@ describe('timeline webview in a browser', () => {
         { type: 'timeline/memory/open', memoryId: ids['stale'] },
       ],
     );
+  });
+
+  it('draws a captured session as a band: its agent, times and turns on hover, its transcript on click', async () => {
+    await view.page.keyboard.press('Escape');
+    const box = await view.page.locator('#timeline').boundingBox();
+    assert.ok(box);
+    // The sessions lane is the row under the axis, scans and drift (22 + 14 + 16 px, then a 2 px gap).
+    const y = box.y + 58;
+    const tip = view.page.locator('#tooltip');
+    let found: number | undefined;
+    for (let x = 60; x < box.width && found === undefined; x += 3) {
+      await view.page.mouse.move(box.x + x, y);
+      if ((await tip.isVisible()) && (await tip.innerText()).startsWith('Claude Code session')) found = x;
+    }
+    assert.ok(found !== undefined, 'no band showed the session in its tooltip');
+    const text = await tip.innerText();
+    assert.match(text, /^Claude Code session · 6 turns\n/);
+    assert.match(text, /Step 0: make the parser handle case 0; mail \[REDACTED:email\] if it fails/);
+    await view.page.mouse.click(box.x + found, y);
+    const open = await view.until('the open command', async () =>
+      (await view.sent()).find((m) => m.type === 'timeline/session/open'),
+    );
+    assert.deepEqual(open, { type: 'timeline/session/open', sessionId: SAMPLE_SESSION });
+    assert.deepEqual(view.errors, []);
   });
 
   it('asks for the data again when the host says memories changed, and keeps the UI state', async () => {

@@ -1,13 +1,17 @@
 import { driftHost, rememberAt } from '../drift/driftHost';
 import { GitRepository } from '../drift/gitRepository';
 import type { TestHost } from '../support/host';
+import { captureSynthetic } from '../capture/capturedSession';
+
+export const SAMPLE_SESSION = '5f0c2a4e-2222-4a2b-9c3d-000000000002';
 
 export const HOSTILE = '<img src=x onerror="alert(1)"> and [a link](command:engram.forgetMemory) stay text';
 
 /**
  * A small real store for the browser tests and the screenshot: a git repository whose history
  * makes one memory stale, two scans, memories in every layer, a supersession, an invalidation
- * replaced by a memory on the same subject, an edited memory, and one hostile memory.
+ * replaced by a memory on the same subject, an edited memory, one hostile memory, and a captured
+ * Claude Code session of three turns (an hour of the second day).
  */
 export async function sampleStore(): Promise<{ test: TestHost; ids: Record<string, string> }> {
   const repo = new GitRepository();
@@ -62,5 +66,6 @@ export async function sampleStore(): Promise<{ test: TestHost; ids: Record<strin
   test.clock.advance(5 * hour);
   await test.call('scan');
   test.clock.advance(24 * hour);
+  await captureSynthetic(test.host.store, repo.root, SAMPLE_SESSION, 3, '2025-01-07T09:00:00Z');
   return { test, ids };
 }

@@ -1,5 +1,5 @@
 import Graph from 'graphology';
-import type { GraphData, GraphNode, LayerName } from './protocol';
+import type { GraphData, GraphEdge, GraphNode, LayerName } from './protocol';
 import { LAYER_NAMES } from './protocol';
 
 /** What sigma draws for a node; `node` keeps the payload entry for tooltips and clicks. */
@@ -16,7 +16,7 @@ export interface EdgeAttributes {
   size: number;
   color: string;
   strength: number;
-  kind: 'relation' | 'mention';
+  kind: GraphEdge['kind'];
 }
 
 export type EngramGraph = Graph<NodeAttributes, EdgeAttributes>;
@@ -27,10 +27,15 @@ export interface Palette {
   layer(layer: LayerName): string;
   edge: string;
   mention: string;
+  /** Captured sessions and the commits that carry their edits (the session layer). */
+  session: string;
+  commit: string;
 }
 
 export function nodeSize(node: GraphNode): number {
   if (node.kind === 'memory') return 3;
+  if (node.kind === 'session') return 6;
+  if (node.kind === 'commit') return 4;
   return Math.min(16, 4 + 2 * Math.log2(1 + node.memoryCount));
 }
 
@@ -55,7 +60,7 @@ export function applyData(graph: EngramGraph, data: GraphData, palette: Palette,
       x: at?.x ?? NaN,
       y: at?.y ?? NaN,
       size: nodeSize(node),
-      color: node.kind === 'entity' ? palette.entity(node.type) : palette.layer(node.layer),
+      color: nodeColour(node, palette),
       label: node.label,
       node,
     });
@@ -65,12 +70,26 @@ export function applyData(graph: EngramGraph, data: GraphData, palette: Palette,
     if (graph.hasEdge(edge.source, edge.target)) continue;
     graph.addEdge(edge.source, edge.target, {
       size: edgeSize(edge.strength),
-      color: edge.kind === 'relation' ? palette.edge : palette.mention,
+      color:
+        edge.kind === 'relation' ? palette.edge : edge.kind === 'mention' ? palette.mention : palette.commit,
       strength: edge.strength,
       kind: edge.kind,
     });
   }
   placeNewNodes(graph, random);
+}
+
+function nodeColour(node: GraphNode, palette: Palette): string {
+  switch (node.kind) {
+    case 'entity':
+      return palette.entity(node.type);
+    case 'memory':
+      return palette.layer(node.layer);
+    case 'session':
+      return palette.session;
+    case 'commit':
+      return palette.commit;
+  }
 }
 
 function placeNewNodes(graph: EngramGraph, random: () => number): void {
@@ -90,9 +109,11 @@ function placeNewNodes(graph: EngramGraph, random: () => number): void {
   });
 }
 
-/** Ring of a node in the concentric layout: entities innermost, then one ring per layer. */
+/** Ring of a node in the concentric layout: entities innermost, one ring per layer, then sessions and commits. */
 export function ringOf(node: GraphNode): number {
-  return node.kind === 'entity' ? 0 : 1 + LAYER_NAMES.indexOf(node.layer);
+  if (node.kind === 'entity') return 0;
+  if (node.kind === 'memory') return 1 + LAYER_NAMES.indexOf(node.layer);
+  return 1 + LAYER_NAMES.length + (node.kind === 'session' ? 0 : 1);
 }
 
 /**
@@ -133,7 +154,7 @@ export function matchingNodes(graph: EngramGraph, text: string): Set<string> {
   const out = new Set<string>();
   if (needle === '') return out;
   graph.forEachNode((id, a) => {
-    const hay = a.node.kind === 'memory' ? a.node.text : a.node.label;
+    const hay = a.node.kind === 'entity' ? a.node.label : a.node.text;
     if (hay.toLowerCase().includes(needle)) out.add(id);
   });
   return out;

@@ -34,8 +34,8 @@ export const LAYER_WORDS: Record<LayerName, string> = {
 };
 
 export interface LegendEntry {
-  /** 'entity': a big dot; 'memory': a small one; 'line': a link. */
-  shape: 'entity' | 'memory' | 'line';
+  /** 'entity': a big dot; 'memory': a small one; 'line': a link; 'capture': the session layer's dots. */
+  shape: 'entity' | 'memory' | 'line' | 'capture';
   colour: string;
   text: string;
 }
@@ -44,7 +44,11 @@ export interface LegendEntry {
  * The legend's entries for the entity types in view (in the filters' order) and every layer. Types
  * drawn in the same colour share one entry ("files, folders"), so every colour is explained once.
  */
-export function legendEntries(palette: Palette, entityTypes: readonly string[]): LegendEntry[] {
+export function legendEntries(
+  palette: Palette,
+  entityTypes: readonly string[],
+  sessions = false,
+): LegendEntry[] {
   const byColour = new Map<string, string[]>();
   for (const type of entityTypes) {
     const colour = palette.entity(type);
@@ -65,6 +69,12 @@ export function legendEntries(palette: Palette, entityTypes: readonly string[]):
     ...memories,
     { shape: 'line', colour: palette.edge, text: 'related' },
     { shape: 'line', colour: palette.mention, text: 'mentions' },
+    ...(sessions
+      ? [
+          { shape: 'capture' as const, colour: palette.session, text: 'agent sessions that edited a file' },
+          { shape: 'capture' as const, colour: palette.commit, text: 'commits that carry their edits' },
+        ]
+      : []),
   ];
 }
 
@@ -74,25 +84,28 @@ export function fillLegend(box: HTMLElement, entries: readonly LegendEntry[]): v
     ['Big dots: what memories mention', 'entity'],
     ['Small dots: memories, by layer', 'memory'],
     ['Lines', 'line'],
+    ['Captured sessions', 'capture'],
   ];
   box.replaceChildren(
-    ...groups.map(([caption, shape]) => {
-      const group = document.createElement('span');
-      group.className = 'legend-group';
-      const title = document.createElement('span');
-      title.className = 'caption';
-      title.textContent = caption;
-      group.append(title);
-      for (const entry of entries.filter((e) => e.shape === shape)) {
-        const item = document.createElement('span');
-        item.className = 'legend-item';
-        const swatch = document.createElement('span');
-        swatch.className = `swatch ${shape}`;
-        swatch.style.background = entry.colour;
-        item.append(swatch, document.createTextNode(entry.text));
-        group.append(item);
-      }
-      return group;
-    }),
+    ...groups
+      .filter(([, shape]) => shape !== 'capture' || entries.some((e) => e.shape === 'capture'))
+      .map(([caption, shape]) => {
+        const group = document.createElement('span');
+        group.className = 'legend-group';
+        const title = document.createElement('span');
+        title.className = 'caption';
+        title.textContent = caption;
+        group.append(title);
+        for (const entry of entries.filter((e) => e.shape === shape)) {
+          const item = document.createElement('span');
+          item.className = 'legend-item';
+          const swatch = document.createElement('span');
+          swatch.className = `swatch ${shape}`;
+          swatch.style.background = entry.colour;
+          item.append(swatch, document.createTextNode(entry.text));
+          group.append(item);
+        }
+        return group;
+      }),
   );
 }

@@ -36,6 +36,8 @@ interface UiState {
   hiddenTypes: string[];
   hiddenLayers: LayerName[];
   find: string;
+  /** The session layer: captured sessions on the files in view, and their commits. Off by default. */
+  sessions: boolean;
 }
 
 /** How long a recall's nodes stay lit. */
@@ -82,6 +84,7 @@ function restoreState(saved: unknown): UiState {
     hiddenTypes: Array.isArray(s.hiddenTypes) ? s.hiddenTypes.filter((t) => typeof t === 'string') : [],
     hiddenLayers: Array.isArray(s.hiddenLayers) ? s.hiddenLayers.filter((l) => LAYER_NAMES.includes(l)) : [],
     find: typeof s.find === 'string' ? s.find : '',
+    sessions: s.sessions === true,
   };
 }
 
@@ -176,7 +179,10 @@ new MutationObserver(() => {
 
 /** The legend for the entity types the filters offer, in the graph's current colours. */
 function drawLegend(): void {
-  fillLegend(byId<HTMLDivElement>('legend'), legendEntries(palette(), [...ENTITY_TYPES, ...extraTypes]));
+  fillLegend(
+    byId<HTMLDivElement>('legend'),
+    legendEntries(palette(), [...ENTITY_TYPES, ...extraTypes], ui.sessions),
+  );
 }
 
 function refresh(): void {
@@ -194,6 +200,7 @@ function query(): GraphQuery {
     limit: ui.limit,
     ...(ui.hiddenTypes.length > 0 ? { types } : {}),
     ...(ui.hiddenLayers.length > 0 ? { layers } : {}),
+    ...(ui.sessions ? { sessions: true } : {}),
   };
 }
 
@@ -267,7 +274,9 @@ function updateStatus(): void {
   const start = ui.seeds
     ? `from ${ui.seedLabel || 'the start'}, ${ui.hops} hop${ui.hops > 1 ? 's' : ''}`
     : 'overview';
-  const entities = data.nodes.filter((n) => n.kind === 'entity').length;
+  const count = (kind: GraphNode['kind']) => data?.nodes.filter((n) => n.kind === kind).length ?? 0;
+  const entities = count('entity');
+  const capture = ui.sessions ? `, ${count('session')} sessions, ${count('commit')} commits` : '';
   const cut = data.truncated ? ` (limited to ${data.limit} nodes)` : '';
   const finding = ui.find.trim() ? `, ${found.size} match “${summaryLine(ui.find, 40)}”` : '';
   status.textContent =
@@ -275,7 +284,7 @@ function updateStatus(): void {
       ? ui.seeds
         ? `Nothing connected ${start}.`
         : 'No entities yet: remember something that names files, symbols, tools or people.'
-      : `${entities} entities, ${data.nodes.length - entities} memories, ${data.edges.length} links · ${start}${cut}${finding}`;
+      : `${entities} entities, ${count('memory')} memories${capture}, ${data.edges.length} links · ${start}${cut}${finding}`;
 }
 
 // ---- messages from the host -------------------------------------------------------------------
@@ -344,6 +353,10 @@ function open(node: GraphNode): void {
   detail.textContent = describe(node);
   if (node.kind === 'memory') {
     vscode.postMessage({ type: 'graph/memory/open', memoryId: node.memoryId });
+  } else if (node.kind === 'session') {
+    vscode.postMessage({ type: 'graph/session/open', sessionId: node.sessionId });
+  } else if (node.kind === 'commit') {
+    // The detail line says which commit; there is nothing of it to open in the workspace.
   } else if (node.type === 'file' || node.type === 'symbol') {
     vscode.postMessage({ type: 'graph/entity/open', entityType: node.type, name: node.label });
   } else {
@@ -351,8 +364,10 @@ function open(node: GraphNode): void {
   }
 }
 
-function seedOf(node: GraphNode): GraphSeed {
-  return node.kind === 'memory' ? { memory: node.memoryId } : { entityId: node.entityId };
+/** Where exploring from a node starts; sessions and commits are not in the entity graph. */
+function seedOf(node: GraphNode): GraphSeed | undefined {
+  if (node.kind === 'memory') return { memory: node.memoryId };
+  return node.kind === 'entity' ? { entityId: node.entityId } : undefined;
 }
 
 renderer?.on('clickNode', ({ node }) => {
@@ -362,18 +377,13 @@ renderer?.on('clickNode', ({ node }) => {
 renderer?.on('doubleClickNode', (e) => {
   e.preventSigmaDefault();
   const attrs = graph.getNodeAttributes(e.node);
-  explore([seedOf(attrs.node)], attrs.node.label);
+  const seed = seedOf(attrs.node);
+  if (seed) explore([seed], attrs.node.label);
 });
 renderer?.on('enterNode', ({ node, event }) => {
   hovered = node;
   const attrs = graph.getNodeAttributes(node);
-  tooltip.textContent = `${describe(attrs.node)}\n\nclick: ${
-    attrs.node.kind === 'memory'
-      ? 'open'
-      : attrs.node.type === 'file' || attrs.node.type === 'symbol'
-        ? 'open in the editor'
-        : 'explore'
-  } · double-click: explore from here`;
+  tooltip.textContent = `${describe(attrs.node)}\n\n${clickHint(attrs.node)}`;
   tooltip.hidden = false;
   const rect = container.getBoundingClientRect();
   tooltip.style.left = `${Math.min(rect.left + event.x + 12, window.innerWidth - 350)}px`;
@@ -381,6 +391,19 @@ renderer?.on('enterNode', ({ node, event }) => {
   container.style.cursor = 'pointer';
   refresh();
 });
+function clickHint(node: GraphNode): string {
+  switch (node.kind) {
+    case 'memory':
+      return 'click: open · double-click: explore from here';
+    case 'session':
+      return 'click: open its transcript';
+    case 'commit':
+      return 'a commit that carries the session’s edits';
+    case 'entity':
+      return `click: ${node.type === 'file' || node.type === 'symbol' ? 'open in the editor' : 'explore'} · double-click: explore from here`;
+  }
+}
+
 renderer?.on('leaveNode', () => {
   clearHover();
   refresh();
@@ -460,6 +483,14 @@ for (const layer of LAYER_NAMES) {
     }),
   );
 }
+byId<HTMLSpanElement>('capture').append(
+  filterCheckbox('sessions', ui.sessions, (on) => {
+    ui.sessions = on;
+    saveState();
+    drawLegend();
+    requestData();
+  }),
+);
 buildTypeFilters();
 drawLegend();
 

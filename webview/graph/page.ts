@@ -25,6 +25,7 @@ export const GRAPH_CSS = `
   #legend .swatch.entity { width: 11px; height: 11px; border-radius: 50%; }
   #legend .swatch.memory { width: 6px; height: 6px; border-radius: 50%; }
   #legend .swatch.line { width: 16px; height: 2px; }
+  #legend .swatch.capture { width: 9px; height: 9px; border-radius: 2px; }
   #results { display: flex; flex-wrap: wrap; gap: 4px; padding: 0 8px 4px; }
   #results:empty { display: none; }
   #results button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
@@ -66,6 +67,7 @@ export const GRAPH_BODY = `
 <div id="filters" class="bar">
   <span class="group" id="types"><span class="caption">Types</span></span>
   <span class="group" id="layers"><span class="caption">Layers</span></span>
+  <span class="group" id="capture"><span class="caption">Capture</span></span>
 </div>
 <details id="legend-box" open><summary>What the colours mean</summary>
 <div id="legend" class="bar" role="group" aria-label="What the colours mean"></div></details>

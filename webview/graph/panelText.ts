@@ -9,14 +9,20 @@ import type { EntityMatch, GraphNode } from './protocol';
 export function describe(node: GraphNode): string {
   if (node.kind === 'entity')
     return `${node.type} · ${node.label}\nmentioned by ${node.memoryCount} memor${node.memoryCount === 1 ? 'y' : 'ies'}`;
-  return `${node.layer} · ${node.memoryKind} · ${node.status}\n${node.text}`;
+  if (node.kind === 'memory') return `${node.layer} · ${node.memoryKind} · ${node.status}\n${node.text}`;
+  return node.text;
 }
 
 /** A text list of the nodes for screen readers (and proof that content stays text). */
 export function fillNodeList(list: HTMLUListElement, nodes: GraphNode[]): void {
   const items = nodes.slice(0, 300).map((n) => {
     const li = document.createElement('li');
-    li.textContent = n.kind === 'entity' ? `${n.type}: ${n.label}` : `${n.layer} memory: ${n.label}`;
+    li.textContent =
+      n.kind === 'entity'
+        ? `${n.type}: ${n.label}`
+        : n.kind === 'memory'
+          ? `${n.layer} memory: ${n.label}`
+          : `${n.kind}: ${n.label}`;
     return li;
   });
   list.replaceChildren(...items);

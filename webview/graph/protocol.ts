@@ -9,6 +9,9 @@ import type { GraphPayload } from '../../engine/api/graphMethods';
 
 export const GRAPH_VIEW_TYPE = 'engram.graph';
 
+import { isSessionId } from '../shared/sessionId';
+export { isSessionId };
+
 // The engine's own lists (constants only: nothing else of the engine enters the bundle), so a
 // layer or entity type added there is drawn here without a copy to keep in step.
 import { LAYERS } from '../../engine/memory/types';
@@ -33,11 +36,20 @@ export interface GraphQuery {
   types?: string[];
   /** Memory layers to include; absent: all; empty: no memories. */
   layers?: LayerName[];
+  /** Captured sessions that edited the files in view, and the commits that carry their edits. */
+  sessions?: boolean;
   limit: number;
 }
 
 // The payload's shapes are the engine's own (type-only: nothing of the engine enters the bundle).
-export type { GraphEdge, GraphEntityNode, GraphMemoryNode, GraphNode } from '../../engine/api/graphMethods';
+export type {
+  GraphCommitNode,
+  GraphEdge,
+  GraphEntityNode,
+  GraphMemoryNode,
+  GraphNode,
+  GraphSessionNode,
+} from '../../engine/api/graphMethods';
 /** What the host answers `graph/data` with: the engine's graph payload. */
 export type GraphData = GraphPayload;
 
@@ -82,6 +94,12 @@ export interface OpenEntityCommand {
   name: string;
 }
 
+/** Command, webview -> host: open a captured session's transcript (engram.openSessionTranscript). No reply. */
+export interface OpenSessionCommand {
+  type: 'graph/session/open';
+  sessionId: string;
+}
+
 /** Notification, webview -> host: a recall's nodes were lit (how many of those it touched were in view). No reply. */
 export interface RecallLitNotification {
   type: 'graph/recall/lit';
@@ -96,6 +114,7 @@ export type WebviewToHost =
   | SearchEntitiesRequest
   | OpenMemoryCommand
   | OpenEntityCommand
+  | OpenSessionCommand
   | RecallLitNotification;
 
 // ---- host -> webview ------------------------------------------------------------------------
@@ -196,7 +215,8 @@ export function isGraphQuery(q: unknown): q is GraphQuery {
         q['types'].every((t) => isShortText(t, 64)))) &&
     (q['layers'] === undefined ||
       (Array.isArray(q['layers']) &&
-        q['layers'].every((l) => (LAYER_NAMES as readonly unknown[]).includes(l))))
+        q['layers'].every((l) => (LAYER_NAMES as readonly unknown[]).includes(l)))) &&
+    (q['sessions'] === undefined || typeof q['sessions'] === 'boolean')
   );
 }
 
@@ -229,6 +249,11 @@ export const OpenEntityCommand = {
     m['type'] === 'graph/entity/open' &&
     (m['entityType'] === 'file' || m['entityType'] === 'symbol') &&
     isShortText(m['name'], 1000),
+};
+
+export const OpenSessionCommand = {
+  is: (m: unknown): m is OpenSessionCommand =>
+    isRecord(m) && m['type'] === 'graph/session/open' && isSessionId(m['sessionId']),
 };
 
 export const RecallLitNotification = {
@@ -303,6 +328,7 @@ export function parseWebviewMessage(m: unknown): WebviewToHost | undefined {
     SearchEntitiesRequest.is(m) ||
     OpenMemoryCommand.is(m) ||
     OpenEntityCommand.is(m) ||
+    OpenSessionCommand.is(m) ||
     RecallLitNotification.is(m)
   )
     return m;

@@ -38,6 +38,8 @@ export function palette(): Palette {
     layer: (layer) => css(LAYER_COLOURS[layer][0], LAYER_COLOURS[layer][1]),
     edge: css('--vscode-editorIndentGuide-activeBackground1', '#707070'),
     mention: css('--vscode-editorIndentGuide-background1', '#404040'),
+    session: css('--vscode-charts-orange', '#d18616'),
+    commit: css('--vscode-charts-yellow', '#cca700'),
   };
 }
 

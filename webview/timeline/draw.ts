@@ -6,8 +6,10 @@ import type {
   TimelineDriftEvent,
   TimelineMemory,
   TimelineScan,
+  TimelineSession,
   TimelineVersionMark,
 } from './protocol';
+import { SESSIONS_H, drawSessions, sessionLabel } from './sessionLane';
 
 /** Something under the pointer in the last frame: only what was drawn is in the list. */
 export interface Hit {
@@ -18,6 +20,8 @@ export interface Hit {
   memory?: TimelineMemory;
   drift?: TimelineDriftEvent;
   scan?: TimelineScan;
+  /** A captured session's band: clicking it opens the transcript. */
+  session?: TimelineSession;
   /** A density bucket: clicking it zooms in there. */
   zoomTo?: number;
   label: string;
@@ -37,6 +41,7 @@ export interface FrameInput {
   memoryById: ReadonlyMap<string, TimelineMemory>;
   barStarts: ReadonlyMap<string, number>;
   selectedId: string | undefined;
+  selectedSessionId: string | undefined;
   asOf: { t: number; axis: TimeAxis } | undefined;
   brush: { from: number; to: number } | undefined;
   css: (name: string, fallback: string) => string;
@@ -129,7 +134,13 @@ export function drawFrame(input: FrameInput): FrameResult {
     });
   }
 
-  const frames = frameLayout(input.lanes, v, AXIS_H + SCAN_H + DRIFT_H + 4, height);
+  // Captured agent sessions: a band each, from start to end, in the agent's colour.
+  const sessionY = AXIS_H + SCAN_H + DRIFT_H;
+  for (const band of drawSessions(ctx, data.sessions, v, sessionY, input.selectedSessionId, css)) {
+    hits.push({ ...band, session: band.session, label: sessionLabel(band.session) });
+  }
+
+  const frames = frameLayout(input.lanes, v, sessionY + SESSIONS_H + 4, height);
   const barRows = new Map<string, { y: number; h: number }>();
   let bars = 0;
   let aggregatedLanes = 0;

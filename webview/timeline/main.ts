@@ -61,6 +61,8 @@ let hits: Hit[] = [];
 let nextRequest = 1;
 let pending = 0;
 let pendingReveal: string | undefined;
+/** The session band last clicked (its transcript was opened): outlined until another click. */
+let selectedSession: string | undefined;
 
 const toolbar = createToolbar(ui.filter, ui.asOf, css, {
   onFilter(change: Partial<TimelineFilter>) {
@@ -116,7 +118,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 
 /** Scans and drift commits belong in view too when fitting. */
 function extraMoments(d: TimelineData): number[] {
-  return [...d.scans.map((s) => s.startedAt), ...d.drift.map((e) => e.at)];
+  return [
+    ...d.scans.map((s) => s.startedAt),
+    ...d.drift.map((e) => e.at),
+    ...d.sessions.flatMap((s) => [s.startedAt, s.endedAt]),
+  ];
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
@@ -158,7 +164,7 @@ function relayout(): void {
   barStarts = new Map(lanes.flatMap((l) => l.bars.map((b) => [b.memory.id, b.start] as const)));
   const cut = data.truncated ? ` (the newest ${data.memories.length} of ${data.total} are loaded)` : '';
   toolbar.setStatus(
-    `${shown.length} of ${data.memories.length} memories, ${data.drift.length} drift events, ${data.scans.length} scans${cut}`,
+    `${shown.length} of ${data.memories.length} memories, ${data.drift.length} drift events, ${data.scans.length} scans, ${data.sessions.length} sessions${cut}`,
   );
   showBrush();
 }
@@ -250,6 +256,7 @@ function draw(): void {
     memoryById,
     barStarts,
     selectedId: ui.selectedId ?? undefined,
+    selectedSessionId: selectedSession,
     asOf,
     brush: ui.brush ?? undefined,
     css,
@@ -335,7 +342,7 @@ window.addEventListener('mousemove', (e) => {
     canvas.style.cursor = drag ? 'grabbing' : 'grab';
     return;
   }
-  canvas.style.cursor = hit.memory || hit.zoomTo !== undefined ? 'pointer' : 'default';
+  canvas.style.cursor = hit.memory || hit.session || hit.zoomTo !== undefined ? 'pointer' : 'default';
   tooltip.textContent = [hit.label, hit.memory ? describeMemory(hit.memory) : ''].filter(Boolean).join('\n');
   tooltip.hidden = false;
   tooltip.style.left = `${Math.min(e.clientX + 12, window.innerWidth - 370)}px`;
@@ -354,6 +361,11 @@ window.addEventListener('mouseup', (e) => {
   const hit = hitAt(x, y);
   if (hit?.zoomTo !== undefined && view) {
     view = zoom(centreOn(view, hit.zoomTo), 0.25, view.width / 2);
+    return changed();
+  }
+  selectedSession = hit?.session?.id;
+  if (hit?.session) {
+    post({ type: 'timeline/session/open', sessionId: hit.session.id });
     return changed();
   }
   select(hit?.memory);

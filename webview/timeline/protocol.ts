@@ -15,11 +15,15 @@ import type { TimelinePayload } from '../../engine/api/timelinePayload';
 
 export const TIMELINE_VIEW_TYPE = 'engram.timeline';
 
+import { isSessionId } from '../shared/sessionId';
+export { isSessionId };
+
 // The engine's list (a constant only: nothing else of the engine enters the bundle).
 import { LAYERS } from '../../engine/memory/types';
 import type { Layer } from '../../engine/memory/types';
 export const LAYER_NAMES = LAYERS;
 export type LayerName = Layer;
+export { agentName } from '../../engine/capture/agentNames';
 
 // The data is the engine's own `timeline` payload (type-only imports: nothing of the engine
 // enters the bundle). Memory content in it is untrusted: rendered only as text, never as markup.
@@ -28,6 +32,7 @@ export type {
   TimelineLink,
   TimelineMemoryRow as TimelineMemory,
   TimelineScan,
+  TimelineSession,
   TimelineVersionMark,
 } from '../../engine/api/timelinePayload';
 /** What the host answers `timeline/data` with. */
@@ -60,6 +65,15 @@ export interface OpenSymbolCommand {
   name: string;
 }
 
+/**
+ * Command, webview -> host: open a captured session's transcript, as the Sessions view does
+ * (engram.openSessionTranscript). No reply.
+ */
+export interface OpenSessionCommand {
+  type: 'timeline/session/open';
+  sessionId: string;
+}
+
 /** Notification, webview -> host: the script has loaded and listens. No reply. */
 export interface ReadyNotification {
   type: 'timeline/view/ready';
@@ -80,6 +94,7 @@ export type WebviewToHost =
   | OpenMemoryCommand
   | OpenFileCommand
   | OpenSymbolCommand
+  | OpenSessionCommand
   | ReadyNotification
   | SelectionNotification;
 
@@ -162,6 +177,11 @@ export const OpenSymbolCommand = {
     SYMBOL.test(m['name']),
 };
 
+export const OpenSessionCommand = {
+  is: (m: unknown): m is OpenSessionCommand =>
+    isRecord(m) && m['type'] === 'timeline/session/open' && isSessionId(m['sessionId']),
+};
+
 export const ReadyNotification = {
   is: (m: unknown): m is ReadyNotification => isRecord(m) && m['type'] === 'timeline/view/ready',
 };
@@ -198,7 +218,7 @@ export const DidRevealMemoryNotification = {
 function isTimelineData(d: unknown): d is TimelineData {
   return (
     isRecord(d) &&
-    ['memories', 'versions', 'links', 'drift', 'scans'].every((key) => Array.isArray(d[key])) &&
+    ['memories', 'versions', 'links', 'drift', 'scans', 'sessions'].every((key) => Array.isArray(d[key])) &&
     typeof d['total'] === 'number' &&
     typeof d['truncated'] === 'boolean' &&
     typeof d['now'] === 'number'
@@ -212,6 +232,7 @@ export function parseWebviewMessage(m: unknown): WebviewToHost | undefined {
     OpenMemoryCommand,
     OpenFileCommand,
     OpenSymbolCommand,
+    OpenSessionCommand,
     ReadyNotification,
     SelectionNotification,
   ]) {

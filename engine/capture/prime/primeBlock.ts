@@ -4,6 +4,7 @@ import type { MemoryRow } from '../../memory/rows';
 import { tokenCount, truncateToTokens } from '../../retrieval/tokenCount';
 import { summaryMemory } from '../sessionFacts';
 import { openThreads } from './openThreads';
+import { markedContent } from '../../memory/negativeKnowledge';
 
 /** @default 1500 tokens, as `context`. */
 export const DEFAULT_PRIME_BUDGET = 1500;
@@ -51,7 +52,7 @@ function pinned(r: SqlReader): Line[] {
       [CAPS.pinned],
     )
     .map(toMemory)
-    .map((m) => ({ id: m.id, text: `(${m.kind}) ${flat(m.content)}` }));
+    .map((m) => ({ id: m.id, text: `(${m.kind}) ${markedContent(m, flat(m.content))}` }));
 }
 
 /** The last sessions' summaries: this branch's first (three), then the others' (two). */

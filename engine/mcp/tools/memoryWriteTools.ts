@@ -11,9 +11,61 @@ import {
   REMEMBER_PARAMS,
 } from '../../api/memoryParams';
 import { conflictKeyField, contentField, contextField, timeField } from './fields';
+import { negativeInput } from '../../memory/negativeKnowledge';
+import type { RememberResult } from '../../memory/types';
 
 const FULL_AND_CORE = ['full', 'core'] as const;
 const memoryOutput = z.object({ memory: memoryViewSchema });
+
+// The method's own fields and limits; text as agents write it, refused here when oversize.
+const rememberInput = REMEMBER_PARAMS.pick({
+  layer: true,
+  kind: true,
+  tags: true,
+  importance: true,
+  scope: true,
+  critical: true,
+  pinned: true,
+}).extend({
+  content: contentField,
+  context: contextField.optional().describe('the source text the memory came from'),
+  conflictKey: conflictKeyField.optional().describe('supersede the active memory with this key'),
+  validFrom: timeField.optional().describe('when it became true, if not now (ISO 8601)'),
+});
+
+const rememberOutput = z.object({
+  outcome: z.enum(['added', 'updated', 'unchanged', 'superseded']),
+  memory: memoryViewSchema,
+  superseded: z.array(z.string()),
+  redacted: z.array(z.string()),
+  merged: z
+    .object({
+      into: z.string(),
+      previousContent: z.string(),
+      similarity: z.number(),
+      reason: z.string(),
+    })
+    .optional()
+    .describe('outcome "updated": the memory this text was merged into, the wording it replaced, and why'),
+});
+
+function rememberAnswer(result: RememberResult) {
+  const memory = memoryView(result.memory);
+  const superseded = result.superseded.length ? `; superseded ${result.superseded.join(', ')}` : '';
+  const merged = result.merged
+    ? `; merged into ${result.merged.into}, replacing "${result.merged.previousContent}" (${result.merged.reason})`
+    : '';
+  return {
+    structured: {
+      outcome: result.outcome,
+      memory,
+      superseded: result.superseded,
+      redacted: result.redacted,
+      ...(result.merged ? { merged: result.merged } : {}),
+    },
+    text: `${result.outcome}: ${memoryLine(memory)}${superseded}${merged}`,
+  };
+}
 
 const remember = defineTool({
   name: 'memory_remember',
@@ -24,53 +76,26 @@ const remember = defineTool({
   profiles: FULL_AND_CORE,
   // Restating a memory grows its confirmation count: a repeat is not free of effects.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  // The method's own fields and limits; text as agents write it, refused here when oversize.
-  input: REMEMBER_PARAMS.pick({
-    layer: true,
-    kind: true,
-    tags: true,
-    importance: true,
-    scope: true,
-    critical: true,
-    pinned: true,
-  }).extend({
-    content: contentField,
-    context: contextField.optional().describe('the source text the memory came from'),
-    conflictKey: conflictKeyField.optional().describe('supersede the active memory with this key'),
-    validFrom: timeField.optional().describe('when it became true, if not now (ISO 8601)'),
-  }),
-  output: z.object({
-    outcome: z.enum(['added', 'updated', 'unchanged', 'superseded']),
-    memory: memoryViewSchema,
-    superseded: z.array(z.string()),
-    redacted: z.array(z.string()),
-    merged: z
-      .object({
-        into: z.string(),
-        previousContent: z.string(),
-        similarity: z.number(),
-        reason: z.string(),
-      })
-      .optional()
-      .describe('outcome "updated": the memory this text was merged into, the wording it replaced, and why'),
-  }),
+  input: rememberInput,
+  output: rememberOutput,
   async run(args, context) {
-    const result = await context.call('remember', args);
-    const memory = memoryView(result.memory);
-    const superseded = result.superseded.length ? `; superseded ${result.superseded.join(', ')}` : '';
-    const merged = result.merged
-      ? `; merged into ${result.merged.into}, replacing "${result.merged.previousContent}" (${result.merged.reason})`
-      : '';
-    return {
-      structured: {
-        outcome: result.outcome,
-        memory,
-        superseded: result.superseded,
-        redacted: result.redacted,
-        ...(result.merged ? { merged: result.merged } : {}),
-      },
-      text: `${result.outcome}: ${memoryLine(memory)}${superseded}${merged}`,
-    };
+    return rememberAnswer(await context.call('remember', args));
+  },
+});
+
+/** Negative knowledge (memory/negativeKnowledge.ts): remember's write, always kind `negative`. */
+const rememberNegative = defineTool({
+  name: 'memory_remember_negative',
+  title: 'Remember what does not exist',
+  description:
+    'Store negative knowledge: something that does NOT exist or must NOT be done in this project ("there is no Redis cache; sessions live in Postgres", "never run migrations from tests"). It is recalled when someone asks for that thing, marked "negative": true and prefixed NEGATIVE KNOWLEDGE, so no one builds on it. Same rules as memory_remember: restatements are confirmed, secrets redacted.',
+  group: 'memory',
+  profiles: ['full'],
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  input: rememberInput.omit({ kind: true }),
+  output: rememberOutput,
+  async run(args, context) {
+    return rememberAnswer(await context.call('remember', negativeInput(args)));
   },
 });
 
@@ -162,6 +187,7 @@ const annotate = defineTool({
 
 export const MEMORY_WRITE_TOOLS: ToolDefinition[] = [
   remember,
+  rememberNegative,
   edit,
   annotate,
   invalidate,

@@ -47,6 +47,8 @@ const DEVELOPMENT = new Set([
   'chokidar',
   'http-proxy-middleware',
   'helmet',
+  'lru-cache',
+  'uuid',
 ]);
 
 /** The root name of the workspace's own package-lock.json, if it has one. */

@@ -6,7 +6,7 @@ import { EXTENSION_ID, engramApi, workspacePath } from '../extensionApi';
 import { figures, test } from '../harness';
 
 /** View containers, views and the like register `<view id>.<action>` commands of their own. */
-const VIEW_COMMAND_PREFIXES = ['engram.memories.', 'engram.drift.'];
+const VIEW_COMMAND_PREFIXES = ['engram.memories.', 'engram.drift.', 'engram.sessions.'];
 
 test('the extension activates, and its engine opens the workspace database as its host', async () => {
   const api = await engramApi();
