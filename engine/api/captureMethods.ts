@@ -6,7 +6,9 @@ import { CAPTURE_AGENTS } from '../capture/events';
 import { purgeSessions, sessionsBefore } from '../capture/purge';
 import { rebuildCapture } from '../capture/rebuild';
 import { listSessions } from '../capture/sessionList';
+import { openCodeSources } from '../capture/openCode/openCodeSources';
 import { findSources } from '../capture/workspaceSources';
+import type { AgentStores } from '../capture/workspaceSources';
 import type { PurgeReport } from '../capture/purge';
 import { invalidInput, notFound } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
@@ -33,6 +35,8 @@ const STORE_FIELDS = {
       rooData: z.array(absolutePath),
     })
     .optional(),
+  /** OpenCode's data folder (`~/.local/share/opencode`); not read when absent. */
+  opencodeData: absolutePath.optional(),
 };
 
 const CAPTURE_SOURCES_PARAMS = methodParams(STORE_FIELDS);
@@ -67,6 +71,16 @@ const CAPTURE_PURGE_PARAMS = methodParams({
   session: z.string().optional(),
   before: timeParam.optional(),
 });
+
+function storesOf(p: z.infer<typeof CAPTURE_SOURCES_PARAMS>): AgentStores {
+  return {
+    claudeProjects: p.claudeProjects,
+    codexSessions: p.codexSessions,
+    geminiTmp: p.geminiTmp,
+    ...(p.editors ? { editors: p.editors } : {}),
+    ...(p.opencodeData === undefined ? {} : { opencodeData: p.opencodeData }),
+  };
+}
 
 function workspaceRoot(engine: EngineContext): string {
   const root = engine.code?.options.root;
@@ -145,12 +159,15 @@ export const CAPTURE_METHODS = {
     params: CAPTURE_SOURCES_PARAMS,
     write: false,
     run: async (engine, p) => {
-      const files = await findSources(workspaceRoot(engine), {
-        claudeProjects: p.claudeProjects,
-        codexSessions: p.codexSessions,
-        geminiTmp: p.geminiTmp,
-        ...(p.editors ? { editors: p.editors } : {}),
-      });
+      const root = workspaceRoot(engine);
+      const files = await findSources(root, storesOf(p));
+      if (p.opencodeData !== undefined) {
+        const rows = await openCodeSources(p.opencodeData, root, {
+          ...(engine.sqlWasmPath === undefined ? {} : { sqlWasmPath: engine.sqlWasmPath }),
+        });
+        rows.close(new Set(rows.sources.map((s) => s.path))); // nothing was read: not quiet
+        files.push(...rows.sources.map((s) => ({ agent: s.agent, path: s.path })));
+      }
       const byAgent = new Map<string, string[]>();
       for (const f of files) byAgent.set(f.agent, [...(byAgent.get(f.agent) ?? []), f.path]);
       return { agents: [...byAgent].map(([agent, paths]) => ({ agent, files: paths })) };
@@ -171,12 +188,8 @@ export const CAPTURE_METHODS = {
           })
         : runCapture(engine.store, {
             root: workspaceRoot(engine),
-            stores: {
-              claudeProjects: p.claudeProjects,
-              codexSessions: p.codexSessions,
-              geminiTmp: p.geminiTmp,
-              ...(p.editors ? { editors: p.editors } : {}),
-            },
+            stores: storesOf(p),
+            ...(engine.sqlWasmPath === undefined ? {} : { sqlWasmPath: engine.sqlWasmPath }),
             ...(p.agent ? { agents: p.agent } : {}),
             ...(p.since === undefined ? {} : { since: p.since }),
           }),

@@ -29,12 +29,14 @@ export class EngineContext {
   /**
    * `code`: the workspace this host scans (codebase layer), unset for a database without one.
    * `vectorLoader`: how to load the embedding model, called on first use (`ensureVectors`), so
-   * commands that never embed (list, get, export) do not pay for it.
+   * commands that never embed (list, get, export) do not pay for it. `sqlWasmPath`: sql.js's
+   * wasm, for reading other programs' SQLite files (OpenCode's sessions); unset, they are not read.
    */
   constructor(
     readonly store: MemoryStore,
     readonly code: CodeWorkspace | undefined,
     private vectorLoader: VectorLoader | undefined,
+    readonly sqlWasmPath?: string,
   ) {
     store.addReadBuffer(this.entityWeights);
     this.searchCode = code && ((query, depth) => codeChannel(store, code.options.root, query, depth));

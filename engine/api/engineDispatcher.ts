@@ -139,6 +139,7 @@ export class EngineDispatcher {
       store,
       options.code ? new CodeWorkspace({ workerScript: workers.scan, ...options.code }) : undefined,
       provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
+      options.sqlWasmPath,
     );
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();

@@ -60,7 +60,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .command('run')
     .option(
       '--agent <a,b>',
-      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code, opencode (comma-separated)',
     )
     .option('--since <time>', 'only sessions written since: ISO 8601, epoch ms, or 30m / 24h / 7d / 2w')
     .option(
@@ -86,7 +86,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .command('watch')
     .option(
       '--agent <a,b>',
-      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+      'only these agents: claude-code, codex, aider, gemini, copilot, cline, roo-code, opencode (comma-separated)',
     )
     .option('--interval <seconds>', 'seconds between two reads (1 to 3600)', parseNumber, 10)
     .option('--runs <n>', 'stop after this many reads (default: until interrupted)', parseNumber)
@@ -116,7 +116,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
       .command(name)
       .option(
         '--agent <a,b>',
-        'agents: claude-code, codex, aider, gemini, copilot, cline, roo-code (comma-separated)',
+        'agents: claude-code, codex, aider, gemini, copilot, cline, roo-code, opencode (comma-separated)',
       )
       .option('--path <patterns...>', 'workspace paths as .gitignore patterns (e.g. secrets/ or *.pem)')
       .description(
@@ -133,7 +133,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
 
   capture
     .command('sessions')
-    .option('--agent <agent>', 'only this agent: claude-code, codex, aider, gemini, copilot, cline, roo-code')
+    .option(
+      '--agent <agent>',
+      'only this agent: claude-code, codex, aider, gemini, copilot, cline, roo-code, opencode',
+    )
     .option('--limit <n>', 'at most this many (1 to 1000)', parseNumber)
     .description('the captured sessions, the most recent first (their ids are what purge --session takes)')
     .action((o: { agent?: string; limit?: number }) =>

@@ -10,6 +10,7 @@ export const AGENT_NAMES: Readonly<Record<string, string>> = {
   copilot: 'Copilot Chat',
   cline: 'Cline',
   'roo-code': 'Roo Code',
+  opencode: 'OpenCode',
 };
 
 export function agentName(agent: string): string {

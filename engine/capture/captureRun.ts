@@ -12,6 +12,8 @@ import { writeSessionLessons } from './sessionLessons';
 import { writeSessionSummaries } from './sessionSummary';
 import { writeStatedConventions } from './statedConventions';
 import type { SourceReport } from './ingest';
+import { openCodeSources } from './openCode/openCodeSources';
+import { ingestRows } from './rowIngest';
 import { findSources } from './workspaceSources';
 import type { AgentStores } from './workspaceSources';
 
@@ -20,6 +22,8 @@ export interface CaptureRunOptions {
   stores: AgentStores;
   agents?: readonly CaptureAgent[];
   since?: number;
+  /** sql.js's wasm, to read OpenCode's database (its older JSON storage is read without). */
+  sqlWasmPath?: string;
 }
 
 export interface CaptureRunReport {
@@ -59,6 +63,9 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
       await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
     );
   }
+  if (agents.includes('opencode') && options.stores.opencodeData !== undefined) {
+    sources.push(...(await readOpenCode(store, options, options.stores.opencodeData, excludePath)));
+  }
   const updated = [...new Set(sources.flatMap((s) => s.sessions))];
   // Commits often come after a session: recent sessions are linked again on every run.
   const linked = await linkCommits(store, options.root, updated, Date.now());
@@ -66,6 +73,37 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   const conventions = await writeStatedConventions(store, updated);
   const lessons = await writeSessionLessons(store, updated);
   return { root: options.root, sources, summaries, conventions, lessons, links: linked.links };
+}
+
+/** OpenCode keeps sessions as rows, not files: its sessions of this workspace, one source each. */
+async function readOpenCode(
+  store: MemoryStore,
+  options: CaptureRunOptions,
+  dataDir: string,
+  excludePath: ((relative: string) => boolean) | undefined,
+): Promise<SourceReport[]> {
+  const rows = await openCodeSources(dataDir, options.root, {
+    ...(options.sqlWasmPath === undefined ? {} : { sqlWasmPath: options.sqlWasmPath }),
+    ...(options.since === undefined ? {} : { since: options.since }),
+  });
+  const reports: SourceReport[] = [];
+  // Until every source was read, each counts as unfinished (a database is then opened again).
+  let pending = new Set(rows.sources.map((s) => s.path));
+  try {
+    for (const source of rows.sources) {
+      reports.push(
+        await ingestRows(store, source, {
+          root: options.root,
+          now: Date.now(),
+          ...(excludePath ? { excludePath } : {}),
+        }),
+      );
+    }
+    pending = new Set(reports.filter((r) => r.pending === true).map((r) => r.path));
+  } finally {
+    rows.close(pending);
+  }
+  return reports;
 }
 
 export interface CaptureStatus {

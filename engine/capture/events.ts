@@ -11,6 +11,7 @@ export const CAPTURE_AGENTS = [
   'copilot',
   'cline',
   'roo-code',
+  'opencode',
 ] as const;
 export type CaptureAgent = (typeof CAPTURE_AGENTS)[number];
 

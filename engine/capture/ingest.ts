@@ -13,6 +13,7 @@ import { copilotFormat } from './readers/copilotChat';
 import { claudeCodeFormat } from './readers/claudeCode';
 import { codexFormat } from './readers/codex';
 import { geminiFormat } from './readers/gemini';
+import { openCodeFormat } from './readers/openCode';
 import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
 import { workspacePath, writeSessionRows } from './sessionRows';
@@ -28,6 +29,7 @@ export const FORMATS: Record<CaptureAgent, CaptureFormat> = {
   copilot: copilotFormat,
   cline: clineFormat,
   'roo-code': rooCodeFormat,
+  opencode: openCodeFormat,
 };
 
 export interface IngestOptions {
@@ -56,9 +58,11 @@ export interface SourceReport {
   /** Records the ledger already held (a re-read), or of purged sessions: not stored again. */
   skipped: number;
   sessions: string[];
+  /** A session kept as rows (OpenCode's) left rows unfinished: it is read again next time. */
+  pending?: boolean;
 }
 
-interface Prepared extends ParsedRecord {
+export interface Prepared extends ParsedRecord {
   raw: RawRecord;
   stored: string;
   hash: string;
@@ -79,18 +83,7 @@ export async function ingestSource(
   options: IngestOptions,
 ): Promise<SourceReport> {
   const format = formatOf(FORMATS[source.agent], source.path);
-  const report: SourceReport = {
-    path: source.path,
-    agent: source.agent,
-    bytes: 0,
-    records: 0,
-    understood: 0,
-    unknown: 0,
-    malformed: 0,
-    excluded: 0,
-    skipped: 0,
-    sessions: [],
-  };
+  const report = emptyReport(source);
   const sessions = new Set<string>();
   const saved = store.read((r) =>
     r.get<{ offset: number; state: string | null }>(
@@ -137,22 +130,13 @@ export async function ingestSource(
           prepared.push(prepare(format, records[i++] as RawRecord, state, options));
         }
         const end = i >= records.length ? consumed : (prepared[prepared.length - 1] as Prepared).raw.end;
-        const stateJson = JSON.stringify(state);
-        slices.write(prepared.length, () =>
-          store.write((tx, now) => {
-            for (const p of prepared) {
-              const outcome = storeRecord(tx, source, options.root, p, now);
-              report[outcome === 'stored' ? p.status : 'skipped']++;
-              if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
-            }
-            tx.run(
-              `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
-              [source.path, source.agent, end, stateJson, now],
-            );
-          }, DERIVED_WRITE),
+        writeBatch(
+          store,
+          slices,
+          { source, root: options.root, prepared, offset: end, state },
+          report,
+          sessions,
         );
-        report.records += prepared.length;
         report.bytes += end - offset;
         offset = end;
         await new Promise((resolve) => setImmediate(resolve));
@@ -169,10 +153,65 @@ export async function ingestSource(
   return report;
 }
 
+/** One transaction's worth: a source's prepared records and its progress after them. */
+export interface Batch {
+  source: SourceFile;
+  root: string;
+  prepared: readonly Prepared[];
+  /** Where the next read starts, and the reader's state there. */
+  offset: number;
+  state: ReaderState;
+}
+
+/**
+ * Stores a batch's records with the source's progress in one transaction, timed by `slices`
+ * (which learns what a record's write costs), and counts them in `report` and `sessions`.
+ */
+export function writeBatch(
+  store: MemoryStore,
+  slices: IngestSlices,
+  batch: Batch,
+  report: SourceReport,
+  sessions: Set<string>,
+): void {
+  const { source, prepared } = batch;
+  const stateJson = JSON.stringify(batch.state);
+  slices.write(prepared.length, () =>
+    store.write((tx, now) => {
+      for (const p of prepared) {
+        const outcome = storeRecord(tx, source, batch.root, p, now);
+        report[outcome === 'stored' ? p.status : 'skipped']++;
+        if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
+      }
+      tx.run(
+        `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
+        [source.path, source.agent, batch.offset, stateJson, now],
+      );
+    }, DERIVED_WRITE),
+  );
+  report.records += prepared.length;
+}
+
+export function emptyReport(source: SourceFile): SourceReport {
+  return {
+    path: source.path,
+    agent: source.agent,
+    bytes: 0,
+    records: 0,
+    understood: 0,
+    unknown: 0,
+    malformed: 0,
+    excluded: 0,
+    skipped: 0,
+    sessions: [],
+  };
+}
+
 /** A record that touched an excluded path keeps only its place in the file. */
 const EXCLUDED_STUB = '{"excluded":"the record touched an excluded path"}';
 
-function prepare(
+export function prepare(
   format: CaptureFormat,
   raw: RawRecord,
   state: ReaderState,

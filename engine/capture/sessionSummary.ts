@@ -14,6 +14,7 @@ const AGENT_NAMES: Record<string, string> = {
   copilot: 'GitHub Copilot',
   cline: 'Cline',
   'roo-code': 'Roo Code',
+  opencode: 'OpenCode',
 };
 const MAX_GOAL = 300;
 const MAX_FILES = 10;

@@ -17,9 +17,11 @@ export interface AgentStores {
   geminiTmp: string;
   /** VS Code's, Cline's and Roo Code's folders (editorSources.ts); none when absent. */
   editors?: EditorStores;
+  /** OpenCode's data folder (its database and older JSON storage); not read when absent. */
+  opencodeData?: string;
 }
 
-/** The stores for this user: `CLAUDE_CONFIG_DIR` and `CODEX_HOME` move them, as they do for the agents. */
+/** The stores for this user: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_DATA_HOME`... move them, as they do for the agents. */
 export function agentStores(
   env: NodeJS.ProcessEnv,
   home: string,
@@ -30,6 +32,8 @@ export function agentStores(
     claudeProjects: path.join(env['CLAUDE_CONFIG_DIR'] || path.join(home, '.claude'), 'projects'),
     codexSessions: path.join(env['CODEX_HOME'] || path.join(home, '.codex'), 'sessions'),
     geminiTmp: path.join(env['GEMINI_CLI_HOME'] || home, '.gemini', 'tmp'),
+    // OpenCode takes XDG's data folder on every platform (xdg-basedir), also on macOS and Windows.
+    opencodeData: path.join(env['XDG_DATA_HOME'] || path.join(home, '.local', 'share'), 'opencode'),
   };
 }
 

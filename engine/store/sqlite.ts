@@ -24,6 +24,19 @@ export function loadSqlJs(wasmPath: string): Promise<SqlJsStatic> {
 }
 
 /**
+ * A module of its own, not cached: a database opened in it (another program's, read once) grows
+ * only this module's memory, which goes once the module is dropped; the shared module's memory
+ * never shrinks.
+ */
+export function privateSqlJs(wasmPath: string): Promise<SqlJsStatic> {
+  const config = {
+    instantiateWasm: instantiateFrom(readFileSync(wasmPath)),
+    useOldExtensionFunctions: false,
+  };
+  return initSqlJs(config);
+}
+
+/**
  * Instantiates sql.js's module from `bytes` and lets them go. Given as `wasmBinary`, the bytes stayed
  * referenced by sql.js for the life of the process beside V8's own copy of them: 690 KB of RSS the
  * compat MCP bridge held for nothing (a heap snapshot's largest ArrayBuffer after the database).

@@ -74,8 +74,7 @@ if (repos.length === 0) {
 
 async function measure(repo: string): Promise<void> {
   const [source, transcript = TRANSCRIPT] = repo.split('#') as [string, string?];
-  const { EngineDispatcher } = await import('../../engine/api/engineDispatcher');
-  const { silentLogger } = await import('../../engine/host');
+  const { openBenchHost } = await import('./benchHost');
   const { ingestSource } = await import('../../engine/capture/ingest');
   const { linkCommits } = await import('../../engine/capture/link/commitLinks');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-link-bench-'));
@@ -92,14 +91,7 @@ async function measure(repo: string): Promise<void> {
     }
     const history = path.join(root, TRANSCRIPT);
     writeFileSync(history, git(root, 'show', `${last}:${transcript}`));
-    const host = await EngineDispatcher.open({
-      dbPath: path.join(dir, 'db', 'memory.db'),
-      sqlWasmPath: require.resolve('sql.js/dist/sql-wasm.wasm'),
-      logger: silentLogger,
-      clock: Date.now,
-      embedding: null,
-      snapshot: { idleMs: 600_000 },
-    });
+    const host = await openBenchHost(dir);
     const store = host.store;
     const report = await ingestSource(store, { agent: 'aider', path: history }, { root });
     const started = process.hrtime.bigint();

@@ -8,6 +8,7 @@ import { sinceValue } from '../../engine/bin/captureCommands';
 import { engram } from '../cli/engramCli';
 import { tempDir } from '../support/temp';
 import { FIXTURES, SESSION, SHOP } from './captureDb';
+import { openCodeFixture, writeDatabase } from './openCodeStore';
 
 /** A home with this workspace's Claude Code and Codex sessions, one of another folder, and Aider's history. */
 function agentHome(): { home: string; root: string; env: Record<string, string> } {
@@ -45,7 +46,11 @@ function agentHome(): { home: string; root: string; env: Record<string, string> 
     fixture('gemini-session.jsonl').replace('PROJECT_HASH', projectHash),
   );
   mkdirSync(path.join(root, '.git'));
-  return { home, root, env: { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '' } };
+  return {
+    home,
+    root,
+    env: { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', XDG_DATA_HOME: '' },
+  };
 }
 
 test('capture is off until enabled: run refuses and reads nothing', async () => {
@@ -101,7 +106,26 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
   assert.equal(only.code, 1);
   assert.equal(
     only.err,
-    'engram: --agent must be one of claude-code, codex, aider, gemini, copilot, cline, roo-code; got "cursor"\n',
+    'engram: --agent must be one of claude-code, codex, aider, gemini, copilot, cline, roo-code, opencode; got "cursor"\n',
+  );
+});
+
+test("run --agent opencode reads the sessions of this workspace in OpenCode's database, once", async () => {
+  const { home, root, env } = agentHome();
+  await writeDatabase(path.join(home, '.local', 'share', 'opencode', 'opencode.db'), openCodeFixture(root));
+  await engram(root, ['capture', 'enable'], env);
+  const first = await engram(root, ['capture', 'run', '--agent', 'opencode'], env);
+  assert.equal(first.code, 0, first.err);
+  assert.match(
+    first.out,
+    /read 2 session files of .*: \d+ bytes, 35 records \(34 understood, 1 unknown, 0 malformed.*, 1 stated convention remembered, 1 lesson remembered/,
+  );
+  const again = await engram(root, ['capture', 'run', '--agent', 'opencode'], env);
+  assert.match(again.out, /0 bytes, 0 records/);
+  const sessions = await engram(root, ['capture', 'sessions', '--agent', 'opencode'], env);
+  assert.match(
+    sessions.out,
+    /^ses_3a1f0c2e4ffeQk7n2Lm8Pq4Rs1 {2}opencode {2}.*"Fix the leap-year date parser"\n/,
   );
 });
 

@@ -50,4 +50,5 @@ test('the prompt names the agents found, the database and the command that purge
   assert.match(text, /\.engram\/memory\.db/);
   assert.match(text, /Nothing leaves this machine/);
   assert.match(text, /"Engram: Capture Agent Sessions"/);
+  assert.match(promptText(['roo-code', 'opencode']), /\(Roo Code, OpenCode\)/, 'by the ids the engine gives');
 });

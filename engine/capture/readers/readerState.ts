@@ -21,6 +21,11 @@ export interface ReaderState {
   excludedCalls?: string[];
   /** The file's modification time when it was read (a file rewritten whole is read again when it changes). */
   fileMtime?: number;
+  /**
+   * A session kept as rows (rowIngest.ts): its signature when it was last read, and whether rows
+   * were left unfinished then (read again until they are).
+   */
+  rows?: { signature: string; pending: boolean };
 }
 
 const KEEP = 200;

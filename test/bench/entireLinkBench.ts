@@ -1,0 +1,165 @@
+// Commit-link precision on a held-out set: a public repository whose developers record their
+// agent sessions with Entire (entireio/cli, github.com/entireio/cli): each session's Claude Code
+// transcript is kept on the branch `entire/checkpoints/v1` (`<id[0:2]>/<id[2:]>/<n>/full.jsonl`,
+// its `metadata.json` naming the session), and each commit made with a session carries a trailer
+// `Entire-Checkpoint: <id>`. The trailer is the ground truth, written by the tool when the commit
+// was made, not by Engram: a link (session, commit) is right when the commit's checkpoint lists
+// the session. Links to commits with no trailer are counted apart (no label). The repository is
+// not in this one: pass a clone or mirror in ENGRAM_ENTIRE_BENCH_REPO; without it, nothing is
+// measured. Each session's longest transcript is read (a later checkpoint holds more of it), its
+// working directory replaced by the clone's (as Engram on the author's machine would see it);
+// sessions of other agents are left out.
+// Usage: ENGRAM_ENTIRE_BENCH_REPO=/path/to/cli node --import tsx test/bench/entireLinkBench.ts [maxSessions]
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ingestSource } from '../../engine/capture/ingest';
+import { linkCommits } from '../../engine/capture/link/commitLinks';
+import { openBenchHost } from './benchHost';
+import { machine, round } from './stats';
+
+const BRANCH = 'entire/checkpoints/v1';
+const source = process.env['ENGRAM_ENTIRE_BENCH_REPO'];
+const maxSessions = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? Infinity);
+
+function git(cwd: string, ...args: string[]): string {
+  const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')} in ${cwd}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** Older versions of Entire prefixed a session's id with its date (`2026-01-20-<uuid>`). */
+function bare(session: string): string {
+  return session.replace(/^\d{4}-\d{2}-\d{2}-/, '');
+}
+
+interface Transcript {
+  session: string;
+  checkpoint: string;
+  blob: string;
+  size: number;
+}
+
+/** Every session transcript of the checkpoints branch, and which sessions each checkpoint lists. */
+function checkpoints(root: string): { transcripts: Transcript[]; sessionsOf: Map<string, Set<string>> } {
+  const files = git(root, 'ls-tree', '-r', '-l', BRANCH)
+    .split('\n')
+    .map((line) => /^\S+ blob (\S+)\s+(\d+)\t(\S+)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ blob: m[1] as string, size: Number(m[2]), file: m[3] as string }));
+  const blobs = new Map(files.map((f) => [f.file, f]));
+  const transcripts: Transcript[] = [];
+  const sessionsOf = new Map<string, Set<string>>();
+  for (const f of files) {
+    const m = /^([0-9a-f]{2})\/([0-9a-f]+)\/(\d+)\/metadata\.json$/.exec(f.file);
+    if (!m) continue;
+    const meta = JSON.parse(git(root, 'cat-file', 'blob', f.blob)) as { session_id?: string; agent?: string };
+    const checkpoint = `${m[1]}${m[2]}`;
+    const transcript = blobs.get(f.file.replace(/metadata\.json$/, 'full.jsonl'));
+    if (!meta.session_id) continue;
+    const session = bare(meta.session_id);
+    sessionsOf.set(checkpoint, (sessionsOf.get(checkpoint) ?? new Set()).add(session));
+    if (transcript && meta.agent !== 'Gemini CLI')
+      transcripts.push({
+        session,
+        checkpoint,
+        blob: transcript.blob,
+        size: transcript.size,
+      });
+  }
+  return { transcripts, sessionsOf };
+}
+
+async function main(root: string, dir: string): Promise<void> {
+  const { transcripts, sessionsOf } = checkpoints(root);
+  const longest = new Map<string, Transcript>();
+  for (const t of transcripts) if ((longest.get(t.session)?.size ?? -1) < t.size) longest.set(t.session, t);
+  const chosen = [...longest.values()].sort((a, b) => (a.session < b.session ? -1 : 1)).slice(0, maxSessions);
+  const host = await openBenchHost(dir);
+  const sessions: string[] = [];
+  const owner = new Map<string, string>();
+  let bytes = 0;
+  const started = process.hrtime.bigint();
+  for (const t of chosen) {
+    let text = git(root, 'cat-file', 'blob', t.blob);
+    const cwd = /"cwd":"([^"]+)"/.exec(text)?.[1];
+    if (!text.includes('"sessionId"') || cwd === undefined) continue; // not a Claude Code transcript
+    text = text.split(cwd).join(root);
+    bytes += text.length;
+    const file = path.join(dir, 'sessions', `${t.session}.jsonl`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    const report = await ingestSource(host.store, { agent: 'claude-code', path: file }, { root });
+    sessions.push(...report.sessions);
+    // A transcript also holds its sub-agents' and a resumed session's earlier ids: all are its session's.
+    for (const s of report.sessions) if (!owner.has(s)) owner.set(s, t.session);
+    rmSync(file);
+  }
+  const ingestMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const linkStarted = process.hrtime.bigint();
+  await linkCommits(host.store, root, [...new Set(sessions)], Date.now());
+  const linkMs = Number(process.hrtime.bigint() - linkStarted) / 1e6;
+  // Labels: the sessions each commit of the history says it was made with.
+  const label = new Map<string, Set<string>>();
+  for (const line of git(
+    root,
+    'log',
+    '--all',
+    '--format=%H %(trailers:key=Entire-Checkpoint,valueonly=true,separator=%x20)',
+  ).split('\n')) {
+    const [sha, ...ids] = line.trim().split(/\s+/);
+    const sessionsOfCommit = new Set(ids.flatMap((id) => [...(sessionsOf.get(id) ?? [])]));
+    // A trailer naming a checkpoint the branch does not have says nothing: no label.
+    if (sha && sessionsOfCommit.size > 0) label.set(sha, sessionsOfCommit);
+  }
+  const links = host.store.read((r) =>
+    r.all<{ session_id: string; commit_sha: string }>(
+      'SELECT DISTINCT session_id, commit_sha FROM capture_commit_links',
+    ),
+  );
+  const labelled = links.filter((l) => label.has(l.commit_sha));
+  const entire = (session: string) => owner.get(session) ?? session;
+  const right = labelled.filter((l) => label.get(l.commit_sha)?.has(entire(l.session_id)));
+  const exact = labelled.filter((l) => label.get(l.commit_sha)?.has(l.session_id));
+  const read = new Set(chosen.map((t) => t.session));
+  const truth = [...label].flatMap(([sha, s]) =>
+    [...s].filter((id) => read.has(id)).map((id) => `${id} ${sha}`),
+  );
+  const linked = new Set(links.map((l) => `${entire(l.session_id)} ${l.commit_sha}`));
+  console.log(
+    `commit links on entireio/cli (${git(root, 'rev-parse', '--short', 'HEAD').trim()}), ${read.size} Claude Code transcripts, ${new Set(sessions).size} sessions in them (${round(bytes / 2 ** 20)} MB), ${machine()}, load ${os
+      .loadavg()
+      .map((l) => round(l))
+      .join(' ')}`,
+  );
+  console.log(
+    `  ${links.length} links; ${labelled.length} to commits with a trailer: ${right.length} right by the transcript's session (precision ${round(right.length / Math.max(1, labelled.length), 3)}), ${exact.length} by the session id itself; ${links.length - labelled.length} to commits without one`,
+  );
+  console.log(
+    `  recall: ${truth.filter((k) => linked.has(k)).length} of ${truth.length} (session, commit) pairs the trailers name; ingest ${round(ingestMs / 1000)} s, link ${round(linkMs / 1000)} s`,
+  );
+  if (process.env['ENGRAM_ENTIRE_BENCH_WRONG'] !== undefined) {
+    for (const l of labelled.filter((x) => !right.includes(x)))
+      console.log(
+        `  wrong: ${l.session_id} (${entire(l.session_id)}) -> ${l.commit_sha.slice(0, 8)} labelled ${[...(label.get(l.commit_sha) ?? [])].join(',')}`,
+      );
+  }
+  await host.close();
+}
+
+if (source === undefined) {
+  console.log('entire links: no repository given (ENGRAM_ENTIRE_BENCH_REPO): nothing measured.');
+} else {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-entire-bench-'));
+  const root = path.join(dir, 'repo');
+  // Every branch as on the developers' machines; no checkout: linking reads the history only.
+  git(dir, 'clone', '-q', '--no-checkout', '--shared', source, root);
+  git(root, 'fetch', '-q', '--update-head-ok', 'origin', '+refs/heads/*:refs/heads/*');
+  main(root, dir)
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    })
+    .finally(() => rmSync(dir, { recursive: true, force: true }));
+}
