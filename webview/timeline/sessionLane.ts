@@ -17,6 +17,7 @@ const AGENT_COLOURS: Record<string, string> = {
   copilot: '--vscode-charts-yellow',
   cline: '--vscode-charts-red',
   'roo-code': '--vscode-charts-red',
+  opencode: '--vscode-charts-foreground',
 };
 
 /** A band's hover text: agent, start and end, turns, what was asked (untrusted: drawn as text). */
