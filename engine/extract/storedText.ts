@@ -6,6 +6,13 @@ const CACHED_LENGTH = 512;
 /** Clean texts per generation; the cache holds two generations (at most ~4 MB of text). */
 const GENERATION = 2048;
 /**
+ * Longer clean texts, by characters per generation (two generations: at most ~4 MB). Capture
+ * redacts a session's texts and then writes them, and the store's write policy scanned each again:
+ * 40-50% of a capture write. The set holds the same strings the caller holds, so while a write is
+ * under way it costs almost nothing; a generation is dropped when it is full.
+ */
+const LONG_GENERATION_CHARS = 1_000_000;
+/**
  * A write binds the same texts again and again (a memory's content in its row and its index row,
  * layers, kinds, scopes, tag lists, the outcomes in a request record): a text found clean is not
  * scanned again while it is recent. Only clean texts are kept, so the cache never holds a secret.
@@ -20,7 +27,7 @@ let previous = new Set<string>();
  * keys included (which sees a secret behind an escape: `\n` in a key block, `\"` around a value).
  */
 export function storedText(text: string): string {
-  if (text.length > CACHED_LENGTH) return redactedText(text);
+  if (text.length > CACHED_LENGTH) return storedLongText(text);
   if (current.has(text) || previous.has(text)) return text;
   const stored = redactedText(text);
   if (stored === text) {
@@ -29,6 +36,41 @@ export function storedText(text: string): string {
       current = new Set();
     }
     current.add(text);
+  }
+  return stored;
+}
+
+let longCurrent = new Set<string>();
+let longPrevious = new Set<string>();
+let longChars = 0;
+let longScans = 0;
+
+/** Forgets every text found clean, as a new process starts (benchmarks measure cold writes). */
+export function forgetCleanTexts(): void {
+  current = new Set();
+  previous = new Set();
+  longCurrent = new Set();
+  longPrevious = new Set();
+  longChars = 0;
+}
+
+/** Long texts scanned for secrets so far (for tests: a clean one written again is not scanned). */
+export function longTextScans(): number {
+  return longScans;
+}
+
+function storedLongText(text: string): string {
+  if (longCurrent.has(text) || longPrevious.has(text)) return text;
+  longScans++;
+  const stored = redactedText(text);
+  if (stored === text && text.length <= LONG_GENERATION_CHARS) {
+    if (longChars + text.length > LONG_GENERATION_CHARS) {
+      longPrevious = longCurrent;
+      longCurrent = new Set();
+      longChars = 0;
+    }
+    longCurrent.add(text);
+    longChars += text.length;
   }
   return stored;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { redactSecrets } from '../../engine/extract/secrets';
-import { storedText } from '../../engine/extract/storedText';
+import { longTextScans, storedText } from '../../engine/extract/storedText';
 import { storedParams } from '../../engine/store/writePolicy';
 
 // Fake credentials assembled at run time, so that no scanner mistakes this file for a leak.
@@ -29,6 +29,17 @@ describe('lower-cased text (tags, entity keys)', () => {
 });
 
 describe('storedText: what the store may keep', () => {
+  test('a long clean text written again is not scanned again; one with a secret always is', () => {
+    const clean = `A long session turn that names no secret. ${'The build passed after the fix. '.repeat(40)}`;
+    const before = longTextScans();
+    assert.equal(storedText(clean), clean);
+    assert.equal(storedText(`${clean}`.slice(0)), clean);
+    assert.equal(longTextScans() - before, 1);
+    const secret = `${clean} token ${GITHUB}`;
+    for (let i = 0; i < 2; i++) assert.match(storedText(secret), /\[REDACTED:github-token\]$/);
+    assert.equal(longTextScans() - before, 3, 'a text with a secret is never remembered as clean');
+  });
+
   test('plain text is redacted as redactSecrets does', () => {
     assert.equal(storedText(`token ${GITHUB}`), 'token [REDACTED:github-token]');
     assert.equal(storedText('nothing to hide'), 'nothing to hide');
