@@ -200,7 +200,7 @@ function runLines(r: MethodResult<'captureRun'>): string {
     r.sources.reduce((n, s) => n + s[k], 0);
   const sessions = new Set(r.sources.flatMap((s) => s.sessions));
   const lines = [
-    `read ${r.sources.length} session files of ${r.root}: ${total('bytes')} bytes, ${total('records')} records ` +
+    `read ${plural(r.sources.length, 'session source')} of ${r.root}: ${total('bytes')} bytes, ${total('records')} records ` +
       `(${total('understood')} understood, ${total('unknown')} unknown, ${total('malformed')} malformed, ` +
       `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +

@@ -69,7 +69,7 @@ test('enable, run, run again: this workspace sessions once, no other folder', as
   assert.equal(first.code, 0, first.err);
   assert.match(
     first.out,
-    /read 4 session files of .*: \d+ bytes, 54 records \(49 understood, 3 unknown, 2 malformed, 0 excluded, 0 already stored or purged\), 5 sessions updated, 5 summary memories written/,
+    /read 4 session sources of .*: \d+ bytes, 54 records \(49 understood, 3 unknown, 2 malformed, 0 excluded, 0 already stored or purged\), 5 sessions updated, 5 summary memories written/,
   );
   assert.ok(!first.out.includes('elsewhere'));
   const second = await engram(root, ['capture', 'run'], env);
@@ -118,7 +118,7 @@ test("run --agent opencode reads the sessions of this workspace in OpenCode's da
   assert.equal(first.code, 0, first.err);
   assert.match(
     first.out,
-    /read 2 session files of .*: \d+ bytes, 35 records \(34 understood, 1 unknown, 0 malformed.*, 1 stated convention remembered, 1 lesson remembered/,
+    /read 2 session sources of .*: \d+ bytes, 35 records \(34 understood, 1 unknown, 0 malformed.*, 1 stated convention remembered, 1 lesson remembered/,
   );
   const again = await engram(root, ['capture', 'run', '--agent', 'opencode'], env);
   assert.match(again.out, /0 bytes, 0 records/);
@@ -214,7 +214,7 @@ test('exclude and include: an excluded agent is not read; the list is shown and 
   assert.equal(exclude.code, 0, exclude.err);
   assert.match(exclude.out, /\nexcluded: agent codex, agent gemini, path secrets\/\n/);
   const run = await engram(root, ['capture', 'run'], env);
-  assert.match(run.out, /^read 2 session files/);
+  assert.match(run.out, /^read 2 session sources/);
   assert.ok(!run.out.includes('codex') && !run.out.includes('gemini'));
   const include = await engram(
     root,
@@ -234,7 +234,7 @@ test('--since takes ISO 8601 or a span back from now; files last written before 
   const { root, env } = agentHome();
   await engram(root, ['capture', 'enable'], env);
   const future = await engram(root, ['capture', 'run', '--since', '2099-01-01T00:00:00Z'], env);
-  assert.match(future.out, /^read 0 session files/);
+  assert.match(future.out, /^read 0 session sources/);
   const recent = await engram(root, ['capture', 'run', '--since', '1h'], env);
-  assert.match(recent.out, /^read 4 session files/);
+  assert.match(recent.out, /^read 4 session sources/);
 });

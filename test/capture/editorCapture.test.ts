@@ -49,7 +49,7 @@ test('capture run reads this workspace Copilot chats and Cline and Roo Code task
   assert.match((await engram(root, ['capture', 'enable'], env)).out, /^capture is on for /);
   const run = await engram(root, ['capture', 'run', '--agent', 'copilot,cline,roo-code'], env);
   assert.equal(run.code, 0, run.err);
-  assert.match(run.out, /read 3 session files of /);
+  assert.match(run.out, /read 3 session sources of /);
   const status = JSON.parse((await engram(root, ['--json', 'capture', 'status'], env)).out) as {
     sessions: Array<{ agent: string; sessions: number }>;
   };
