@@ -105,10 +105,6 @@ async function noLongerDefined(
     ownedBy ? [...owners].some((o) => ownedBy.has(o.toLowerCase())) : owners.size > 0;
   const defines = (text: string | undefined) => text !== undefined && owned(memberOwners(text, name));
   if (codeNow.some((file) => owned(ownersNow(ctx, file, name)))) return undefined;
-  // Still read as a member (`this.options.ws === true`): the code may still take it, defined by a
-  // type from another package (an options interface extending its proxy library's), or read a
-  // member of that name of something else. Asks for review, never decides.
-  const stillRead = !ownedBy && codeNow.some((file) => readsMember(ctx, file, name));
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))].filter(
     isCodeEvidence,
   );
@@ -121,7 +117,10 @@ async function noLongerDefined(
   const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
   if (!commit) return undefined;
   const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
-  if (stillRead)
+  // Still read as a member (`this.options.ws === true`): the code may still take it, defined by a
+  // type from another package (an options interface extending its proxy library's), or read a
+  // member of that name of something else. Asks for review, never decides.
+  if (!ownedBy && codeNow.some((file) => readsMember(ctx, file, name)))
     return withCommit(
       { verdict: 'stale', evidence: { reason: `${reason}, though still read as a member`, doubtful: true } },
       commit,

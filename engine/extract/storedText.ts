@@ -1,24 +1,53 @@
 import { mapStrings } from './jsonLeaves';
 import { redactSecrets } from './secrets';
 
-/** Texts up to this length are remembered once found clean. */
-const CACHED_LENGTH = 512;
-/** Clean texts per generation; the cache holds two generations (at most ~4 MB of text). */
-const GENERATION = 2048;
 /**
- * Longer clean texts, by characters per generation (two generations: at most ~4 MB). Capture
- * redacts a session's texts and then writes them, and the store's write policy scanned each again:
- * 40-50% of a capture write. The set holds the same strings the caller holds, so while a write is
- * under way it costs almost nothing; a generation is dropped when it is full.
+ * Texts found clean, in two generations: a write binds the same texts again and again (a memory's
+ * content in its row and its index row, layers, kinds, scopes, tag lists, a request record's
+ * outcomes), and capture redacts a session's texts before the store's write policy sees them
+ * (40-50% of a capture write was that second scan). A text found clean is not scanned again while
+ * it is recent. Only clean texts are kept, so the cache never holds a secret; it holds the same
+ * strings its callers hold, and a generation is dropped once it reaches its weight.
  */
-const LONG_GENERATION_CHARS = 1_000_000;
-/**
- * A write binds the same texts again and again (a memory's content in its row and its index row,
- * layers, kinds, scopes, tag lists, the outcomes in a request record): a text found clean is not
- * scanned again while it is recent. Only clean texts are kept, so the cache never holds a secret.
- */
-let current = new Set<string>();
-let previous = new Set<string>();
+class CleanTexts {
+  private current = new Set<string>();
+  private previous = new Set<string>();
+  private weight = 0;
+
+  constructor(
+    private readonly generationWeight: number,
+    private readonly weightOf: (text: string) => number,
+  ) {}
+
+  has(text: string): boolean {
+    return this.current.has(text) || this.previous.has(text);
+  }
+
+  add(text: string): void {
+    const weight = this.weightOf(text);
+    if (weight > this.generationWeight) return;
+    if (this.weight + weight > this.generationWeight) {
+      this.previous = this.current;
+      this.current = new Set();
+      this.weight = 0;
+    }
+    this.current.add(text);
+    this.weight += weight;
+  }
+
+  clear(): void {
+    this.current = new Set();
+    this.previous = new Set();
+    this.weight = 0;
+  }
+}
+
+/** Texts up to this length are counted by number, longer ones by characters. */
+const SHORT_LENGTH = 512;
+/** 2,048 short texts and 1M characters of long ones per generation: at most ~4 MB of text each. */
+const shortTexts = new CleanTexts(2048, () => 1);
+const longTexts = new CleanTexts(1_000_000, (text) => text.length);
+let longScans = 0;
 
 /**
  * A text as the store may keep it: without the secrets redactSecrets recognises. JSON (tags,
@@ -27,52 +56,24 @@ let previous = new Set<string>();
  * keys included (which sees a secret behind an escape: `\n` in a key block, `\"` around a value).
  */
 export function storedText(text: string): string {
-  if (text.length > CACHED_LENGTH) return storedLongText(text);
-  if (current.has(text) || previous.has(text)) return text;
+  const long = text.length > SHORT_LENGTH;
+  const clean = long ? longTexts : shortTexts;
+  if (clean.has(text)) return text;
+  if (long) longScans++;
   const stored = redactedText(text);
-  if (stored === text) {
-    if (current.size >= GENERATION) {
-      previous = current;
-      current = new Set();
-    }
-    current.add(text);
-  }
+  if (stored === text) clean.add(text);
   return stored;
 }
 
-let longCurrent = new Set<string>();
-let longPrevious = new Set<string>();
-let longChars = 0;
-let longScans = 0;
-
 /** Forgets every text found clean, as a new process starts (benchmarks measure cold writes). */
 export function forgetCleanTexts(): void {
-  current = new Set();
-  previous = new Set();
-  longCurrent = new Set();
-  longPrevious = new Set();
-  longChars = 0;
+  shortTexts.clear();
+  longTexts.clear();
 }
 
 /** Long texts scanned for secrets so far (for tests: a clean one written again is not scanned). */
 export function longTextScans(): number {
   return longScans;
-}
-
-function storedLongText(text: string): string {
-  if (longCurrent.has(text) || longPrevious.has(text)) return text;
-  longScans++;
-  const stored = redactedText(text);
-  if (stored === text && text.length <= LONG_GENERATION_CHARS) {
-    if (longChars + text.length > LONG_GENERATION_CHARS) {
-      longPrevious = longCurrent;
-      longCurrent = new Set();
-      longChars = 0;
-    }
-    longCurrent.add(text);
-    longChars += text.length;
-  }
-  return stored;
 }
 
 function redactedText(text: string): string {

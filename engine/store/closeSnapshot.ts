@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+
 /**
  * How large a journal a process leaves behind when it closes, given its snapshot's size.
  *
@@ -13,6 +15,18 @@
  */
 const MIN_CLOSE_JOURNAL_BYTES = 32 * 1024;
 const MAX_CLOSE_JOURNAL_BYTES = 1024 * 1024;
+
+/** The close threshold a policy asks for: a number as given, `by-size` from the snapshot file. */
+export function closeJournalBytes(setting: number | 'by-size', snapshotPath: string): number {
+  if (setting !== 'by-size') return setting;
+  let snapshotBytes = 0;
+  try {
+    snapshotBytes = statSync(snapshotPath).size;
+  } catch {
+    // No snapshot file yet: the smallest threshold.
+  }
+  return closeJournalThreshold(snapshotBytes);
+}
 
 export function closeJournalThreshold(snapshotBytes: number): number {
   const balanced = 3 * Math.sqrt(Math.max(0, snapshotBytes));

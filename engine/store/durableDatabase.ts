@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
 import type { Clock, Logger } from '../host';
-import { closeJournalThreshold } from './closeSnapshot';
+import { closeJournalBytes } from './closeSnapshot';
 import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
@@ -314,7 +314,11 @@ export class DurableDatabase {
       // A write while we wait may start another background snapshot: wait until none runs, or the
       // journal would be closed under its compaction.
       while (this.snapshotting) await this.snapshotting.catch(() => undefined);
-      if (!this.broken && this.seq !== this.snapshotSeq && this.bytesToReplay() >= this.closeJournalBytes()) {
+      if (
+        !this.broken &&
+        this.seq !== this.snapshotSeq &&
+        this.bytesToReplay() >= closeJournalBytes(this.policy.closeJournalBytes, this.options.path)
+      ) {
         await this.snapshot();
       }
     } finally {
@@ -329,17 +333,6 @@ export class DurableDatabase {
   private bytesToReplay(): number {
     const { from, to } = this.journal.rangeAfter(this.snapshotSeq);
     return to - from;
-  }
-
-  private closeJournalBytes(): number {
-    if (this.policy.closeJournalBytes !== 'by-size') return this.policy.closeJournalBytes;
-    let snapshotBytes = 0;
-    try {
-      snapshotBytes = statSync(this.options.path).size;
-    } catch {
-      // No snapshot file yet: the smallest threshold.
-    }
-    return closeJournalThreshold(snapshotBytes);
   }
 
   private writer(statements: TransactionRecord['statements']): SqlWriter {
