@@ -38,22 +38,26 @@ export interface StartHostOptions {
   onActivity?: HostActivityListener;
 }
 
-/** Opens the database and starts serving. On failure the lock is released before rethrowing. */
+/**
+ * Starts serving, then opens the database. Listening first means a client that finds the lock
+ * held connects at once and its calls wait for the open, instead of retrying a socket that does
+ * not exist yet for as long as the open takes (seconds on a loaded machine). If the open fails,
+ * every connection is dropped unanswered (its calls go to the next host) and the lock released.
+ */
 export async function startHost(options: StartHostOptions): Promise<HostSession> {
   const { lock, endpoint, logger } = options;
-  let dispatcher: HostDispatcher;
-  try {
-    dispatcher = await options.openHost();
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  const session = new Session(dispatcher, lock, logger, options.onActivity);
+  const session = new Session(lock, logger, options.onActivity);
   try {
     await session.listen(endpoint);
   } catch (error) {
-    await session.close();
+    await session.abort();
     throw new EngramError('UNAVAILABLE', `cannot serve on ${endpoint}: ${(error as Error).message}`);
+  }
+  try {
+    session.opened(await options.openHost());
+  } catch (error) {
+    await session.abort();
+    throw error;
   }
   logger.info('engine host started', { endpoint, pid: process.pid });
   return session;
@@ -61,6 +65,10 @@ export async function startHost(options: StartHostOptions): Promise<HostSession>
 
 class Session implements HostSession {
   private readonly server: RpcServer;
+  private dispatcher: HostDispatcher | undefined;
+  /** Resolved once the database is open; never, if it fails to open (the server is aborted). */
+  private readonly ready: Promise<HostDispatcher>;
+  private resolveReady: (dispatcher: HostDispatcher) => void = () => undefined;
   private localInFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
   /** Connections whose greeting asked for activity notifications. */
@@ -69,7 +77,6 @@ class Session implements HostSession {
   private unsubscribeActivity: (() => void) | undefined;
 
   constructor(
-    private readonly dispatcher: HostDispatcher,
     private readonly lock: HeldLock,
     private readonly logger: Logger,
     private readonly localActivity: HostActivityListener | undefined,
@@ -82,7 +89,19 @@ class Session implements HostSession {
         this.updateActivitySubscription();
       },
     });
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+  }
+
+  opened(dispatcher: HostDispatcher): void {
+    this.dispatcher = dispatcher;
     this.updateActivitySubscription();
+    this.resolveReady(dispatcher);
+  }
+
+  /** Drops every client unanswered and releases the lock: the database never opened. */
+  async abort(): Promise<void> {
+    await this.server.abort();
+    this.lock.release();
   }
 
   async listen(endpoint: string): Promise<void> {
@@ -95,7 +114,8 @@ class Session implements HostSession {
 
   dispatch(method: string, params: unknown, meta: DispatchMeta): Promise<unknown> {
     if (this.closing) return Promise.reject(new EngramError('CLOSED', 'the engine host is shutting down'));
-    const call = this.dispatcher.dispatch(method, params, meta);
+    // Only called once startHost has returned, so the database is open.
+    const call = (this.dispatcher as HostDispatcher).dispatch(method, params, meta);
     this.localInFlight.add(call);
     const forget = (): void => void this.localInFlight.delete(call);
     call.then(forget, forget);
@@ -120,7 +140,8 @@ class Session implements HostSession {
     }
     if (method === DISPATCH_METHOD) {
       const call = parseDispatch(params);
-      return this.dispatcher.dispatch(call.method, call.params, {
+      const dispatcher = await this.ready;
+      return dispatcher.dispatch(call.method, call.params, {
         requestId: call.requestId,
         client: call.client,
       });
@@ -130,7 +151,7 @@ class Session implements HostSession {
 
   private updateActivitySubscription(): void {
     const wanted = this.localActivity !== undefined || this.activitySubscribers.size > 0;
-    if (wanted && !this.unsubscribeActivity && this.dispatcher.onActivity) {
+    if (wanted && !this.unsubscribeActivity && this.dispatcher?.onActivity) {
       this.unsubscribeActivity = this.dispatcher.onActivity((activity, requestId) =>
         this.broadcast(activity, requestId),
       );
@@ -159,7 +180,7 @@ class Session implements HostSession {
     await this.server.close();
     await Promise.allSettled([...this.localInFlight]);
     try {
-      await this.dispatcher.close();
+      await this.dispatcher?.close();
     } finally {
       // Release last: a new host must not open the database before ours is flushed and closed.
       this.lock.release();

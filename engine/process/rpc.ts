@@ -95,6 +95,17 @@ export class RpcServer {
     await closed;
   }
 
+  /**
+   * Stops at once: no more connections, every connection dropped without an answer to what it
+   * asked. For a host that could not open its database: its clients re-send to the next host.
+   */
+  abort(): Promise<void> {
+    this.draining = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const connection of this.connections) connection.socket.destroy();
+    return closed;
+  }
+
   private whenIdle(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

@@ -153,7 +153,7 @@ void describe('shared engine', () => {
     assert.match(entry.requestId, UUID);
   });
 
-  void test('a client waits for a host that holds the lock but is still opening its database', async () => {
+  void test('a host listens while it opens its database: a client attaches at once and its call waits for the open', async () => {
     const fixture = spawnFixture('sharedProcess', {
       dbPath,
       dataFile,
@@ -161,12 +161,37 @@ void describe('shared engine', () => {
       openDelayMs: 1_500,
     });
     children.push(fixture);
-    await waitUntil(() => existsSync(`${dbPath}.lock`), 10_000, 'the child to take the lock');
+    await waitUntil(() => existsSync(endpointFor(dbPath)), 10_000, 'the child to listen');
     const started = Date.now();
     const engine = await open();
+    const attachedAfter = Date.now() - started;
     assert.equal(engine.role, 'client');
-    assert.ok(Date.now() - started > 300, 'the client had to wait for the host to listen');
     assert.equal(((await engine.call('echo', 1)) as { pid: number }).pid, fixture.pid);
+    const answeredAfter = Date.now() - started;
+    assert.ok(
+      answeredAfter - attachedAfter > 300,
+      `the call, not the attachment, waited for the open (attached after ${attachedAfter} ms, answered after ${answeredAfter} ms)`,
+    );
+  });
+
+  void test('a host that fails to open drops its waiting clients unanswered: their calls run once at the next host', async () => {
+    const fixture = spawnFixture('sharedProcess', {
+      dbPath,
+      dataFile,
+      logFile,
+      clientName: 'broken-host',
+      openDelayMs: 1_000,
+      openFails: true,
+    });
+    children.push(fixture);
+    await waitUntil(() => existsSync(endpointFor(dbPath)), 10_000, 'the child to listen');
+    const engine = await open();
+    assert.equal(engine.role, 'client');
+    const reply = (await engine.call('echo', 2)) as { pid: number };
+    assert.equal(reply.pid, process.pid, 'answered by this process, the next host');
+    assert.equal(engine.role, 'host');
+    assert.equal(log().filter((entry) => entry.method === 'echo').length, 1);
+    assert.equal((await fixture.exited).code, 1);
   });
 
   void test('with a live lock holder that never serves, openShared fails with UNAVAILABLE after the timeout', async () => {
