@@ -40,6 +40,9 @@ const NOT_CODE = [
   '**/fixtures/**',
   '**/__snapshots__/**',
   '**/*.test.*',
+  // A package's whole test suite in one file at its root (`test.js`, `test.mjs`).
+  '**/test.*',
+  '**/tests.*',
   '**/*.spec.*',
   '**/example/**',
   '**/examples/**',

@@ -8,11 +8,14 @@ const MAX_STEPS = 8;
 const IDENTIFIER_RE = /^[\w$]+$/;
 
 /**
- * The commit that made a word claim false: the earliest commit after the memory's commits after
- * which `needle` is gone from `files` (or, `becomes: 'present'`, after which it is there). Pickaxe
- * (`-S`) lists the commits that changed how often it occurs, oldest first; a change that only
- * lowered the count is not the one, so each is checked with `git grep` at that commit until the
- * word's state flips. Identifiers match as whole words, other needles as literal text.
+ * The commit that made a word claim false: the commit after the memory's commits from which on
+ * `needle` is gone from `files` for good (or, `becomes: 'present'`, there for good). Pickaxe (`-S`)
+ * lists the commits that changed how often it occurs, oldest first; the last run of commits in the
+ * wanted state is found by checking each with `git grep`, newest first: a word removed, brought
+ * back as a deprecated alias and removed again was made false by the second removal, after which
+ * the claim never held again. A word that left `files` but stayed in the code elsewhere (a file
+ * renamed or converted) was not removed there: its removal is then looked for in the whole tree.
+ * Identifiers match as whole words in code, other needles as literal text.
  */
 export function firstChange(
   ctx: GitContext,
@@ -22,7 +25,8 @@ export function firstChange(
   becomes: 'absent' | 'present',
 ): Promise<CommitEvidence | undefined> {
   const sorted = [...new Set(files)].filter((f) => f !== '').sort();
-  const question = `change\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
+  // `change2`: the answer is the last run's start (was the first flip); older answers are not read.
+  const question = `change2\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
   // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit).
   // A walk that could not grep a commit guessed there: its answer is used but not kept.
   const unsure = () => {
@@ -59,12 +63,40 @@ async function walk(
     .split('\x1e')
     .map((chunk) => parseDatedCommit(chunk.trim())?.commit)
     .filter((c) => c !== undefined);
-  if (changes.length <= 1) return changes[0];
-  for (const change of changes.slice(0, MAX_STEPS)) {
-    const present = await occursAt(ctx, needle, change.hash, pathspec, unsure);
-    if (present === (becomes === 'present')) return change;
+  const found = await lastRunStart(ctx, needle, changes, pathspec, becomes, unsure);
+  if (
+    becomes === 'absent' &&
+    found &&
+    files.length > 0 &&
+    (await occursAt(ctx, needle, found.hash, ['.'], unsure))
+  ) {
+    return (await walk(ctx, needle, [], [found.hash], becomes, unsure)) ?? found;
   }
-  return changes[changes.length - 1];
+  return found;
+}
+
+/**
+ * Of the commits that changed the word's count (oldest first), the first of the newest run in the
+ * wanted state. At HEAD the word is in that state, so the newest change is in it; going back, the
+ * run ends at the first change in the other state. Checked at most MAX_STEPS times.
+ */
+async function lastRunStart(
+  ctx: GitContext,
+  needle: string,
+  changes: CommitEvidence[],
+  pathspec: readonly string[],
+  becomes: 'absent' | 'present',
+  unsure: () => void,
+): Promise<CommitEvidence | undefined> {
+  if (changes.length <= 1) return changes[0];
+  let start = changes[changes.length - 1];
+  for (let i = changes.length - 2, steps = 0; i >= 0 && steps < MAX_STEPS; i--, steps++) {
+    const change = changes[i] as CommitEvidence;
+    const present = await occursAt(ctx, needle, change.hash, pathspec, unsure);
+    if (present !== (becomes === 'present')) break;
+    start = change;
+  }
+  return start;
 }
 
 /** Whether `needle` stands in the code of `files` at `commit` (as the presence checks read code). */

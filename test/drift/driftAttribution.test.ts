@@ -108,6 +108,52 @@ describe('drift attribution: the first commit that made a claim false', () => {
     assert.equal(claim.evidence.commit?.hash, last);
   });
 
+  it('a symbol removed, brought back as a deprecated alias, removed again: the removal for good', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: { 'src/cache.ts': 'export function setMaxAge(n) { return n; }\n' },
+    });
+    repo.commit('Rename setMaxAge to setTtl', '2025-02-01T00:00:00Z', {
+      write: { 'src/cache.ts': 'export function setTtl(n) { return n; }\n' },
+    });
+    repo.commit('Keep setMaxAge as a deprecated alias', '2025-02-10T00:00:00Z', {
+      write: {
+        'src/cache.ts': 'export function setTtl(n) { return n; }\nexport const setMaxAge = setTtl;\n',
+      },
+    });
+    const removal = repo.commit('Drop the deprecated setMaxAge', '2025-03-01T00:00:00Z', {
+      write: { 'src/cache.ts': 'export function setTtl(n) { return n; }\n' },
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(test, 'Expiry is set with `setMaxAge()`.', '2025-01-15T00:00:00Z');
+    const claim = claimOf(await test.call('drift'), id, 'symbol');
+    assert.equal(claim.verdict, 'stale');
+    assert.equal(claim.evidence.commit?.hash, removal);
+  });
+
+  it('a symbol whose file was renamed, then removed in the new file: the removal, not the rename', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: { 'lib/watch.js': 'exports.useFsEvents = function useFsEvents() { return true; };\n' },
+    });
+    repo.commit('Move to ESM', '2025-02-01T00:00:00Z', {
+      remove: ['lib/watch.js'],
+      write: {
+        'src/watch.mjs': 'export function useFsEvents() { return true; }\nexport const keep = 1;\n',
+        // A whole test suite in one file keeps using the name; tests are no evidence of the code.
+        'test.mjs': "import { useFsEvents } from './src/watch.mjs';\nuseFsEvents();\n",
+      },
+    });
+    const removal = repo.commit('Drop fsevents', '2025-03-01T00:00:00Z', {
+      write: { 'src/watch.mjs': 'export const keep = 1;\n' },
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(test, 'On macOS `useFsEvents()` picks the backend.', '2025-01-15T00:00:00Z');
+    const claim = claimOf(await test.call('drift'), id, 'symbol');
+    assert.equal(claim.verdict, 'stale');
+    assert.equal(claim.evidence.commit?.hash, removal);
+  });
+
   it('work on a branch merged later: the memory of that branch is checked against what it held', async () => {
     const repo = new GitRepository();
     repo.commit('initial', '2025-01-01T00:00:00Z', { write: { 'src/main.ts': 'export const m = 1;\n' } });

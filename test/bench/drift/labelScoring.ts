@@ -70,6 +70,8 @@ export interface RepositoryScore {
   missed: Array<{ memory: string; type: string; subject: string; extracted: boolean }>;
   /** Labelled claims no engine claim overlaps: what extraction recall counts as lost. */
   unextracted: Array<{ memory: string; type: string; holds: LabelledClaim['holds']; quote: string }>;
+  /** Right flags blamed on another commit than the label's: the label's and the engine's. */
+  misattributed: Array<{ memory: string; subject: string; expected: string; got: string[] }>;
 }
 
 export function scoreRepository(memories: readonly MemoryUnderScore[]): RepositoryScore {
@@ -93,6 +95,7 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
     flagsOnTrue: [],
     missed: [],
     unextracted: [],
+    misattributed: [],
   };
   for (const memory of memories) {
     const labelled = memory.label.claims
@@ -125,6 +128,13 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
             if (claim.commit) {
               c.attributable++;
               if (flagged.some((f) => f.evidence.commit?.hash === claim.commit)) c.attributed++;
+              else if (c === total)
+                result.misattributed.push({
+                  memory: memory.label.id,
+                  subject: claim.subject,
+                  expected: claim.commit,
+                  got: flagged.map((f) => f.evidence.commit?.hash ?? 'none'),
+                });
             }
           }
         }

@@ -316,6 +316,10 @@ function printMisses(split: string, score: RepositoryScore): void {
     process.stdout.write(`  unjustified ${w.action} ${w.memory}: ${w.reason.slice(0, 200)}\n`);
   for (const f of score.flagsOnTrue)
     process.stdout.write(`  flag on a true claim ${f.memory} ${f.type} ${f.subject}: ${f.reason}\n`);
+  for (const a of score.misattributed)
+    process.stdout.write(
+      `  blamed on another commit ${a.memory} ${a.subject}: label ${a.expected.slice(0, 10)}, engine ${a.got.map((g) => g.slice(0, 10)).join(' ')}\n`,
+    );
   for (const f of score.flagsOnNothing)
     process.stdout.write(`  flag on no labelled claim ${f.memory} ${f.kind} ${f.subject}: ${f.reason}\n`);
 }
