@@ -7,9 +7,10 @@ import type { VerificationContext } from './verificationContext';
 import { sourceText } from './sourceText';
 
 /** A string, number, boolean or null written out: the only defaults a memory is compared with. */
-const LITERAL_RE = /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?|true|false|null|undefined)$/;
+const LITERAL_RE =
+  /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined)$/i;
 /** A literal after `||` or `??`: only a written value is a default, never another expression. */
-const FALLBACK_LITERAL = String.raw`'[^'\n]*'|"[^"\n]*"|-?\d[\d_]*(?:\.\d+)?|true|false|null`;
+const FALLBACK_LITERAL = String.raw`'[^'\n]*'|"[^"\n]*"|-?\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null`;
 /** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
 const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
 
@@ -80,6 +81,17 @@ export function declaredDefaults(source: string, name: string): string[] {
     'g',
   );
   for (let m = fallback.exec(source); m !== null; m = fallback.exec(source)) values.push(m[1] as string);
+  // The same, written as a test for a missing value: `bodyTimeout != null ? bodyTimeout : 300e3`,
+  // `opts.threshold == null ? 2e3 : opts.threshold`.
+  const subject = `((?:[\\w$]+\\.)?${escaped})`;
+  const missing = String.raw`\s*(?:==|===)\s*(?:null|undefined)\s*\?\s*`;
+  const present = String.raw`\s*(?:!=|!==)\s*(?:null|undefined)\s*\?\s*`;
+  const ternaries = [
+    new RegExp(`(?<![\\w$.])${subject}${present}\\1\\s*:\\s*(${FALLBACK_LITERAL})(?![\\w.$])`, 'g'),
+    new RegExp(`(?<![\\w$.])${subject}${missing}(${FALLBACK_LITERAL})\\s*:\\s*\\1(?![\\w$])`, 'g'),
+  ];
+  for (const ternary of ternaries)
+    for (let m = ternary.exec(source); m !== null; m = ternary.exec(source)) values.push(m[2] as string);
   DEFAULTS_OBJECT_RE.lastIndex = 0;
   for (let m = DEFAULTS_OBJECT_RE.exec(source); m !== null; m = DEFAULTS_OBJECT_RE.exec(source)) {
     const body = topLevelOf(source, m.index + m[0].length);
@@ -110,11 +122,11 @@ function unquote(value: string): string {
   return value.trim().replace(/^(['"`])(.*)\1$/, '$2');
 }
 
-/** The code's default (as written) and the memory's (unquoted): `'msg'` and `msg`, `1_000` and `1000`. */
+/** The code's default (as written) and the memory's (unquoted): `'msg'` and `msg`, `1_000`, `1e3` and `1000`. */
 function sameValue(written: string, stated: string): boolean {
   const value = unquote(written);
   if (value === stated) return true;
   const number = (text: string) =>
-    /^-?\d[\d_]*(?:\.\d+)?$/.test(text) ? Number(text.replace(/_/g, '')) : NaN;
+    /^-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(text) ? Number(text.replace(/_/g, '')) : NaN;
   return !Number.isNaN(number(value)) && number(value) === number(stated);
 }

@@ -121,6 +121,34 @@ describe('drift on documented defaults', () => {
     );
   });
 
+  it('checks a default written as a test for a missing value (`x != null ? x : 300e3`), in exponent notation', async () => {
+    const client = (bodyTimeout: string) =>
+      `class Client {\n  constructor ({ bodyTimeout, keepAliveThreshold } = {}) {\n    this.bodyTimeout = bodyTimeout != null ? bodyTimeout : ${bodyTimeout}\n    this.threshold = keepAliveThreshold == null ? 1e3 : keepAliveThreshold\n  }\n}\nmodule.exports = Client\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/client.js': client('30e3') },
+      'Wait five minutes for a body',
+      { write: { 'lib/client.js': client('300e3') } },
+    );
+    const list = await rememberAt(
+      test,
+      [
+        '* **bodyTimeout** `number | null` (optional) - Default: `30e3` - Time between body chunks.',
+        '* **keepAliveThreshold** `number | null` (optional) - Default: `1000` - Subtracted from hints.',
+      ].join('\n'),
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const claims =
+      report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+    assert.deepEqual(
+      claims
+        .filter((c) => c.verdict !== 'ok')
+        .map((c) => [c.subject, c.evidence.now, c.evidence.commit?.hash]),
+      [['bodyTimeout', '300e3', changing]],
+    );
+    assert.equal(claims.filter((c) => c.subject === 'keepAliveThreshold' && c.verdict === 'ok').length, 2);
+  });
+
   it('reads "(`/` by default)" in an option item as that option\'s default, a condition after it too', () => {
     const text = [
       '* `path`: a string indicating the path of the cookie (`/` by default).',
