@@ -102,6 +102,9 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
       .map((claim) => ({ claim, span: quoteSpan(memory.text, claim.quote, claim.occurrence ?? 1) }))
       .filter((c): c is { claim: LabelledClaim; span: Span } => c.span !== undefined);
     const engineClaims = memory.drift?.claims ?? [];
+    // A flag or a repair on a repeat of a labelled quote (the same path linked five times in a
+    // block, labelled once) is on that claim; counts of labelled claims use the first only.
+    const covered = [...labelled, ...repeatsOf(memory.text, labelled)];
     for (const { claim, span } of labelled) {
       const matches = engineClaims.filter((e) => overlaps(e.span, span));
       const flagged = matches.filter(isFlag);
@@ -148,7 +151,7 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
         });
     }
     for (const engine of engineClaims.filter(isFlag)) {
-      const on = labelled.filter((l) => overlaps(l.span, engine.span));
+      const on = covered.filter((l) => overlaps(l.span, engine.span));
       if (on.some((l) => l.claim.holds === 'unclear') && !on.some((l) => l.claim.holds === false)) continue;
       const type = on[0]?.claim.type ?? `unlabelled ${engine.kind}`;
       counts(type).flags++;
@@ -177,9 +180,25 @@ export function scoreRepository(memories: readonly MemoryUnderScore[]): Reposito
     if (reallyFalse) result.memories.reallyFalse++;
     if (shown) result.memories.shownDrifted++;
     if (shown && reallyFalse) result.memories.shownAndFalse++;
-    scoreFix(memory, labelled, result.repairs);
+    scoreFix(memory, covered, result.repairs);
   }
   return result;
+}
+
+/** The other places a labelled quote of a few words at most stands verbatim in the memory. */
+function repeatsOf(
+  text: string,
+  labelled: ReadonlyArray<{ claim: LabelledClaim; span: Span }>,
+): Array<{ claim: LabelledClaim; span: Span }> {
+  const repeats: Array<{ claim: LabelledClaim; span: Span }> = [];
+  for (const { claim, span } of labelled) {
+    // A name, a path or a call is one claim wherever it is repeated; a sentence is not repeated.
+    if (claim.quote.trim().split(/\s+/).length > 3) continue;
+    for (let at = text.indexOf(claim.quote); at !== -1; at = text.indexOf(claim.quote, at + 1)) {
+      if (at !== span[0]) repeats.push({ claim, span: [at, at + claim.quote.length] });
+    }
+  }
+  return repeats;
 }
 
 function scoreFix(

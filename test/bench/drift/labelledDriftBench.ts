@@ -49,6 +49,8 @@ const DEVELOPMENT = new Set([
   'helmet',
   'lru-cache',
   'uuid',
+  'node-fetch',
+  'undici',
 ]);
 
 /** The root name of the workspace's own package-lock.json, if it has one. */
