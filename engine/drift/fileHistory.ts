@@ -50,20 +50,70 @@ export async function firstBreak<T>(
   if (!asOf || asOf === ctx.head) return undefined;
   const breaks: CommitEvidence[] = [];
   for (const file of files) {
-    const then = await versionAt(ctx, asOf, file, reader);
+    let then = await versionAt(ctx, asOf, file, reader);
+    let paths = [file];
+    if (then === 'unreadable' || isFalse(then)) {
+      // The file may have had another name then: a claim about `lib/client.js` that
+      // `lib/dispatcher/client.js` (renamed since) broke is followed across the rename.
+      const former = await nameAt(ctx, asOf, file);
+      if (former === undefined) continue;
+      then = await versionAt(ctx, asOf, former, reader);
+      paths = [former, file];
+    }
     // Not there, or not holding, when the memory was written: this file cannot have broken it.
     if (then === 'unreadable' || isFalse(then)) continue;
     const [versions, after] = await Promise.all([
-      fileVersions(ctx, file, reader),
-      descendants(ctx, asOf, file),
+      versionsAcross(ctx, paths, reader),
+      Promise.all(paths.map((path) => descendants(ctx, asOf, path))),
     ]);
-    const broken = versions.find((v) => after.has(v.commit.hash) && isFalse(v.value));
+    const broken = versions.find((v) => after.some((a) => a.has(v.commit.hash)) && isFalse(v.value));
     if (broken) breaks.push(broken.commit);
     else if (mode === 'every') return undefined;
   }
   if (breaks.length === 0) return undefined;
   breaks.sort((a, b) => a.time - b.time);
   return mode === 'any' ? breaks[0] : breaks[breaks.length - 1];
+}
+
+/**
+ * The name `file` had at `commit`, if it was another one (a rename since, as `git log --follow`
+ * sees it), and the file was there under it.
+ */
+async function nameAt(ctx: GitContext, commit: string, file: string): Promise<string | undefined> {
+  const names = await historyAnswer(ctx, `former names\u0000${file}`, 'head', async () => {
+    const out = await ctx.git.raw([
+      LITERAL,
+      'log',
+      '--follow',
+      '--name-only',
+      '--format=',
+      'HEAD',
+      '--',
+      file,
+    ]);
+    return [...new Set(out.split('\n').filter((line) => line.length > 0 && line !== file))];
+  }).catch(() => [] as string[]);
+  for (const name of names) {
+    if ((await objectsOf(ctx).get(`${commit}:${name}`)) !== undefined) return name;
+  }
+  return undefined;
+}
+
+/**
+ * The versions of one file under its former name and its name now, oldest first. The commit that
+ * renamed it deleted the former name: that version is the new name's, not a deletion.
+ */
+async function versionsAcross<T>(
+  ctx: GitContext,
+  paths: readonly string[],
+  reader: FileReader<T>,
+): Promise<Array<Version<T>>> {
+  const lists = await Promise.all(paths.map((path) => fileVersions(ctx, path, reader)));
+  if (lists.length === 1) return lists[0] as Array<Version<T>>;
+  const current = lists[lists.length - 1] as Array<Version<T>>;
+  const renamedIn = new Set(current.map((v) => v.commit.hash));
+  const former = lists.slice(0, -1).flatMap((list) => list.filter((v) => !renamedIn.has(v.commit.hash)));
+  return [...former, ...current].sort((a, b) => a.committed - b.committed);
 }
 
 /**

@@ -154,6 +154,26 @@ describe('drift attribution: the first commit that made a claim false', () => {
     assert.equal(claim.evidence.commit?.hash, removal);
   });
 
+  it('a default changed in a file renamed since the memory: the change, followed across the rename', async () => {
+    const client = (timeout: string) =>
+      `module.exports = function client ({ bodyTimeout } = {}) {\n  return bodyTimeout != null ? bodyTimeout : ${timeout}\n}\n`;
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', { write: { 'lib/client.js': client('30e3') } });
+    repo.commit('Move the client under dispatcher/', '2025-02-01T00:00:00Z', {
+      rename: [['lib/client.js', 'lib/dispatcher/client.js']],
+    });
+    const change = repo.commit('Wait five minutes for a body', '2025-03-01T00:00:00Z', {
+      write: { 'lib/dispatcher/client.js': client('300e3') },
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(test, '`bodyTimeout` defaults to `30e3`.', '2025-01-15T00:00:00Z');
+    const claim = (await test.call('drift', { all: true })).memories
+      .find((m) => m.id === id)
+      ?.claims.find((c) => c.kind === 'config' && c.verdict === 'stale');
+    assert.equal(claim?.evidence.now, '300e3');
+    assert.equal(claim?.evidence.commit?.hash, change);
+  });
+
   it('work on a branch merged later: the memory of that branch is checked against what it held', async () => {
     const repo = new GitRepository();
     repo.commit('initial', '2025-01-01T00:00:00Z', { write: { 'src/main.ts': 'export const m = 1;\n' } });
