@@ -157,8 +157,7 @@ async function openReplicated(
     limits: options.limits,
     pageCacheKib: options.pageCacheKib,
     embedding: null,
-    // Each process's copy of the lexical index would miss the other processes' writes.
-    lexicalCopy: 'never',
+    lexicalCopy: 'background',
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
+import { noteLexicalChange } from '../lexical/lexicalChanges';
 import type { Clock } from '../host';
 import type { EngineDatabase, StoreStats } from '../store/engineDatabase';
 import { LocalTransactions } from '../store/localTransactions';
@@ -7,6 +8,9 @@ import { replayRecords } from '../store/replay';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { databaseFromBytes, readMeta } from '../store/snapshotFile';
 import type { TransactionRecord } from '../store/statementLog';
+
+/** The table FTS4 keeps memory_fts's rows in, by docid (see liveLexicalIndex.ts). */
+const LEXICAL_ROWS = 'memory_fts_content';
 
 /**
  * One server process's copy of a PostgreSQL store: an in-memory sql.js database loaded from a
@@ -93,12 +97,27 @@ export class ReplicaDatabase implements EngineDatabase {
     this.transactions.release(keep);
   }
 
-  /** Applies records from PostgreSQL after this replica's last one; returns how many. */
+  /**
+   * Applies records from PostgreSQL after this replica's last one; returns how many. The lexical
+   * documents they (re)wrote are reported as the engine's write path reports its own, so the
+   * in-memory lexical copy re-reads them: replay writes FTS rows by SQL alone. The team server's
+   * writes only insert FTS rows (an edit deletes and inserts the same document in one record);
+   * purges, the one path that only deletes, belong to capture, which the server does not serve.
+   */
   catchUp(records: readonly TransactionRecord[]): number {
     this.assertOpen();
     const fresh = records.filter((r) => r.seq > this.transactions.seq);
     if (fresh.length === 0) return 0;
-    this.transactions.seq = replayRecords(this.db, fresh, this.transactions.seq, this.path);
+    const docs = new Set<number>();
+    this.db.updateHook((_operation, _database, table, rowid) => {
+      if (table === LEXICAL_ROWS) docs.add(Number(rowid));
+    });
+    try {
+      this.transactions.seq = replayRecords(this.db, fresh, this.transactions.seq, this.path);
+    } finally {
+      this.db.updateHook(null);
+    }
+    for (const doc of docs) noteLexicalChange(doc);
     return fresh.length;
   }
 

@@ -14,8 +14,15 @@ import { ReplicaDatabase } from './replicaDatabase';
 /** What the replicated engine opens with: the engine's options without a database file. */
 export type ReplicatedHostOptions = Omit<HostOptions, 'dbPath' | 'openDatabase'>;
 
-/** A snapshot is written once this many records were appended after the newest one. @default 1000 */
-const SNAPSHOT_EVERY = 1000;
+export interface ReplicationPolicy {
+  /** A snapshot is written once this many records were appended after the newest one. @default 1000 */
+  snapshotEvery: number;
+}
+
+const DEFAULT_POLICY: ReplicationPolicy = { snapshotEvery: 1000 };
+
+/** Raised when PostgreSQL pruned records this replica still lacks: it reloads, then runs again. */
+const BEHIND = 'replicaBehind';
 
 /**
  * The engine of one team server process over a PostgreSQL store (pgJournal.ts): calls run one at
@@ -39,16 +46,27 @@ export class ReplicatedEngine implements SharedEngine {
   private constructor(
     private readonly journal: PgJournal,
     private readonly options: ReplicatedHostOptions,
+    private readonly policy: ReplicationPolicy,
     private replica: ReplicaDatabase,
     private dispatcher: EngineDispatcher,
   ) {}
 
   /** Connects, loads the newest snapshot, replays the records after it, migrates (once, locked). */
-  static async open(storeUrl: string, options: ReplicatedHostOptions): Promise<ReplicatedEngine> {
+  static async open(
+    storeUrl: string,
+    options: ReplicatedHostOptions,
+    policy: Partial<ReplicationPolicy> = {},
+  ): Promise<ReplicatedEngine> {
     const journal = await PgJournal.connect(storeUrl, options.logger);
     try {
       const { replica, dispatcher, snapshotSeq } = await openReplica(journal, options);
-      const engine = new ReplicatedEngine(journal, options, replica, dispatcher);
+      const engine = new ReplicatedEngine(
+        journal,
+        options,
+        { ...DEFAULT_POLICY, ...policy },
+        replica,
+        dispatcher,
+      );
       engine.snapshotSeq = snapshotSeq;
       return engine;
     } catch (error) {
@@ -91,6 +109,37 @@ export class ReplicatedEngine implements SharedEngine {
   }
 
   private async run(requestId: string, method: string, params: unknown, local: boolean): Promise<unknown> {
+    try {
+      return await this.runOnce(requestId, method, params, local);
+    } catch (error) {
+      if (!(EngramError.is(error) && error.details?.[BEHIND])) throw error;
+      await this.reload();
+      return this.runOnce(requestId, method, params, local);
+    }
+  }
+
+  /**
+   * A new replica from the newest snapshot, in place of one that fell behind the records kept
+   * (it idled while other processes wrote and pruned). Read events it buffered are lost.
+   */
+  private async reload(): Promise<void> {
+    const stale = this.dispatcher;
+    const { replica, dispatcher, snapshotSeq } = await openReplica(this.journal, this.options);
+    this.replica = replica;
+    this.dispatcher = dispatcher;
+    this.snapshotSeq = snapshotSeq;
+    this.options.logger.warn(
+      `reloaded this server's replica from the snapshot at transaction ${snapshotSeq}`,
+    );
+    await stale.close().catch(() => undefined);
+  }
+
+  private async runOnce(
+    requestId: string,
+    method: string,
+    params: unknown,
+    local: boolean,
+  ): Promise<unknown> {
     const dispatch = (): Promise<unknown> =>
       this.dispatcher.dispatch(method, params, { requestId, client: 'team-server', local });
     if (isMethodName(method) && !METHODS[method].write) {
@@ -148,8 +197,8 @@ export class ReplicatedEngine implements SharedEngine {
     if (first && first.seq > this.replica.lastSeq + 1)
       throw new EngramError(
         'UNAVAILABLE',
-        `this server's replica (transaction ${this.replica.lastSeq}) is older than the oldest record kept ` +
-          `(${first.seq}): restart it`,
+        `this server's replica (transaction ${this.replica.lastSeq}) is older than the oldest record kept (${first.seq})`,
+        { [BEHIND]: true },
       );
     // Others' writes may have merged or removed entities this process has cached.
     if (this.replica.catchUp(records) > 0) this.dispatcher.store.entitiesChanged();
@@ -163,7 +212,7 @@ export class ReplicatedEngine implements SharedEngine {
 
   private async snapshotIfDue(): Promise<void> {
     const seq = this.replica.lastSeq;
-    if (seq - this.snapshotSeq < SNAPSHOT_EVERY) return;
+    if (seq - this.snapshotSeq < this.policy.snapshotEvery) return;
     try {
       const bytes = this.replica.exportBytes();
       await this.journal.write((locked) => locked.saveSnapshot({ seq, bytes }, this.options.clock()));

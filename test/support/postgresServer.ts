@@ -24,7 +24,11 @@ export interface PostgresServer {
 
 const USER = 'engram';
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * `durable`: PostgreSQL fsyncs its WAL at each commit as in production (benchmarks). Tests leave it
+ * off: a restart they make is a clean shutdown, which writes everything out anyway.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinaries();
   const dir = tempDir('engram-pg-', { afterTest: false });
   const data = path.join(dir, 'data');
@@ -59,7 +63,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-k',
       dir,
       '-c',
-      'fsync=off',
+      `fsync=${options.durable ? 'on' : 'off'}`,
     ]);
     const started = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     child = started;

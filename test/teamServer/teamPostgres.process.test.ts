@@ -82,6 +82,23 @@ it("two servers on one PostgreSQL store: each sees the other's writes, and a req
     assert.equal(hits[0]?.memory.content, 'The billing service retries webhooks three times');
   }
 
+  // b's in-memory lexical copy (built in the background since open) learns a's new documents.
+  const zeppelin = 'Zeppelin hangar doors close at dusk';
+  assert.equal(
+    (await rpc(a.url, token, { id: 'pg-zeppelin', method: 'remember', params: { content: zeppelin } }))
+      .status,
+    200,
+  );
+  const found = await rpc(b.url, token, {
+    id: 'pg-zeppelin-recall',
+    method: 'recall',
+    params: { query: 'zeppelin hangar' },
+  });
+  assert.equal(
+    (found.body['result'] as { hits: Array<{ memory: { content: string } }> }).hits[0]?.memory.content,
+    zeppelin,
+  );
+
   // The same request id through both servers at once: applied once, both answered alike.
   const write = {
     id: 'pg-same-id-both',
