@@ -1,8 +1,8 @@
 /**
  * The team server's cost per call over HTTP, against the same calls in this process on a database
  * of the same size (the reference, measured in the same run). Loopback, sequential, bounded:
- * `node --import tsx test/bench/teamServerBench.ts [memories] [calls] [--store postgres]` after a
- * build. `--store postgres` adds two server processes on one PostgreSQL store (a server the bench
+ * `node --import tsx test/bench/teamServerBench.ts [memories] [calls] [--store postgres] [--load S]`
+ * after a build; `--load S` adds S seconds of 20 concurrent clients on each store. `--store postgres` adds two server processes on one PostgreSQL store (a server the bench
  * starts, test/support/postgresServer.ts), called in turn, beside the sql.js server.
  */
 import os from 'node:os';
@@ -13,11 +13,15 @@ import { addToken, rpc, startTeamServer } from '../teamServer/teamServerProcess'
 import type { TeamServerProcess } from '../teamServer/teamServerProcess';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { machine, median, ms, percentile, round } from './stats';
+import { loadLine, mixedLoad } from './teamLoad';
 
 const args = process.argv.slice(2);
 const storeAt = args.indexOf('--store');
 const store = storeAt >= 0 ? args.splice(storeAt, 2)[1] : undefined;
 if (store !== undefined && store !== 'postgres') throw new Error(`--store takes postgres; got ${store}`);
+const loadAt = args.indexOf('--load');
+/** Seconds of 20 concurrent clients mixing recall and remember (teamLoad.ts); 0: none. */
+const LOAD_SECONDS = loadAt >= 0 ? Number(args.splice(loadAt, 2)[1]) : 0;
 const MEMORIES = Number(args[0] ?? 2000);
 const CALLS = Number(args[1] ?? 200);
 const BATCH = 500;
@@ -100,6 +104,20 @@ async function main(): Promise<void> {
     console.log(line('remember over HTTP /rpc', results.httpRemember));
     if (replicas.length) console.log(line(`remember, ${pg}`, results.pgRemember));
     console.log(line('remember in process (ref)', results.localRemember));
+    if (LOAD_SECONDS > 0) {
+      console.log(`20 concurrent clients for ${LOAD_SECONDS} s each, half recall, half remember:`);
+      console.log(loadLine('sql.js server', await mixedLoad([server.url], token, 20, LOAD_SECONDS, query)));
+      if (replicas.length)
+        console.log(
+          loadLine('PostgreSQL, 2 servers', await mixedLoad(pgUrls, token, 20, LOAD_SECONDS, query)),
+        );
+      console.log(
+        `load average after: ${os
+          .loadavg()
+          .map((l) => round(l))
+          .join(', ')}`,
+      );
+    }
   } finally {
     await local.close();
     await Promise.all([server, ...replicas].map((s) => s.stop()));
