@@ -7,6 +7,7 @@ import type { HostOptions } from './api/engineDispatcher';
 import type { MethodName, MethodParams, MethodResult } from './api/methods';
 import { silentLogger, systemClock } from './host';
 import type { Clock, Logger } from './host';
+import { invalidInput } from './errors';
 import { prepareDatabaseDirectory } from './paths';
 import { openShared } from './process/sharedEngine';
 import { checkWorkerScripts, defaultWorkerScripts } from './process/workerScripts';
@@ -16,6 +17,11 @@ import type { EngineRole, SharedEngine } from './process/sharedEngine';
 export interface OpenEngramOptions {
   /** The database file (see paths.ts for how entry points choose it). */
   dbPath: string;
+  /**
+   * A PostgreSQL URL: the store of record is that database, this process one of its replicas
+   * (engine/pgStore; the team server's `--store`). dbPath is then not opened.
+   */
+  store?: string;
   /** Where the host keeps sql.js's `sql-wasm.wasm`. */
   sqlWasmPath: string;
   /**
@@ -71,6 +77,8 @@ export class Engram {
     const workers = options.workers ?? defaultWorkerScripts();
     // Before anything is created: a host with a wrong path gets a one-line error and no database.
     checkWorkerScripts(workers);
+    if (options.store !== undefined)
+      return new Engram(await openReplicated(options.store, options, logger, clock));
     prepareDatabaseDirectory(options.dbPath);
     const shared = await openShared({
       dbPath: options.dbPath,
@@ -126,6 +134,31 @@ export class Engram {
   close(): Promise<void> {
     return this.shared.close();
   }
+}
+
+/**
+ * The engine of a team server process over PostgreSQL: what it does not do yet is refused with
+ * one line (each would write outside a served call, which a replica cannot journal).
+ */
+async function openReplicated(
+  url: string,
+  options: OpenEngramOptions,
+  logger: Logger,
+  clock: Clock,
+): Promise<SharedEngine> {
+  if (options.embedding)
+    throw invalidInput('--store postgres:// runs without an embedding model for now: use --embedding off');
+  const { ReplicatedEngine } = await import('./pgStore/replicatedEngine');
+  return ReplicatedEngine.open(url, {
+    sqlWasmPath: options.sqlWasmPath,
+    ...(options.workers ? { workers: options.workers } : {}),
+    logger,
+    clock,
+    limits: options.limits,
+    pageCacheKib: options.pageCacheKib,
+    embedding: null,
+    lexicalCopy: 'background',
+  });
 }
 
 /** Activity from the process layer (another process's notification, or our own host's) checked. */

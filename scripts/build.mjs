@@ -89,6 +89,8 @@ const lazyLibraries = [
   { module: 'gpt-tokenizer', out: 'gptTokenizer' },
   { module: 'hnswlib-wasm/dist/hnswlib.js', out: 'hnswlibWasm' },
   { module: 'fake-indexeddb', out: 'fakeIndexeddb' },
+  // The PostgreSQL driver: only `engram serve --team --store postgres://...` loads it (engine/pgStore).
+  { module: 'pg', out: 'pg' },
 ];
 const lazyLibrary = {
   name: 'lazyLibrary',
@@ -108,7 +110,8 @@ const common = {
   sourcemap: withMaps ? 'linked' : false,
   logLevel: 'warning',
   absWorkingDir: root,
-  external: ['vscode'],
+  // pg-native is pg's optional libpq binding, which Engram does not use (pg loads it only when asked).
+  external: ['vscode', 'pg-native'],
   // jsonc-parser's UMD build requires its modules by computed paths esbuild cannot follow.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };

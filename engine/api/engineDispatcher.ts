@@ -17,6 +17,8 @@ import { indexTeamFiles } from '../team/indexOnOpen';
 import { registerBm25 } from '../lexical/bm25';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { SnapshotPolicy } from '../store/durableDatabase';
+import type { EngineDatabase } from '../store/engineDatabase';
+import type { Database } from 'sql.js';
 import { loadSqlJs } from '../store/sqlite';
 import { defaultWorkerScripts } from '../process/workerScripts';
 import type { WorkerScripts } from '../process/workerScripts';
@@ -30,7 +32,13 @@ import { activityOf, reportActivity } from './engineActivity';
 import type { ActivityListener, EngineActivity } from './engineActivity';
 
 export interface HostOptions {
+  /** The database file, or where the store is (for messages) when openDatabase is given. */
   dbPath: string;
+  /**
+   * Opens the store instead of the durable file at dbPath (a PostgreSQL replica,
+   * engine/pgStore), with the migrations run; `configure` registers the engine's SQL functions.
+   */
+  openDatabase?: (configure: (db: Database) => void) => Promise<EngineDatabase>;
   sqlWasmPath: string;
   /** The worker scripts (scan, vector build, checkpoint; the embedding one is the provider's). @default defaultWorkerScripts() */
   workers?: WorkerScripts;
@@ -108,25 +116,9 @@ export class EngineDispatcher {
 
   static async open(options: HostOptions): Promise<EngineDispatcher> {
     const workers = options.workers ?? defaultWorkerScripts();
-    const db = await DurableDatabase.open({
-      path: options.dbPath,
-      sql: await loadSqlJs(options.sqlWasmPath),
-      logger: options.logger,
-      clock: options.clock,
-      migrations: MIGRATIONS,
-      snapshot: options.snapshot,
-      pageCacheKib: options.pageCacheKib,
-      configure: registerBm25,
-      ...(options.checkpointInWorker
-        ? {
-            checkpointWorker: {
-              sqlWasmPath: options.sqlWasmPath,
-              script: workers.checkpoint,
-              minDatabaseBytes: options.checkpointWorkerMinBytes,
-            },
-          }
-        : {}),
-    });
+    const db = options.openDatabase
+      ? await options.openDatabase(registerBm25)
+      : await openDurable(options, workers);
     const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
     useLexicalCopy(db, options.lexicalCopy ?? 'background', (fn) => store.read(fn));
     store.sweepExpired();
@@ -253,6 +245,29 @@ export class EngineDispatcher {
     }
     await this.store.db.close();
   }
+}
+
+/** The durable file store at options.dbPath. */
+async function openDurable(options: HostOptions, workers: WorkerScripts): Promise<DurableDatabase> {
+  return DurableDatabase.open({
+    path: options.dbPath,
+    sql: await loadSqlJs(options.sqlWasmPath),
+    logger: options.logger,
+    clock: options.clock,
+    migrations: MIGRATIONS,
+    snapshot: options.snapshot,
+    pageCacheKib: options.pageCacheKib,
+    configure: registerBm25,
+    ...(options.checkpointInWorker
+      ? {
+          checkpointWorker: {
+            sqlWasmPath: options.sqlWasmPath,
+            script: workers.checkpoint,
+            minDatabaseBytes: options.checkpointWorkerMinBytes,
+          },
+        }
+      : {}),
+  });
 }
 
 /** Loads the model and the vector index; writes and recalls that need them wait for this. */

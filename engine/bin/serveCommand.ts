@@ -17,6 +17,7 @@ interface ServeOptions {
   bind?: string;
   rate?: number;
   burst?: number;
+  store?: string;
 }
 
 /**
@@ -36,6 +37,10 @@ export function registerServeCommand(
       .option('--mcp', 'serve MCP to one machine (stdio, or Streamable HTTP with --http)')
       .option('--team', 'serve the team server: /rpc, /mcp, /metrics, /healthz over HTTP, per-user tokens')
       .option('--tokens <file>', '--team: the tokens file (default: team-tokens.json beside the database)')
+      .option(
+        '--store <url>',
+        '--team: keep the store in PostgreSQL (postgres://user:password@host:port/database); several servers may share it',
+      )
       .option('--bind <address>', '--team: the address to listen on (default 127.0.0.1: put TLS in front)')
       .option('--rate <n>', '--team: requests per second per token (default 20)', parseNumber)
       .option(
@@ -45,6 +50,7 @@ export function registerServeCommand(
       ),
   ).action(async (o: ServeOptions) => {
     if (o.mcp === o.team) throw invalidInput('engram serve takes one of --mcp or --team');
+    if (o.store !== undefined && !o.team) throw invalidInput('--store goes with --team');
     if (o.mcp) return runBridge({ ...globals(), ...o }, io);
     const { runTeamServer } = await import('../teamServer/runTeamServer');
     return runTeamServer({ ...globals(), ...o }, io);

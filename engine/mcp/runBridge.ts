@@ -27,6 +27,8 @@ export interface BridgeLaunch {
   embedding?: string;
   /** Serve as the team server (engine/teamServer): memories only, named `team-server` to the engine. */
   team?: boolean;
+  /** With team: a PostgreSQL URL, the store of record (engine/pgStore). */
+  store?: string;
 }
 
 /** The process around the bridge; the only place it reads the environment. */
@@ -78,6 +80,7 @@ export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): Brid
       sqlWasmPath: io.sqlWasmPath,
       ...(io.workers ? { workers: io.workers } : {}),
       clientName: launch.team ? 'team-server' : 'mcp',
+      ...(launch.store === undefined ? {} : { store: launch.store }),
       logger,
       embedding,
       warmEmbedding: true,

@@ -1,7 +1,7 @@
 import { EngramError, invalidInput } from '../errors';
 import { redactSecrets, withoutSecrets } from '../extract/secrets';
 import type { Clock } from '../host';
-import type { DurableDatabase, WriteOptions } from '../store/durableDatabase';
+import type { EngineDatabase, WriteOptions } from '../store/engineDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
 import { mergeEntities } from './entityGraph';
@@ -76,7 +76,7 @@ export class MemoryStore {
   private lastSweep = 0;
 
   constructor(
-    readonly db: DurableDatabase,
+    readonly db: EngineDatabase,
     readonly clock: Clock,
     readonly limits: MemoryLimits = DEFAULT_LIMITS,
   ) {

@@ -8,15 +8,14 @@ import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
 import type { Migration } from './migrate';
-import { StatementCache } from './sqlAccess';
+import type { EngineDatabase, StoreStats, WriteOptions } from './engineDatabase';
+import { LocalTransactions } from './localTransactions';
 import type { SqlReader, SqlWriter } from './sqlAccess';
-import type { SqlParams, TransactionRecord } from './statementLog';
 import { defaultWorkerScripts } from '../process/workerScripts';
 import { runCheckpoint } from './checkpoint';
 import type { CheckpointWorkerScript } from './checkpoint';
 import { replayRecords } from './replay';
 import { storeFiles } from './storeFiles';
-import { storedParams } from './writePolicy';
 import {
   checkPageCache,
   createEmpty,
@@ -75,10 +74,7 @@ export interface CheckpointWorkerOptions {
   minDatabaseBytes?: number;
 }
 
-export interface WriteOptions {
-  /** @default true: returns after fdatasync. False: the sync happens in the background. */
-  durable?: boolean;
-}
+export type { WriteOptions } from './engineDatabase';
 
 /**
  * For writes of data derived from the workspace (the code index, codebase memories): journaled,
@@ -104,15 +100,11 @@ const DEFAULT_POLICY: SnapshotPolicy = {
  * The previous snapshot is kept as `<db>.prev`, and the journal keeps every record since it, so a
  * damaged snapshot can be recovered without loss.
  */
-export class DurableDatabase {
-  private readonly statements: StatementCache;
+export class DurableDatabase implements EngineDatabase {
+  private readonly transactions: LocalTransactions;
   private readonly policy: SnapshotPolicy;
-  private seq: number;
   private snapshotSeq: number;
-  /** Statements of the open write transaction; nested writes append to it. */
-  private openTransaction: TransactionRecord['statements'] | undefined;
   private closed = false;
-  private broken: Error | undefined;
   private snapshotting: Promise<void> | undefined;
   /** Set when close() starts: background snapshots are no longer started (close takes the last one). */
   private closing = false;
@@ -126,10 +118,17 @@ export class DurableDatabase {
     readonly dbId: string,
     seq: number,
   ) {
-    this.statements = new StatementCache(db);
+    this.transactions = new LocalTransactions(db, seq);
     this.policy = { ...DEFAULT_POLICY, ...options.snapshot };
-    this.seq = seq;
     this.snapshotSeq = seq;
+  }
+
+  private get seq(): number {
+    return this.transactions.seq;
+  }
+
+  private get statements(): LocalTransactions['statements'] {
+    return this.transactions.statements;
   }
 
   /**
@@ -220,50 +219,17 @@ export class DurableDatabase {
    */
   write<T>(fn: (writer: SqlWriter) => T, options: WriteOptions = {}): T {
     this.assertUsable();
-    if (this.openTransaction) return this.nestedWrite(this.openTransaction, fn);
-    const statements: TransactionRecord['statements'] = [];
-    this.openTransaction = statements;
-    this.db.exec('BEGIN');
-    try {
-      const result = fn(this.writer(statements));
-      if (statements.length > 0) {
-        const seq = this.seq + 1;
-        this.statements.run("UPDATE engram_meta SET value = ? WHERE key = 'journal_seq'", [String(seq)]);
-        this.journal.append({ seq, at: this.options.clock(), statements }, options.durable ?? true);
-        this.commitOrBreak();
-        this.seq = seq;
-        this.afterWrite();
-      } else {
-        this.db.exec('ROLLBACK');
-      }
-      return result;
-    } catch (error) {
-      if (!this.broken) this.tryRollback();
-      throw error;
-    } finally {
-      this.openTransaction = undefined;
-    }
+    const before = this.transactions.seq;
+    const result = this.transactions.write(fn, this.options.clock(), (record) =>
+      this.journal.append(record, options.durable ?? true),
+    );
+    if (this.transactions.seq !== before) this.afterWrite();
+    return result;
   }
 
   /** True inside a write transaction (a write started now would be a nested savepoint). */
   get inWrite(): boolean {
-    return this.openTransaction !== undefined;
-  }
-
-  /** A write inside a write: a savepoint, so a nested failure undoes only its own statements. */
-  private nestedWrite<T>(statements: TransactionRecord['statements'], fn: (writer: SqlWriter) => T): T {
-    const mark = statements.length;
-    this.db.exec('SAVEPOINT nested');
-    try {
-      const result = fn(this.writer(statements));
-      this.db.exec('RELEASE nested');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK TO nested');
-      this.db.exec('RELEASE nested');
-      statements.length = mark;
-      throw error;
-    }
+    return this.transactions.inWrite;
   }
 
   /** Writes a snapshot now if anything changed since the last one. */
@@ -277,14 +243,7 @@ export class DurableDatabase {
     return this.snapshotting;
   }
 
-  stats(): {
-    seq: number;
-    snapshotSeq: number;
-    journalBytes: number;
-    journalRecords: number;
-    /** False while a write made with `durable: false` waits for its background fdatasync. */
-    journalSynced: boolean;
-  } {
+  stats(): StoreStats {
     return {
       seq: this.seq,
       snapshotSeq: this.snapshotSeq,
@@ -315,7 +274,7 @@ export class DurableDatabase {
       // journal would be closed under its compaction.
       while (this.snapshotting) await this.snapshotting.catch(() => undefined);
       if (
-        !this.broken &&
+        !this.transactions.broken &&
         this.seq !== this.snapshotSeq &&
         this.bytesToReplay() >= closeJournalBytes(this.policy.closeJournalBytes, this.options.path)
       ) {
@@ -323,7 +282,7 @@ export class DurableDatabase {
       }
     } finally {
       this.closed = true;
-      this.statements.clear();
+      this.transactions.clear();
       this.journal.close();
       this.db.close();
     }
@@ -333,42 +292,6 @@ export class DurableDatabase {
   private bytesToReplay(): number {
     const { from, to } = this.journal.rangeAfter(this.snapshotSeq);
     return to - from;
-  }
-
-  private writer(statements: TransactionRecord['statements']): SqlWriter {
-    const cache = this.statements;
-    return {
-      all: (sql, params) => cache.all(sql, params),
-      get: (sql, params) => cache.get(sql, params),
-      value: (sql, params) => cache.value(sql, params),
-      run: (sql: string, given?: SqlParams) => {
-        const params = given === undefined ? undefined : storedParams(given);
-        const changes = params === undefined ? execScript(this.db, sql) : cache.run(sql, params);
-        statements.push([sql, params]);
-        return changes;
-      },
-    };
-  }
-
-  private commitOrBreak(): void {
-    try {
-      this.db.exec('COMMIT');
-    } catch (error) {
-      // The journal already holds the transaction: reopening replays it. Refuse further use.
-      this.broken = new EngramError(
-        'STORE',
-        `commit failed after journaling; reopen the database: ${String(error)}`,
-      );
-      throw this.broken;
-    }
-  }
-
-  private tryRollback(): void {
-    try {
-      this.db.exec('ROLLBACK');
-    } catch {
-      // No transaction was open (BEGIN failed): nothing to undo.
-    }
   }
 
   private afterWrite(): void {
@@ -450,11 +373,7 @@ export class DurableDatabase {
 
   private assertUsable(): void {
     if (this.closed) throw new EngramError('CLOSED', `database ${this.options.path} is closed`);
-    if (this.broken) throw this.broken;
+    const broken = this.transactions.broken;
+    if (broken) throw broken;
   }
-}
-
-function execScript(db: Database, sql: string): number {
-  db.exec(sql);
-  return db.getRowsModified();
 }

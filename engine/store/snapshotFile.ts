@@ -34,6 +34,22 @@ export function emptyDatabase(sql: SqlJsStatic, dbId: string): Database {
   return db;
 }
 
+/**
+ * A database from exported bytes, set up as a loaded snapshot is (a replica's snapshot from
+ * PostgreSQL, engine/pgStore: the bytes were checked by PostgreSQL, so no quick_check here).
+ */
+export function databaseFromBytes(sql: SqlJsStatic, bytes: Uint8Array): Database {
+  const db = new sql.Database(bytes);
+  try {
+    readMeta(db, 'db_id');
+    db.exec(IN_MEMORY_PRAGMAS);
+    return db;
+  } catch (error) {
+    db.close();
+    throw new EngramError('CORRUPT', `the snapshot is not an Engram database (${firstLine(error)})`);
+  }
+}
+
 /** SQLite's page cache for an open store (KiB), unless its owner asks for another (setPageCache). */
 export const DEFAULT_PAGE_CACHE_KIB = 32 * 1024;
 

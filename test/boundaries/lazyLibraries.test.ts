@@ -15,6 +15,7 @@ const LAZY = [
   { file: 'lazy/gptTokenizer.js', marker: 'o200k_base', users: ['engineCore.js'] },
   { file: 'lazy/hnswlibWasm.js', marker: 'waitForFileSystemSynced', users: ['engineCore.js'] },
   { file: 'lazy/fakeIndexeddb.js', marker: 'FDBKeyRange', users: ['engineCore.js'] },
+  { file: 'lazy/pg.js', marker: 'SCRAM-SHA-256', users: ['engineCore.js'] },
 ];
 
 describe('libraries the engine loads on first use stay out of the bundles that load the engine', () => {

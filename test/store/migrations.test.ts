@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { silentLogger } from '../../engine/host';
 import { MIGRATIONS } from '../../engine/memory/schema';
 import { DurableDatabase } from '../../engine/store/durableDatabase';
+import type { EngineDatabase } from '../../engine/store/engineDatabase';
 import { schemaVersion } from '../../engine/store/migrate';
 import type { SqlWriter } from '../../engine/store/sqlAccess';
 import { loadSqlJs } from '../../engine/store/sqlite';
@@ -44,7 +45,7 @@ const SEED: Record<number, (tx: SqlWriter) => void> = {
   },
 };
 
-function schemaOf(db: DurableDatabase) {
+function schemaOf(db: EngineDatabase) {
   return db.read((r) =>
     r.all("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"),
   );

@@ -24,6 +24,31 @@ it('engram serve takes one of --mcp or --team', async () => {
   assert.match(result.err, /engram serve takes one of --mcp or --team/);
 });
 
+it('--store goes with --team, and refuses an embedding model it cannot run yet', async () => {
+  const cwd = tempDir();
+  const mcp = await engram(cwd, ['serve', '--mcp', '--store', 'postgres://engram@127.0.0.1/team']);
+  assert.equal(mcp.code, 1);
+  assert.match(mcp.err, /--store goes with --team/);
+  const db = path.join(cwd, 'team.db');
+  await engram(cwd, ['--db', db, 'team', 'token', 'add', 'alice']);
+  const embedded = await engram(cwd, [
+    '--db',
+    db,
+    '--embedding',
+    'use-lite',
+    'serve',
+    '--team',
+    '--store',
+    'postgres://engram@127.0.0.1/team',
+  ]);
+  assert.notEqual(embedded.code, 0);
+  assert.equal(embedded.err.trim().split('\n').length, 1, embedded.err);
+  assert.match(
+    embedded.err,
+    /--store postgres:\/\/ runs without an embedding model for now: use --embedding off/,
+  );
+});
+
 it('a queued write says so in --json too; methods the server does not serve stay local', async () => {
   const cwd = tempDir();
   const env = { ENGRAM_TEAM_URL: DOWN, ENGRAM_TEAM_TOKEN: 'engram_x' };

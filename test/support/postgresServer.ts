@@ -1,0 +1,137 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../teamServer/teamServerProcess';
+import { tempDir } from './temp';
+
+/**
+ * A real PostgreSQL server for tests: `initdb` on a temp directory, `postgres` on a loopback port
+ * with its unix socket in that directory, stopped by pid. As root (CI, these machines) it runs as
+ * `nobody` through runuser, since postgres refuses to run as root. Without PostgreSQL installed,
+ * root installs Debian's package; anyone else gets one line saying what to install.
+ */
+export interface PostgresServer {
+  port: number;
+  /** A URL for database `name` (created by `createDatabase`), as user `engram` (trust auth). */
+  url(name?: string): string;
+  createDatabase(name: string): Promise<void>;
+  /** Fast shutdown (SIGINT to the postmaster), waiting for its exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same directory and port (after stop). */
+  start(): Promise<void>;
+}
+
+const USER = 'engram';
+
+/**
+ * `durable`: PostgreSQL fsyncs its WAL at each commit as in production (benchmarks). Tests leave it
+ * off: a restart they make is a clean shutdown, which writes everything out anyway.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  const dir = tempDir('engram-pg-', { afterTest: false });
+  const data = path.join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) chownSync(dir, 65534, 65534); // nobody, who runs the server
+  const run = (command: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'nobody', '--', command, ...args]] : [command, args];
+  const [initCommand, initArgs] = run(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    USER,
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
+  const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`initdb failed: ${(init.stderr || init.stdout).trim()}`);
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  async function start(): Promise<void> {
+    const [command, args] = run(path.join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-k',
+      dir,
+      '-c',
+      `fsync=${options.durable ? 'on' : 'off'}`,
+    ]);
+    const started = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = started;
+    exited = new Promise((resolve) => started.once('exit', () => resolve()));
+    let log = '';
+    await new Promise<void>((resolve, reject) => {
+      started.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        log += chunk;
+        if (log.includes('ready to accept connections')) resolve();
+      });
+      started.once('exit', (code) => reject(new Error(`postgres exited with ${code}: ${log.slice(-500)}`)));
+    });
+  }
+
+  async function stop(): Promise<void> {
+    if (!child || child.exitCode !== null) return;
+    // The postmaster's pid (under runuser, the child is runuser): SIGINT is a fast shutdown.
+    const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 'SIGINT');
+    await exited;
+  }
+
+  await start();
+  process.once('exit', () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+  });
+  return {
+    port,
+    url: (name = 'postgres') => `postgres://${USER}@127.0.0.1:${port}/${name}`,
+    async createDatabase(name) {
+      const result = spawnSync(
+        path.join(bin, 'createdb'),
+        ['-h', '127.0.0.1', '-p', String(port), '-U', USER, name],
+        { encoding: 'utf8' },
+      );
+      if (result.status !== 0) throw new Error(`createdb ${name} failed: ${result.stderr.trim()}`);
+      return Promise.resolve();
+    },
+    stop,
+    start,
+  };
+}
+
+/** The directory of initdb and postgres: pg_config's, else the newest /usr/lib/postgresql/N/bin. */
+function postgresBinaries(): string {
+  const found = findBinaries();
+  if (found) return found;
+  if (process.getuid?.() === 0) {
+    const install = spawnSync('apt-get', ['install', '-y', 'postgresql'], { encoding: 'utf8' });
+    const after = findBinaries();
+    if (after) return after;
+    throw new Error(
+      `PostgreSQL is not installed and apt-get install -y postgresql failed: ${install.stderr.trim().split('\n').pop()}`,
+    );
+  }
+  throw new Error(
+    'PostgreSQL is not installed: install the postgresql package (apt-get install -y postgresql) to run these tests',
+  );
+}
+
+function findBinaries(): string | undefined {
+  const config = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
+  const fromConfig = config.status === 0 ? config.stdout.trim() : '';
+  if (fromConfig && existsSync(path.join(fromConfig, 'initdb'))) return fromConfig;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : path.join(root, versions[0], 'bin');
+}
