@@ -73,6 +73,17 @@ export function boostsFor(
  * stops reading candidates whose fused score times this cannot reach its k-th hit (rankPool.ts).
  */
 export function boostCeiling(context: BoostContext): number {
+  // It depends on the intent and on whether a session is asked (recency at age 0 is the same at
+  // any time): computed once for each.
+  const key = `${context.intent}|${context.session !== undefined}`;
+  let ceiling = ceilings.get(key);
+  if (ceiling === undefined) ceilings.set(key, (ceiling = highestBoost(context)));
+  return ceiling;
+}
+
+const ceilings = new Map<string, number>();
+
+function highestBoost(context: BoostContext): number {
   let ceiling = 0;
   for (const layer of LAYERS)
     for (const kind of KINDS) {

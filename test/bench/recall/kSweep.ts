@@ -116,6 +116,7 @@ export async function kSweep(options: KSweepOptions): Promise<Record<string, Rec
       }
       const [low, high] = [Math.min(...options.ks), Math.max(...options.ks)];
       row[`p50 k${high} / k${low}`] = round(row[`k${high}P50Ms`]! / row[`k${low}P50Ms`]!, 1);
+      row[`cpu k${high} / k${low}`] = round(row[`k${high}CpuP50Ms`]! / row[`k${low}CpuP50Ms`]!, 1);
       out[label] = row;
     }
     return out;
