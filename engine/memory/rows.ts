@@ -82,14 +82,18 @@ export function toVersion(row: MemoryRow): MemoryVersion {
   };
 }
 
+/**
+ * The version with its counters added in place, not `{ ...toVersion(row), ... }`: that spread of
+ * 24 fields built each memory in about 10 µs (V8's slow path), so reading 1,000 rows took twice
+ * as long as the read itself.
+ */
 export function toMemory(row: MemoryRow): Memory {
-  return {
-    ...toVersion(row),
-    pinned: row.pinned === 1,
-    accessCount: row.access_count ?? 0,
-    lastAccessedAt: row.last_accessed_at ?? null,
-    confirmations: row.confirmations ?? 1,
-  };
+  const memory = toVersion(row) as Memory;
+  memory.pinned = row.pinned === 1;
+  memory.accessCount = row.access_count ?? 0;
+  memory.lastAccessedAt = row.last_accessed_at ?? null;
+  memory.confirmations = row.confirmations ?? 1;
+  return memory;
 }
 
 /** Inserts one version row. Versions are immutable once their successor exists. */

@@ -1,3 +1,4 @@
+import { KINDS, LAYERS } from '../memory/types';
 import type { Memory, Trust } from '../memory/types';
 import type { Intent } from './queryAnalysis';
 
@@ -64,6 +65,33 @@ export function boostsFor(
     negative,
     total: applied(importance * recency * pinned * session * layer * negative),
   };
+}
+
+/**
+ * The largest `total` boostsFor can give in this context: the best of every layer and kind at
+ * importance 1 (the most a write accepts), written now, pinned, in the asked session. Recall
+ * stops reading candidates whose fused score times this cannot reach its k-th hit (rankPool.ts).
+ */
+export function boostCeiling(context: BoostContext): number {
+  // It depends on the intent and on whether a session is asked (recency at age 0 is the same at
+  // any time): computed once for each.
+  const key = `${context.intent}|${context.session !== undefined}`;
+  let ceiling = ceilings.get(key);
+  if (ceiling === undefined) ceilings.set(key, (ceiling = highestBoost(context)));
+  return ceiling;
+}
+
+const ceilings = new Map<string, number>();
+
+function highestBoost(context: BoostContext): number {
+  let ceiling = 0;
+  for (const layer of LAYERS)
+    for (const kind of KINDS) {
+      const best = { importance: 1, trust: 'human' as const, validFrom: context.now, pinned: true };
+      const memory = { ...best, critical: true, session: context.session ?? null, layer, kind };
+      ceiling = Math.max(ceiling, boostsFor(memory, context).total);
+    }
+  return ceiling;
 }
 
 /**

@@ -66,10 +66,14 @@ export function graphScoresFor(
     }
   }
   const scores = new Map<string, number>();
+  const entities = [...factor.keys()];
+  // Only the links to the query's entities and their neighbours come back: at k = 1000 the
+  // candidates' other links (tens of thousands of rows) were most of the channel's time. `+`
+  // keeps SQLite seeking by memory and filtering by entity, so rows (and sums) keep their order.
   for (const link of reader.all<{ memoryId: string; entityId: number; weight: number }>(
     `SELECT memory_id AS memoryId, entity_id AS entityId, weight FROM memory_entities
-     WHERE memory_id IN (${candidates.map(() => '?').join(', ')})`,
-    [...candidates],
+     WHERE memory_id IN (${candidates.map(() => '?').join(', ')}) AND +entity_id IN (${entities.map(() => '?').join(', ')})`,
+    [...candidates, ...entities],
   )) {
     const f = factor.get(link.entityId);
     if (f !== undefined) scores.set(link.memoryId, (scores.get(link.memoryId) ?? 0) + f * link.weight);

@@ -1,11 +1,11 @@
 import { invalidInput } from '../errors';
 import type { Layer, Memory } from '../memory/types';
 import { cachedEntityByAlias, cachedSessionMembers } from './storeCounts';
-import type { MemoryReads, RecallSources } from './recallSources';
+import type { RecallSources } from './recallSources';
 import { lexicallyMatched, selectiveSeeds } from './entitySeeds';
-import { boostsFor } from './boosts';
-import { candidateFields, fullMemories } from './candidateRows';
-import type { CandidateFields } from './candidateRows';
+import { boostCeiling, boostsFor } from './boosts';
+import { rankPool } from './rankPool';
+import { fullMemories } from './candidateRows';
 import type { Boosts } from './boosts';
 import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
 import type { ChannelName, FusedChannel } from './channelWeights';
@@ -192,41 +192,46 @@ export async function recall(
   if (dense?.supportOnly) support.add('dense');
   const fused = reciprocalRankFusion(supportOnly(results, support, k));
   const pool = fused.slice(0, Math.max(k * 3, 30));
-  const poolIds = pool.map((c) => c.memoryId);
-  // With asOf the versions of that time decide; otherwise the current ones' fields, and whole rows
-  // for the final k only (below).
-  const memories: Map<string, CandidateFields> = store.read((r) =>
-    options.asOf === undefined ? candidateFields(r, poolIds) : fullMemories(r, poolIds, options.asOf),
-  );
   const dropped: RecallTrace['dropped'] = [];
-  const hits: Array<Omit<RecallHit, 'memory'> & { memory: CandidateFields }> = [];
-  for (const candidate of pool) {
-    const memory = memories.get(candidate.memoryId);
-    const reason = memory
-      ? exclusion(memory, options)
-      : options.asOf !== undefined
-        ? 'not known at asOf'
-        : 'not current';
-    if (!memory || reason) {
-      dropped.push({ memoryId: candidate.memoryId, reason: reason ?? 'filtered', fused: candidate.fused });
-      continue;
-    }
-    const boosts = boostsFor(memory, { intent: analysis.intent, now, session: options.session });
-    const neighbour = viaNeighbour.get(memory.id);
-    hits.push({
-      memory,
-      score: candidate.fused * boosts.total,
-      // A lexical rank earned next to a match, not by the memory's own words, says so.
-      channels: neighbour
-        ? { ...candidate.channels, neighbours: { rank: neighbour.rank, score: neighbour.score } }
-        : candidate.channels,
-      ...(options.explain ? { boosts } : {}),
-    });
-  }
+  const hits: RecallHit[] = [];
+  const boostContext = { intent: analysis.intent, now, session: options.session };
+  rankPool(
+    pool,
+    k,
+    boostCeiling(boostContext),
+    // Whole rows, the current ones or with asOf those of that time: reading only the ranking
+    // fields first and whole rows for the final k read most rows twice.
+    (ids) => store.read((r) => fullMemories(r, ids, options.asOf)),
+    (candidate, memory) => {
+      const reason = memory
+        ? exclusion(memory, options)
+        : options.asOf !== undefined
+          ? 'not known at asOf'
+          : 'not current';
+      if (!memory || reason) {
+        dropped.push({ memoryId: candidate.memoryId, reason: reason ?? 'filtered', fused: candidate.fused });
+        return undefined;
+      }
+      const boosts = boostsFor(memory, boostContext);
+      const neighbour = viaNeighbour.get(memory.id);
+      const score = candidate.fused * boosts.total;
+      hits.push({
+        memory,
+        score,
+        // A lexical rank earned next to a match, not by the memory's own words, says so.
+        channels: neighbour
+          ? { ...candidate.channels, neighbours: { rank: neighbour.rank, score: neighbour.score } }
+          : candidate.channels,
+        ...(options.explain ? { boosts } : {}),
+      });
+      return score;
+    },
+    options.explain,
+  );
   hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
   for (const extra of hits.slice(k))
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
-  const top = withWholeRows(store, hits.slice(0, k), options.asOf);
+  const top = hits.slice(0, k);
 
   if (options.noteAccess !== false) recordAccess(sources, query, top, options.session, now);
   const result: RecallResult = { query, hits: top };
@@ -317,24 +322,7 @@ function pagerankCandidates(
   });
 }
 
-/** The final hits with their whole memories (read for these k only; asOf read them already). */
-function withWholeRows(
-  store: MemoryReads,
-  hits: Array<Omit<RecallHit, 'memory'> & { memory: CandidateFields }>,
-  asOf: number | undefined,
-): RecallHit[] {
-  if (asOf !== undefined) return hits as RecallHit[];
-  const whole = store.read((r) =>
-    fullMemories(
-      r,
-      hits.map((hit) => hit.memory.id),
-    ),
-  );
-  // Read in the same turn as the fields: a memory cannot have gone in between.
-  return hits.map((hit) => ({ ...hit, memory: whole.get(hit.memory.id)! }));
-}
-
-function exclusion(memory: CandidateFields, options: RecallOptions): string | undefined {
+function exclusion(memory: Memory, options: RecallOptions): string | undefined {
   if (options.layer !== undefined && memory.layer !== options.layer) return `layer ${memory.layer}`;
   if (memory.status === 'active') return undefined;
   if (options.asOf !== undefined) return `status ${memory.status} at asOf`;

@@ -24,10 +24,11 @@ export interface SqlWriter extends SqlReader {
 export class StatementCache {
   private readonly statements = new Map<string, Statement>();
   /**
-   * Column names by statement. sql.js's getAsObject asks SQLite for every column's name (a WASM
-   * call and a string decode each) on every row; reading a large table it took most of the time.
+   * Row builders by statement (column names read once). sql.js's getAsObject asks SQLite for every
+   * column's name (a WASM call and a string decode each) on every row; reading a large table it
+   * took most of the time.
    */
-  private readonly columns = new Map<Statement, string[]>();
+  private readonly builders = new Map<Statement, RowBuilder>();
 
   constructor(private readonly db: Database) {}
 
@@ -85,19 +86,30 @@ export class StatementCache {
   clear(): void {
     for (const statement of this.statements.values()) statement.free();
     this.statements.clear();
-    this.columns.clear();
+    this.builders.clear();
   }
 
   /** The current row as an object keyed by column name, as getAsObject builds it. */
   private rowObject<T>(statement: Statement): T {
-    let names = this.columns.get(statement);
-    if (!names) {
-      names = statement.getColumnNames();
-      this.columns.set(statement, names);
+    let build = this.builders.get(statement);
+    if (!build) {
+      build = rowBuilder(statement.getColumnNames());
+      this.builders.set(statement, build);
     }
-    const values = statement.get();
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-    return row as T;
+    return build(statement.get()) as T;
   }
+}
+
+type RowBuilder = (values: readonly unknown[]) => Record<string, unknown>;
+
+/**
+ * A function that builds one statement's row objects as a literal with its column names, compiled
+ * once per statement. Assigning the names one by one (`row[name] = value`) takes V8's generic
+ * keyed-store path for every column: 2 µs of a row of 28 columns, a fifth of recall at k = 1000.
+ * The names are SQLite's for the engine's own statements, quoted as JSON string literals.
+ */
+function rowBuilder(names: readonly string[]): RowBuilder {
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiled from column names, see above
+  return new Function('values', `return { ${fields.join(', ')} };`) as RowBuilder;
 }

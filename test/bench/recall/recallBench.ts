@@ -5,6 +5,8 @@
  *        [--cosqa QUERIES CORPUS] [--latency] [--json] [--locomo-conversations 0-2]
  * `--record` writes the figures and the run's provenance to docs/figures/recall.json (then `npm run
  * figures` renders them into docs/benchmarks.md).
+ * `--k-sweep [10,100,1000]` times recall at each k on 10k synthetic memories (`--k-sweep-memories N`),
+ * beside another build with `--against OTHER/dist/engine.js` (kSweep.ts).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
  * some, check on the others (a held-out split).
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
@@ -27,6 +29,7 @@ import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './me
 import { PlainBm25 } from './plainBm25';
 import { useLiteProvider } from '../../support/host';
 import { startRun, writeRecord } from '../figures/benchRecord';
+import { kSweep } from './kSweep';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -39,7 +42,9 @@ const flag = (name: string, count = 1) => {
   return values.length === count && values.every((v) => !v.startsWith('--')) ? values : [];
 };
 const shared = path.resolve(__dirname, '../../../../shared/bench');
-const explicit = args.some((a) => ['--locomo', '--longmemeval', '--cosqa', '--latency'].includes(a));
+const explicit = args.some((a) =>
+  ['--locomo', '--longmemeval', '--cosqa', '--latency', '--k-sweep'].includes(a),
+);
 /** A dataset's files: the flag's values, the shared copy when the flag is bare or nothing was asked. */
 const dataset = (name: string, defaults: string[], count = 1): string[] | undefined => {
   const given = flag(name, count);
@@ -313,6 +318,14 @@ async function main(): Promise<void> {
   if (args.includes('--latency') || !explicit) {
     const sizes = (flag('--sizes')?.[0] ?? '1000,10000,100000').split(',').map(Number);
     results['latency'] = await latency(sizes);
+  }
+  const sweep = flag('--k-sweep');
+  if (sweep) {
+    results['kSweep'] = await kSweep({
+      memories: Number(flag('--k-sweep-memories')?.[0] ?? 10_000),
+      ks: (sweep[0] ?? '10,100,1000').split(',').map(Number),
+      against: flag('--against')?.[0],
+    });
   }
   results['load'] = { withDense, corpora: loadTimes };
   rmSync(root, { recursive: true, force: true });
