@@ -74,14 +74,23 @@ function readGraph(store: MemoryStore, { names, query }: z.output<typeof KG_READ
   });
 }
 
-/** A write in one transaction, reported to the whole-graph cache with what it may have changed. */
+/**
+ * A write in one transaction, reported to the whole-graph cache with what it may have changed. A
+ * write that fails empties the cache: its transaction rolls back, and the next commit may be
+ * anyone's.
+ */
 function graphWrite<T>(store: MemoryStore, change: KgChange, write: (tx: SqlWriter) => T): T {
+  const cache = knowledgeGraphCache(store);
   const before = store.db.lastSeq;
+  let result: T;
   try {
-    return store.write(write);
-  } finally {
-    knowledgeGraphCache(store).noteWrite(before, change);
+    result = store.write(write);
+  } catch (error) {
+    cache.forget();
+    throw error;
   }
+  cache.noteWrite(before, store.db.lastSeq, change);
+  return result;
 }
 
 /** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */

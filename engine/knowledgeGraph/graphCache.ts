@@ -10,10 +10,10 @@ import type { KgEntity, KgGraph, KgRelation } from './graphTypes';
  * read, and the graph is the same but for one entity (docs/benchmarks.md, issue 16).
  *
  * Kept per store and valid for one commit number (`DurableDatabase.lastSeq`): the knowledge-graph
- * methods report each of their writes (`noteWrite`) with the commit number it began at, so the
+ * methods report each of their writes (`noteWrite`) with the commit numbers around it, so the
  * cache follows its own writes; any other commit (an import, Engram's own memory writes) drops
  * everything, and the next read reads the whole graph as before. Entities are only ever dropped,
- * never edited in place: a write that rolls back costs a re-read, never a stale answer.
+ * never edited in place, and a write that fails drops everything.
  *
  * The graph it returns shares its entity objects with the next calls: callers only serialise it.
  */
@@ -75,25 +75,32 @@ export class KnowledgeGraphCache {
   }
 
   /**
-   * After a knowledge-graph write that began at commit `before`: drops what it may have changed.
-   * The write may be one transaction (committed as `before + 1`), part of the dispatcher's
-   * transaction (committed later, as `before + 1`) or rolled back (still `before`): what is kept
-   * holds for both, so the next read or write accepts either; any other number drops everything.
+   * After a knowledge-graph write that began at commit `before` and did not fail: drops what it
+   * may have changed. Committed on its own, the store now stands at `after`; inside the
+   * dispatcher's transaction (`after === before`) it commits later as `before + 1`, so the next
+   * read or write also accepts that number. Any other number drops everything. (Should the
+   * dispatcher's transaction fail after this write and someone else's commit follow before the
+   * next read, that commit would pass for this one: the dispatcher fails only with the store.)
    */
-  noteWrite(before: number, change: KgChange): void {
+  noteWrite(before: number, after: number, change: KgChange): void {
     const current = this.seq === before || (this.writing && before === this.seq + 1);
     if (!current || change.deleted) {
-      this.reset(Number.NaN);
+      this.forget();
       return;
     }
-    this.seq = before;
-    this.writing = true;
+    this.seq = after;
+    this.writing = after === before;
     if (change.created) this.created = true;
     if (change.relations) this.relations = undefined;
     if (change.names?.length) {
       const names = new Set(change.names);
       for (const [id, entity] of this.entities) if (names.has(entity.name)) this.entities.delete(id);
     }
+  }
+
+  /** Drops everything: the next read reads the whole graph. */
+  forget(): void {
+    this.reset(Number.NaN);
   }
 
   private keep({ ids, entities }: KgEntitiesById): void {

@@ -64,6 +64,18 @@ describe('whole-graph reads kept between calls (knowledgeGraph/graphCache.ts)', 
       ],
       ['a write of Engram memory', () => t.call('remember', { content: 'The deploy runs on Fridays.' })],
       [
+        'a failed add, then an import of an official memory.jsonl (no read between)',
+        async () => {
+          await t
+            .call('graphAddObservations', { observations: [{ entityName: 'nobody', contents: ['x'] }] })
+            .catch(() => undefined);
+          await t.call('import', {
+            from: 'mcp-memory',
+            text: JSON.stringify({ type: 'entity', name: 'F', entityType: 'person', observations: ['f1'] }),
+          });
+        },
+      ],
+      [
         'delete observations',
         () => t.call('graphDelete', { deletions: [{ entityName: 'A', observations: ['a1'] }] }),
       ],
@@ -82,7 +94,7 @@ describe('whole-graph reads kept between calls (knowledgeGraph/graphCache.ts)', 
     const { cached } = await bothReads(t);
     assert.deepEqual(
       cached.entities.map((e) => `${e.name}: ${e.observations.join(' ')}`),
-      ['A: a2', 'C: c1 c2', 'D: d1', 'E: e1'],
+      ['A: a2', 'C: c1 c2', 'D: d1', 'F: f1', 'E: e1'],
     );
   });
 });
