@@ -84,7 +84,8 @@ export class KnowledgeGraphCache {
    */
   noteWrite(before: number, after: number, change: KgChange): void {
     const current = this.seq === before || (this.writing && before === this.seq + 1);
-    if (!current || change.deleted) {
+    // A commit past `before + 1` has someone else's in between (a replica replaying a journal).
+    if (!current || change.deleted || after > before + 1) {
       this.forget();
       return;
     }
