@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import {
-  openKnowledgeGraphNodes,
-  readKnowledgeGraph,
-  searchKnowledgeGraph,
-} from '../knowledgeGraph/graphReads';
+import { storedText } from '../extract/storedText';
+import { knowledgeGraphCache } from '../knowledgeGraph/graphCache';
+import type { KgChange } from '../knowledgeGraph/graphCache';
+import { openKnowledgeGraphNodes, searchKnowledgeGraph } from '../knowledgeGraph/graphReads';
 import type { KgGraph } from '../knowledgeGraph/graphTypes';
 import {
   addKgObservations,
@@ -14,6 +13,7 @@ import {
   deleteKgRelations,
 } from '../knowledgeGraph/graphWrites';
 import type { MemoryStore } from '../memory/memoryStore';
+import type { SqlWriter } from '../store/sqlAccess';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { defineMethod, methodParams } from './defineMethod';
 
@@ -70,8 +70,27 @@ function readGraph(store: MemoryStore, { names, query }: z.output<typeof KG_READ
   return store.read((reader) => {
     if (names !== undefined) return openKnowledgeGraphNodes(reader, names);
     if (bounded !== undefined) return searchKnowledgeGraph(reader, bounded);
-    return readKnowledgeGraph(reader);
+    return knowledgeGraphCache(store).read(reader, store.db.lastSeq);
   });
+}
+
+/**
+ * A write in one transaction, reported to the whole-graph cache with what it may have changed. A
+ * write that fails empties the cache: its transaction rolls back, and the next commit may be
+ * anyone's.
+ */
+function graphWrite<T>(store: MemoryStore, change: KgChange, write: (tx: SqlWriter) => T): T {
+  const cache = knowledgeGraphCache(store);
+  const before = store.db.lastSeq;
+  let result: T;
+  try {
+    result = store.write(write);
+  } catch (error) {
+    cache.forget();
+    throw error;
+  }
+  cache.noteWrite(before, store.db.lastSeq, change);
+  return result;
 }
 
 /** One transaction per call: all of a call's changes are kept, or none (a failed add_observations). */
@@ -79,24 +98,37 @@ export const KNOWLEDGE_GRAPH_METHODS = {
   graphCreateEntities: defineMethod({
     params: KG_CREATE_ENTITIES_PARAMS,
     write: true,
-    run: ({ store }, p) => ({ entities: store.write((tx) => createKgEntities(tx, p.entities)) }),
+    run: ({ store }, p) => ({
+      entities: graphWrite(store, { created: true }, (tx) => createKgEntities(tx, p.entities)),
+    }),
   }),
   graphCreateRelations: defineMethod({
     params: KG_CREATE_RELATIONS_PARAMS,
     write: true,
-    run: ({ store }, p) => ({ relations: store.write((tx) => createKgRelations(tx, p.relations)) }),
+    run: ({ store }, p) => ({
+      relations: graphWrite(store, { relations: true }, (tx) => createKgRelations(tx, p.relations)),
+    }),
   }),
   graphAddObservations: defineMethod({
     params: KG_ADD_OBSERVATIONS_PARAMS,
     write: true,
-    run: ({ store }, p) => ({ results: store.write((tx) => addKgObservations(tx, p.observations)) }),
+    run: ({ store }, p) => ({
+      results: graphWrite(store, { names: p.observations.map((o) => storedText(o.entityName)) }, (tx) =>
+        addKgObservations(tx, p.observations),
+      ),
+    }),
   }),
   /** Deletes observations, then relations, then entities. */
   graphDelete: defineMethod({
     params: KG_DELETE_PARAMS,
     write: true,
     run: ({ store }, p) => {
-      store.write((tx) => {
+      const change: KgChange = {
+        names: (p.deletions ?? []).map((d) => storedText(d.entityName)),
+        relations: (p.relations ?? []).length > 0,
+        deleted: (p.entityNames ?? []).length > 0,
+      };
+      graphWrite(store, change, (tx) => {
         deleteKgObservations(tx, p.deletions ?? []);
         deleteKgRelations(tx, p.relations ?? []);
         deleteKgEntities(tx, p.entityNames ?? []);

@@ -53,18 +53,46 @@ function withObservations(reader: SqlReader, rows: EntityRow[], all: boolean): K
   }));
 }
 
-function allRelations(reader: SqlReader): KgRelation[] {
+export function allRelations(reader: SqlReader): KgRelation[] {
   return reader
     .all<KgRelation & { id: number }>(`SELECT ${RELATION_COLUMNS} FROM kg_relations ORDER BY id`)
     .map(({ from, to, relationType }) => ({ from, to, relationType }));
 }
 
-/** The whole graph (read_graph and the memory://knowledge-graph resource). */
-export function readKnowledgeGraph(reader: SqlReader): KgGraph {
+/** Entities and their ids, in the same order. */
+export interface KgEntitiesById {
+  ids: number[];
+  entities: KgEntity[];
+}
+
+/** Every entity with its observations, in creation order (the whole graph, with relations apart). */
+export function readAllEntities(reader: SqlReader): KgEntitiesById {
   const rows = reader.all<EntityRow>(
     'SELECT id, name, entity_type AS entityType FROM kg_entities ORDER BY id',
   );
-  return { entities: withObservations(reader, rows, true), relations: allRelations(reader) };
+  return { ids: rows.map((row) => row.id), entities: withObservations(reader, rows, true) };
+}
+
+/**
+ * The entities with these ids (those still there), with their observations: a few, read one by one
+ * through two fixed statements (a list of ids as `IN (?, ...)` would prepare and keep a statement
+ * per list length).
+ */
+export function entitiesWithIds(reader: SqlReader, ids: readonly number[]): KgEntitiesById {
+  const found: KgEntitiesById = { ids: [], entities: [] };
+  for (const id of ids) {
+    const row = reader.get<EntityRow>(
+      'SELECT id, name, entity_type AS entityType FROM kg_entities WHERE id = ?',
+      [id],
+    );
+    if (!row) continue;
+    const observations = reader
+      .all<{ content: string }>('SELECT content FROM kg_observations WHERE entity_id = ? ORDER BY id', [id])
+      .map((o) => o.content);
+    found.ids.push(id);
+    found.entities.push({ name: row.name, entityType: row.entityType, observations });
+  }
+  return found;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Engram's compat profile and the official @modelcontextprotocol/server-memory side by side over
 // stdio, interleaved call by call (who goes first alternates), so machine load hits both alike.
 // Each row: p50 with the middle half (p25-p75) of both, the ratio, CPU time of the calls, load.
+// read_graph is timed twice: reads in a row, then each read right after a write.
 // Part of `npm run bench:mcp`; sizes from BENCH_COMPAT_SIZES (default 1000,10000). BENCH_ENGRAM_DIST
 // runs another build's dist/ (a copy of main's) against the official server, to compare in one session.
 import { mkdirSync } from 'node:fs';
@@ -58,6 +59,11 @@ const ADDS = 200;
  * runs of one build), fewer at 10k, where each read serialises a few MB in both servers.
  */
 const READ_GRAPHS = (size: number) => (size >= 10_000 ? 15 : 30);
+/**
+ * Whole-graph reads each right after a write: at 1k a read takes ~8 ms and with 30 the ratio
+ * swung 0.9-1.46 between runs of one build at load 6-15; 150 (~5 s for both servers) narrow it.
+ */
+const READS_AFTER_WRITES = (size: number) => (size >= 10_000 ? 15 : 150);
 
 /** A token only entity `i` has, so a search for it is selective (1 match) in both servers. */
 const marker = (i: number) => `k${i}q`;
@@ -98,22 +104,33 @@ interface Timed {
   cpuSeconds: Record<Server['name'], number>;
 }
 
-/** Runs `count` calls on both servers, alternating which goes first; returns each one's times and CPU. */
+type Call = (client: Client, i: number) => Promise<unknown>;
+
+async function checked(server: Server, i: number, call: Call): Promise<void> {
+  const result = (await call(server.client, i)) as { isError?: boolean; content?: unknown };
+  if (result.isError) throw new Error(`${server.name} call ${i} failed: ${JSON.stringify(result.content)}`);
+}
+
+/**
+ * Runs `count` calls on both servers, alternating which goes first; returns each one's times and
+ * CPU. With `before`, each server makes that call first, untimed, right before its timed one (a
+ * write before a read: what a read costs when nothing of the last one can be reused).
+ */
 async function interleaved(
   servers: readonly [Server, Server],
   count: number,
-  call: (client: Client, i: number) => Promise<unknown>,
+  call: Call,
+  before?: Call,
 ): Promise<Timed> {
   const times: Record<Server['name'], number[]> = { engram: [], official: [] };
   const cpuBefore = servers.map((server) => processUsage(server.pid).cpuSeconds);
   for (let i = 0; i < count; i++) {
     const order = i % 2 === 0 ? servers : ([servers[1], servers[0]] as const);
     for (const server of order) {
+      if (before) await checked(server, i, before);
       const began = performance.now();
-      const result = (await call(server.client, i)) as { isError?: boolean; content?: unknown };
+      await checked(server, i, call);
       times[server.name].push(performance.now() - began);
-      if (result.isError)
-        throw new Error(`${server.name} call ${i} failed: ${JSON.stringify(result.content)}`);
     }
   }
   const cpuSeconds = { engram: 0, official: 0 };
@@ -243,6 +260,29 @@ export async function compatPart(
         'read_graph',
         await interleaved(servers, READ_GRAPHS(size), (client) =>
           client.callTool({ name: 'read_graph', arguments: {} }),
+        ),
+      );
+      // Each read right after a write to a random entity, as an agent would call them.
+      const written = Array.from({ length: READS_AFTER_WRITES(size) }, () => pick(size));
+      row(
+        size,
+        'read_graph after add_observations',
+        await interleaved(
+          servers,
+          READS_AFTER_WRITES(size),
+          (client) => client.callTool({ name: 'read_graph', arguments: {} }),
+          (client, i) =>
+            client.callTool({
+              name: 'add_observations',
+              arguments: {
+                observations: [
+                  {
+                    entityName: `entity-${written[i]!}`,
+                    contents: [observation(written[i]!, 1000 + i)],
+                  },
+                ],
+              },
+            }),
         ),
       );
       const usage = { engram: processUsage(engram.pid), official: processUsage(official.pid) };
