@@ -142,10 +142,10 @@ async function mostThreads(pid: number, during: () => Promise<void>): Promise<nu
 // bench:mcp at 10k), so a compat bridge snapshots databases below 16 MiB on its own thread
 // (compatFootprint.ts): no thread starts for it. With the worker and a 32 MiB page cache this bridge held 117-125 MB after
 // these calls, without the worker and with a 2 MiB cache 113-120 MB; the ceiling keeps it there.
-const LARGE_CEILING_MB = 130;
+const LARGE_CEILING_MB = 120;
 
 test(
-  'a compat bridge over a 5 MB graph snapshots without starting a thread, and stays under 130 MB',
+  'a compat bridge over a 5 MB graph snapshots without starting a thread, and settles under 120 MB',
   { skip: process.platform !== 'linux' && 'reads /proc', timeout: 180_000 },
   async () => {
     const workspace = tempWorkspace();
@@ -179,6 +179,11 @@ test(
         const graph = await callTool<{ entities: unknown[] }>(bridge.client, 'read_graph');
         assert.equal(graph.entities.length, 6000);
       }
+      // Read once the idle collection after the large replies has run (idleCollector.ts): right
+      // after them RSS is wherever V8's collector stands (100-120 MB quiet, 137 in a loaded suite
+      // run). Settled: 95-109 MB with read_graph's kept entities (graphCache.ts), quiet and
+      // under two CPU burners; the thread arena this guards against added 30-35 MB.
+      await sleep(1_500);
       const rss = rssMb(pid);
       assert.ok(
         rss < LARGE_CEILING_MB,
