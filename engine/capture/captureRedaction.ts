@@ -1,5 +1,6 @@
 import { mapStrings } from '../extract/jsonLeaves';
-import { storedText } from '../extract/storedText';
+import { storedJsonText } from '../extract/storedText';
+import type { ParsedText } from '../extract/storedText';
 
 /**
  * `<private>...</private>` spans are the user's way to keep something out of every memory: they
@@ -48,15 +49,20 @@ const BINARY_RE = /^(?:data:[\w.+/-]{1,100};base64,)?[A-Za-z0-9+/\r\n]{1024,}={0
  * make the ledger many times larger. Other text is returned as it is.
  */
 export function withoutBinary(text: string): string {
-  if (text.length < 1024 || (text.charCodeAt(0) !== 0x7b && text.charCodeAt(0) !== 0x5b)) return text;
+  return binaryDropped(text).text;
+}
+
+/** withoutBinary, with the record's value when it was parsed and kept its text. */
+function binaryDropped(text: string): ParsedText {
+  if (text.length < 1024 || (text.charCodeAt(0) !== 0x7b && text.charCodeAt(0) !== 0x5b)) return { text };
   try {
     const value = JSON.parse(text) as unknown;
     const compact = mapStrings(value, (s) =>
       s.length >= 1024 && BINARY_RE.test(s) ? `[binary: ${s.length} characters dropped]` : s,
     );
-    return compact === value ? text : JSON.stringify(compact);
+    return compact === value ? { text, value } : { text: JSON.stringify(compact) };
   } catch {
-    return text;
+    return { text };
   }
 }
 
@@ -67,16 +73,35 @@ export function withoutBinary(text: string): string {
  * text, so everything derived from the ledger is redacted too and can be rebuilt from it.
  */
 export function redactRecord(text: string): string {
-  const secretsOut = storedText(withoutBinary(text));
-  const first = secretsOut.charCodeAt(0);
+  return redactedRecord(text).text;
+}
+
+export interface RedactedRecord extends ParsedText {
+  /** storedText returned this text as it was given: the store's write policy would too. */
+  clean: boolean;
+}
+
+/**
+ * redactRecord, with the redacted record's JSON value when it is known (a record is parsed once
+ * for all three passes and its reader, unless a pass changed its text: then it is parsed anew),
+ * and whether the secret patterns left it as it was.
+ */
+export function redactedRecord(text: string): RedactedRecord {
+  const dropped = binaryDropped(text);
+  const secretsOut = storedJsonText(dropped.text, dropped.value);
+  const found = secretsOut.text === dropped.text;
+  const first = secretsOut.text.charCodeAt(0);
   if (first === 0x7b || first === 0x5b) {
     try {
-      const value = JSON.parse(secretsOut) as unknown;
+      const value = secretsOut.value ?? (JSON.parse(secretsOut.text) as unknown);
       const redacted = mapStrings(value, redactPersonal);
-      return redacted === value ? secretsOut : JSON.stringify(redacted);
+      return redacted === value
+        ? { text: secretsOut.text, value, clean: found }
+        : { text: JSON.stringify(redacted), clean: false };
     } catch {
       // not JSON after all: redact it as text
     }
   }
-  return redactPersonal(secretsOut);
+  const personal = redactPersonal(secretsOut.text);
+  return { text: personal, clean: found && personal === secretsOut.text };
 }

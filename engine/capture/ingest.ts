@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import type { MemoryStore } from '../memory/memoryStore';
+import { whileFoundClean } from '../extract/storedText';
 import { DERIVED_WRITE } from '../store/durableDatabase';
-import { redactRecord } from './captureRedaction';
+import { redactedRecord } from './captureRedaction';
 import type { CaptureAgent, ParsedRecord } from './events';
 import type { RawRecord } from './rawRecords';
 import { aiderFormat } from './readers/aider';
@@ -17,6 +18,7 @@ import { openCodeFormat } from './readers/openCode';
 import { parseState } from './readers/readerState';
 import type { ReaderState } from './readers/readerState';
 import { workspacePath, writeSessionRows } from './sessionRows';
+import { SessionTimes } from './sessionTimes';
 import { touchesExcluded } from './captureExcludes';
 import { IngestSlices } from './ingestSlices';
 import type { SourceFile } from './workspaceSources';
@@ -66,6 +68,8 @@ export interface Prepared extends ParsedRecord {
   raw: RawRecord;
   stored: string;
   hash: string;
+  /** `stored` came back unchanged from the secret patterns: the write policy need not scan it again. */
+  clean: boolean;
 }
 
 /**
@@ -176,19 +180,25 @@ export function writeBatch(
 ): void {
   const { source, prepared } = batch;
   const stateJson = JSON.stringify(batch.state);
+  // The records were redacted moments ago: the write policy does not scan the clean ones again.
+  const clean = prepared.filter((p) => p.clean).map((p) => p.stored);
   slices.write(prepared.length, () =>
-    store.write((tx, now) => {
-      for (const p of prepared) {
-        const outcome = storeRecord(tx, source, batch.root, p, now);
-        report[outcome === 'stored' ? p.status : 'skipped']++;
-        if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
-      }
-      tx.run(
-        `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
+    whileFoundClean(clean, () =>
+      store.write((tx, now) => {
+        const times = new SessionTimes();
+        for (const p of prepared) {
+          const outcome = storeRecord(tx, source, batch.root, p, now, times);
+          report[outcome === 'stored' ? p.status : 'skipped']++;
+          if (outcome === 'stored' && p.sessionId) sessions.add(p.sessionId);
+        }
+        times.flush(tx);
+        tx.run(
+          `INSERT INTO capture_sources (path, agent, offset, state, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (path) DO UPDATE SET offset = excluded.offset, state = excluded.state, updated_at = excluded.updated_at`,
-        [source.path, source.agent, batch.offset, stateJson, now],
-      );
-    }, DERIVED_WRITE),
+          [source.path, source.agent, batch.offset, stateJson, now],
+        );
+      }, DERIVED_WRITE),
+    ),
   );
   report.records += prepared.length;
 }
@@ -217,9 +227,10 @@ export function prepare(
   state: ReaderState,
   options: IngestOptions,
 ): Prepared {
-  const redacted = redactRecord(raw.text);
-  let parsed = format.parse(redacted, state);
-  let stored = redacted;
+  const redacted = redactedRecord(raw.text);
+  let parsed = format.parse(redacted.text, state, redacted.value);
+  let stored = redacted.text;
+  let clean = redacted.clean;
   const { excludePath, root } = options;
   if (excludePath) {
     const calls = new Set(state.excludedCalls ?? []);
@@ -233,9 +244,16 @@ export function prepare(
         ...(parsed.at === undefined ? {} : { at: parsed.at }),
       };
       stored = EXCLUDED_STUB;
+      clean = false;
     }
   }
-  return { ...parsed, raw, stored, hash: createHash('sha256').update(stored).digest('hex').slice(0, 32) };
+  return {
+    ...parsed,
+    raw,
+    stored,
+    clean,
+    hash: createHash('sha256').update(stored).digest('hex').slice(0, 32),
+  };
 }
 
 function storeRecord(
@@ -244,6 +262,7 @@ function storeRecord(
   root: string,
   p: Prepared,
   now: number,
+  times: SessionTimes,
 ): 'stored' | 'skipped' {
   if (
     p.sessionId &&
@@ -278,7 +297,7 @@ function storeRecord(
       at: p.at,
       root,
     };
-    writeSessionRows(tx, context, p.events);
+    writeSessionRows(tx, context, p.events, times);
   }
   return 'stored';
 }

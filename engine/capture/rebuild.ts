@@ -4,6 +4,7 @@ import { formatOf } from './readers/captureFormat';
 import type { CaptureAgent } from './events';
 import { linkCommits } from './link/commitLinks';
 import { writeSessionRows } from './sessionRows';
+import { SessionTimes } from './sessionTimes';
 import { writeSessionSummaries } from './sessionSummary';
 
 const DERIVED = [
@@ -51,6 +52,7 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
             session,
           ]);
       const state = format.initialState(source.path);
+      const times = new SessionTimes();
       for (const record of records) {
         if (record.status === 'excluded') continue; // only its place was kept
         const parsed = format.parse(record.raw, state);
@@ -70,9 +72,10 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
           at: parsed.at,
           root,
         };
-        writeSessionRows(tx, context, parsed.events);
+        writeSessionRows(tx, context, parsed.events, times);
         rebuilt.add(parsed.sessionId);
       }
+      times.flush(tx);
       report.records += records.length;
     });
     report.files++;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SqlWriter } from '../store/sqlAccess';
 import type { CaptureAgent, CaptureEvent, FileTouchEvent } from './events';
+import type { SessionTimes } from './sessionTimes';
 import { isInside } from './workspaceSources';
 
 /** Tool output kept per call (the whole output stays in the record it came from). */
@@ -19,20 +20,17 @@ export interface RecordContext {
  * The derived rows of one record: the session (created on its first record, its times widened by
  * each), turns, tool calls (a result completes its call whatever order they come in), file
  * touches (workspace-relative paths), commands (their exit status from the call's result) and
- * token usage. Everything here can be rebuilt from the ledger's records.
+ * token usage. Everything here can be rebuilt from the ledger's records. The session's times are
+ * widened when `times` is flushed, at the end of the transaction.
  */
-export function writeSessionRows(tx: SqlWriter, ctx: RecordContext, events: readonly CaptureEvent[]): void {
+export function writeSessionRows(
+  tx: SqlWriter,
+  ctx: RecordContext,
+  events: readonly CaptureEvent[],
+  times: SessionTimes,
+): void {
   const { sessionId, recordId, at } = ctx;
-  tx.run(
-    'INSERT OR IGNORE INTO capture_sessions (id, agent, source, started_at, ended_at) VALUES (?, ?, ?, ?, ?)',
-    [sessionId, ctx.agent, ctx.source, at ?? null, at ?? null],
-  );
-  if (at !== undefined) {
-    tx.run(
-      'UPDATE capture_sessions SET started_at = min(coalesce(started_at, ?), ?), ended_at = max(coalesce(ended_at, ?), ?) WHERE id = ?',
-      [at, at, at, at, sessionId],
-    );
-  }
+  times.note(tx, ctx);
   for (const event of events) {
     const when = event.at ?? at ?? null;
     switch (event.kind) {

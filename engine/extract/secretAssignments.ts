@@ -37,8 +37,26 @@ const NOT_VALUES = new Set(
   ),
 );
 
+/**
+ * Keys seen recently and what they name (null: nothing). JSON and config text repeat the same few
+ * keys (`type`, `content`, `tool_use_id`...) on every line; splitting each into words again was a
+ * tenth of a capture ingest's redaction (profiled on real Claude Code transcripts, 2026-11-28).
+ */
+const KIND_OF_KEY = new Map<string, string | null>();
+const KIND_OF_KEY_MAX = 4096;
+
 /** The kind of secret a key names, or undefined when it names none. */
 function secretKindOfKey(key: string): string | undefined {
+  let kind = KIND_OF_KEY.get(key);
+  if (kind === undefined) {
+    if (KIND_OF_KEY.size >= KIND_OF_KEY_MAX) KIND_OF_KEY.clear();
+    kind = kindOfKey(key) ?? null;
+    KIND_OF_KEY.set(key, kind);
+  }
+  return kind ?? undefined;
+}
+
+function kindOfKey(key: string): string | undefined {
   const words = key
     .replace(CAMEL_BOUNDARY_RE, '$1 $2')
     .replace(ACRONYM_BOUNDARY_RE, '$1 $2')

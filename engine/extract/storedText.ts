@@ -48,6 +48,12 @@ const SHORT_LENGTH = 512;
 const shortTexts = new CleanTexts(2048, () => 1);
 const longTexts = new CleanTexts(1_000_000, (text) => text.length);
 let longScans = 0;
+/**
+ * Texts a caller has just had back unchanged from storedText, for the span of one write
+ * (whileFoundClean): capture prepares a batch's records, then writes them, and a batch's records
+ * (a tool's output can be megabytes) may outweigh both generations above before they are written.
+ */
+const foundClean = new Set<string>();
 
 /**
  * A text as the store may keep it: without the secrets redactSecrets recognises. JSON (tags,
@@ -56,13 +62,43 @@ let longScans = 0;
  * keys included (which sees a secret behind an escape: `\n` in a key block, `\"` around a value).
  */
 export function storedText(text: string): string {
+  return storedJsonText(text).text;
+}
+
+/** A text and, when it is JSON and known without parsing it again, its value. */
+export interface ParsedText {
+  text: string;
+  /** `JSON.parse(text)`, when the caller had it; undefined when unknown (or not JSON). */
+  value?: unknown;
+}
+
+/**
+ * storedText for a caller that may have parsed the text already (`value`: `JSON.parse(text)`), as
+ * capture has: the text is not parsed again, and the value of the result comes back when it is
+ * the same text (a redacted JSON text is serialised anew; its value is left to a new parse, which
+ * is what it would give exactly).
+ */
+export function storedJsonText(text: string, value?: unknown): ParsedText {
   const long = text.length > SHORT_LENGTH;
   const clean = long ? longTexts : shortTexts;
-  if (clean.has(text)) return text;
+  if (clean.has(text) || foundClean.has(text)) return { text, value };
   if (long) longScans++;
-  const stored = redactedText(text);
-  if (stored === text) clean.add(text);
+  const stored = redactedText(text, value);
+  if (stored.text === text) clean.add(text);
   return stored;
+}
+
+/**
+ * Runs `fn` (a write) with `texts` taken as clean: each must be a text storedText returned as it
+ * was given, so scanning it again would return it again. Forgotten when `fn` returns.
+ */
+export function whileFoundClean<T>(texts: readonly string[], fn: () => T): T {
+  for (const text of texts) foundClean.add(text);
+  try {
+    return fn();
+  } finally {
+    foundClean.clear();
+  }
 }
 
 /** Forgets every text found clean, as a new process starts (benchmarks measure cold writes). */
@@ -76,16 +112,16 @@ export function longTextScans(): number {
   return longScans;
 }
 
-function redactedText(text: string): string {
+function redactedText(text: string, known: unknown): ParsedText {
   const first = text.charCodeAt(0); // '[' or '{': maybe JSON
   if (first === 0x5b || first === 0x7b) {
-    const parsed = parseJson(text);
+    const parsed = known === undefined ? parseJson(text) : { value: known };
     if (parsed !== undefined) return storedJson(text, parsed.value);
   }
-  return redactSecrets(text).text;
+  return { text: redactSecrets(text).text };
 }
 
-function storedJson(text: string, value: unknown): string {
+function storedJson(text: string, value: unknown): ParsedText {
   let base = text;
   let parsed = value;
   const whole = redactSecrets(text);
@@ -97,7 +133,7 @@ function storedJson(text: string, value: unknown): string {
     }
   }
   const leaves = mapStrings(parsed, storedText);
-  return leaves === parsed ? base : JSON.stringify(leaves);
+  return leaves === parsed ? { text: base, value: parsed } : { text: JSON.stringify(leaves) };
 }
 
 function parseJson(text: string): { value: unknown } | undefined {

@@ -81,6 +81,8 @@ async function main(root: string, dir: string): Promise<void> {
   const owner = new Map<string, string>();
   let bytes = 0;
   const started = process.hrtime.bigint();
+  // This process's CPU (git's, which reads the blobs, is apart): on a shared machine, wall time waits.
+  const cpuStarted = process.cpuUsage();
   for (const t of chosen) {
     let text = git(root, 'cat-file', 'blob', t.blob);
     const cwd = /"cwd":"([^"]+)"/.exec(text)?.[1];
@@ -97,6 +99,8 @@ async function main(root: string, dir: string): Promise<void> {
     rmSync(file);
   }
   const ingestMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu = process.cpuUsage(cpuStarted);
+  const ingestCpuMs = (cpu.user + cpu.system) / 1000;
   const linkStarted = process.hrtime.bigint();
   await linkCommits(host.store, root, [...new Set(sessions)], Date.now());
   const linkMs = Number(process.hrtime.bigint() - linkStarted) / 1e6;
@@ -137,7 +141,7 @@ async function main(root: string, dir: string): Promise<void> {
     `  ${links.length} links; ${labelled.length} to commits with a trailer: ${right.length} right by the transcript's session (precision ${round(right.length / Math.max(1, labelled.length), 3)}), ${exact.length} by the session id itself; ${links.length - labelled.length} to commits without one`,
   );
   console.log(
-    `  recall: ${truth.filter((k) => linked.has(k)).length} of ${truth.length} (session, commit) pairs the trailers name; ingest ${round(ingestMs / 1000)} s, link ${round(linkMs / 1000)} s`,
+    `  recall: ${truth.filter((k) => linked.has(k)).length} of ${truth.length} (session, commit) pairs the trailers name; ingest ${round(ingestMs / 1000)} s (CPU ${round(ingestCpuMs / 1000)} s), link ${round(linkMs / 1000)} s`,
   );
   if (process.env['ENGRAM_ENTIRE_BENCH_WRONG'] !== undefined) {
     for (const l of labelled.filter((x) => !right.includes(x)))

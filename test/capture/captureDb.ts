@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { SourceFile } from '../../engine/capture/workspaceSources';
 import type { MemoryStore } from '../../engine/memory/memoryStore';
 
 export const FIXTURES = path.join(__dirname, 'fixtures');
@@ -37,4 +38,26 @@ export function copyFixture(fixture: string, dir: string, name = path.basename(f
   const target = path.join(dir, name);
   copyFileSync(path.join(FIXTURES, fixture), target);
   return target;
+}
+
+/** The fixtures of the file formats read from their start (Claude Code with a sub-agent, Codex, Aider, Gemini CLI), copied into `dir`. */
+export function fileFixtures(dir: string): SourceFile[] {
+  return [
+    { agent: 'claude-code', path: copyFixture('claude-session.jsonl', dir, `${SESSION}.jsonl`) },
+    { agent: 'claude-code', path: copyFixture('claude-subagents/agent-a1b2c3.jsonl', dir) },
+    {
+      agent: 'codex',
+      path: copyFixture(
+        'codex-rollout.jsonl',
+        dir,
+        'rollout-2026-03-03T10-00-00-0199aa00-2222-7000-8000-000000000002.jsonl',
+      ),
+    },
+    { agent: 'codex', path: copyFixture('codex-legacy.jsonl', dir) },
+    { agent: 'aider', path: copyFixture('aider.chat.history.md', dir, '.aider.chat.history.md') },
+    {
+      agent: 'gemini',
+      path: copyFixture('gemini-session.jsonl', dir, 'session-2026-03-06T08-00-7c1e9d20.jsonl'),
+    },
+  ];
 }

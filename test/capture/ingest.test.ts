@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import { pathMatcher } from '../../engine/capture/captureExcludes';
 import { ingestSource } from '../../engine/capture/ingest';
 import { purgeSessions } from '../../engine/capture/purge';
+import { longTextScans } from '../../engine/extract/storedText';
+import { scanJournal } from '../../engine/store/journalScan';
 import type { SourceFile } from '../../engine/capture/workspaceSources';
 import { openTestHost } from '../support/host';
 import { tempDir } from '../support/temp';
@@ -309,5 +311,56 @@ test('purging a session purges its sub-agents, and a re-read brings neither back
   for (const source of [main, sub]) await ingestSource(store, source, { root: SHOP });
   const left = dumpCapture(store);
   for (const [table, rows] of Object.entries(left)) assert.equal(rows.length, 0, table);
+  await t.host.close();
+});
+
+test('the write policy does not scan a record again that redaction found clean, however long', async () => {
+  const t = await openTestHost();
+  const dir = tempDir();
+  // Longer than the clean-text cache keeps (storedText.ts): before, the policy scanned it again.
+  const output = 'lorem ipsum dolor sit amet '.repeat(60_000);
+  const record = (type: string, content: unknown, s: number) =>
+    JSON.stringify({
+      type,
+      sessionId: 's2',
+      cwd: SHOP,
+      timestamp: `2026-03-02T09:00:0${s}Z`,
+      message: { role: type, content },
+    });
+  const file = path.join(dir, 's2.jsonl');
+  writeFileSync(
+    file,
+    [
+      record(
+        'assistant',
+        [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat big.txt' } }],
+        1,
+      ),
+      record('user', [{ type: 'tool_result', tool_use_id: 't1', content: output }], 2),
+    ].join('\n') + '\n',
+  );
+  const before = longTextScans();
+  await ingestSource(t.host.store, { agent: 'claude-code', path: file }, { root: SHOP });
+  // The long record and its output once each, to redact them; the call's first 4,000 characters once.
+  assert.equal(longTextScans() - before, 3);
+  const raw = t.host.store.read((r) => r.value<string>('SELECT raw FROM capture_records WHERE offset > 0'));
+  assert.ok(raw?.includes(output), 'the output is kept whole in the ledger');
+  await t.host.close();
+});
+
+test("a transaction creates a session's row once and widens its times once, whatever its records", async () => {
+  const t = await openTestHost();
+  await ingestSource(t.host.store, claudeFile(tempDir()), { root: SHOP });
+  const journal = scanJournal(readFileSync(`${t.dbPath}.journal`));
+  const statements = journal.frames.flatMap((f) => f.record.statements.map(([sql]) => sql));
+  const count = (re: RegExp) => statements.filter((sql) => re.test(sql)).length;
+  assert.equal(count(/^INSERT INTO capture_sources/), 1, 'the fixture is one transaction');
+  assert.equal(count(/^INSERT OR IGNORE INTO capture_sessions/), 1);
+  assert.equal(count(/^UPDATE capture_sessions SET started_at/), 1);
+  const times = t.host.store.read((r) => r.get('SELECT started_at, ended_at FROM capture_sessions'));
+  assert.deepEqual(times, {
+    started_at: Date.parse('2026-03-02T09:00:00.000Z'),
+    ended_at: Date.parse('2026-03-02T09:01:01.000Z'),
+  });
   await t.host.close();
 });

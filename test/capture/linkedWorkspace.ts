@@ -7,7 +7,7 @@ import { tempDir } from '../support/temp';
 import { claudeEditSession } from './editSession';
 
 export const LINKED_SESSION = 'bbbb0000-1111-4a2b-9c3d-00000000000b';
-const OLD = 'export function isLeap(year: number): boolean {\n  return year % 4 === 0;\n}\n';
+export const OLD_DATES = 'export function isLeap(year: number): boolean {\n  return year % 4 === 0;\n}\n';
 export const NEW_DATES =
   'export function isLeap(year: number): boolean {\n' +
   '  if (year % 400 === 0) return true;\n' +
@@ -23,7 +23,7 @@ export async function linkedWorkspace(): Promise<{ root: string; env: Record<str
   const home = tempDir('engram-home-', { afterTest: false });
   const repo = new GitRepository(undefined);
   repo.commit('Add dates', '2026-01-05T10:00:00Z', {
-    write: { 'src/dates.ts': OLD, '.gitignore': '.engram/\nuser-home/\n' },
+    write: { 'src/dates.ts': OLD_DATES, '.gitignore': '.engram/\nuser-home/\n' },
   });
   repo.git('checkout', '-q', '-b', 'fix/leap');
   const transcript = claudeEditSession(LINKED_SESSION, repo.root, 'fix/leap', Date.now() - 10 * 60_000, [

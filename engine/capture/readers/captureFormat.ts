@@ -12,7 +12,11 @@ export interface CaptureFormat {
   split(bytes: Uint8Array, base: number): SplitResult;
   /** The state a file starts with; `file` is its path (some formats name the session in it). */
   initialState(file: string): ReaderState;
-  parse(text: string, state: ReaderState): ParsedRecord;
+  /**
+   * One record's events. `json` is `JSON.parse(text)` when the caller has it already (ingest parses
+   * each record once to redact it); a reader that parses its records may use it instead.
+   */
+  parse(text: string, state: ReaderState, json?: unknown): ParsedRecord;
   /**
    * How the agent rewrites its file, when it does not only append: `whole` (a JSON document
    * written anew on each change: read again from its start whenever it changed) or `compacted`

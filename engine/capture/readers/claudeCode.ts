@@ -27,8 +27,8 @@ export const claudeCodeFormat: CaptureFormat = {
 /** Lines that carry no conversation: bookkeeping of the client. */
 const BOOKKEEPING = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'last-prompt']);
 
-function parseClaudeLine(line: string, state: ReaderState): ParsedRecord {
-  const value = jsonRecord(line);
+function parseClaudeLine(line: string, state: ReaderState, json?: unknown): ParsedRecord {
+  const value = json === undefined ? jsonRecord(line) : isRecord(json) ? json : undefined;
   if (value === undefined || typeof value['type'] !== 'string') return unusable(line, state);
   const at = timeOf(value['timestamp']);
   const sessionId = sessionOf(value, state);

@@ -61,8 +61,8 @@ const QUIET_EVENTS = new Set([
   'exited_review_mode',
 ]);
 
-function parseCodexLine(line: string, state: ReaderState): ParsedRecord {
-  const value = jsonRecord(line);
+function parseCodexLine(line: string, state: ReaderState, json?: unknown): ParsedRecord {
+  const value = json === undefined ? jsonRecord(line) : isRecord(json) ? json : undefined;
   if (value === undefined) return unusable(line, state);
   const at = timeOf(value['timestamp']);
   const events: CaptureEvent[] = [];
