@@ -52,8 +52,8 @@ export async function firstBreak<T>(
   for (const file of files) {
     let then = await versionAt(ctx, asOf, file, reader);
     let paths = [file];
-    if (then === 'unreadable' || isFalse(then)) {
-      // The file may have had another name then: a claim about `lib/client.js` that
+    if ((then === 'unreadable' || isFalse(then)) && !(await existsAt(ctx, asOf, file))) {
+      // Not there then: it may have had another name. A claim about `lib/client.js` that
       // `lib/dispatcher/client.js` (renamed since) broke is followed across the rename.
       const former = await nameAt(ctx, asOf, file);
       if (former === undefined) continue;
@@ -75,6 +75,13 @@ export async function firstBreak<T>(
   return mode === 'any' ? breaks[0] : breaks[breaks.length - 1];
 }
 
+/** Whether `file` was in the tree of `commit`: kept with the other answers about commits. */
+function existsAt(ctx: GitContext, commit: string, file: string): Promise<boolean> {
+  return historyAnswer(ctx, `exists\u0000${commit}\u0000${file}`, 'commits', async () => {
+    return (await objectsOf(ctx).get(`${commit}:${file}`)) !== undefined;
+  }).catch(() => true);
+}
+
 /**
  * The name `file` had at `commit`, if it was another one (a rename since, as `git log --follow`
  * sees it), and the file was there under it.
@@ -94,7 +101,7 @@ async function nameAt(ctx: GitContext, commit: string, file: string): Promise<st
     return [...new Set(out.split('\n').filter((line) => line.length > 0 && line !== file))];
   }).catch(() => [] as string[]);
   for (const name of names) {
-    if ((await objectsOf(ctx).get(`${commit}:${name}`)) !== undefined) return name;
+    if (await existsAt(ctx, commit, name)) return name;
   }
   return undefined;
 }
