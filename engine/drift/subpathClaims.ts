@@ -4,7 +4,7 @@ import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import type { FileReader } from './fileHistory';
-import { exportsKeyFor, isCommonJsFile, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
+import { exportsKeyFor, loadsCommonJs, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
 import type { ModuleFormat } from './moduleFormat';
 import { verifyPathClaim } from './pathClaims';
 import { packageNamesPattern } from './projectBindings';
@@ -29,7 +29,7 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
         kind: 'subpath',
         subject,
         span: [start, start + subject.length],
-        ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+        ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
       });
     }
   }
@@ -45,9 +45,35 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
       kind: 'subpath',
       subject,
       span: [start, start + subject.length],
-      ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+      ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
     });
   }
+}
+
+/**
+ * Whether the string opening at `quote` is required in a way only a CommonJS entry serves: the
+ * module itself is called, or the text introduces the `require()` as the CommonJS way ("... or
+ * for CommonJS:", "using CommonJS syntax") just before it, which claims CommonJS support even where
+ * the destructured names would still work on an ES module's namespace.
+ */
+function needsCommonJs(text: string, quote: number): boolean {
+  if (requiredAndCalled(text, quote)) return true;
+  if (!/\brequire\(\s*$/.test(text.slice(Math.max(0, quote - 20), quote))) return false;
+  return /\b(?:CommonJS|CJS)\b/i.test(introduction(text, quote));
+}
+
+/**
+ * The words that introduce position `at`: inside a fenced code block, the block up to `at` and the
+ * last line of prose before its fence; outside one, the line itself.
+ */
+function introduction(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const fences = [...before.matchAll(/^\s*(?:```|~~~)/gm)];
+  const lineStart = before.lastIndexOf('\n') + 1;
+  if (fences.length % 2 === 0) return before.slice(lineStart);
+  const fence = fences[fences.length - 1]?.index ?? 0;
+  const prose = before.slice(0, fence).trimEnd();
+  return before.slice(prose.lastIndexOf('\n') + 1);
 }
 
 /**
@@ -190,11 +216,8 @@ async function commonJsGone(
 ): Promise<ClaimCheck | undefined> {
   const dir = path.posix.dirname(manifest);
   const { sub } = packageOf(claim.subject);
-  const requirable = (format: ModuleFormat | undefined): boolean | undefined => {
-    const target = format === undefined ? undefined : requireTargetFor(format, sub);
-    if (format === undefined || target === undefined) return undefined;
-    return target !== null && isCommonJsFile(target, format.esm);
-  };
+  const requirable = (format: ModuleFormat | undefined): boolean | undefined =>
+    format === undefined ? undefined : loadsCommonJs(format, sub);
   const now = readNow(ctx, manifest, MODULE_FORMAT);
   if (now === undefined || requirable(now) !== false) return undefined;
   const target = requireTargetFor(now, sub);
