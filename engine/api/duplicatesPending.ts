@@ -1,4 +1,4 @@
-import { planDedup } from '../lifecycle/dedupPass';
+import { DEDUP_LAYERS, planDedup } from '../lifecycle/dedupPass';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import type { SqlReader } from '../store/sqlAccess';
 import type { EngineContext } from './engineContext';
@@ -16,8 +16,6 @@ export const DUPLICATES_RECOUNT_MS = 10 * 60 * 1000;
  * @default 500
  */
 export const DUPLICATES_MAX_MEMORIES = 500;
-/** dedupPass.ts's DEDUP_LAYERS: the layers whose memories dedup merges. */
-const DEDUP_LAYERS = ['semantic', 'procedural', 'episodic'];
 
 /** What `dedup` would merge now, as the Analytics tab shows it. */
 export interface DuplicatesPending {

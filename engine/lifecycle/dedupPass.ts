@@ -8,7 +8,7 @@ import type { Memory } from '../memory/types';
 import type { MemoryVectors } from '../vectors/memoryVectors';
 
 /** Layers whose memories are merged when they restate each other (working notes are scratch). */
-const DEDUP_LAYERS = ['semantic', 'procedural', 'episodic'];
+export const DEDUP_LAYERS = ['semantic', 'procedural', 'episodic'];
 /** Neighbours looked at per memory: restatements are the nearest ones when they exist. */
 const NEIGHBOURS = 6;
 
