@@ -90,8 +90,17 @@ function renderLifecycle(r: MethodResult<'lifecycle'>): string {
     ...r.promoted.map((p) => `  ${p.memoryId}  ${p.from} -> ${p.to} (${p.reason})`),
     `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
     ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
+    ...peerCardLines(r.peerCards, r.dryRun),
   ];
-  if (r.dryRun && r.promoted.length + r.archived.length > 0)
+  if (r.dryRun && r.promoted.length + r.archived.length + r.peerCards.changes.length > 0)
     lines.push('(dry run: nothing changed; --apply does it)');
   return lines.join('\n');
+}
+
+/** `peer cards: 3 entities changed; would update 1` and one line per card. */
+function peerCardLines(plan: MethodResult<'lifecycle'>['peerCards'], dryRun: boolean): string[] {
+  return [
+    `peer cards: ${plan.considered} entities whose memories changed; ${dryRun ? 'would change' : 'changed'} ${plan.changes.length}`,
+    ...plan.changes.map((c) => `  ${c.action} ${c.cardId ?? '(new)'}  ${c.entity}: ${c.reason}`),
+  ];
 }
