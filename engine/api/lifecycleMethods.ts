@@ -29,10 +29,21 @@ export const LIFECYCLE_METHODS = {
         return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
       }),
   }),
+  /**
+   * Also probes old beliefs against the workspace when there is one (beliefProbe.ts): before the
+   * pass, since the drift check is long, async and records its own findings; a dry run lists them.
+   */
   lifecycle: defineMethod({
     params: LIFECYCLE_PARAMS,
     write: true,
-    run: ({ store }, p) => runLifecyclePass(store, { dryRun: p.dryRun ?? true }),
+    prepare: async ({ store, code }, p) => {
+      const { plannedProbes, probeBeliefs } = await import('../lifecycle/beliefProbe');
+      const ids = store.read((r) => plannedProbes(r, store.clock()));
+      const root = code?.options.root;
+      if (p.dryRun !== false || !root) return { planned: root ? ids : [], probed: [] };
+      return { planned: ids, probed: await probeBeliefs(store, root, ids) };
+    },
+    run: ({ store }, p, probes) => ({ ...runLifecyclePass(store, { dryRun: p.dryRun ?? true }), probes }),
   }),
   /** `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each. */
   consolidate: defineMethod({

@@ -77,6 +77,9 @@ function renderExplain(r: MethodResult<'explain'>): string {
       (f) =>
         `  ${f.factor.padEnd(16)} ${f.value.toFixed(3)} x ${f.weight.toFixed(2)} = ${f.contribution.toFixed(3)}`,
     ),
+    ...(r.importance.probe
+      ? [`  x ${r.importance.probe.multiplier}: a belief probe found evidence against it (see engram drift)`]
+      : []),
     r.archive.due
       ? 'archive: due (the next `engram lifecycle --apply` archives it)'
       : `archive: kept (${r.archive.unmet.join('; ')})`,
@@ -91,6 +94,8 @@ function renderLifecycle(r: MethodResult<'lifecycle'>): string {
     `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
     ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
     ...peerCardLines(r.peerCards, r.dryRun),
+    `belief probes: ${r.dryRun ? `would check ${r.probes.planned.length} old beliefs against the workspace` : `checked ${r.probes.probed.length}`}`,
+    ...r.probes.probed.map((p) => `  ${p.memoryId}  ${p.outcome} (drift: ${p.status})`),
   ];
   if (r.dryRun && r.promoted.length + r.archived.length + r.peerCards.changes.length > 0)
     lines.push('(dry run: nothing changed; --apply does it)');
