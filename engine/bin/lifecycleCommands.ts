@@ -94,8 +94,7 @@ function renderLifecycle(r: MethodResult<'lifecycle'>): string {
     `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
     ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
     ...peerCardLines(r.peerCards, r.dryRun),
-    `belief probes: ${r.dryRun ? `would check ${r.probes.planned.length} old beliefs against the workspace` : `checked ${r.probes.probed.length}`}`,
-    ...r.probes.probed.map((p) => `  ${p.memoryId}  ${p.outcome} (drift: ${p.status})`),
+    ...probeLines(r),
   ];
   if (r.dryRun && r.promoted.length + r.archived.length + r.peerCards.changes.length > 0)
     lines.push('(dry run: nothing changed; --apply does it)');
@@ -104,8 +103,20 @@ function renderLifecycle(r: MethodResult<'lifecycle'>): string {
 
 /** `peer cards: 3 entities changed; would update 1` and one line per card. */
 function peerCardLines(plan: MethodResult<'lifecycle'>['peerCards'], dryRun: boolean): string[] {
+  if (plan.considered === 0) return [];
   return [
     `peer cards: ${plan.considered} entities whose memories changed; ${dryRun ? 'would change' : 'changed'} ${plan.changes.length}`,
     ...plan.changes.map((c) => `  ${c.action} ${c.cardId ?? '(new)'}  ${c.entity}: ${c.reason}`),
+  ];
+}
+
+/** `belief probes: would check 3 old beliefs ...` and, after a run, one line per memory checked. */
+function probeLines(r: MethodResult<'lifecycle'>): string[] {
+  const { planned, probed } = r.probes;
+  if (planned.length === 0) return [];
+  if (r.dryRun) return [`belief probes: would check ${planned.length} old beliefs against the workspace`];
+  return [
+    `belief probes: checked ${probed.length}`,
+    ...probed.map((p) => `  ${p.memoryId}  ${p.outcome} (drift: ${p.status})`),
   ];
 }
