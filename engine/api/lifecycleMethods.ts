@@ -4,6 +4,8 @@ import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
 import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
+import { planPeerCards } from '../lifecycle/storedPeerCards';
+import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
@@ -52,7 +54,12 @@ export const LIFECYCLE_METHODS = {
     run: ({ store }, p) => {
       const dryRun = p.dryRun ?? true;
       const clusters = store.read((r) => planConsolidation(r, store.clock()));
-      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters) };
+      // What the lifecycle run's other steps would do next (they run with `lifecycle`).
+      const next = store.read((r) => ({
+        peerCards: planPeerCards(r),
+        probes: plannedProbes(r, store.clock()),
+      }));
+      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters), next };
     },
   }),
   dedup: defineMethod({

@@ -55,6 +55,12 @@ function renderConsolidation(r: MethodResult<'consolidate'>): string {
     ),
   ];
   if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
+  const { peerCards, probes } = r.next;
+  if (peerCards.changes.length + probes.length > 0)
+    lines.push(
+      `the next lifecycle run would change ${peerCards.changes.length} peer cards and probe ${probes.length} old beliefs`,
+      ...peerCards.changes.map((c) => `  ${c.action} ${c.cardId ?? '(new)'}  ${c.entity}: ${c.reason}`),
+    );
   return lines.join('\n');
 }
 

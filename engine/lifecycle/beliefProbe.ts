@@ -1,51 +1,25 @@
 import { realpathSync } from 'node:fs';
 import { extractClaims } from '../drift/claimExtractor';
-import { newClaimsForCheck, pendingExtraction } from '../drift/claimStore';
+import { claimsForCheck, newClaimsForCheck, pendingExtraction } from '../drift/claimStore';
 import { checkSelection } from '../drift/driftCheck';
 import { DRIFTED } from '../drift/driftStatus';
 import { readManifestFacts } from '../drift/manifestFacts';
-import { claimsForCheck } from '../drift/claimStore';
 import type { MemoryStore } from '../memory/memoryStore';
-import type { SqlReader } from '../store/sqlAccess';
-import { NOT_A_CARD } from './storedPeerCards';
 import type { ProbeOutcome } from './probeOutcomes';
-
-const DAY = 24 * 60 * 60 * 1000;
+export { plannedProbes } from './probeOutcomes';
 
 /**
  * Belief probing (issue 21 section 3.7, seed 003): old semantic and procedural memories are checked
  * again against the workspace by drift, a few per run. Evidence against one (drift finds it moved,
  * stale or dead) halves its importance (`engram explain` shows the probe) and leaves the drift
- * finding that asks for review; a memory drift confirms gains a confirmation.
+ * finding that asks for review; a memory drift confirms gains a confirmation. Which memories and
+ * how many per run: PROBE_RULE (probeOutcomes.ts, apart so the engine loads the checker lazily).
  */
-export const PROBE_RULE = {
-  /** Memories written this many days ago or earlier are probed. @default 30 */
-  afterDays: 30,
-  /** A memory is probed again after this many days. @default 30 */
-  everyDays: 30,
-  /** Memories probed per run. @default 20 */
-  perRun: 20,
-};
-
 export interface ProbeResult {
   memoryId: string;
   outcome: ProbeOutcome;
   /** The drift status the check found. */
   status: string;
-}
-
-/** The memories the next run would probe: oldest first, not probed in the last `everyDays`. */
-export function plannedProbes(reader: SqlReader, now: number): string[] {
-  return reader
-    .all<{ id: string }>(
-      `SELECT m.id AS id FROM memories m
-       WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.layer IN ('semantic', 'procedural')
-         AND m.valid_from <= ? AND ${NOT_A_CARD}
-         AND NOT EXISTS (SELECT 1 FROM events e WHERE e.memory_id = m.id AND e.type = 'probe' AND e.at > ?)
-       ORDER BY m.valid_from, m.id LIMIT ?`,
-      [now - PROBE_RULE.afterDays * DAY, now - PROBE_RULE.everyDays * DAY, PROBE_RULE.perRun],
-    )
-    .map((row) => row.id);
 }
 
 /** Probes `ids` against the workspace at `root`: drift records its findings, this run the outcomes. */

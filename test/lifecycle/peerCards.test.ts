@@ -50,6 +50,12 @@ describe('lifecycle: stored peer cards', () => {
       'nothing written',
     );
 
+    const consolidation = await t.call('consolidate', {});
+    assert.deepEqual(
+      consolidation.next.peerCards.changes.map((c) => c.action),
+      plan.peerCards.changes.map((c) => c.action),
+      'the consolidation dry run lists what the lifecycle run would do to the cards',
+    );
     const run = await t.call('lifecycle', { dryRun: false });
     const made = run.peerCards.changes.find((c) => c.entity.startsWith('src/auth/session.ts'))!;
     const stored = await card(t, made.cardId!);
