@@ -51,6 +51,10 @@ export async function probeBeliefs(
     status: m.status,
     outcome: DRIFTED.has(m.status) ? 'against' : m.status === 'ok' ? 'confirmed' : 'unverifiable',
   }));
+  // A memory without claims is not in the report: it is recorded too, or it would head every run's list.
+  const checked = new Set(results.map((r) => r.memoryId));
+  for (const id of ids)
+    if (!checked.has(id)) results.push({ memoryId: id, status: 'none', outcome: 'unverifiable' });
   store.write((tx, now) => {
     for (const r of results) {
       if (r.outcome === 'confirmed')

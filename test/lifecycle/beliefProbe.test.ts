@@ -15,16 +15,18 @@ describe('lifecycle: belief probing', () => {
         .memory.id;
     const gone = await remember('Sign-in is implemented in `src/auth.ts`.');
     const kept = await remember('The helper lives in `src/keep.ts`.');
+    const claimless = await remember('We prefer small pull requests.');
     const before = (await test.call('explain', { id: gone })).importance.score;
 
     const plan = await test.call('lifecycle', {});
-    assert.deepEqual([...plan.probes.planned].sort(), [gone, kept].sort());
+    assert.deepEqual([...plan.probes.planned].sort(), [gone, kept, claimless].sort());
     assert.deepEqual(plan.probes.probed, []);
 
     const run = await test.call('lifecycle', { dryRun: false });
     const outcome = (id: string) => run.probes.probed.find((p) => p.memoryId === id)?.outcome;
     assert.equal(outcome(gone), 'against', JSON.stringify(run.probes));
     assert.equal(outcome(kept), 'confirmed');
+    assert.equal(outcome(claimless), 'unverifiable', 'recorded, so it does not head the next run again');
     const explained = await test.call('explain', { id: gone });
     assert.deepEqual(explained.importance.probe, { outcome: 'against', multiplier: 0.5 });
     assert.ok(
