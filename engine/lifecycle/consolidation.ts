@@ -6,6 +6,7 @@ import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { lifecycleFacts } from './lifecycleFacts';
+import { NOT_A_CARD } from './storedPeerCards';
 
 /**
  * Consolidation ("sleep", issue 21 section 3; seed 000's four steps): working and episodic
@@ -38,7 +39,7 @@ export function planConsolidation(reader: SqlReader, now: number): Consolidation
   const rows = reader
     .all<MemoryRow>(
       `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active'
-       AND m.layer IN ('working', 'episodic') AND coalesce(s.access_count, 0) >= ? ORDER BY m.valid_from, m.id`,
+       AND m.layer IN ('working', 'episodic') AND ${NOT_A_CARD} AND coalesce(s.access_count, 0) >= ? ORDER BY m.valid_from, m.id`,
       [CONSOLIDATION_RULE.minAccesses],
     )
     .map(toMemory);

@@ -1,6 +1,7 @@
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { probeOutcomes } from './probeOutcomes';
 import { importanceOf } from './importance';
 import type { ImportanceExplanation } from './importance';
 import { DEFAULT_RETENTION, retentionOf } from './retention';
@@ -34,6 +35,7 @@ export function lifecycleFacts(
   const ids = memories.map((m) => m.id);
   const entities = entityCounts(reader, ids);
   const days = accessDays(reader, new Set(ids));
+  const probes = probeOutcomes(reader, ids);
   return memories.map((memory) => {
     const ageDays = Math.max(0, now - memory.validFrom) / DAY;
     const idleDays = Math.max(0, now - Math.max(memory.validFrom, memory.lastAccessedAt ?? 0)) / DAY;
@@ -57,6 +59,7 @@ export function lifecycleFacts(
       accessDays: days.get(memory.id)?.size ?? 0,
       layer: memory.layer,
       confirmations: memory.confirmations,
+      probe: probes.get(memory.id),
     });
     const unmet = [
       memory.status === 'active' ? undefined : `status is ${memory.status}`,
