@@ -1,6 +1,7 @@
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { recalledIds } from './accessRows';
 import { probeOutcomes } from './probeOutcomes';
 import { importanceOf } from './importance';
 import type { ImportanceExplanation } from './importance';
@@ -130,16 +131,18 @@ function accessDays(reader: SqlReader, ids: ReadonlySet<string>): Map<string, Se
     if (row.type === 'read' && row.memoryId) add(row.memoryId, row.at);
     else if (row.data) for (const id of recalledIds(row.data)) add(id, row.at);
   }
+  // Access rows older than the ledger's retention window live on as daily aggregates (ledgerPruning.ts).
+  const folded =
+    ids.size <= SEARCHED_IDS
+      ? [...ids].flatMap((id) =>
+          reader.all<{ memoryId: string; day: number }>(
+            'SELECT memory_id AS memoryId, day FROM access_daily WHERE memory_id = ?',
+            [id],
+          ),
+        )
+      : reader.all<{ memoryId: string; day: number }>('SELECT memory_id AS memoryId, day FROM access_daily');
+  for (const row of folded) add(row.memoryId, row.day * DAY);
   return days;
-}
-
-function recalledIds(data: string): string[] {
-  try {
-    const ids = (JSON.parse(data) as { memoryIds?: unknown }).memoryIds;
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 function round(x: number): number {
