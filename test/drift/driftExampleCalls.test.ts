@@ -201,4 +201,30 @@ describe('the kinds of a call arguments', () => {
     assert.deepEqual(kinds("levels([1, 2], ['a'])"), ['array', 'array']);
     assert.equal(kinds('close()'), undefined);
   });
+  it('the same call made again word for word is one claim; a call with other arguments is another', () => {
+    const snippet = (line: string) => [
+      '```js',
+      "const thelib = require('thelib')",
+      'const f = thelib()',
+      line,
+      '```',
+    ];
+    const text = [
+      ...snippet("f.listen(8080, () => { console.log('running') })"),
+      'Or with types:',
+      ...snippet("f.listen(8080, () => { console.log('running') })"),
+      ...snippet("f.listen({ port: 8080 }, () => { console.log('running') })"),
+      ...snippet("f.listen(3000, () => { console.log('running') })"),
+    ].join('\n');
+    const calls = extractClaims(text, OWN).filter((c) => c.subject.endsWith('listen'));
+    assert.deepEqual(
+      calls.map((c) => [c.subject, c.argumentKinds?.join()]),
+      [
+        ['f.listen', 'number,function'],
+        ['f.listen', 'object,function'],
+        ['f.listen', 'number,function'],
+      ],
+      JSON.stringify(calls),
+    );
+  });
 });
