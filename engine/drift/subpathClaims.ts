@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
+import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
 import { exportsKeyFor, loadsCommonJs, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
 import type { ModuleFormat } from './moduleFormat';
@@ -160,6 +161,8 @@ async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): 
   if (entry.exported !== undefined) {
     const keys = entry.exported;
     if (exportsOffer(keys, sub)) return ok('exported');
+    const offeredOtherwise = sub === '.' ? undefined : await servedOtherwise(ctx, claim.subject, dir, sub);
+    if (offeredOtherwise) return offeredOtherwise;
     const offered = (e: PackageEntry | undefined) =>
       e !== undefined && (e.exported === undefined ? true : exportsOffer(e.exported, sub));
     if ((await ctx.heldThen([manifest], claim.memoryValidFrom, PACKAGE_ENTRY, offered)) === false)
@@ -186,6 +189,33 @@ async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): 
       };
   }
   return unverifiable(`no file answers to ${claim.subject}, and none did when the memory was written`);
+}
+
+/**
+ * A type declaration file: nothing imports it at run time, so a text naming `vite/client.d.ts`
+ * points at the file. A `.js` left out of the map is the map's point (importers are refused).
+ */
+const DECLARATION_FILE_RE = /\.d\.[cm]?ts$/;
+
+/**
+ * A subpath the `exports` map leaves out that is still there for its reader: the project's own
+ * code names it as a string (`'vite/modulepreload-polyfill'`, a module its bundler plugin serves),
+ * or it names a type declaration file the package still has (`vite/client.d.ts`).
+ */
+async function servedOtherwise(
+  ctx: VerificationContext,
+  subject: string,
+  dir: string,
+  sub: string,
+): Promise<ClaimCheck | undefined> {
+  // Any text's literals, then code files only: the code scope drops strings holding a slash.
+  const quoted = await Promise.all([`'${subject}'`, `"${subject}"`].map((q) => ctx.literals.get(q)));
+  const namedIn = [...new Set(quoted.flatMap((files) => [...files]))].filter(isCodeEvidence).sort();
+  if (namedIn.length > 0) return ok('the project serves it itself', { foundIn: namedIn });
+  const file = path.posix.join(dir, sub);
+  if (DECLARATION_FILE_RE.test(sub) && pathState(ctx.root, ctx.realRoot, file) === 'file')
+    return ok('a file of the package', { foundIn: [file] });
+  return undefined;
 }
 
 /** A workspace file as `reader` reads it today; undefined when it is missing or unreadable. */
