@@ -6,7 +6,7 @@ import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
-import { isArgumentValue, withoutExampleStrings } from './exampleCode';
+import { inBuiltTemplateText, isArgumentValue, withoutExampleStrings } from './exampleCode';
 import { matchPackageLinks, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
@@ -81,7 +81,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   associateSymbolsWithFiles(text, claims);
   const named = withoutRepeatedCalls(
     text,
-    claims.filter((claim) => !isArgumentValue(text, claim)),
+    claims.filter((claim) => !isArgumentValue(text, claim) && !inExampleString(text, claim)),
   );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
   return named
@@ -131,6 +131,14 @@ function isLinkTarget(text: string, start: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 300), start);
   return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
+}
+
+/**
+ * A name in the text of a template an example builds is what it writes out, not a use of the API
+ * (see inBuiltTemplateText). Paths, subpaths and config values in strings stay claims.
+ */
+function inExampleString(text: string, claim: Partial): boolean {
+  return claim.kind === 'symbol' && inBuiltTemplateText(text, claim.span[0]);
 }
 
 /**

@@ -29,6 +29,28 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     ]);
   });
 
+  it("names bound to another package or a URL are that module's API; a template string's names are text", () => {
+    const text = [
+      '```js',
+      "import RefreshRuntime from 'http://localhost:3000/@react-refresh'",
+      "import other, { helper } from 'otherlib'",
+      "const { parse } = require('node:path')",
+      'RefreshRuntime.injectIntoGlobalHook(window)',
+      'other.run(helper())',
+      "const T = require('thelib')",
+      'T.watch(parse)',
+      'console.log(`running ${T.version}`)',
+      'const plugin = { transform(code) { return `export default Comp => { Comp.i18n = ${code} }` } }',
+      '```',
+    ].join('\n');
+    const symbols = claimsOf(text).filter((c) => c[0] === 'symbol');
+    assert.deepEqual(
+      symbols.map((c) => c[1]),
+      ['T.watch', 'T.version', 'transform'],
+      JSON.stringify(symbols),
+    );
+  });
+
   it('`require(pkg).name` claims the export; the variable holding it is not the package', () => {
     const text = [
       '```js',
