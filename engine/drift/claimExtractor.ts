@@ -81,7 +81,10 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   associateSymbolsWithFiles(text, claims);
   const named = withoutRepeatedCalls(
     text,
-    claims.filter((claim) => !isArgumentValue(text, claim) && !inExampleString(text, claim)),
+    claims.filter(
+      (claim) =>
+        !isArgumentValue(text, claim) && !inExampleString(text, claim) && !isPlaceholder(text, claim),
+    ),
   );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
   return named
@@ -131,6 +134,14 @@ function isLinkTarget(text: string, start: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 300), start);
   return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
+}
+
+/**
+ * `%sapper.head%`, `%PUBLIC_URL%`: a placeholder a template engine fills in, named by its markers,
+ * not a symbol of the code.
+ */
+function isPlaceholder(text: string, claim: Partial): boolean {
+  return claim.kind === 'symbol' && text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';
 }
 
 /**

@@ -30,6 +30,8 @@ const NOT_DEPENDENCIES = new Set(
 const DEPENDENCY_CUE_RE =
   /\b(?:depend\w*|package|librar\w+|framework|installed|install|we use|uses|using|built on|powered by)\b/i;
 const DECLARATION_BEFORE_RE = /\b(?:function\*?|def|fn|func|fun|sub|method)\s+`?$/;
+/** `VAR=value ` assignments before a command, a quoted value being one word. */
+const ENV_PREFIX_RE = /^(?:[A-Z_][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|\S)*\s+)+/;
 /** Script runners: `npm run x`, `pnpm x`, `yarn x`, `bun run x`, `make x`. */
 const SCRIPT_RE = /^(?:(npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.@/-]+)|make\s+([\w.-]+))/;
 const NPM_LIFECYCLE = new Set(['test', 'start', 'stop', 'restart']);
@@ -177,22 +179,25 @@ function commandClaims(
   projectPrograms: ReadonlySet<string>,
 ): Partial[] {
   const out: Partial[] = [];
-  const script = SCRIPT_RE.exec(command);
+  // `FILTER="includes paths" pnpm test:integration` runs the script all the same.
+  const env = ENV_PREFIX_RE.exec(command)?.[0] ?? '';
+  const bare = command.slice(env.length);
+  const script = SCRIPT_RE.exec(bare);
   if (script) {
     const manager = script[1];
     const name = script[2] ?? script[3];
-    const explicitRun = /\srun(?:-script)?\s/.test(command);
+    const explicitRun = /\srun(?:-script)?\s/.test(bare);
     const isScript =
       name !== undefined &&
       (manager === undefined ||
         explicitRun ||
         (manager === 'npm' ? NPM_LIFECYCLE.has(name) : !PACKAGE_MANAGER_VERBS.has(name)));
     if (isScript && name !== undefined) {
-      const start = span[0] + command.lastIndexOf(name, script[0].length);
+      const start = span[0] + env.length + bare.lastIndexOf(name, script[0].length);
       out.push({ kind: 'script', subject: name, span: [start, start + name.length] });
     }
   }
-  const program = command.split(/\s+/)[0] ?? '';
+  const program = bare.split(/\s+/)[0] ?? '';
   if (projectPrograms.has(program)) out.push({ kind: 'command', subject: command, span });
   COMMAND_PATH_RE.lastIndex = 0;
   for (let m = COMMAND_PATH_RE.exec(command); m !== null; m = COMMAND_PATH_RE.exec(command)) {

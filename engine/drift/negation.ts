@@ -27,9 +27,9 @@ const EXISTENCE = { object: objectDenial(''), subject: subjectDenial('') };
 const EXISTENCE_OR_NEED = { object: objectDenial(String.raw`|needs?`), subject: subjectDenial('|needed') };
 /** How far an object denial reaches: "there is no `X`", "no longer uses the `X` package". */
 const OBJECT_REACH = 48;
-/** Where a denied noun phrase ends: "no discrepancies | in README.md". */
+/** Where a denied noun phrase ends: "no discrepancies | in README.md", "without X | and adds Y". */
 const PHRASE_END_RE =
-  /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as)\b/i;
+  /\s(?:in|of|on|at|for|from|with|between|across|to|that|which|when|where|because|so|if|as|(?:and|or|but)\s+(?:adds?|sets?|uses?|creates?|writes?|makes?|keeps?|includes?|returns?|runs?|has|have|is|are|will|can|then))\b/i;
 
 /** Words that open a subordinate or relative clause: a denial after one is about that clause's subject. */
 const SUBORDINATOR_RE =

@@ -27,7 +27,8 @@ const PROSE_COMMAND_RE = new RegExp(
       String.raw`(?:python3?|node|deno|tsx|ts-node)[ \t]+[\w./-]{1,200}\.(?:py|js|mjs|cjs|ts|mts)`,
       String.raw`python3?[ \t]+-m[ \t]+[\w.]{1,100}`,
     ].join('|') +
-    String.raw`)(?![\w-])`,
+    // `pnpm test:integration` is not `pnpm test`; "run `npm test`: it ..." still is.
+    String.raw`)(?![\w-]|:\w)`,
   'y',
 );
 /** First words of PROSE_COMMAND_RE. */
@@ -82,7 +83,8 @@ function addCodeCommand(text: string, from: number, to: number, out: Mention[]):
     command = rest;
   }
   if (command.length < 3 || command.length > MAX_COMMAND_LENGTH) return;
-  const words = command.split(/\s+/);
+  // `FILTER="includes paths" pnpm test`: a quoted value is one word.
+  const words = command.match(/(?:"[^"]*"|'[^']*'|\S)+/g) ?? [];
   let i = 0;
   while (i < words.length && ENV_ASSIGNMENT_RE.test(words[i] as string)) i++;
   if (words[i] === 'sudo') i++;

@@ -155,8 +155,25 @@ describe('drift claims in context', () => {
       summary('`fileName` is the name option of package.json.').filter((c) => c[0] === 'config'),
       [],
     );
+    // A denial ends where "and" starts another verb; a list after it is still denied.
+    assert.deepEqual(
+      summary('It writes `package.json` without the `scripts` key and adds a `"type": "module"`.')
+        .filter((c) => c[0] === 'config')
+        .map((c) => [c[1], c[2]]),
+      [['type', false]],
+    );
+    assert.deepEqual(summary('There is no `thelib.alpha` and `thelib.beta`.'), [
+      ['symbol', 'thelib.alpha', true],
+      ['symbol', 'thelib.beta', true],
+    ]);
     // Stated, the same words still deny.
     assert.deepEqual(summary("The app doesn't use Redux."), [['dependency', 'redux', true]]);
+  });
+
+  it('a template placeholder (`%sapper.head%`) is no symbol of the code', () => {
+    assert.deepEqual(summary('Replace `%sapper.head%` with `%svelte.head%`; call `thelib.head()`.'), [
+      ['symbol', 'thelib.head', false],
+    ]);
   });
 
   it('markdown emphasis is no symbol; a bare word is a low-confidence claim unless named as API', () => {

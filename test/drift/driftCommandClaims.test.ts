@@ -90,4 +90,13 @@ describe('drift on the project program: what a command line claims', () => {
     );
     assert.deepEqual(claimsOf('tester is a tool that runs tests.\n$ tester --watch'), ['tester --watch']);
   });
+  it('a script run with environment values before it is still a script claim, by its whole name', () => {
+    const text = 'E.g. `FILTER="includes paths" pnpm test:integration`.';
+    assert.deepEqual(
+      extractClaims(text, {})
+        .filter((c) => c.kind === 'script')
+        .map((c) => [c.subject, text.slice(c.span[0], c.span[1])]),
+      [['test:integration', 'test:integration']],
+    );
+  });
 });

@@ -318,6 +318,12 @@ describe('commands', () => {
     }
   });
 
+  test('a quoted environment value is one word; `pnpm test:unit` is not `pnpm test`', () => {
+    const text = 'E.g. `FILTER="includes paths" pnpm test:integration`, or run pnpm test:unit first.';
+    assert.deepEqual(keysOf(text, 'command'), ['filter="includes paths" pnpm test:integration']);
+    assert.deepEqual(keysOf('Run pnpm test: it builds first.', 'command'), ['pnpm test']);
+  });
+
   test('a lone program name or an English phrase is not a command', () => {
     assert.deepEqual(keysOf('Make sure `make` works and go build something great.', 'command'), []);
   });
