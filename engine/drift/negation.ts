@@ -35,6 +35,9 @@ const PHRASE_END_RE =
 const SUBORDINATOR_RE =
   /\b(?:when(?:ever)?|if|unless|once|until|after|before|because|since|while|where|that|which|who|whose)\b/gi;
 
+/** What comes before an imperative "do not": nothing, the reader, or a recommendation. */
+const ADVICE_BEFORE_RE = /(?:^|\byou|\bplease|\bto|\brecommend(?:ed)?(?:\s+that)?|\bshould)\s*$/i;
+
 /** A clause opened as a supposition: what it denies is only supposed. */
 const SUPPOSITION_RE = /\b(?:if|unless|whether)\b/i;
 
@@ -51,6 +54,8 @@ export function negatedRanges(text: string, need = false): Array<[number, number
     for (const m of clause.matchAll(denials.object)) {
       // "If the plugin doesn't use X, ...": a supposition, not a statement about the project.
       if (SUPPOSITION_RE.test(clause.slice(0, m.index))) continue;
+      // "Do not use `X` unless you have to", "we recommend you don't use X": advice to the reader.
+      if (/^do\b/i.test(m[0]) && ADVICE_BEFORE_RE.test(clause.slice(0, m.index))) continue;
       const from = start + m.index + m[0].length;
       const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
       const stop = PHRASE_END_RE.exec(reach.slice(1));

@@ -97,13 +97,16 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     'g',
   );
   for (let round = 0; round < 3; round++) {
-    const before = receivers.size;
+    const before = receivers.size + foreign.size;
     for (const m of code.matchAll(assigned)) {
       const from = m[2] as string;
       if (receivers.has(from) || imported.has(from)) receivers.add(m[1] as string);
+      // `let app = express()`: what another module returned is that module's too.
+      else if (foreign.has(from)) foreign.add(m[1] as string);
     }
-    if (receivers.size === before) break;
+    if (receivers.size + foreign.size === before) break;
   }
+  for (const name of callbackParametersOf(code, foreign)) foreign.add(name);
   for (const name of [...receivers, ...imported]) {
     declared.delete(name);
     foreign.delete(name);
@@ -129,6 +132,25 @@ function foreignBindings(code: string, packages: ReadonlySet<string>): Set<strin
     if (list !== undefined) addNamed(list, foreign, new Set());
   }
   return foreign;
+}
+
+/**
+ * The parameters of a callback handed to another module on the line that calls it (`app.get('*',
+ * (req, res) => ...)`): that module fills them in, so `res.end()` is its API too.
+ */
+function callbackParametersOf(code: string, foreign: ReadonlySet<string>): string[] {
+  const names: string[] = [];
+  for (const receiver of foreign) {
+    const escaped = receiver.replace(/\$/g, '\\$');
+    const call = new RegExp(
+      `(?<![\\w$.])${escaped}(?:\\.[A-Za-z_$][\\w$]*)*\\s*\\([^\\n]*?(?:\\(([^()\\n]*)\\)\\s*=>|function\\s*[\\w$]*\\s*\\(([^()\\n]*)\\))`,
+      'g',
+    );
+    for (const m of code.matchAll(call))
+      for (const p of (m[1] ?? m[2] ?? '').matchAll(/(?:^|,)\s*(?:\.\.\.)?([A-Za-z_$][\w$]*)/g))
+        names.push(p[1] as string);
+  }
+  return names;
 }
 
 /** `@scope/lib/sub` -> `@scope/lib`, `lib/sub` -> `lib`, lower-cased as the project's names are kept. */

@@ -15,7 +15,7 @@ import { acceptsArguments, isTypedList } from './callArguments';
 import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
-import { resolveClaimPath } from './workspacePaths';
+import { pathState, resolveClaimPath } from './workspacePaths';
 import { sourceText } from './sourceText';
 import { memberOwners, ownersInCode, withoutComments } from './memberDefinitions';
 import { defaultReceivers } from './projectBindings';
@@ -56,6 +56,9 @@ export async function verifySymbolClaim(
     const resolved = resolveClaimPath(ctx.root, claim.file);
     if (!resolved.inside) return unverifiable(`refused: ${claim.file} is ${resolved.reason}, never read`);
     file = resolved.relative;
+    // "replace your `NavLink` in `src/routes/invoices.jsx`": a file the repository never had is
+    // the reader's; the name is checked as if no file were named.
+    if (await neverInRepository(ctx, file)) file = undefined;
   }
   if (foundIn.length === 0) return goneWord(ctx, claim, name, 'missing from the code', file ? [file] : []);
   // Outside the code index only the word was found: decided by the forms that define a name (a
@@ -362,4 +365,11 @@ function declaredList(signature: string, name: string): string | undefined {
     new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]*>)?\\s*\\(`),
   );
   return parameterListAt(signature, at === -1 ? 0 : at)?.inside;
+}
+
+/** A workspace path that is not there now and that no commit ever deleted or renamed. */
+async function neverInRepository(ctx: VerificationContext, file: string): Promise<boolean> {
+  if (!ctx.git || ctx.git.shallow) return false;
+  if (pathState(ctx.root, ctx.realRoot, file) !== 'missing') return false;
+  return ((await ctx.pathEvents).get(file)?.length ?? 0) === 0;
 }

@@ -166,6 +166,12 @@ describe('drift claims in context', () => {
       ['symbol', 'thelib.alpha', true],
       ['symbol', 'thelib.beta', true],
     ]);
+    // Advice to the reader denies nothing.
+    assert.deepEqual(summary('We strongly recommend you do not use `thelib.hash` unless you have to.'), [
+      ['symbol', 'thelib.hash', false],
+    ]);
+    assert.deepEqual(summary('Do not use `thelib.hash` in tests.'), [['symbol', 'thelib.hash', false]]);
+    assert.deepEqual(summary('We do not use `thelib.hash` any more.'), [['symbol', 'thelib.hash', true]]);
     // Stated, the same words still deny.
     assert.deepEqual(summary("The app doesn't use Redux."), [['dependency', 'redux', true]]);
   });

@@ -159,6 +159,27 @@ describe('drift against git history', () => {
     );
   });
 
+  it("a file the repository never had is the reader's: the name is checked without it", async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'src/links.ts': 'export function NavLink(p) {\n  return p;\n}\n' },
+    });
+    repo.commit('Touch links', T2, {
+      write: { 'src/links.ts': 'export function NavLink(p) {\n  return p.to;\n}\n' },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      'Replace your `NavLink` in `src/routes/invoices.jsx` with ours.',
+      BEFORE_CHANGE,
+    );
+    const claims = (await test.call('drift', { all: true })).memories.find((m) => m.id === id)?.claims ?? [];
+    const symbol = claims.find((c) => c.kind === 'symbol');
+    assert.notEqual(symbol?.verdict, 'moved', JSON.stringify(claims));
+    assert.notEqual(symbol?.verdict, 'stale', JSON.stringify(claims));
+  });
+
   it('notices a dropped package script, a dropped dependency and a denied dependency that arrived', async () => {
     const repo = new GitRepository();
     const pkg = (scripts: object, dependencies: object) =>
