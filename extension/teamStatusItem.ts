@@ -28,6 +28,8 @@ export class TeamStatusItem implements vscode.Disposable {
   private current: TeamItemState = 'off';
   /** The URL and token whose refusal the user was told about. */
   private toldRefused: string | undefined;
+  /** The refused-token messages shown so far (tests: one per URL and token, not one per check). */
+  readonly refusalsTold: string[] = [];
   private checking: Promise<void> | undefined;
 
   constructor(
@@ -103,6 +105,7 @@ export class TeamStatusItem implements vscode.Disposable {
     const key = `${url}\n${token}`;
     if (this.toldRefused === key) return;
     this.toldRefused = key;
+    this.refusalsTold.push(message);
     this.log.warn(`team server: ${message}`);
     void vscode.window
       .showWarningMessage(`Engram: ${message}`, 'Set Team Server Token')

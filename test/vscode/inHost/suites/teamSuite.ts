@@ -49,6 +49,14 @@ test('team: a token the server refuses shows Team: token refused', async () => {
   await pointAt(URL_);
   await vscode.commands.executeCommand('engram.setTeamToken', 'engram_not-a-token');
   await teamText(/Team: token refused$/);
+  // Told once, in one line naming the command that fixes it; later checks do not repeat it.
+  const api = await engramApi();
+  await api.teamStatus.refresh();
+  await api.teamStatus.refresh();
+  assert.equal(api.teamStatus.refusalsTold.length, 1, api.teamStatus.refusalsTold.join('\n'));
+  const [told] = api.teamStatus.refusalsTold;
+  assert.match(told ?? '', /refused the token .*run "Engram: Set Team Server Token"; queued 1$/);
+  assert.doesNotMatch(told ?? '', /\n/);
 });
 
 test('team: with the right token the item says connected and a remember reaches the server', async () => {
