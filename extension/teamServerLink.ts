@@ -24,6 +24,8 @@ function secretKey(url: string): string {
  */
 export class TeamServerLink implements TeamRoute, vscode.Disposable {
   private cached: { key: string; router: TeamRouter } | undefined;
+  /** The token last read for a URL: every engine call asks, and SecretStorage is a round trip. */
+  private token: { url: string; value: string | undefined } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
   private readonly wrote = new vscode.EventEmitter<void>();
@@ -36,7 +38,11 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
     this.subscriptions = [
       this.changed,
       this.wrote,
-      secrets.onDidChange((e) => e.key.startsWith('engram.team.token') && this.changed.fire()),
+      secrets.onDidChange((e) => {
+        if (!e.key.startsWith('engram.team.token')) return;
+        this.token = undefined;
+        this.changed.fire();
+      }),
       vscode.workspace.onDidChangeConfiguration(
         (e) =>
           (e.affectsConfiguration('engram.team.url') || e.affectsConfiguration('engram.database.location')) &&
@@ -51,20 +57,18 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
     return value === '' ? undefined : loadEngineModule().parseTeamUrl(value, 'engram.team.url');
   }
 
-  async hasToken(): Promise<boolean> {
-    const url = this.url();
-    return url !== undefined && (await this.secrets.get(secretKey(url))) !== undefined;
-  }
-
   async setToken(token: string): Promise<string> {
     const url = this.requireUrl();
     await this.secrets.store(secretKey(url), token);
+    // Ours: known now, before SecretStorage's change event comes round.
+    this.token = { url, value: token };
     return url;
   }
 
   async clearToken(): Promise<string> {
     const url = this.requireUrl();
     await this.secrets.delete(secretKey(url));
+    this.token = { url, value: undefined };
     return url;
   }
 
@@ -72,7 +76,8 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
   async router(): Promise<TeamRouter | undefined> {
     const url = this.url();
     if (url === undefined) return undefined;
-    const token = await this.secrets.get(secretKey(url));
+    if (this.token?.url !== url) this.token = { url, value: await this.secrets.get(secretKey(url)) };
+    const token = this.token.value;
     if (!token) return undefined;
     // Beside the database, as the CLI's: `engram team flush` sends what this window queued.
     const queue = loadEngineModule().queueDirectory(databasePath(readSettings(), workspaceRoot()));
@@ -86,7 +91,8 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
     this.wrote.fire();
   }
 
-  private requireUrl(): string {
+  /** The configured URL, or one line saying to set it. */
+  requireUrl(): string {
     const url = this.url();
     if (url === undefined) throw new Error('set engram.team.url (Settings: Engram: Team Server) first');
     return url;

@@ -10,8 +10,7 @@ export function registerTeamServerCommands(services: EngramServices): vscode.Dis
   const { team, teamStatus, log } = services;
   return [
     guardedCommand('engram.setTeamToken', log, async (given?: unknown) => {
-      const url = team.url();
-      if (url === undefined) throw new Error('set engram.team.url (Settings: Engram: Team Server) first');
+      const url = team.requireUrl();
       const token =
         typeof given === 'string'
           ? given.trim()
