@@ -38,3 +38,5 @@ export type {
 } from './drift/driftReport';
 export type { ClaimEvidence, CommitEvidence, DriftStatus } from './drift/claimTypes';
 export { AGENT_NAMES } from './capture/agentNames';
+export type { TeamRouter } from './teamClient/teamRouter';
+export type { TeamStatus } from './teamClient/teamStatus';

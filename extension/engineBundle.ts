@@ -4,3 +4,4 @@
 export { Engram, METHODS, isMethodName } from '../engine/bin/engineCore';
 export { engineOptions } from './engineOptions';
 export { agentStores } from '../engine/bin/engineCore';
+export { TeamRouter, parseTeamUrl, queueDirectory } from '../engine/bin/engineCore';

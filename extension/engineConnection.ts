@@ -9,6 +9,7 @@ import type {
   Actor,
 } from '../engine/index';
 import type * as EngineBundle from './engineBundle';
+import type { TeamRouter } from '../engine/index';
 
 export type EngineState = 'idle' | 'starting' | 'ready' | 'failed' | 'closed';
 
@@ -28,6 +29,14 @@ export function loadEngineModule(): EngineModule {
   const bundled = path.basename(__filename) === 'extension.js';
   engineModule = load(path.join(__dirname, bundled ? 'extensionEngine.js' : 'engineBundle')) as EngineModule;
   return engineModule;
+}
+
+/** The window's team server, as the connection needs it (extension/teamServerLink.ts). */
+export interface TeamRoute {
+  /** Undefined while no URL or no token is set: every call stays local. */
+  router(): Promise<TeamRouter | undefined>;
+  /** A write went to the team server (answered, queued or refused). */
+  noteWrite(): void;
 }
 
 /** How long others' writes may keep coming before the views re-read. */
@@ -56,9 +65,14 @@ export class EngineConnection implements vscode.Disposable {
   readonly onDidChangeMemories = this.changed.event;
   readonly onDidChangeState = this.stateChanged.event;
 
+  /**
+   * `team`: the window's team server route, if any (extension/teamServerLink.ts): the methods it
+   * serves go there, the others (and reads it cannot answer) to the local engine.
+   */
   constructor(
     private readonly options: (engine: EngineModule) => OpenEngramOptions,
     private readonly log: vscode.LogOutputChannel,
+    private readonly team?: TeamRoute,
   ) {}
 
   get state(): EngineState {
@@ -134,12 +148,18 @@ export class EngineConnection implements vscode.Disposable {
     params: MethodParams<M>,
     actor?: Actor,
   ): Promise<MethodResult<M>> {
-    const engram = await this.ready();
-    const result = await engram.call(method, {
-      ...params,
-      actor: { session: vscode.env.sessionId, ...actor },
-    });
-    if (loadEngineModule().METHODS[method].write || method === 'scan') this.changed.fire();
+    const withActor = { ...params, actor: { session: vscode.env.sessionId, ...actor } };
+    const local = async () => (await this.ready()).call(method, withActor);
+    const router = await this.team?.router();
+    const write = loadEngineModule().METHODS[method].write;
+    let result: MethodResult<M>;
+    try {
+      result = router ? ((await router.call(method, withActor, local)) as MethodResult<M>) : await local();
+    } finally {
+      // Sent, queued or refused: the team item shows what came of it.
+      if (router?.serves(method) && write) this.team?.noteWrite();
+    }
+    if (write || method === 'scan') this.changed.fire();
     return result;
   }
 

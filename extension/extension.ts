@@ -15,6 +15,8 @@ import { watchTeamFiles } from './live/teamWatcher';
 import { MemoryTreeProvider } from './views/memoryTree';
 import { DriftTreeProvider } from './views/driftTree';
 import { EngramStatusBar } from './statusBar';
+import { TeamServerLink } from './teamServerLink';
+import { TeamStatusItem } from './teamStatusItem';
 import {
   EDIT_SCHEME,
   GeneratedDocumentProvider,
@@ -43,6 +45,8 @@ export interface EngramExtensionApi {
   memories: MemoryTreeProvider;
   scans: ScanRunner;
   statusBar: EngramStatusBar;
+  /** The team server's status-bar item (Team: connected / offline (N queued) / token refused). */
+  teamStatus: TeamStatusItem;
   capture: CaptureControl;
   sessions: SessionTreeProvider;
   chatHandler: vscode.ChatRequestHandler;
@@ -71,14 +75,17 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
       log.debug(`embedding ${p.model}: ${p.done}/${p.total}`),
   };
   // The engine's own code loads with it, after activation (EngineConnection.start).
+  const team = new TeamServerLink(context.secrets);
   const engine = new EngineConnection(
     (e) => e.engineOptions(context.extensionPath, readSettings(), root, hooks),
     log,
+    team,
   );
   const scans = new ScanRunner(engine, log);
   const drift = new DriftState(engine);
   const memories = new MemoryTreeProvider(engine, drift);
   const statusBar = new EngramStatusBar(engine, drift);
+  const teamStatus = new TeamStatusItem(team, log);
   // The agents' stores are named by the engine bundle (loaded by then: capture starts once it is ready).
   const capture = new CaptureControl(
     engine,
@@ -95,6 +102,8 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     memories,
     scans,
     statusBar,
+    team,
+    teamStatus,
     documents,
     log,
     extensionPath: context.extensionPath,
@@ -103,7 +112,9 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
 
   context.subscriptions.push(
     log,
+    team,
     engine,
+    teamStatus,
     scans,
     drift,
     memories,
@@ -170,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     memories,
     scans,
     statusBar,
+    teamStatus,
     capture,
     sessions,
     chatHandler,

@@ -25,6 +25,8 @@ export interface EngramSettings {
   editorHints: boolean;
   /** How the Memories view groups its rows. */
   memoriesGroupBy: GroupBy;
+  /** '' = no team server; else its URL (the token is in SecretStorage: extension/teamServerLink.ts). */
+  teamUrl: string;
 }
 
 export function readSettings(): EngramSettings {
@@ -44,6 +46,7 @@ export function readSettings(): EngramSettings {
     contextBudget: c.get<number>('context.budget', 1500),
     editorHints: c.get<boolean>('editor.memoryHints', true),
     memoriesGroupBy: oneOf(c.get<string>('memories.groupBy'), GROUP_BY, 'kind'),
+    teamUrl: c.get<string>('team.url', '').trim(),
   };
 }
 

@@ -15,3 +15,6 @@ export { resolveDefaultModelAssets, useLiteAssetsInDirectory } from '../embeddin
 export type { UseLiteAssets } from '../embedding/useLiteAssets';
 export { workerScriptsIn } from '../process/workerScripts';
 export { agentStores } from '../capture/workspaceSources';
+export { TeamRouter } from '../teamClient/teamRouter';
+export { parseTeamUrl } from '../teamClient/teamConnection';
+export { queueDirectory } from '../teamClient/writeQueue';

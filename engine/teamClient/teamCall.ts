@@ -23,10 +23,14 @@ export function servedByTeam(method: MethodName): boolean {
   return METHOD_SCOPES[method] !== undefined;
 }
 
+/** What the CLI tells a user whose token the server refused (a host passes its own: where it keeps the token). */
+export const CLI_TOKEN_FIX = 'fix ENGRAM_TEAM_TOKEN, then engram team flush';
+
 /**
  * One call for the team server. A write goes through the queue, behind any older ones, so writes
  * reach the server in the order they were made; a read is sent after the queue is flushed (so it
- * sees this client's writes) and falls back to `offline` when no answer comes.
+ * sees this client's writes) and falls back to `offline` when no answer comes. `tokenFix` ends the
+ * message of a refused token: what to do about it in this host.
  */
 export async function callThroughTeam(
   target: TeamTarget,
@@ -34,6 +38,7 @@ export async function callThroughTeam(
   method: MethodName,
   params: unknown,
   now: number,
+  tokenFix = CLI_TOKEN_FIX,
 ): Promise<TeamCallOutcome> {
   const scope = METHOD_SCOPES[method];
   if (scope === 'memory:write' || scope === 'admin') {
@@ -47,7 +52,7 @@ export async function callThroughTeam(
     if (stop.unauthorized)
       throw new EngramError(
         'FORBIDDEN',
-        `the team server refused the token (${stop.reason}); ${report.waiting} writes wait in the queue: fix ENGRAM_TEAM_TOKEN, then engram team flush`,
+        `the team server refused the token (${stop.reason}); ${report.waiting} writes wait in the queue: ${tokenFix}`,
       );
     return { kind: 'queued', write, reason: stop.reason, waiting: report.waiting };
   }

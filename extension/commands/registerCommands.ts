@@ -12,6 +12,7 @@ import { registerMemoryEditCommands } from './memoryEditCommands';
 import { registerFileMemoriesCommand } from './fileMemoriesCommand';
 import { registerTidyMemoryCommand } from './tidyMemoryCommand';
 import { registerTeamCommands } from './teamCommands';
+import { registerTeamServerCommands } from './teamServerCommands';
 
 /** Every `engram.*` command; package.json contributes exactly these (an in-host test checks both ways). */
 export function registerCommands(services: EngramServices): vscode.Disposable[] {
@@ -28,5 +29,6 @@ export function registerCommands(services: EngramServices): vscode.Disposable[] 
     registerFileMemoriesCommand(services),
     registerTidyMemoryCommand(services),
     ...registerTeamCommands(services),
+    ...registerTeamServerCommands(services),
   ];
 }

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
         in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'captureHostRunner.ts'),
         out: 'captureHostRunner',
       },
+      // teamHostRunner: the extension against a real team server (teamHost.test.ts).
+      { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'teamHostRunner.ts'), out: 'teamHostRunner' },
     ],
     outdir: path.dirname(IN_HOST_RUNNER),
     bundle: true,

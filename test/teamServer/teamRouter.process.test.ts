@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, it } from 'node:test';
+import { EngramError } from '../../engine/errors';
+import { TeamRouter } from '../../engine/teamClient/teamRouter';
+import { tempDir } from '../support/temp';
+import { addToken, freePort, rpc, startTeamServer } from './teamServerProcess';
+import type { TeamServerProcess } from './teamServerProcess';
+
+const FIX = 'run "Engram: Set Team Server Token"';
+let dir: string;
+let url: string;
+let token: string;
+let server: TeamServerProcess | undefined;
+
+before(async () => {
+  dir = tempDir('engram-team-router-', { afterTest: false });
+  token = addToken(path.join(dir, 'team.db'), 'alice', 'memory:read,memory:write');
+  url = `http://127.0.0.1:${await freePort()}`;
+});
+after(() => server?.stop());
+
+/** Each call of the local database, by method: what the router did not send to the server. */
+function localCalls() {
+  const calls: string[] = [];
+  return { calls, local: (method: string) => () => (calls.push(method), Promise.resolve({ local: true })) };
+}
+
+async function serverContents(): Promise<string[]> {
+  const answer = await rpc(url, token, { id: `list-${Date.now()}`, method: 'list', params: { limit: 100 } });
+  assert.equal(answer.status, 200);
+  return (answer.body['result'] as { items: Array<{ content: string }> }).items.map((m) => m.content).sort();
+}
+
+it('while the server is down, a write is queued and fails with UNAVAILABLE; a read is answered locally', async () => {
+  const router = new TeamRouter({ url, token }, path.join(dir, 'queue'), FIX);
+  const { calls, local } = localCalls();
+  await assert.rejects(
+    router.call('remember', { content: 'queued while offline' }, local('remember')),
+    (error: unknown) =>
+      EngramError.is(error, 'UNAVAILABLE') &&
+      typeof error.details?.['queued'] === 'string' &&
+      /remember is queued, 1 waiting/.test(error.message),
+  );
+  assert.deepEqual(await router.call('recall', { query: 'offline' }, local('recall')), { local: true });
+  assert.deepEqual(calls, ['recall']);
+  assert.equal(router.queued(), 1);
+  assert.equal((await router.status()).state, 'offline');
+});
+
+it('once the server is up, writes and reads go to it, the queued write first; local methods stay local', async () => {
+  server = await startTeamServer(path.join(dir, 'team.db'), ['--port', new URL(url).port]);
+  const router = new TeamRouter({ url, token }, path.join(dir, 'queue'), FIX);
+  const { calls, local } = localCalls();
+  const result = (await router.call('remember', { content: 'sent online' }, local('remember'))) as {
+    memory: { content: string };
+  };
+  assert.equal(result.memory.content, 'sent online');
+  assert.equal(router.queued(), 0);
+  assert.deepEqual(await serverContents(), ['queued while offline', 'sent online']);
+  const stats = (await router.call('stats', {}, local('stats'))) as { memories: number };
+  assert.equal(stats.memories, 2);
+  // Code, drift and capture work on this machine's workspace: never the server's business.
+  assert.deepEqual(await router.call('scan', {}, local('scan')), { local: true });
+  assert.deepEqual(calls, ['scan']);
+  assert.deepEqual(await router.status(), {
+    state: 'connected',
+    queued: 0,
+    message: `team server ${url} connected; queued 0`,
+  });
+});
+
+it('a refused token fails a write with one line naming the fix, and keeps the write queued', async () => {
+  const router = new TeamRouter({ url, token: 'engram_wrong' }, path.join(dir, 'queue-wrong'), FIX);
+  const { local } = localCalls();
+  await assert.rejects(
+    router.call('remember', { content: 'kept for a good token' }, local('remember')),
+    (error: unknown) =>
+      EngramError.is(error, 'FORBIDDEN') && error.message.endsWith(FIX) && !error.message.includes('\n'),
+  );
+  assert.equal(router.queued(), 1);
+  const status = await router.status();
+  assert.equal(status.state, 'unauthorized');
+  assert.ok(status.message.includes(FIX), status.message);
+});
