@@ -36,7 +36,7 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
 const SYMBOL_THEN_FILE_RE =
   /^[`'"]?\s*(?:\(\)\s*)?(?:(?:is|are|lives?|sits?|was|were)\s+)?(?:(?:defined|declared|exported|implemented|located|found|handled|served|registered|mounted)\s+)?(?:in|from|inside|at|by)\s+(?:the\s+file\s+)?[`'"]?$/i;
 const FILE_THEN_SYMBOL_RE =
-  /^[`'"]?\s*(?:exports?|defines?|declares?|contains?|has|holds?|:)\s+(?:the\s+)?[`'"]?$/i;
+  /^[`'"]?\s*(?:exports?|defines?|declares?|contains?|has|holds?|(?:would\s+)?(?:corresponds?|maps?)\s+to|serves?|handles?|:)\s+(?:the\s+)?[`'"]?$/i;
 const MAX_ASSOCIATION_GAP = 40;
 
 /**

@@ -5,6 +5,7 @@ import type { FileReader } from './fileHistory';
 import { answers, normaliseRoute, routesIn } from './routeDefinitions';
 import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
+import { neverInRepository } from './readerFiles';
 
 /** A version of a source file as route claims read it: the routes it defines. */
 const ROUTES: FileReader<Array<{ route: string; method: string }>> = {
@@ -35,6 +36,9 @@ export async function verifyRouteClaim(
     const resolved = resolveClaimPath(ctx.root, claim.file);
     if (!resolved.inside) return unverifiable(`refused: ${claim.file} is ${resolved.reason}, never read`);
     file = resolved.relative;
+    // "`src/routes/about.svelte` would correspond to the `/about` route": the reader's app.
+    if (await neverInRepository(ctx, file))
+      return unverifiable(`a route of the reader's app (${file} was never in the repository)`);
   }
   if (definitions.length === 0)
     return goneWord(ctx, claim, claim.subject, 'route no longer defined', file ? [file] : []);

@@ -15,7 +15,8 @@ import { acceptsArguments, isTypedList } from './callArguments';
 import type { ArgumentKind } from './callArguments';
 import type { Parameter } from './signatures';
 import type { VerificationContext } from './verificationContext';
-import { pathState, resolveClaimPath } from './workspacePaths';
+import { resolveClaimPath } from './workspacePaths';
+import { neverInRepository } from './readerFiles';
 import { sourceText } from './sourceText';
 import { memberOwners, ownersInCode, withoutComments } from './memberDefinitions';
 import { defaultReceivers } from './projectBindings';
@@ -365,11 +366,4 @@ function declaredList(signature: string, name: string): string | undefined {
     new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}\\s*(?:<[^()]*>)?\\s*\\(`),
   );
   return parameterListAt(signature, at === -1 ? 0 : at)?.inside;
-}
-
-/** A workspace path that is not there now and that no commit ever deleted or renamed. */
-async function neverInRepository(ctx: VerificationContext, file: string): Promise<boolean> {
-  if (!ctx.git || ctx.git.shallow) return false;
-  if (pathState(ctx.root, ctx.realRoot, file) !== 'missing') return false;
-  return ((await ctx.pathEvents).get(file)?.length ?? 0) === 0;
 }

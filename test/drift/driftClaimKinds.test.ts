@@ -228,4 +228,20 @@ describe('drift claim kinds: verification against files and history', () => {
       'GET /users/:id is handled in routes/accounts.ts',
     );
   });
+  it("a route a file of the reader's app corresponds to is theirs, even where a fixture of the project had it", async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, { write: { 'test/app/server.ts': "router.get('/about', about);\n" } });
+    repo.commit('Drop the fixture route', T2, {
+      write: { 'test/app/server.ts': "router.get('/', home);\n" },
+    });
+    const test = await driftHost(repo.root);
+    const id = await rememberAt(
+      test,
+      'A file called `src/routes/about.svelte` would correspond to the `/about` route.',
+      BEFORE_CHANGE,
+    );
+    const route = claimOf(await test.call('drift', { all: true }), id, 'route');
+    assert.equal(route.verdict, 'unverifiable', JSON.stringify(route));
+    assert.match(route.evidence.reason, /reader's app/);
+  });
 });
