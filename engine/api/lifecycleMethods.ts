@@ -3,10 +3,11 @@ import { currentMemory, resolveId } from '../memory/memoryQueries';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
-import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
+import { applyConsolidation, planConsolidation, undoConsolidation } from '../lifecycle/consolidation';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
+import { actorOf } from './params';
 
 /** `lifecycle` {dryRun?}: promote what has earned it, archive what has faded; a dry run (the default) only plans. */
 const LIFECYCLE_PARAMS = methodParams({ dryRun: z.boolean().optional() });
@@ -43,6 +44,12 @@ export const LIFECYCLE_METHODS = {
       const clusters = store.read((r) => planConsolidation(r, store.clock()));
       return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters) };
     },
+  }),
+  /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory archived. */
+  unconsolidate: defineMethod({
+    params: ID_PARAMS,
+    write: true,
+    run: ({ store }, p) => undoConsolidation(store, p.id, actorOf(p)),
   }),
   dedup: defineMethod({
     params: DEDUP_PARAMS,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractiveSummary } from '../../engine/lifecycle/consolidation';
-import type { Memory } from '../../engine/memory/types';
+import { termRarity, writeGist } from '../../engine/lifecycle/gist';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
 
@@ -61,14 +60,15 @@ describe('lifecycle: consolidation', () => {
     await t.host.close();
   });
 
-  it('summarises extractively: the fewest sentences covering the entities, in time order', () => {
-    const m = (content: string) => ({ content }) as Memory;
-    assert.equal(
-      extractiveSummary(
-        [m('Redis is fast. Postgres holds billing.'), m('Nothing here. Postgres and Redis talk.')],
-        ['Redis', 'Postgres'],
-      ),
-      'Postgres and Redis talk.',
-    );
+  it('summarises with the informative sentences, quoting their members, a repeated label parenthetical once', () => {
+    const members = [
+      { id: 'a', content: 'Ann (8 May): Hey Bo! Good to see you!' },
+      { id: 'b', content: 'Bo (8 May): I ran a charity marathon in Lisbon on Saturday.' },
+      { id: 'c', content: 'Ann (8 May): Wow, good to see you!' },
+    ];
+    const filler = Array.from({ length: 8 }, (_, i) => `Ann (8 May): good to see you ${i}`);
+    const gist = writeGist(members, termRarity([...members.map((m) => m.content), ...filler]));
+    assert.equal(gist.text, 'Bo (8 May): I ran a charity marathon in Lisbon on Saturday.');
+    assert.deepEqual(gist.quoted, ['b']);
   });
 });
