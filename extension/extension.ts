@@ -31,6 +31,7 @@ import { MemoryCodeLensProvider } from './editor/memoryCodeLens';
 import { registerMemoryHover } from './editor/memoryHover';
 import { followScansWithDrift } from './live/driftAfterScan';
 import { registerTimelinePanel } from './webviews/timelinePanel';
+import { registerAnalyticsPanel } from './webviews/analyticsPanel';
 import { GraphPanel, registerGraphPanel } from './webviews/graphPanel';
 import type { GraphPanelStatus } from './webviews/graphPanel';
 import type { EngineActivity } from '../engine/index';
@@ -127,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     scans.onDidProgress((p) => statusBar.showScanProgress(p)),
     ...registerCommands(services),
     ...registerTimelinePanel(context.extensionUri, engine, log),
+    ...registerAnalyticsPanel(context.extensionUri, engine, log),
     activity,
     // Writes by other processes (an MCP agent, the CLI, another window) refresh every view, as
     // this window's own do (this window's are marked own and have already refreshed them).

@@ -147,9 +147,13 @@ for (const library of lazyLibraries) {
   makeBundleAscii(path.join(dist, 'lazy', `${library.out}.js`));
 }
 
-// The timeline webview's script: a browser bundle, loaded by extension/webviews/timelinePanel.ts.
+// The timeline and analytics webviews' scripts: browser bundles, loaded by
+// extension/webviews/timelinePanel.ts and analyticsPanel.ts.
 await esbuild.build({
-  entryPoints: [{ in: 'webview/timeline/main.ts', out: 'timeline' }],
+  entryPoints: [
+    { in: 'webview/timeline/main.ts', out: 'timeline' },
+    { in: 'webview/analytics/main.ts', out: 'analytics' },
+  ],
   minify: true,
   outdir: path.join(dist, 'webview'),
   bundle: true,

@@ -45,6 +45,11 @@ const files = findTests(path.join(root, 'test'))
   .filter((f) => tier === undefined || inProcessTier(f) === (tier === 'process'))
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
+// With no file at all, node's runner would fall back to its own file search and run fixtures.
+if (files.length === 0) {
+  console.error(`runTests: no test file matches ${filters.map((f) => `"${f}"`).join(', ') || 'the tier'}`);
+  process.exit(1);
+}
 
 // The webview render tests drive a real Chromium: a fresh machine gets it installed first (as root or
 // through passwordless sudo, like `npm run test:vscode`); when that cannot be done, one line says why.

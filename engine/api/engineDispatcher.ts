@@ -1,5 +1,6 @@
 import { useLexicalCopy } from '../lexical/liveLexicalIndex';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
+import { pruneAccessLedger } from '../lifecycle/ledgerPruning';
 import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
@@ -69,6 +70,11 @@ export interface HostOptions {
    */
   lifecycleEveryMs?: number;
   /**
+   * With lifecycleEveryMs: read and recall events older than this are folded into daily aggregates
+   * on each run (engine/lifecycle/ledgerPruning.ts). @default DEFAULT_ACCESS_RETENTION_DAYS (90)
+   */
+  accessRetentionDays?: number;
+  /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
    * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
    */
@@ -136,7 +142,8 @@ export class EngineDispatcher {
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();
     const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
-    if (options.lifecycleEveryMs !== undefined) dispatcher.scheduleLifecycle(options.lifecycleEveryMs);
+    if (options.lifecycleEveryMs !== undefined)
+      dispatcher.scheduleLifecycle(options.lifecycleEveryMs, options.accessRetentionDays);
     return dispatcher;
   }
 
@@ -218,14 +225,16 @@ export class EngineDispatcher {
   private lifecycleTimer: NodeJS.Timeout | undefined;
 
   /** See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged. */
-  private scheduleLifecycle(everyMs: number): void {
+  private scheduleLifecycle(everyMs: number, accessRetentionDays?: number): void {
     const run = (): void => {
       try {
         const result = runLifecyclePass(this.store, { dryRun: false });
-        if (result.promoted.length + result.archived.length > 0)
+        const pruned = pruneAccessLedger(this.store, accessRetentionDays);
+        if (result.promoted.length + result.archived.length + pruned.folded > 0)
           this.logger.info('lifecycle run', {
             promoted: result.promoted.length,
             archived: result.archived.length,
+            foldedAccessEvents: pruned.folded,
           });
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });

@@ -4,6 +4,8 @@ import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
 import { applyConsolidation, planConsolidation, undoConsolidation } from '../lifecycle/consolidation';
+import { planPeerCards } from '../lifecycle/storedPeerCards';
+import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
@@ -30,10 +32,21 @@ export const LIFECYCLE_METHODS = {
         return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
       }),
   }),
+  /**
+   * Also probes old beliefs against the workspace when there is one (beliefProbe.ts): before the
+   * pass, since the drift check is long, async and records its own findings; a dry run lists them.
+   */
   lifecycle: defineMethod({
     params: LIFECYCLE_PARAMS,
     write: true,
-    run: ({ store }, p) => runLifecyclePass(store, { dryRun: p.dryRun ?? true }),
+    prepare: async ({ store, code }, p) => {
+      const { plannedProbes, probeBeliefs } = await import('../lifecycle/beliefProbe');
+      const ids = store.read((r) => plannedProbes(r, store.clock()));
+      const root = code?.options.root;
+      if (p.dryRun !== false || !root) return { planned: root ? ids : [], probed: [] };
+      return { planned: ids, probed: await probeBeliefs(store, root, ids) };
+    },
+    run: ({ store }, p, probes) => ({ ...runLifecyclePass(store, { dryRun: p.dryRun ?? true }), probes }),
   }),
   /** `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each. */
   consolidate: defineMethod({
@@ -42,7 +55,12 @@ export const LIFECYCLE_METHODS = {
     run: ({ store }, p) => {
       const dryRun = p.dryRun ?? true;
       const clusters = store.read((r) => planConsolidation(r, store.clock()));
-      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters) };
+      // What the lifecycle run's other steps would do next (they run with `lifecycle`).
+      const next = store.read((r) => ({
+        peerCards: planPeerCards(r),
+        probes: plannedProbes(r, store.clock()),
+      }));
+      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters), next };
     },
   }),
   /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory archived. */

@@ -53,6 +53,7 @@ import { TIMELINE_METHODS } from './timelineMethods';
 import { EVENT_METHODS } from './eventMethods';
 import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
+import { HEALTH_METHODS } from './healthMethods';
 import { CAPTURE_METHODS } from './captureMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 import { LINK_METHODS } from './linkMethods';
@@ -292,6 +293,7 @@ export const METHODS = {
   ...EVENT_METHODS,
   ...KNOWLEDGE_GRAPH_METHODS,
   ...LIFECYCLE_METHODS,
+  ...HEALTH_METHODS,
   ...CAPTURE_METHODS,
   ...TEAM_METHODS,
   ...LINK_METHODS,

@@ -55,6 +55,12 @@ function renderConsolidation(r: MethodResult<'consolidate'>): string {
     ),
   ];
   if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
+  const { peerCards, probes } = r.next;
+  if (peerCards.changes.length + probes.length > 0)
+    lines.push(
+      `the next lifecycle run would change ${peerCards.changes.length} peer cards and probe ${probes.length} old beliefs`,
+      ...peerCards.changes.map((c) => `  ${c.action} ${c.cardId ?? '(new)'}  ${c.entity}: ${c.reason}`),
+    );
   return lines.join('\n');
 }
 
@@ -77,6 +83,9 @@ function renderExplain(r: MethodResult<'explain'>): string {
       (f) =>
         `  ${f.factor.padEnd(16)} ${f.value.toFixed(3)} x ${f.weight.toFixed(2)} = ${f.contribution.toFixed(3)}`,
     ),
+    ...(r.importance.probe
+      ? [`  x ${r.importance.probe.multiplier}: a belief probe found evidence against it (see engram drift)`]
+      : []),
     r.archive.due
       ? 'archive: due (the next `engram lifecycle --apply` archives it)'
       : `archive: kept (${r.archive.unmet.join('; ')})`,
@@ -90,8 +99,30 @@ function renderLifecycle(r: MethodResult<'lifecycle'>): string {
     ...r.promoted.map((p) => `  ${p.memoryId}  ${p.from} -> ${p.to} (${p.reason})`),
     `considered ${r.considered} old, rarely recalled episodes; ${would('archived', 'would archive')} ${r.archived.length}`,
     ...r.archived.map((a) => `  ${a.memoryId}  ${a.reason}: ${a.excerpt}`),
+    ...peerCardLines(r.peerCards, r.dryRun),
+    ...probeLines(r),
   ];
-  if (r.dryRun && r.promoted.length + r.archived.length > 0)
+  if (r.dryRun && r.promoted.length + r.archived.length + r.peerCards.changes.length > 0)
     lines.push('(dry run: nothing changed; --apply does it)');
   return lines.join('\n');
+}
+
+/** `peer cards: 3 entities changed; would update 1` and one line per card. */
+function peerCardLines(plan: MethodResult<'lifecycle'>['peerCards'], dryRun: boolean): string[] {
+  if (plan.considered === 0) return [];
+  return [
+    `peer cards: ${plan.considered} entities whose memories changed; ${dryRun ? 'would change' : 'changed'} ${plan.changes.length}`,
+    ...plan.changes.map((c) => `  ${c.action} ${c.cardId ?? '(new)'}  ${c.entity}: ${c.reason}`),
+  ];
+}
+
+/** `belief probes: would check 3 old beliefs ...` and, after a run, one line per memory checked. */
+function probeLines(r: MethodResult<'lifecycle'>): string[] {
+  const { planned, probed } = r.probes;
+  if (planned.length === 0) return [];
+  if (r.dryRun) return [`belief probes: would check ${planned.length} old beliefs against the workspace`];
+  return [
+    `belief probes: checked ${probed.length}`,
+    ...probed.map((p) => `  ${p.memoryId}  ${p.outcome} (drift: ${p.status})`),
+  ];
 }

@@ -156,6 +156,7 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
       // `this`, an instance made elsewhere) may or may not be its API: checked, never decisive.
       // The example's own names, and a bare name holding what the project returned, claim nothing.
       if (bindings.declared.has(first) || (!dotted && bindings.receivers.has(first))) return undefined;
+      if (bindings.foreign.has(first)) return undefined;
       return { ...call, confidence: 'low' };
     }
     default:

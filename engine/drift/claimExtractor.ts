@@ -6,7 +6,7 @@ import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
-import { isArgumentValue, withoutExampleStrings } from './exampleCode';
+import { inBuiltTemplateText, isArgumentValue, withoutExampleStrings } from './exampleCode';
 import { matchPackageLinks, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
@@ -79,7 +79,10 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     options.projectPrograms ?? new Set(),
   ).sort((a, b) => a.span[0] - b.span[0]);
   associateSymbolsWithFiles(text, claims);
-  const named = claims.filter((claim) => !isArgumentValue(text, claim));
+  const named = withoutRepeatedCalls(
+    text,
+    claims.filter((claim) => !isArgumentValue(text, claim) && !inExampleString(text, claim)),
+  );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
   return named
     .map(asDocumentPath(text))
@@ -128,6 +131,33 @@ function isLinkTarget(text: string, start: number): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const before = text.slice(Math.max(lineStart, start - 300), start);
   return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
+}
+
+/**
+ * A name in the text of a template an example builds is what it writes out, not a use of the API
+ * (see inBuiltTemplateText). Paths, subpaths and config values in strings stay claims.
+ */
+function inExampleString(text: string, claim: Partial): boolean {
+  return claim.kind === 'symbol' && inBuiltTemplateText(text, claim.span[0]);
+}
+
+/**
+ * An example that makes the same call again, word for word (`f.listen(8080, cb)` in each of five
+ * snippets), claims once that such a call works: one finding, on the first, not five. Calls with
+ * other arguments are other claims (each pattern a router is documented with); names and paths
+ * keep every occurrence, since a repair rewrites each of them.
+ */
+function withoutRepeatedCalls(text: string, claims: Partial[]): Partial[] {
+  const seen = new Set<string>();
+  return claims.filter((claim) => {
+    if (claim.kind !== 'symbol' || claim.argumentKinds === undefined || claim.signature !== undefined)
+      return true;
+    const call = text.slice(claim.span[0], afterArguments(text, claim.span[1]));
+    const key = [claim.subject, claim.confidence, claim.file, call].join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function dedupe(claims: Partial[]): Partial[] {

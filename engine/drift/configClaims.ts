@@ -85,6 +85,9 @@ async function verifyInFile(
     );
   }
   if (holds(found)) return ok('as stated', { foundIn: [file], now: found?.value });
+  // Not so when the memory was written either: a misreading or a wrong memory, not drift.
+  if ((await ctx.heldThen([file], claim.memoryValidFrom, reader, holds)) === false)
+    return unverifiable(`not so in ${file} when the memory was written either`);
   const commit = await ctx.fileBreak([file], claim.memoryValidFrom, reader, (v) => !holds(v), 'every');
   if (!found)
     return withCommit(

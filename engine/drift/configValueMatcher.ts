@@ -28,6 +28,12 @@ const ENV_KEY_RE = /^[A-Z][A-Z0-9_]*$/;
 const LITERAL_VALUE_RE = /^(?:true|false|null|-?\d+(?:\.\d+)?|"[^"]*"|'[^']*')$/;
 const SENTENCE_RE = /[^.!?\n]+(?:[.!?](?!\s|$)[^.!?\n]*)*/g;
 const STOP_KEYS = new Set(['it', 'this', 'that', 'there', 'which', 'what', 'file', 'config', 'value']);
+/** Words that go on a sentence, never a value: "`fileName` is the name option of package.json". */
+const STOP_VALUES = new Set(
+  'the a an not no now also only just still then used one all any some each its their your our this that which what where how when'.split(
+    ' ',
+  ),
+);
 
 /** Cheap test first: most memories name no config file at all. */
 const CONFIG_FILE_CUE_RE = /\.(?:json|jsonc|json5|ya?ml|toml)\b|\.env\b|tsconfig/;
@@ -50,6 +56,7 @@ export function matchConfigValues(text: string, out: Partial[]): void {
         const keyStart = s.index + m.index + keyQuote.length;
         const valueStart = s.index + m.index + m[0].length - valueQuote.length - value.length;
         if (STOP_KEYS.has(key.toLowerCase()) || overlapsFile(keyStart, file, s.index)) continue;
+        if (valueQuote === '' && STOP_VALUES.has(value.toLowerCase())) continue;
         // A bare lower-case word is too loose ("the build is fast", code's `data = await`): the key
         // or value must be quoted, the value a literal or a constant (`ES2022`), or the key an
         // environment variable's (`LOG_LEVEL=debug`).

@@ -1,4 +1,5 @@
 import type { ExtractedClaim } from './claimTypes';
+import { DURATION_UNITS } from './durations';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
 
@@ -25,6 +26,16 @@ const BARE_DEFAULT_RE = new RegExp(
   'gi',
 );
 /**
+ * A duration stated as an option's default, in words: "Defaults to 30 seconds.", "The default is
+ * 5 minutes", "Default: `5000` ms". Its value is kept with the unit ("30 seconds") so that the
+ * check can compare it with a number the code declares in either milliseconds or that unit.
+ */
+const DURATION_DEFAULT_RE = new RegExp(
+  String.raw`\b(?:Defaults?\s+(?:to|is)|default\s+is|Default\s*:)\s+\`?(\d+(?:\.\d+)?)\`?\s*(${DURATION_UNITS})(?![\w-])`,
+  'gi',
+);
+const UNIT_AFTER_RE = new RegExp(String.raw`^\s*(${DURATION_UNITS})(?![\w-])`, 'i');
+/**
  * The option a list item or heading documents: "* `censor` (String): ...", "### `level`", and
  * names written in bold, "* __level:__ ..." or "- **level**: ...".
  */
@@ -33,6 +44,8 @@ const OPTION_LINE_RE = new RegExp(
   'gm',
 );
 const MAX_ITEM_CHARS = 1200;
+/** Types written in backticks after an option's name in API docs. */
+const TYPE_NAMES = new Set(['number', 'string', 'boolean', 'object', 'function', 'array', 'integer', 'any']);
 
 /**
  * Default values the text gives options, as config claims marked `isDefault`: checked only
@@ -41,10 +54,13 @@ const MAX_ITEM_CHARS = 1200;
 export function matchDefaultValues(text: string, out: Partial[]): void {
   NAMED_DEFAULT_RE.lastIndex = 0;
   for (let m = NAMED_DEFAULT_RE.exec(text); m !== null; m = NAMED_DEFAULT_RE.exec(text)) {
+    // "* **idle** `number` - Default: `5000`": a type, not the option; the item's name is (below).
+    if (TYPE_NAMES.has((m[1] as string).toLowerCase())) continue;
     const value = (m[2] ?? m[3]) as string;
     const valueStart = m.index + m[0].length - (m[2] !== undefined ? 1 : 0) - value.length;
     // The claim's span is the value: the name stays the symbol claim it already is.
-    out.push(defaultClaim(m[1] as string, [valueStart, valueStart + value.length], value, valueStart));
+    const claim = defaultClaim(m[1] as string, [valueStart, valueStart + value.length], value, valueStart);
+    out.push(withUnit(text, m.index + m[0].length, claim));
   }
   BARE_DEFAULT_RE.lastIndex = 0;
   const named = out.length;
@@ -57,8 +73,40 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
     if (out.slice(0, named).some((c) => c.span[0] < end && m.index < c.span[1])) continue;
     const valueStart = m.index + m[0].lastIndexOf(value);
     // The claim's span is the default itself: one option may document several defaults.
-    out.push(defaultClaim(option, [m.index, m.index + m[0].length], value, valueStart));
+    out.push(withUnit(text, end, defaultClaim(option, [m.index, end], value, valueStart)));
   }
+  DURATION_DEFAULT_RE.lastIndex = 0;
+  for (let m = DURATION_DEFAULT_RE.exec(text); m !== null; m = DURATION_DEFAULT_RE.exec(text)) {
+    const option = optionAbove(text, m.index);
+    const end = m.index + m[0].length;
+    if (!option || out.some((c) => c.isDefault === true && c.span[0] < end && m.index < c.span[1])) continue;
+    const amount = m[1] as string;
+    const valueStart = m.index + m[0].indexOf(amount);
+    out.push({
+      kind: 'config',
+      subject: option,
+      span: [m.index, end],
+      value: `${amount} ${(m[2] as string).toLowerCase()}`,
+      valueSpan: [valueStart, end],
+      isDefault: true,
+    });
+  }
+}
+
+/**
+ * The claim with the duration unit written right after its value ("defaults to 30 seconds",
+ * "Default: `5000` ms"): "30" alone would be compared with a count of milliseconds.
+ */
+function withUnit(text: string, end: number, claim: Partial): Partial {
+  const unit = UNIT_AFTER_RE.exec(text.slice(end, end + 16));
+  if (!unit || claim.value === undefined || !/^\d+(?:\.\d+)?$/.test(claim.value)) return claim;
+  const unitEnd = end + unit[0].length;
+  return {
+    ...claim,
+    span: [claim.span[0], Math.max(claim.span[1], unitEnd)],
+    value: `${claim.value} ${(unit[1] as string).toLowerCase()}`,
+    valueSpan: [claim.valueSpan?.[0] ?? end, unitEnd],
+  };
 }
 
 function defaultClaim(subject: string, span: [number, number], written: string, at: number): Partial {

@@ -5,6 +5,7 @@ import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
 import type { VerificationContext } from './verificationContext';
 import { sourceText } from './sourceText';
+import { sameDuration, statedDuration } from './durations';
 
 /** A string, number, boolean or null written out: the only defaults a memory is compared with. */
 const LITERAL_RE =
@@ -59,7 +60,8 @@ export async function verifyDefaultClaim(
     verdict: 'stale',
     evidence: { reason: 'default changed', foundIn: [site.file], now: unquote(site.value) },
   };
-  if (claim.valueSpan) {
+  // A duration's repair would guess the code's unit: the finding asks for review instead.
+  if (claim.valueSpan && statedDuration(stated) === undefined) {
     const quoted = claim.valueSpan[1] - claim.valueSpan[0] === stated.length + 2;
     const now = unquote(site.value);
     check.evidence.repair = { span: claim.valueSpan, text: quoted ? `'${now}'` : now };
@@ -128,5 +130,7 @@ function sameValue(written: string, stated: string): boolean {
   if (value === stated) return true;
   const number = (text: string) =>
     /^-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(text) ? Number(text.replace(/_/g, '')) : NaN;
-  return !Number.isNaN(number(value)) && number(value) === number(stated);
+  if (Number.isNaN(number(value))) return false;
+  const duration = statedDuration(stated);
+  return duration ? sameDuration(number(value), duration) : number(value) === number(stated);
 }

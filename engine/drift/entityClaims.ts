@@ -211,7 +211,7 @@ function packageClaim(text: string, name: string, span: [number, number]): Parti
   return [claim];
 }
 
-/** A tool counts as a dependency claim when the text says so, gives a version, or denies it. */
+/** A tool counts as a dependency claim when the text says the project uses it, or denies it. */
 function toolClaim(
   text: string,
   name: string,
@@ -222,7 +222,8 @@ function toolClaim(
   if (NOT_DEPENDENCIES.has(lower)) return undefined;
   const version = versionAfter(text, span[1]);
   const around = text.slice(Math.max(0, span[0] - 40), Math.min(text.length, span[1] + 30));
-  if (version === undefined && !negated && !DEPENDENCY_CUE_RE.test(around)) return undefined;
+  // A version alone is no claim about this project: "JSX defaults to the React 16 flavor".
+  if (!negated && !DEPENDENCY_CUE_RE.test(around)) return undefined;
   const claim: Partial = { kind: 'dependency', subject: lower.replace(/\s+/g, '-'), span };
   if (version !== undefined) claim.version = version;
   return [claim];

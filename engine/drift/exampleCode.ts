@@ -33,6 +33,42 @@ export function withoutExampleStrings(text: string): string {
   return out;
 }
 
+/** A template literal with at least one `${...}`: text the example builds, around code. */
+const BUILT_TEMPLATE_RE = /`(?:[^`\\$]|\\.|\$(?!\{))*\$\{(?:[^`\\]|\\.)*`/g;
+
+/**
+ * Whether `at` lies in the text of a template literal an example builds (`return \`export
+ * default Comp => { Comp.i18n = ${code} }\``): what it writes out, not a use of the API. The
+ * code inside `${...}` (`${ctx.method}`) is code; a template without any is left alone (a comment's
+ * backticks look like one).
+ */
+export function inBuiltTemplateText(text: string, at: number): boolean {
+  if (!text.includes('${')) return false;
+  for (const { fence, role } of textRolesOf(text).fences) {
+    if (role !== 'example' || at < fence.start || at >= fence.end) continue;
+    for (const m of text.slice(fence.start, fence.end).matchAll(BUILT_TEMPLATE_RE)) {
+      const start = fence.start + m.index;
+      if (at <= start || at >= start + m[0].length) continue;
+      return !insideInterpolation(m[0], at - start);
+    }
+  }
+  return false;
+}
+
+/** Whether offset `at` of a template literal's source is inside one of its `${...}`. */
+function insideInterpolation(template: string, at: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < at; i++) {
+    if (template[i] === '\\') i++;
+    else if (depth === 0 && template[i] === '$' && template[i + 1] === '{') {
+      depth = 1;
+      i++;
+    } else if (depth > 0 && template[i] === '{') depth++;
+    else if (depth > 0 && template[i] === '}') depth--;
+  }
+  return depth > 0;
+}
+
 /**
  * `thelib('node', [scriptPath, ...args], options)`: a bare name passed to a call is the reader's
  * variable (or the parameter name of the doc's own signature), not an API the project must keep.

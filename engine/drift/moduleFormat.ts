@@ -15,6 +15,12 @@ export interface ModuleFormat {
    * lead to (null: none, the entry is for `import` only); undefined without an `exports` map.
    */
   targets?: Record<string, string | null>;
+  /**
+   * The `exports` keys whose target a `require` condition names: the package says that file is
+   * for `require()`, so it is CommonJS even under `"type": "module"` (a build writes a nested
+   * package.json, not in git, that says so).
+   */
+  forRequire?: string[];
   /** The `main` field, which names the root's file without an `exports` map. */
   main?: string;
 }
@@ -29,12 +35,18 @@ export function isCommonJsFile(file: string, esm: boolean): boolean {
   return !esm;
 }
 
+interface RequireTarget {
+  file: string;
+  /** Reached through a `require` condition. */
+  named: boolean;
+}
+
 /** Where a `require()` lands in one `exports` value: a target string, a list, or conditions (in their order). */
-function requireTarget(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
+function requireTarget(value: unknown, named = false): RequireTarget | undefined {
+  if (typeof value === 'string') return { file: value, named };
   if (Array.isArray(value)) {
     for (const item of value) {
-      const target = requireTarget(item);
+      const target = requireTarget(item, named);
       if (target !== undefined) return target;
     }
     return undefined;
@@ -42,14 +54,15 @@ function requireTarget(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   for (const [condition, nested] of Object.entries(value)) {
     if (!REQUIRE_CONDITIONS.has(condition)) continue;
-    const target = requireTarget(nested);
+    const target = requireTarget(nested, named || condition === 'require');
     if (target !== undefined) return target;
   }
   return undefined;
 }
 
 export const MODULE_FORMAT: FileReader<ModuleFormat | undefined> = {
-  name: 'package module format',
+  // The name keys stored answers: changed whenever what is read changes.
+  name: 'package module format (require condition)',
   read(text) {
     if (text === undefined) return undefined;
     let json: { type?: unknown; exports?: unknown; main?: unknown };
@@ -67,8 +80,13 @@ export const MODULE_FORMAT: FileReader<ModuleFormat | undefined> = {
         ? Object.entries(map)
         : [['.', map]];
     const targets: Record<string, string | null> = {};
-    for (const [key, value] of entries) targets[key] = requireTarget(value) ?? null;
-    return { esm, targets };
+    const forRequire: string[] = [];
+    for (const [key, value] of entries) {
+      const target = requireTarget(value);
+      targets[key] = target?.file ?? null;
+      if (target?.named === true) forRequire.push(key);
+    }
+    return { esm, targets, ...(forRequire.length > 0 ? { forRequire } : {}) };
   },
 };
 
@@ -94,4 +112,15 @@ export function requireTargetFor(format: ModuleFormat, sub: string): string | nu
   }
   const file = sub === '.' ? (format.main ?? 'index.js') : sub;
   return /\.[cm]?js$|\.json$|\.node$/.test(file) ? file : `${file}.js`;
+}
+
+/** Whether a `require()` of `sub` loads CommonJS: undefined when the package does not offer `sub`. */
+export function loadsCommonJs(format: ModuleFormat, sub: string): boolean | undefined {
+  const target = requireTargetFor(format, sub);
+  if (target === undefined) return undefined;
+  if (target === null) return false;
+  const key = format.targets === undefined ? undefined : exportsKeyFor(Object.keys(format.targets), sub);
+  return (
+    (key !== undefined && format.forRequire?.includes(key) === true) || isCommonJsFile(target, format.esm)
+  );
 }

@@ -14,7 +14,7 @@ const ADVERB = String.raw`(?:\s+(?:now|completely|fully|entirely|since|recently|
  */
 const objectDenial = (need: string) =>
   new RegExp(
-    String.raw`\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer\s+(?:uses?|ships?|has|have|depends\s+on|supports?${need})|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|ship|have|depend\s+on)|never\s+use[sd]?|got\s+rid\s+of|(?:we|i)\s+(?:removed|deleted|dropped)|(?:removed|deleted|dropped|gone)\s*,?\s+(?:along|together)\s+with|no\s+more|without)\b`,
+    String.raw`\b(?:there\s+(?:is|are)\s+no|there's\s+no|no\s+longer\s+(?:uses?|ships?|has|have|depends\s+on|supports?${need})|(?:do|does|did)\s*(?:n't|\s+not)\s+(?:use|ship|have(?!\s+to\b)|depend\s+on)|never\s+use[sd]?|got\s+rid\s+of|(?:we|i)\s+(?:removed|deleted|dropped)|(?:removed|deleted|dropped|gone)\s*,?\s+(?:along|together)\s+with|no\s+more|without)\b`,
     'gi',
   );
 /** Triggers whose denied thing comes before: "X was removed", "X is no longer used", "X isn't used". */
@@ -35,6 +35,9 @@ const PHRASE_END_RE =
 const SUBORDINATOR_RE =
   /\b(?:when(?:ever)?|if|unless|once|until|after|before|because|since|while|where|that|which|who|whose)\b/gi;
 
+/** A clause opened as a supposition: what it denies is only supposed. */
+const SUPPOSITION_RE = /\b(?:if|unless|whether)\b/i;
+
 /**
  * The stretches of `text` a denial covers. With `need`, denials of a need count too ("no longer
  * needs X", "X is no longer needed"): right for dependencies, wrong for flags and functions.
@@ -46,6 +49,8 @@ export function negatedRanges(text: string, need = false): Array<[number, number
   const consider = (end: number) => {
     const clause = text.slice(start, end);
     for (const m of clause.matchAll(denials.object)) {
+      // "If the plugin doesn't use X, ...": a supposition, not a statement about the project.
+      if (SUPPOSITION_RE.test(clause.slice(0, m.index))) continue;
       const from = start + m.index + m[0].length;
       const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
       const stop = PHRASE_END_RE.exec(reach.slice(1));

@@ -17,6 +17,11 @@ export interface ProjectBindings {
   /** Names the example declares itself (`const x`, `function f`): never the project's. */
   declared: Set<string>;
   /**
+   * Names imported or required from another package or a URL (`import RefreshRuntime from
+   * 'http://localhost:3000/@react-refresh'`): their members are that module's API, not the project's.
+   */
+  foreign: Set<string>;
+  /**
    * Names that hold the package itself (`pino`, `const P = require('pino')`), each with the
    * package's own name: `P(dest)` calls the package, unlike `logger(x)` on what it returned.
    */
@@ -57,7 +62,8 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     ),
     ...functionParameters(code),
   ]);
-  if (packages.size === 0) return { receivers, imported, aliases, declared, packageItself };
+  const foreign = foreignBindings(code, packages);
+  if (packages.size === 0) return { receivers, imported, aliases, declared, foreign, packageItself };
   const names = packageNamesPattern(packages);
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
   const defaultImport = new RegExp(
@@ -98,8 +104,37 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     }
     if (receivers.size === before) break;
   }
-  for (const name of [...receivers, ...imported]) declared.delete(name);
-  return { receivers, imported, aliases, declared, packageItself };
+  for (const name of [...receivers, ...imported]) {
+    declared.delete(name);
+    foreign.delete(name);
+  }
+  return { receivers, imported, aliases, declared, foreign, packageItself };
+}
+
+/** Any import or require of a module, with the names it binds. */
+const ANY_IMPORT_RE =
+  /\bimport\s+(?:(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"]|(?:const|let|var)\s+(?:([A-Za-z_$][\w$]*)|\{([^}]*)\})\s*=\s*(?:await\s+import|require)\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The names an example binds to modules other than the project's packages (see ProjectBindings.foreign). */
+function foreignBindings(code: string, packages: ReadonlySet<string>): Set<string> {
+  const foreign = new Set<string>();
+  if (!code.includes('import') && !code.includes('require')) return foreign;
+  for (const m of code.matchAll(ANY_IMPORT_RE)) {
+    const source = (m[3] ?? m[6]) as string;
+    // A relative path may be the project's own file; the project's packages are its API.
+    if (source.startsWith('.') || source.startsWith('/') || packages.has(packageName(source))) continue;
+    const single = m[1] ?? m[4];
+    if (single !== undefined) foreign.add(single);
+    const list = m[2] ?? m[5];
+    if (list !== undefined) addNamed(list, foreign, new Set());
+  }
+  return foreign;
+}
+
+/** `@scope/lib/sub` -> `@scope/lib`, `lib/sub` -> `lib`, lower-cased as the project's names are kept. */
+function packageName(source: string): string {
+  const parts = source.toLowerCase().split('/');
+  return (source.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
 /** The package names as one regular-expression alternation (`pino|@scope/lib`). */

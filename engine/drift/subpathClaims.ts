@@ -3,8 +3,9 @@ import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
+import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
-import { exportsKeyFor, isCommonJsFile, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
+import { exportsKeyFor, loadsCommonJs, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
 import type { ModuleFormat } from './moduleFormat';
 import { verifyPathClaim } from './pathClaims';
 import { packageNamesPattern } from './projectBindings';
@@ -29,7 +30,7 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
         kind: 'subpath',
         subject,
         span: [start, start + subject.length],
-        ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+        ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
       });
     }
   }
@@ -45,9 +46,35 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
       kind: 'subpath',
       subject,
       span: [start, start + subject.length],
-      ...(requiredAndCalled(text, start - 1) ? { requiredCallable: true } : {}),
+      ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
     });
   }
+}
+
+/**
+ * Whether the string opening at `quote` is required in a way only a CommonJS entry serves: the
+ * module itself is called, or the text introduces the `require()` as the CommonJS way ("... or
+ * for CommonJS:", "using CommonJS syntax") just before it, which claims CommonJS support even where
+ * the destructured names would still work on an ES module's namespace.
+ */
+function needsCommonJs(text: string, quote: number): boolean {
+  if (requiredAndCalled(text, quote)) return true;
+  if (!/\brequire\(\s*$/.test(text.slice(Math.max(0, quote - 20), quote))) return false;
+  return /\b(?:CommonJS|CJS)\b/i.test(introduction(text, quote));
+}
+
+/**
+ * The words that introduce position `at`: inside a fenced code block, the block up to `at` and the
+ * last line of prose before its fence; outside one, the line itself.
+ */
+function introduction(text: string, at: number): string {
+  const before = text.slice(0, at);
+  const fences = [...before.matchAll(/^\s*(?:```|~~~)/gm)];
+  const lineStart = before.lastIndexOf('\n') + 1;
+  if (fences.length % 2 === 0) return before.slice(lineStart);
+  const fence = fences[fences.length - 1]?.index ?? 0;
+  const prose = before.slice(0, fence).trimEnd();
+  return before.slice(prose.lastIndexOf('\n') + 1);
 }
 
 /**
@@ -134,6 +161,8 @@ async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): 
   if (entry.exported !== undefined) {
     const keys = entry.exported;
     if (exportsOffer(keys, sub)) return ok('exported');
+    const offeredOtherwise = sub === '.' ? undefined : await servedOtherwise(ctx, claim.subject, dir, sub);
+    if (offeredOtherwise) return offeredOtherwise;
     const offered = (e: PackageEntry | undefined) =>
       e !== undefined && (e.exported === undefined ? true : exportsOffer(e.exported, sub));
     if ((await ctx.heldThen([manifest], claim.memoryValidFrom, PACKAGE_ENTRY, offered)) === false)
@@ -160,6 +189,33 @@ async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): 
       };
   }
   return unverifiable(`no file answers to ${claim.subject}, and none did when the memory was written`);
+}
+
+/**
+ * A type declaration file: nothing imports it at run time, so a text naming `vite/client.d.ts`
+ * points at the file. A `.js` left out of the map is the map's point (importers are refused).
+ */
+const DECLARATION_FILE_RE = /\.d\.[cm]?ts$/;
+
+/**
+ * A subpath the `exports` map leaves out that is still there for its reader: the project's own
+ * code names it as a string (`'vite/modulepreload-polyfill'`, a module its bundler plugin serves),
+ * or it names a type declaration file the package still has (`vite/client.d.ts`).
+ */
+async function servedOtherwise(
+  ctx: VerificationContext,
+  subject: string,
+  dir: string,
+  sub: string,
+): Promise<ClaimCheck | undefined> {
+  // Any text's literals, then code files only: the code scope drops strings holding a slash.
+  const quoted = await Promise.all([`'${subject}'`, `"${subject}"`].map((q) => ctx.literals.get(q)));
+  const namedIn = [...new Set(quoted.flatMap((files) => [...files]))].filter(isCodeEvidence).sort();
+  if (namedIn.length > 0) return ok('the project serves it itself', { foundIn: namedIn });
+  const file = path.posix.join(dir, sub);
+  if (DECLARATION_FILE_RE.test(sub) && pathState(ctx.root, ctx.realRoot, file) === 'file')
+    return ok('a file of the package', { foundIn: [file] });
+  return undefined;
 }
 
 /** A workspace file as `reader` reads it today; undefined when it is missing or unreadable. */
@@ -190,11 +246,8 @@ async function commonJsGone(
 ): Promise<ClaimCheck | undefined> {
   const dir = path.posix.dirname(manifest);
   const { sub } = packageOf(claim.subject);
-  const requirable = (format: ModuleFormat | undefined): boolean | undefined => {
-    const target = format === undefined ? undefined : requireTargetFor(format, sub);
-    if (format === undefined || target === undefined) return undefined;
-    return target !== null && isCommonJsFile(target, format.esm);
-  };
+  const requirable = (format: ModuleFormat | undefined): boolean | undefined =>
+    format === undefined ? undefined : loadsCommonJs(format, sub);
   const now = readNow(ctx, manifest, MODULE_FORMAT);
   if (now === undefined || requirable(now) !== false) return undefined;
   const target = requireTargetFor(now, sub);

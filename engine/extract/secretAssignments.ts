@@ -79,8 +79,21 @@ function kindOfKey(key: string): string | undefined {
 
 type Form = 'env' | 'spaced' | 'colon';
 
+/**
+ * A key kindOfKey names ends with one of its words and then only `_`, `.` or `-` (what splitting
+ * drops), and every form puts a quote, `]`, a blank, a separator or `>` right after the key. Text
+ * without that holds no assignment to read, so one pass spares the four scans below: the JSON of
+ * a transcript record says `"output_tokens":` in every assistant line, which the words alone let through.
+ */
+const KEY_BEFORE_VALUE_RE = /(?:pass(?:wd|word|phrase)?|pwd|secret|token|key)[_.-]*["'\] \t:=?.+>]/i;
+
+/** Whether the text can hold an assignment, flag, argument or element that detectAssignments reads. */
+export function mayHoldAssignment(text: string): boolean {
+  return KEY_BEFORE_VALUE_RE.test(text);
+}
+
 export const detectAssignments: SecretDetector = (text, out) => {
-  if (!/pass|pwd|secret|token|key/i.test(text)) return;
+  if (!mayHoldAssignment(text)) return;
   for (const [re, formOf, hint] of [
     [ASSIGNMENT_RE, assignmentForm, /[:=]/],
     [FLAG_RE, () => 'env' as const, '--'],

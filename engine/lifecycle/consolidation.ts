@@ -9,6 +9,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { fadedSessions, shelfOf } from './fadedSessions';
 import { termRarity, writeGist } from './gist';
 import { lifecycleFacts } from './lifecycleFacts';
+import { NOT_A_CARD } from './storedPeerCards';
 
 /**
  * Consolidation ("sleep", issue 21 section 3; seed 000's four steps, seed 003's dream cycle), two
@@ -69,7 +70,7 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
   const rows = reader
     .all<MemoryRow>(
       `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active'
-       AND m.layer IN ('working', 'episodic') AND coalesce(s.access_count, 0) >= ? ORDER BY m.valid_from, m.id`,
+       AND m.layer IN ('working', 'episodic') AND ${NOT_A_CARD} AND coalesce(s.access_count, 0) >= ? ORDER BY m.valid_from, m.id`,
       [CONSOLIDATION_RULE.minAccesses],
     )
     .map(toMemory);

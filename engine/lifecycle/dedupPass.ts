@@ -6,9 +6,10 @@ import { CURRENT_SELECT, reviseVersion, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Memory } from '../memory/types';
 import type { MemoryVectors } from '../vectors/memoryVectors';
+import { NOT_A_CARD } from './storedPeerCards';
 
 /** Layers whose memories are merged when they restate each other (working notes are scratch). */
-const DEDUP_LAYERS = ['semantic', 'procedural', 'episodic'];
+export const DEDUP_LAYERS = ['semantic', 'procedural', 'episodic'];
 /** Neighbours looked at per memory: restatements are the nearest ones when they exist. */
 const NEIGHBOURS = 6;
 
@@ -44,7 +45,7 @@ export async function planDedup(
       `${CURRENT_SELECT.replace(' FROM memories m', ', v.vector FROM memories m')}
        JOIN memory_docs d ON d.memory_id = m.id
        JOIN memory_vectors v ON v.doc = d.doc AND v.model = ? AND v.content_hash = m.content_hash
-       WHERE m.superseded_at IS NULL AND m.status = 'active'
+       WHERE m.superseded_at IS NULL AND m.status = 'active' AND ${NOT_A_CARD}
          AND m.layer IN (${DEDUP_LAYERS.map(() => '?').join(', ')}) ORDER BY m.valid_from, m.id`,
       [vectors.modelId, ...DEDUP_LAYERS],
     ),

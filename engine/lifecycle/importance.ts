@@ -39,10 +39,14 @@ export interface ImportanceInput {
   accessDays: number;
   layer: Layer;
   confirmations: number;
+  /** What the last belief probe found (beliefProbe.ts): evidence against scales the score down. */
+  probe?: 'confirmed' | 'against' | 'unverifiable';
 }
 
 export interface ImportanceExplanation {
   score: number;
+  /** Set when a belief probe found evidence against the memory: the sum above times `multiplier`. */
+  probe?: { outcome: 'against'; multiplier: number };
   factors: Array<{ factor: ImportanceFactor; value: number; weight: number; contribution: number }>;
 }
 
@@ -51,6 +55,8 @@ const FREQUENT_ACCESSES = 20;
 const RICH_LINKS = 5;
 const STABLE_DAYS = 5;
 const CONFIRMED = 3;
+/** Evidence against a belief (a drift finding on a probe) halves its importance. */
+export const AGAINST_MULTIPLIER = 0.5;
 
 export function importanceOf(input: ImportanceInput): ImportanceExplanation {
   const values: Record<ImportanceFactor, number> = {
@@ -68,8 +74,10 @@ export function importanceOf(input: ImportanceInput): ImportanceExplanation {
     const value = values[factor];
     return { factor, value: round(value), weight, contribution: round(value * weight) };
   });
-  const score = factors.reduce((sum, f) => sum + values[f.factor] * f.weight, 0);
-  return { score: round(score), factors };
+  const sum = factors.reduce((total, f) => total + values[f.factor] * f.weight, 0);
+  if (input.probe !== 'against') return { score: round(sum), factors };
+  const multiplier = AGAINST_MULTIPLIER;
+  return { score: round(sum * multiplier), factors, probe: { outcome: 'against', multiplier } };
 }
 
 function clamp(x: number): number {

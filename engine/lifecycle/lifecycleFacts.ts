@@ -1,6 +1,8 @@
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { recalledIds } from './accessRows';
+import { probeOutcomes } from './probeOutcomes';
 import { importanceOf } from './importance';
 import type { ImportanceExplanation } from './importance';
 import { DEFAULT_RETENTION, retentionOf } from './retention';
@@ -34,6 +36,7 @@ export function lifecycleFacts(
   const ids = memories.map((m) => m.id);
   const entities = entityCounts(reader, ids);
   const days = accessDays(reader, new Set(ids));
+  const probes = probeOutcomes(reader, ids);
   return memories.map((memory) => {
     const ageDays = Math.max(0, now - memory.validFrom) / DAY;
     const idleDays = Math.max(0, now - Math.max(memory.validFrom, memory.lastAccessedAt ?? 0)) / DAY;
@@ -57,6 +60,7 @@ export function lifecycleFacts(
       accessDays: days.get(memory.id)?.size ?? 0,
       layer: memory.layer,
       confirmations: memory.confirmations,
+      probe: probes.get(memory.id),
     });
     const unmet = [
       memory.status === 'active' ? undefined : `status is ${memory.status}`,
@@ -127,16 +131,18 @@ function accessDays(reader: SqlReader, ids: ReadonlySet<string>): Map<string, Se
     if (row.type === 'read' && row.memoryId) add(row.memoryId, row.at);
     else if (row.data) for (const id of recalledIds(row.data)) add(id, row.at);
   }
+  // Access rows older than the ledger's retention window live on as daily aggregates (ledgerPruning.ts).
+  const folded =
+    ids.size <= SEARCHED_IDS
+      ? [...ids].flatMap((id) =>
+          reader.all<{ memoryId: string; day: number }>(
+            'SELECT memory_id AS memoryId, day FROM access_daily WHERE memory_id = ?',
+            [id],
+          ),
+        )
+      : reader.all<{ memoryId: string; day: number }>('SELECT memory_id AS memoryId, day FROM access_daily');
+  for (const row of folded) add(row.memoryId, row.day * DAY);
   return days;
-}
-
-function recalledIds(data: string): string[] {
-  try {
-    const ids = (JSON.parse(data) as { memoryIds?: unknown }).memoryIds;
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 function round(x: number): number {

@@ -6,6 +6,8 @@ import { DECAYING_LAYERS, DEFAULT_RETENTION } from './retention';
 import type { RetentionSettings } from './retention';
 import { plannedPromotions, promote } from './promotionPass';
 import type { Promotion } from './promotionPass';
+import { applyPeerCards, planPeerCards } from './storedPeerCards';
+import type { PeerCardPlan } from './storedPeerCards';
 
 const DAY = 24 * 60 * 60 * 1000;
 const LIFECYCLE = { agent: 'engram-lifecycle' };
@@ -23,6 +25,8 @@ export interface LifecyclePassResult {
     importance: number;
     reason: string;
   }>;
+  /** Peer cards created, rewritten or archived because their entity's memories changed (storedPeerCards.ts). */
+  peerCards: PeerCardPlan;
 }
 
 /**
@@ -61,6 +65,8 @@ export function runLifecyclePass(
     importance: f.importance.score,
     reason: `faded: ${Math.floor(f.ageDays)} days old, retention ${f.retention}, importance ${f.importance.score}, recalled ${byId.get(f.memoryId)?.accessCount ?? 0} times`,
   }));
+  const peerCards = store.read((r) => planPeerCards(r));
+  if (!options.dryRun) applyPeerCards(store, peerCards);
   if (!options.dryRun && (archived.length > 0 || promoted.length > 0)) {
     store.write((tx) => {
       promote(store, tx, promoted, now);
@@ -72,5 +78,5 @@ export function runLifecyclePass(
       });
     });
   }
-  return { dryRun: options.dryRun, promoted, considered: candidates.length, archived };
+  return { dryRun: options.dryRun, promoted, considered: candidates.length, archived, peerCards };
 }

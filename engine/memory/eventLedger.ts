@@ -24,7 +24,9 @@ export type EventType =
   | 'lifecycle'
   | 'promote'
   | 'dedup'
-  | 'consolidate';
+  | 'consolidate'
+  | 'peer-card'
+  | 'probe';
 
 export interface LedgerEvent {
   type: EventType;

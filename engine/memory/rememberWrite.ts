@@ -224,6 +224,8 @@ export class RememberWrite {
       const memory = currentMemory(reader, hit.memoryId);
       const visible = memory.scope === input.scope && (memory.scope === 'shared' || memory.agent === agent);
       if (memory.status !== 'active' || memory.layer !== input.layer || !visible) continue;
+      // A peer card (engine/lifecycle/storedPeerCards.ts) is rewritten by the lifecycle only.
+      if (memory.conflictKey?.startsWith('peer-card:')) continue;
       if (distinguishingDifference(memory.content, content) === undefined)
         return { memory, score: hit.score };
     }

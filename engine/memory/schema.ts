@@ -5,6 +5,7 @@ import { knowledgeGraphMigration } from '../knowledgeGraph/schema';
 import { captureMigration } from '../capture/schema';
 import { teamMigration } from '../team/schema';
 import { commitLinkMigration } from '../capture/link/linkSchema';
+import { accessDailyMigration } from '../lifecycle/accessDailySchema';
 import type { Migration } from '../store/migrate';
 
 /**
@@ -239,4 +240,5 @@ export const MIGRATIONS: readonly Migration[] = [
   captureMigration(11),
   teamMigration(12),
   commitLinkMigration(13),
+  accessDailyMigration(14),
 ];

@@ -5,6 +5,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { pinnedMemories } from './contextBuilder';
 import { peerCardLine, peerCards } from './peerCards';
 import { recall } from './recall';
+import { storedCardLines } from './storedCardLines';
 import type { ContextSources } from './recallSources';
 import { tokenCount, truncateToTokens } from './tokenCount';
 
@@ -13,7 +14,8 @@ import { tokenCount, truncateToTokens } from './tokenCount';
  * token count, all within one budget.
  * - L0 identity: pinned and critical memories, whatever the query;
  * - L1 layers: one line per memory layer (how many memories, of which kinds, the most important);
- * - L2 peer cards: the well-connected entities, those of the query's hits first (peerCards.ts);
+ * - L2 peer cards: the well-connected entities, those of the query's hits first: the cards the
+ *   lifecycle stored (storedCardLines.ts), or computed ones (peerCards.ts) before its first run;
  * - L3 search: the query's recall hits not already in L0 (nothing without a query).
  * Each level may spend its share of the budget; what it leaves passes to the next, so a store
  * without pins gives the search more room.
@@ -87,11 +89,10 @@ export async function buildLevelledContext(
   const lines: Record<Level, Line[]> = store.read((r) => ({
     L0: pinned.map(memoryLine),
     L1: layerLines(r),
-    L2: peerCards(
+    L2: l2Lines(
       r,
-      MAX_CARDS,
       hits.map((m) => m.id),
-    ).map((card) => ({ text: peerCardLine(card) })),
+    ),
     L3: hits.map(memoryLine),
   }));
 
@@ -108,6 +109,12 @@ export async function buildLevelledContext(
     .filter(Boolean)
     .join('\n\n');
   return { text, tokens: text === '' ? 0 : tokenCount(text), budget, levels };
+}
+
+function l2Lines(r: SqlReader, prefer: readonly string[]): Line[] {
+  const stored = storedCardLines(r, MAX_CARDS, prefer);
+  if (stored.length > 0) return stored;
+  return peerCards(r, MAX_CARDS, prefer).map((card) => ({ text: peerCardLine(card) }));
 }
 
 /** The level's title and as many of its lines as fit `room` tokens (the last one cut if worth it). */

@@ -86,6 +86,27 @@ export abstract class SinglePanel<Incoming, Outgoing extends { type: string }> i
     return Promise.resolve();
   }
 
+  /**
+   * Posts `message` once a burst of memory writes (a scan, an import) has settled, `settleMs` after
+   * the last, so the page reloads its data once rather than per write. A hidden panel has no page
+   * (retainContextWhenHidden is off) and asks for its data when shown: nothing is posted to it.
+   */
+  protected postWhenChangesSettle(
+    onChange: vscode.Event<unknown>,
+    settleMs: number,
+    message: Outgoing,
+  ): void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.disposables.push(
+      onChange(() => {
+        if (!this.panel.visible) return;
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.post(message), settleMs);
+      }),
+      { dispose: () => clearTimeout(timer) },
+    );
+  }
+
   /** Posts to the page; a closed or failing panel is logged, never thrown at the caller. */
   protected async post(message: Outgoing): Promise<void> {
     if (this.disposed) return;

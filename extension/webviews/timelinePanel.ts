@@ -46,7 +46,6 @@ export class TimelinePanel extends SinglePanel<WebviewToHost, HostToWebview> {
   private ready = false;
   private pendingReveal: string | undefined;
   private readonly selectionWaiters: Array<(s: SelectionNotification) => void> = [];
-  private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   static show(
     extensionUri: vscode.Uri,
@@ -67,24 +66,10 @@ export class TimelinePanel extends SinglePanel<WebviewToHost, HostToWebview> {
     log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, TIMELINE_PANEL, log);
-    this.disposables.push(
-      engine.onDidChangeMemories(() => this.dataChanged()),
-      { dispose: () => clearTimeout(this.changeTimer) },
-    );
-  }
-
-  /**
-   * Memories changed: tell the webview once a burst of writes (a scan, an import) has settled, so
-   * it reloads the data once rather than per write (a 10k load is a few hundred ms of engine time).
-   */
-  private dataChanged(): void {
-    // A hidden panel has no page (retainContextWhenHidden is off): it asks for data when shown.
-    if (!this.panel.visible) return;
-    clearTimeout(this.changeTimer);
-    this.changeTimer = setTimeout(
-      () => void this.post({ type: 'timeline/data/DidChange' }),
-      CHANGE_SETTLE_MS,
-    );
+    // Once per burst of writes: a 10k load is a few hundred ms of engine time.
+    this.postWhenChangesSettle(engine.onDidChangeMemories, CHANGE_SETTLE_MS, {
+      type: 'timeline/data/DidChange',
+    });
   }
 
   /**

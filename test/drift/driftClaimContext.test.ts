@@ -141,6 +141,24 @@ describe('drift claims in context', () => {
     ]);
   });
 
+  it('"don\'t have to" is no denial, nor is a denial the text only supposes ("if it doesn\'t use X")', () => {
+    assert.deepEqual(summary("Build it so that we don't have to go through Redux's `createStore`."), [
+      ['symbol', 'createStore', false],
+    ]);
+    assert.deepEqual(summary("If the plugin doesn't use Redux hooks, name it after Rollup."), []);
+    assert.deepEqual(summary("Unless you don't use Redux, keep it."), []);
+    // A tool with a version is no dependency claim unless the text says the project uses it.
+    assert.deepEqual(summary('JSX defaults to the React 16 flavor.'), []);
+    assert.deepEqual(summary('We use Redux 4 for state.'), [['dependency', 'redux', false]]);
+    // A config value is never a word of the sentence around it.
+    assert.deepEqual(
+      summary('`fileName` is the name option of package.json.').filter((c) => c[0] === 'config'),
+      [],
+    );
+    // Stated, the same words still deny.
+    assert.deepEqual(summary("The app doesn't use Redux."), [['dependency', 'redux', true]]);
+  });
+
   it('markdown emphasis is no symbol; a bare word is a low-confidence claim unless named as API', () => {
     assert.deepEqual(summary('__DEPRECATED: use `transport` instead.__ This is _not_ needed.'), [
       ['symbol', 'transport', false],

@@ -51,6 +51,26 @@ describe('drift: a package required as CommonJS that became ES modules only', ()
     );
   });
 
+  it('marks a require() the text introduces as the CommonJS way, destructured or not', () => {
+    const text = [
+      '... or for CommonJS:',
+      '```js',
+      "const { v4 } = require('thelib');",
+      '```',
+      'Any module system:',
+      '```js',
+      "const { v5 } = require('thelib');",
+      '```',
+    ].join('\n');
+    const claims = extractClaims(text, { projectPackages: new Set(['thelib']) }).filter(
+      (c) => c.kind === 'subpath',
+    );
+    assert.deepEqual(
+      claims.map((c) => c.requiredCallable),
+      [true, undefined],
+    );
+  });
+
   it('"type": "module" with .js entries: stale with the commit that made it so', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, {
@@ -123,6 +143,34 @@ describe('drift: a package required as CommonJS that became ES modules only', ()
     const verdict = await verdicts(repo, CALLED);
     assert.equal(verdict('thelib')?.verdict, 'stale');
     assert.equal(verdict('thelib')?.evidence.commit?.hash, esm);
+  });
+
+  it('a require condition under "type": "module" is CommonJS: stale only when it is dropped', async () => {
+    const T3 = '2025-04-01T12:00:00Z';
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'package.json': pkg({ main: 'index.js' }), 'index.js': 'module.exports = 1;\n' },
+    });
+    // uuid's TypeScript port: type module, `require` leads to dist/cjs/*.js (a built package.json says commonjs).
+    repo.commit('type module, require condition kept', T2, {
+      write: {
+        'package.json': pkg({
+          type: 'module',
+          exports: { '.': { node: { require: './dist/cjs/index.js', import: './index.js' } } },
+        }),
+      },
+    });
+    const dropped = repo.commit('drop CommonJS', T3, {
+      write: { 'package.json': pkg({ type: 'module', exports: { '.': { default: './index.js' } } }) },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(test, CALLED, BETWEEN);
+    const claim = memoryIn(await test.call('drift', { all: true }), id).claims.find(
+      (c) => c.subject === 'thelib',
+    );
+    assert.equal(claim?.verdict, 'stale');
+    assert.equal(claim?.evidence.commit?.hash, dropped);
   });
 
   it('stays ok with a require condition, for import examples, and when it was never CommonJS', async () => {

@@ -13,6 +13,25 @@ function defaultClaim(report: DriftReport, id: string) {
   return claim;
 }
 
+/**
+ * The config claims of an option list remembered before a commit that changes `Client`'s body
+ * timeout default from 30e3 to 300e3 (its other options: `options`, destructured, with defaults
+ * as written; `keepAliveThreshold` and `headersTimeout` default to 1e3 when missing).
+ */
+async function clientDefaults(options: string, lines: string[]) {
+  const client = (bodyTimeout: string) =>
+    `class Client {\n  constructor ({ bodyTimeout, ${options} } = {}) {\n    this.bodyTimeout = bodyTimeout != null ? bodyTimeout : ${bodyTimeout}\n    this.threshold = keepAliveThreshold == null ? 1e3 : keepAliveThreshold\n    this.headersTimeout = headersTimeout != null ? headersTimeout : 1e3\n  }\n}\nmodule.exports = Client\n`;
+  const { test, changing } = await scannedAfterChange(
+    { 'lib/client.js': client('30e3') },
+    'Wait five minutes for a body',
+    { write: { 'lib/client.js': client('300e3') } },
+  );
+  const list = await rememberAt(test, lines.join('\n'), BEFORE_CHANGE);
+  const report = await test.call('drift', { all: true });
+  const claims = report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+  return { claims, changing };
+}
+
 describe('drift on documented defaults', () => {
   it('checks a default against the defaults object or parameter default, and never guesses from a word', async () => {
     const { test, changing } = await scannedAfterChange(
@@ -122,24 +141,10 @@ describe('drift on documented defaults', () => {
   });
 
   it('checks a default written as a test for a missing value (`x != null ? x : 300e3`), in exponent notation', async () => {
-    const client = (bodyTimeout: string) =>
-      `class Client {\n  constructor ({ bodyTimeout, keepAliveThreshold } = {}) {\n    this.bodyTimeout = bodyTimeout != null ? bodyTimeout : ${bodyTimeout}\n    this.threshold = keepAliveThreshold == null ? 1e3 : keepAliveThreshold\n  }\n}\nmodule.exports = Client\n`;
-    const { test, changing } = await scannedAfterChange(
-      { 'lib/client.js': client('30e3') },
-      'Wait five minutes for a body',
-      { write: { 'lib/client.js': client('300e3') } },
-    );
-    const list = await rememberAt(
-      test,
-      [
-        '* **bodyTimeout** `number | null` (optional) - Default: `30e3` - Time between body chunks.',
-        '* **keepAliveThreshold** `number | null` (optional) - Default: `1000` - Subtracted from hints.',
-      ].join('\n'),
-      BEFORE_CHANGE,
-    );
-    const report = await test.call('drift', { all: true });
-    const claims =
-      report.memories.find((m) => m.id === list)?.claims.filter((c) => c.kind === 'config') ?? [];
+    const { claims, changing } = await clientDefaults('keepAliveThreshold', [
+      '* **bodyTimeout** `number | null` (optional) - Default: `30e3` - Time between body chunks.',
+      '* **keepAliveThreshold** `number | null` (optional) - Default: `1000` - Subtracted from hints.',
+    ]);
     assert.deepEqual(
       claims
         .filter((c) => c.verdict !== 'ok')
@@ -147,6 +152,44 @@ describe('drift on documented defaults', () => {
       [['bodyTimeout', '300e3', changing]],
     );
     assert.equal(claims.filter((c) => c.subject === 'keepAliveThreshold' && c.verdict === 'ok').length, 2);
+  });
+
+  it('reads a default stated as a duration in words and compares it in milliseconds or its own unit', async () => {
+    const { claims, changing } = await clientDefaults('headersTimeout, idle = 5000, retry = 2', [
+      '* **bodyTimeout** `number | null` (optional) - Time between body chunks. Defaults to 30 seconds.',
+      '* **headersTimeout** `number | null` (optional) - Time to wait for headers. Defaults to 1 second.',
+      '* **idle** `number` - Default: `5000` ms.',
+      '* **retry** `number` - How long to back off, defaults to 2 seconds.',
+    ]);
+    const stale = claims.filter((c) => c.verdict === 'stale');
+    assert.deepEqual(
+      stale.map((c) => [c.subject, c.evidence.now, c.evidence.commit?.hash]),
+      [['bodyTimeout', '300e3', changing]],
+    );
+    // 1 second is 1e3 ms; 5000 ms is 5000; 2 seconds is `retry = 2` read in its own unit.
+    assert.deepEqual(
+      claims.filter((c) => c.evidence.reason === 'the code declares this default').map((c) => c.subject),
+      ['headersTimeout', 'idle', 'retry'],
+    );
+    assert.equal(stale[0]?.evidence.repair, undefined, "the code's unit is not known: review, not a rewrite");
+  });
+
+  it('keeps the unit written after a default ("defaults to 30 seconds", "Default: `5000` ms")', () => {
+    const text = [
+      'The `timeout` option defaults to 30 seconds.',
+      '* `idle`: Default: `5000` ms.',
+      '* `wait`: how long. Defaults to 2 minutes.',
+      '* `count`: Default: `3`.',
+    ].join('\n');
+    const defaults = extractClaims(text)
+      .filter((c) => c.kind === 'config' && c.isDefault === true)
+      .map((c) => [c.subject, c.value]);
+    assert.deepEqual(defaults, [
+      ['timeout', '30 seconds'],
+      ['idle', '5000 ms'],
+      ['wait', '2 minutes'],
+      ['count', '3'],
+    ]);
   });
 
   it('reads "(`/` by default)" in an option item as that option\'s default, a condition after it too', () => {

@@ -29,6 +29,28 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     ]);
   });
 
+  it("names bound to another package or a URL are that module's API; a template string's names are text", () => {
+    const text = [
+      '```js',
+      "import RefreshRuntime from 'http://localhost:3000/@react-refresh'",
+      "import other, { helper } from 'otherlib'",
+      "const { parse } = require('node:path')",
+      'RefreshRuntime.injectIntoGlobalHook(window)',
+      'other.run(helper())',
+      "const T = require('thelib')",
+      'T.watch(parse)',
+      'console.log(`running ${T.version}`)',
+      'const plugin = { transform(code) { return `export default Comp => { Comp.i18n = ${code} }` } }',
+      '```',
+    ].join('\n');
+    const symbols = claimsOf(text).filter((c) => c[0] === 'symbol');
+    assert.deepEqual(
+      symbols.map((c) => c[1]),
+      ['T.watch', 'T.version', 'transform'],
+      JSON.stringify(symbols),
+    );
+  });
+
   it('`require(pkg).name` claims the export; the variable holding it is not the package', () => {
     const text = [
       '```js',
@@ -200,5 +222,31 @@ describe('the kinds of a call arguments', () => {
     assert.deepEqual(kinds('child(bindings, [options])'), ['other', 'other']);
     assert.deepEqual(kinds("levels([1, 2], ['a'])"), ['array', 'array']);
     assert.equal(kinds('close()'), undefined);
+  });
+  it('the same call made again word for word is one claim; a call with other arguments is another', () => {
+    const snippet = (line: string) => [
+      '```js',
+      "const thelib = require('thelib')",
+      'const f = thelib()',
+      line,
+      '```',
+    ];
+    const text = [
+      ...snippet("f.listen(8080, () => { console.log('running') })"),
+      'Or with types:',
+      ...snippet("f.listen(8080, () => { console.log('running') })"),
+      ...snippet("f.listen({ port: 8080 }, () => { console.log('running') })"),
+      ...snippet("f.listen(3000, () => { console.log('running') })"),
+    ].join('\n');
+    const calls = extractClaims(text, OWN).filter((c) => c.subject.endsWith('listen'));
+    assert.deepEqual(
+      calls.map((c) => [c.subject, c.argumentKinds?.join()]),
+      [
+        ['f.listen', 'number,function'],
+        ['f.listen', 'object,function'],
+        ['f.listen', 'number,function'],
+      ],
+      JSON.stringify(calls),
+    );
   });
 });

@@ -121,6 +121,31 @@ describe('drift: only what held when the memory was written can drift', () => {
     assert.equal(own?.evidence.commit?.hash, deleting);
   });
 
+  it('a config value the file did not have when the memory was written either is not drift', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: { 'package.json': pkg({}), 'config.json': '{ "port": 3000, "host": "a" }\n' },
+    });
+    const changing = repo.commit('Move to port 4000', T2, {
+      write: { 'config.json': '{ "port": 4000, "host": "a" }\n' },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const wrong = await rememberAt(test, 'The server reads `host: "b"` from `config.json`.', BEFORE_CHANGE);
+    const drifted = await rememberAt(
+      test,
+      'The server reads `port: 3000` from `config.json`.',
+      BEFORE_CHANGE,
+    );
+    const report = await test.call('drift', { all: true });
+    const claim = storedClaims(test, wrong).find((c) => c.kind === 'config');
+    assert.equal(claim?.verdict, 'unverifiable', JSON.stringify(claim));
+    assert.match(claim.reason, /when the memory was written either/);
+    const port = memoryIn(report, drifted).claims.find((c) => c.kind === 'config');
+    assert.equal(port?.verdict, 'stale');
+    assert.equal(port?.evidence.commit?.hash, changing);
+  });
+
   it('a platform global is no claim about the code, while a removed project function is', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, {

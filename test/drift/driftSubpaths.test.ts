@@ -56,6 +56,38 @@ describe('drift: subpaths of the project’s package', () => {
     assert.equal(verdict('thelib/never')?.verdict, 'unverifiable');
   });
 
+  it('left out of the map but served by the project itself, or a declaration file it has, still holds', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': pkg({}),
+        'index.js': '1;\n',
+        'client.d.ts': 'export {};\n',
+        'polyfill.js': '1;\n',
+      },
+    });
+    const mapping = repo.commit('Add an exports map', T2, {
+      write: {
+        'package.json': pkg({ exports: { '.': './index.js' } }),
+        'plugin.js': "export const polyfillId = 'thelib/polyfill';\n",
+      },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      "Types are in `thelib/client.d.ts`.\n```js\nimport 'thelib/polyfill'\nimport 'thelib/polyfill.js'\n```",
+      BETWEEN,
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const verdict = (subject: string) => claims.find((c) => c.subject === subject);
+    assert.equal(verdict('thelib/client.d.ts')?.verdict, 'ok', JSON.stringify(claims));
+    assert.equal(verdict('thelib/polyfill')?.verdict, 'ok', JSON.stringify(claims));
+    // The same module through its file: the map refuses importers, which is what it is for.
+    assert.equal(verdict('thelib/polyfill.js')?.verdict, 'stale');
+    assert.equal(verdict('thelib/polyfill.js')?.evidence.commit?.hash, mapping);
+  });
+
   it('no exports map: the file Node resolves; its deletion is the change', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, {

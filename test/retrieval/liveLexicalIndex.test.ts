@@ -152,6 +152,16 @@ describe('in-memory lexical index', () => {
     assert.equal(after.length, 20);
     assert.ok(!after.some((h) => best.slice(0, 30).some((b) => b.memoryId === h.memoryId)));
     assertMatchesSql(t, 'after forgetting the best');
+    // The SQL search first reads a shortlist of the best-scored matches: with most of it forgotten
+    // it must read them all, and still rank as the index does.
+    for (const hit of best.slice(30)) await t.call('forget', { id: hit.memoryId });
+    const sql = store.read((r) => searchLexical(r, 'redis cache', 20));
+    assert.equal(sql.length, 20);
+    assertSameRanking(
+      store.read((r) => searchLexicalInMemory(store.db, r, 'redis cache', 20)),
+      sql,
+      'after forgetting the best 40',
+    );
   });
 
   it('keeps what the database keeps when a write is rolled back', async () => {

@@ -79,6 +79,7 @@ describe('the packaged .vsix', () => {
     ];
     assert.ok(assets.includes('dist/sql-wasm.wasm'));
     assert.ok(assets.includes('dist/webview/timeline.js'), 'the timeline webview script is built');
+    assert.ok(assets.includes('dist/webview/analytics.js'), 'the analytics webview script is built');
     for (const name of TFJS_WASM_FILES) assert.ok(assets.includes(`dist/use-lite/${name}`), name);
     assert.ok(assets.some((a) => a.endsWith('tree-sitter-typescript.wasm')));
     assert.ok(assets.some((a) => a.endsWith('typescript.scm')));

@@ -17,7 +17,7 @@ import { CHROMIUM } from '../support/browser';
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const ORIGIN = 'https://timeline.webview.test';
+export const ORIGIN = 'https://timeline.webview.test';
 
 /** Colours of VS Code's Dark Modern theme, as the workbench sets them on a webview's <html>. */
 const DARK_THEME = `html { --vscode-foreground: #cccccc; --vscode-editor-background: #1f1f1f;
@@ -49,14 +49,17 @@ export async function timelineBundle(): Promise<string> {
   return bundle;
 }
 
-function pageHtml(): string {
+/**
+ * A webview page as its panel serves it (the CSP of extension/webviews/webviewPage.ts with this
+ * origin as the webview's source), in the dark theme, with the acquireVsCodeApi stand-in.
+ */
+export function pageHtml(css = TIMELINE_CSS, body = TIMELINE_BODY, script = 'timeline.js'): string {
   const nonce = 'bm9uY2UtZm9yLXRlc3Rz';
-  // The panel's CSP (extension/webviews/webviewPage.ts), with this origin as the webview's source.
   const csp = `default-src 'none'; img-src ${ORIGIN}; style-src ${ORIGIN} 'nonce-${nonce}'; script-src 'nonce-${nonce}'; font-src ${ORIGIN}`;
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="${ORIGIN}/codicon.css" id="vscode-codicon-stylesheet">
-<style nonce="${nonce}">${TIMELINE_CSS}${DARK_THEME}</style></head><body>${TIMELINE_BODY}
+<style nonce="${nonce}">${css}${DARK_THEME}</style></head><body>${body}
 <script nonce="${nonce}">
   window.__sent = []; window.__violations = []; window.__state = undefined;
   document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
@@ -66,7 +69,7 @@ function pageHtml(): string {
     setState: (s) => { window.__state = JSON.parse(JSON.stringify(s)); },
   });
 </script>
-<script nonce="${nonce}" src="${ORIGIN}/timeline.js"></script></body></html>`;
+<script nonce="${nonce}" src="${ORIGIN}/${script}"></script></body></html>`;
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ANALYTICS_VIEW_TYPE } from '../../webview/analytics/protocol';
 import { GRAPH_VIEW_TYPE } from '../../webview/graph/protocol';
 import { TIMELINE_VIEW_TYPE } from '../../webview/timeline/protocol';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const VIEW_TYPES: Record<string, string> = { GRAPH_VIEW_TYPE, TIMELINE_VIEW_TYPE };
+const VIEW_TYPES: Record<string, string> = { ANALYTICS_VIEW_TYPE, GRAPH_VIEW_TYPE, TIMELINE_VIEW_TYPE };
 const source = (file: string): string => readFileSync(path.join(root, file), 'utf8');
 
 /** Each registerWebviewPanelSerializer call in extension/webviews: its file and view type. */
@@ -35,7 +36,11 @@ void describe('webview panels restore after a reload', () => {
 
   void it('every panel with a serializer has an onWebviewPanel activation event', () => {
     const registered = serializers();
-    assert.deepEqual(registered.map((s) => s.viewType).sort(), ['engram.graph', 'engram.timeline']);
+    assert.deepEqual(registered.map((s) => s.viewType).sort(), [
+      'engram.analytics',
+      'engram.graph',
+      'engram.timeline',
+    ]);
     for (const { file, viewType } of registered) {
       assert.ok(
         manifest.activationEvents.includes(`onWebviewPanel:${viewType}`),
