@@ -3,7 +3,8 @@ import { currentMemory, resolveId } from '../memory/memoryQueries';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
-import { applyConsolidation, planConsolidation, undoConsolidation } from '../lifecycle/consolidation';
+import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
+import { undoConsolidation } from '../lifecycle/consolidationUndo';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
@@ -63,7 +64,7 @@ export const LIFECYCLE_METHODS = {
       return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters), next };
     },
   }),
-  /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory archived. */
+  /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory superseded by them. */
   unconsolidate: defineMethod({
     params: ID_PARAMS,
     write: true,

@@ -1,9 +1,8 @@
 import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, reviseVersion, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
-import { invalidInput } from '../errors';
-import { currentMemory, resolveId } from '../memory/memoryQueries';
-import type { Actor, Memory } from '../memory/types';
+import { currentMemory } from '../memory/memoryQueries';
+import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { fadedSessions, shelfOf } from './fadedSessions';
@@ -14,7 +13,7 @@ import { NOT_A_CARD } from './storedPeerCards';
 /**
  * Consolidation ("sleep", issue 21 section 3; seed 000's four steps, seed 003's dream cycle), two
  * kinds of cluster, each becoming one semantic memory whose members are superseded by it (out of
- * recall, still in history, brought back with `undoConsolidation`):
+ * recall, still in history, brought back with `undoConsolidation`, consolidationUndo.ts):
  * - relevant: working and episodic memories that proved relevant (composite importance >= 0.5,
  *   recalled twice, linked to entities), clustered by the entities they share (union-find);
  * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts).
@@ -164,47 +163,6 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
       made.push(id);
     }
     return made;
-  });
-}
-
-/**
- * Undoes one consolidation: its members become current and active again (a new version each,
- * 'restored'), and the consolidated memory is archived with the reason, in one transaction.
- * Members changed since (edited, forgotten) are left as they are.
- */
-export function undoConsolidation(
-  store: MemoryStore,
-  idOrPrefix: string,
-  actor: Actor = {},
-): { memoryId: string; restored: string[] } {
-  return store.write((tx, now) => {
-    const made = currentMemory(tx, resolveId(tx, idOrPrefix));
-    if (made.trust !== 'consolidation' || made.kind !== 'summary')
-      throw invalidInput(`${made.id} is not a consolidated memory (trust ${made.trust}, kind ${made.kind})`);
-    const members = tx
-      .all<{ id: string }>(
-        "SELECT id FROM memories WHERE superseded_at IS NULL AND status = 'superseded' AND superseded_by = ?",
-        [made.id],
-      )
-      .map((row) => currentMemory(tx, row.id));
-    for (const member of members)
-      reviseVersion(
-        tx,
-        member,
-        { status: 'active', statusReason: null, supersededBy: null },
-        'restored',
-        now,
-      );
-    if (made.status === 'active')
-      reviseVersion(tx, made, { status: 'archived', statusReason: 'consolidation undone' }, 'archived', now);
-    store.ledger.append(tx, now, {
-      type: 'restore',
-      memoryId: made.id,
-      agent: actor.agent ?? null,
-      session: actor.session ?? null,
-      data: { undid: 'consolidate', members: members.map((m) => m.id) },
-    });
-    return { memoryId: made.id, restored: members.map((m) => m.id) };
   });
 }
 

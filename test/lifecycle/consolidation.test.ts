@@ -71,4 +71,27 @@ describe('lifecycle: consolidation', () => {
     assert.equal(gist.text, 'Bo (8 May): I ran a charity marathon in Lisbon on Saturday.');
     assert.deepEqual(gist.quoted, ['b']);
   });
+
+  it("keeps the sentences naming the cluster's entities, numbers, dates and names, in the members' order", () => {
+    const members = [
+      { id: 'a', content: 'Ann: Thanks, that is so good to hear. The Redis cache is good too.' },
+      {
+        id: 'b',
+        content: 'Bo: Haha yes, so good. We adopted Biscuit from the Oakridge shelter on 14 March 2021.',
+      },
+      { id: 'c', content: 'Ann: Love that, so good!' },
+      { id: 'd', content: 'Bo: The vet bill came to 380 dollars after the Hollister surgery.' },
+    ];
+    const filler = Array.from(
+      { length: 20 },
+      (_, i) => `Ann: that is so good to hear, thanks ${i % 2 ? 'yes' : 'haha'}`,
+    );
+    const gist = writeGist(members, termRarity([...members.map((m) => m.content), ...filler]), ['Redis']);
+    assert.equal(
+      gist.text,
+      'Ann: The Redis cache is good too. Bo: We adopted Biscuit from the Oakridge shelter on 14 March 2021. ' +
+        'The vet bill came to 380 dollars after the Hollister surgery.',
+    );
+    assert.deepEqual(gist.quoted, ['a', 'b', 'd']);
+  });
 });
