@@ -7,22 +7,30 @@ import type { RecallSources } from './recallSources';
 
 /** How deep the history-wide pass ranks, to find the members of the consolidated hits. */
 const DETAIL_DEPTH = 100;
+/**
+ * How deep the first pass looks for consolidated hits to open, whatever `k`: a gist quoting many
+ * turns ranks below the one turn that answers. Chosen on the development half of the lifecycle
+ * bench (docs/benchmarks.md): depth 10 / 20 / 30 / 40 / 60 put recall@10 with detail 3.8 / 1.6 /
+ * 0.7 below, 0.8 / 0.1 above recall before consolidation.
+ */
+const CONSOLIDATED_DEPTH = 40;
 
 /**
  * Recall with detail (seed 003's drill-down, issue 21 section 3): consolidation keeps recall
  * small by replacing episodes with one memory that quotes their informative sentences; a caller
  * that asks for detail gets, in place of such a memory, those of its members (superseded, in
- * history) that answer the query. First the active memories are ranked as usual; then the whole
- * history is ranked for the same query and kept to the first pass's plain hits and the members of
- * its consolidated hits, in the history-wide order. A consolidated hit none of whose members
- * ranks keeps its place, after them.
+ * history) that answer the query. First the active memories are ranked as usual, at least
+ * `CONSOLIDATED_DEPTH` deep; then the whole history is ranked for the same query and kept to the
+ * first pass's plain hits and the members of its consolidated hits, in the history-wide order, cut
+ * to `k`. A consolidated hit none of whose members ranks keeps its place, after them.
  */
 export async function recallWithDetail(
   sources: RecallSources,
   options: RecallOptions,
   dense?: DenseSearcher,
 ): Promise<RecallResult> {
-  const first = await recall(sources, options, dense);
+  const k = options.k ?? 10;
+  const first = await recall(sources, { ...options, k: Math.max(k, CONSOLIDATED_DEPTH) }, dense);
   const members = sources.store.read((r) =>
     consolidatedMembers(
       r,
@@ -41,7 +49,7 @@ export async function recallWithDetail(
   const detailed = history.hits.filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id));
   const shown = new Set(detailed.map((h) => ownerOf.get(h.memory.id) ?? h.memory.id));
   const rest: RecallHit[] = first.hits.filter((h) => !shown.has(h.memory.id));
-  return { ...first, hits: [...detailed, ...rest].slice(0, options.k ?? 10) };
+  return { ...first, hits: [...detailed, ...rest].slice(0, k) };
 }
 
 /** Members of each consolidated memory, from its `consolidate` event (indexed by memory). */

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
+import { PEER_CARD_KEY } from '../../engine/lifecycle/storedPeerCards';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
 import { tokenCount } from '../../engine/retrieval/tokenCount';
@@ -50,6 +51,8 @@ interface Run {
   conversation: string;
   memories: { before: number; after: number };
   tokens: { before: number; after: number };
+  /** Of the tokens, those of peer cards (lifecycle runs write them before and after). */
+  cardTokens: { before: number; after: number };
   development: HalfRecall;
   report: HalfRecall;
   promoted: number;
@@ -98,6 +101,9 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
     now += DAY / 4;
   }
   await call('remember', { content: 'flush the read events', layer: 'working' });
+  // Hosts run the lifecycle every 15 minutes: peer cards exist before, as after.
+  await call('lifecycle', { dryRun: false });
+  creditQuotes(host, docOf);
   const before = {
     ...activeSize(host),
     development: await score(development, false),
@@ -115,6 +121,9 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
       consolidation.clusters[i]!.quoted.flatMap((m) => docOf.get(m) ?? []),
     ),
   );
+  // The next timed run, as a host makes it: the peer cards follow the consolidated memories.
+  await call('lifecycle', { dryRun: false });
+  creditQuotes(host, docOf);
   const half = async (queries: BenchQuery[], beforeRecall: number): Promise<HalfRecall> => ({
     before: beforeRecall,
     quoted: await score(queries, false),
@@ -126,6 +135,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
     conversation: corpus.name,
     memories: { before: before.memories, after: after.memories },
     tokens: { before: before.tokens, after: after.tokens },
+    cardTokens: { before: before.cardTokens, after: after.cardTokens },
     development: await half(development, before.development),
     report: await half(report, before.report),
     promoted: lifecycle.promoted.length,
@@ -140,14 +150,34 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   return run;
 }
 
-/** Active memories in recall by default, and their tokens (the memory an agent could be given). */
-function activeSize(host: EngineDispatcher): { memories: number; tokens: number } {
+/** Active memories in recall by default, and their tokens (the memory an agent could be given); of them, peer cards. */
+function activeSize(host: EngineDispatcher): { memories: number; tokens: number; cardTokens: number } {
   const rows = host.store.read((r) =>
-    r.all<{ content: string }>(
-      "SELECT content FROM memories WHERE superseded_at IS NULL AND status = 'active' AND layer != 'working'",
+    r.all<{ content: string; card: number }>(
+      `SELECT content, coalesce(conflict_key LIKE '${PEER_CARD_KEY}%', 0) AS card FROM memories
+       WHERE superseded_at IS NULL AND status = 'active' AND layer != 'working'`,
     ),
   );
-  return { memories: rows.length, tokens: rows.reduce((sum, row) => sum + tokenCount(row.content), 0) };
+  const tokens = (of: typeof rows) => of.reduce((sum, row) => sum + tokenCount(row.content), 0);
+  return {
+    memories: rows.length,
+    tokens: tokens(rows),
+    cardTokens: tokens(rows.filter((row) => row.card === 1)),
+  };
+}
+
+/** A peer card quotes a line of its members, each with its id: credited, like a gist, with those turns. */
+function creditQuotes(host: EngineDispatcher, docOf: Map<string, string[]>): void {
+  const cards = host.store.read((r) =>
+    r.all<{ id: string; content: string }>(
+      `SELECT id, content FROM memories WHERE superseded_at IS NULL AND conflict_key LIKE '${PEER_CARD_KEY}%'`,
+    ),
+  );
+  for (const card of cards)
+    docOf.set(
+      card.id,
+      [...card.content.matchAll(/^- \[([^\]]+)\]/gm)].flatMap((m) => docOf.get(m[1]!) ?? []),
+    );
 }
 
 async function main(): Promise<void> {
@@ -174,6 +204,7 @@ async function main(): Promise<void> {
       total: {
         memories: { before: total((r) => r.memories.before), after: total((r) => r.memories.after) },
         tokens: { before: total((r) => r.tokens.before), after: total((r) => r.tokens.after) },
+        cardTokens: { before: total((r) => r.cardTokens.before), after: total((r) => r.cardTokens.after) },
         development: weighted((r) => r.development),
         report: weighted((r) => r.report),
       },
@@ -195,7 +226,7 @@ async function main(): Promise<void> {
           ? `; promoted ${r.promoted}, archived ${r.archived}, consolidated ${r.consolidated.members} into ${r.consolidated.faded} faded + ${r.consolidated.relevant} relevant`
           : '';
       process.stdout.write(
-        `${r.conversation.padEnd(8)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x); ${halfText('dev', r.development)}; ${halfText('report', r.report)}${extra}\n`,
+        `${r.conversation.padEnd(8)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x; peer cards ${r.cardTokens.before} -> ${r.cardTokens.after}, without them ${round((r.tokens.before - r.cardTokens.before) / Math.max(1, r.tokens.after - r.cardTokens.after), 2)}x); ${halfText('dev', r.development)}; ${halfText('report', r.report)}${extra}\n`,
       );
     }
   } finally {

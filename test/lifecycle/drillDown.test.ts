@@ -45,4 +45,26 @@ describe('recall: detail of a consolidated memory', () => {
     assert.ok(!detailed.includes(made), 'the members stand in place of the consolidated memory');
     await t.host.close();
   });
+
+  it('opens a consolidated memory ranked below k when one of its members ranks above the hits', async () => {
+    const t = await openTestHost();
+    const answer = await episode(
+      t,
+      'The support group meets weekly; the support group helped Caroline.',
+      'talk',
+    );
+    for (const content of [
+      'Melanie painted a sunrise over the lake with her kids in July.',
+      'Caroline is researching adoption agencies in Oregon for next spring.',
+      'Melanie ran a charity marathon in Lisbon for the local shelter.',
+    ])
+      await episode(t, content, 'talk');
+    t.clock.advance(90 * DAY);
+    const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
+    assert.ok(made);
+    const plain = await episode(t, 'A support group newsletter.');
+    assert.deepEqual(await recalled(t, { query: 'support group', k: 1 }), [plain], 'the gist ranks second');
+    assert.deepEqual(await recalled(t, { query: 'support group', k: 1, detail: true }), [answer]);
+    await t.host.close();
+  });
 });
