@@ -4,11 +4,13 @@ import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
 import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
+import { undoConsolidation } from '../lifecycle/consolidationUndo';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
+import { actorOf } from './params';
 
 /** `lifecycle` {dryRun?}: promote what has earned it, archive what has faded; a dry run (the default) only plans. */
 const LIFECYCLE_PARAMS = methodParams({ dryRun: z.boolean().optional() });
@@ -61,6 +63,12 @@ export const LIFECYCLE_METHODS = {
       }));
       return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters), next };
     },
+  }),
+  /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory superseded by them. */
+  unconsolidate: defineMethod({
+    params: ID_PARAMS,
+    write: true,
+    run: ({ store }, p) => undoConsolidation(store, p.id, actorOf(p)),
   }),
   dedup: defineMethod({
     params: DEDUP_PARAMS,

@@ -16,6 +16,7 @@ import {
 import type { Actor } from '../memory/types';
 import type { EmbeddedText } from '../memory/novelty';
 import { recall } from '../retrieval/recall';
+import { recallWithDetail } from '../retrieval/drillDown';
 import { buildContext, markContextInjected } from '../retrieval/contextBuilder';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { actorOf } from './params';
@@ -169,7 +170,7 @@ export const METHODS = {
     write: false,
     run: async (engine, p) => {
       await engine.ensureVectors();
-      return recall(
+      return (p.detail === true ? recallWithDetail : recall)(
         engine,
         {
           query: boundedQuery('query', p.query),

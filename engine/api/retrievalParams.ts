@@ -37,6 +37,10 @@ export const RECALL_PARAMS = methodParams({
   includeInactive: z.boolean().optional().describe('also invalidated and superseded memories'),
   asOf: timeParam.optional(),
   explain: z.boolean().optional().describe('include the recall trace'),
+  detail: z
+    .boolean()
+    .optional()
+    .describe('in place of a consolidated memory, its superseded members that match (default false)'),
 });
 
 /** `contextLevels` {query?, budget?}: the graduated L0-L3 block (retrieval/contextLevels.ts). */

@@ -3,7 +3,7 @@ import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import type { MethodResult } from '../api/methods';
 
-/** `engram explain <id>`, `engram lifecycle [--apply]`, `engram dedup [--apply]`; `--json` is global. */
+/** `engram explain <id>`, `lifecycle [--apply]`, `consolidate [--apply]`, `unconsolidate <id>`, `dedup [--apply]`; `--json` is global. */
 export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
   program
     .command('explain')
@@ -31,6 +31,17 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
       invoke('consolidate', { dryRun: o.apply !== true }, (r) =>
         renderConsolidation(r as MethodResult<'consolidate'>),
       ),
+    );
+
+  program
+    .command('unconsolidate')
+    .argument('<id>')
+    .description('undo a consolidation: its members back in recall, the consolidated memory superseded')
+    .action((id: string) =>
+      invoke('unconsolidate', { id }, (r) => {
+        const { memoryId, restored } = r as MethodResult<'unconsolidate'>;
+        return `unconsolidated ${memoryId}: ${restored.length} restored (${restored.join(', ')})`;
+      }),
     );
 
   program

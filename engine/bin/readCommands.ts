@@ -88,6 +88,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
     .option('--as-of <time>', 'recall what Engram knew at this time (ISO 8601)')
     .option('--channels <list>', 'comma-separated subset of lexical,dense,graph,ppr')
     .option('--include-inactive', 'also invalidated and superseded memories')
+    .option('--detail', 'in place of a consolidated memory, its superseded members that match')
     .description('find memories (hybrid retrieval)')
     .action(
       (
@@ -99,6 +100,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
           asOf?: string;
           channels?: string;
           includeInactive?: boolean;
+          detail?: boolean;
         },
       ) =>
         invoke(
@@ -111,6 +113,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
             asOf: o.asOf,
             channels: o.channels?.split(',').map((c) => c.trim()),
             includeInactive: o.includeInactive === true,
+            detail: o.detail === true,
           },
           (r) => renderRecall(r as RecallResult),
         ),

@@ -5,29 +5,35 @@ import { currentMemory } from '../memory/memoryQueries';
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { fadedSessions, shelfOf } from './fadedSessions';
+import { termRarity, writeGist } from './gist';
 import { lifecycleFacts } from './lifecycleFacts';
 import { NOT_A_CARD } from './storedPeerCards';
 
 /**
- * Consolidation ("sleep", issue 21 section 3; seed 000's four steps): working and episodic
- * memories that proved relevant (composite importance >= 0.5, recalled twice, linked to
- * entities) are clustered by the entities they share (union-find), and each cluster of at least
- * two becomes one semantic memory: an extractive summary (the sentences that cover the cluster's
- * entities, in time order, within a size limit), the members' highest importance, their tags,
- * and the member ids as provenance. The members are superseded by it: out of recall, still in
- * history. Never across private scopes of different agents.
+ * Consolidation ("sleep", issue 21 section 3; seed 000's four steps, seed 003's dream cycle), two
+ * kinds of cluster, each becoming one semantic memory whose members are superseded by it (out of
+ * recall, still in history, brought back with `undoConsolidation`, consolidationUndo.ts):
+ * - relevant: working and episodic memories that proved relevant (composite importance >= 0.5,
+ *   recalled twice, linked to entities), clustered by the entities they share (union-find);
+ * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts).
+ * Its text is the members' informative sentences (gist.ts), its importance the members' highest,
+ * its tags theirs, the member ids its provenance. Never across private scopes of different agents.
  */
 export const CONSOLIDATION_RULE = {
   minImportance: 0.5,
   minAccesses: 2,
   minClusterSize: 2,
-  maxSummaryChars: 800,
 };
 /** An entity linked to more than this share of the candidates says nothing about what goes together. */
 const MAX_ENTITY_SHARE = 0.2;
 
 export interface ConsolidationCluster {
+  /** `relevant`: recalled memories sharing entities; `faded`: one session's faded episodes. */
+  reason: 'relevant' | 'faded';
   members: string[];
+  /** The members whose sentences the summary quotes (the others' text is only in history). */
+  quoted: string[];
   entities: string[];
   summary: string;
   importance: number;
@@ -36,6 +42,30 @@ export interface ConsolidationCluster {
 }
 
 export function planConsolidation(reader: SqlReader, now: number): ConsolidationCluster[] {
+  const relevant = relevantClusters(reader, now);
+  const taken = new Set(relevant.flatMap((c) => c.members.map((m) => m.id)));
+  const faded = fadedSessions(reader, now, taken);
+  // How rare a word is, over everything this run consolidates: what the summaries keep.
+  const rarity = termRarity([...relevant.flatMap((c) => c.members), ...faded.flat()].map((m) => m.content));
+  const cluster = (reason: ConsolidationCluster['reason'], members: Memory[], entities: string[]) => {
+    const gist = writeGist(members, rarity, entities);
+    return {
+      reason,
+      members: members.map((m) => m.id),
+      quoted: gist.quoted,
+      entities,
+      summary: gist.text,
+      importance: Math.max(...members.map((m) => m.importance)),
+      confidence: Math.min(1, members.length / 5),
+    };
+  };
+  return [
+    ...relevant.map((c) => cluster('relevant', c.members, c.entities)),
+    ...faded.map((members) => cluster('faded', members, [])),
+  ];
+}
+
+function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memory[]; entities: string[] }> {
   const rows = reader
     .all<MemoryRow>(
       `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active'
@@ -82,14 +112,8 @@ export function planConsolidation(reader: SqlReader, now: number): Consolidation
     .filter((members) => members.length >= CONSOLIDATION_RULE.minClusterSize)
     .map((members) => {
       const entityIds = [...new Set(members.flatMap((m) => links.get(m.id) ?? []))].filter(telling);
-      const entityWords = entityIds.map((id) => names.get(id) ?? '').filter((n) => n !== '');
-      return {
-        members: members.map((m) => m.id),
-        entities: entityWords,
-        summary: extractiveSummary(members, entityWords),
-        importance: Math.max(...members.map((m) => m.importance)),
-        confidence: Math.min(1, members.length / 5),
-      };
+      const entities = entityIds.map((id) => names.get(id) ?? '').filter((n) => n !== '');
+      return { members, entities };
     });
 }
 
@@ -103,8 +127,11 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
       const result = store.remember(
         {
           content: cluster.summary,
-          context: `Consolidated from ${members.length} memories (confidence ${cluster.confidence}): ${cluster.members.join(', ')}`,
+          context: `Consolidated from ${members.length} memories (${cluster.reason}, confidence ${cluster.confidence}): ${cluster.members.join(', ')}`,
           layer: 'semantic',
+          // The gist of past episodes is about their time: asOf and temporal questions see it there.
+          validFrom: Math.min(...members.map((m) => m.validFrom)),
+          session: new Set(members.map((m) => m.session)).size === 1 ? members[0]!.session : null,
           kind: 'summary',
           tags: [...new Set(members.flatMap((m) => m.tags))],
           importance: cluster.importance,
@@ -126,52 +153,17 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
         type: 'consolidate',
         memoryId: id,
         agent: 'engram-lifecycle',
-        data: { members: cluster.members, confidence: cluster.confidence },
+        data: {
+          reason: cluster.reason,
+          members: cluster.members,
+          quoted: cluster.quoted,
+          confidence: cluster.confidence,
+        },
       });
       made.push(id);
     }
     return made;
   });
-}
-
-/**
- * The sentences that cover the cluster's entities best, greedily (each adds the most entities not
- * yet covered), until all are covered or the size limit; kept in the members' time order.
- */
-export function extractiveSummary(members: readonly Memory[], entities: readonly string[]): string {
-  const sentences = members.flatMap((m, order) =>
-    m.content
-      .split(/(?<=[.!?])\s+/)
-      .map((text) => text.trim())
-      .filter((text) => text !== '')
-      .map((text, i) => ({ text, order: order * 1000 + i })),
-  );
-  const mentions = (text: string) => entities.filter((e) => text.toLowerCase().includes(e.toLowerCase()));
-  const covered = new Set<string>();
-  const chosen: typeof sentences = [];
-  let length = 0;
-  for (;;) {
-    let best: (typeof sentences)[number] | undefined;
-    let gain = 0;
-    for (const s of sentences) {
-      if (chosen.includes(s) || length + s.text.length > CONSOLIDATION_RULE.maxSummaryChars) continue;
-      const added = mentions(s.text).filter((e) => !covered.has(e)).length;
-      if (added > gain) [best, gain] = [s, added];
-    }
-    if (!best) break;
-    chosen.push(best);
-    length += best.text.length + 1;
-    for (const e of mentions(best.text)) covered.add(e);
-  }
-  if (chosen.length === 0) chosen.push(sentences[0]!);
-  return chosen
-    .sort((a, b) => a.order - b.order)
-    .map((s) => s.text)
-    .join(' ');
-}
-
-function shelfOf(m: Memory): string {
-  return m.scope === 'shared' ? 'shared' : `${m.scope}:${m.agent ?? ''}`;
 }
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {

@@ -136,13 +136,13 @@ function dirtyEntities(reader: SqlReader, since: number, changed: Map<string, st
     [since],
   ))
     changed.set(row.id, row.change);
-  return allForIds<{ id: number }>(
+  const ids = allForIds<{ id: number }>(
     reader,
     (marks) => `SELECT DISTINCT entity_id AS id FROM memory_entities WHERE memory_id IN (${marks})`,
     [...changed.keys()],
-  )
-    .map((row) => row.id)
-    .sort((a, b) => a - b);
+  ).map((row) => row.id);
+  // DISTINCT holds within one slice of ids: an entity in two slices would be planned twice.
+  return [...new Set(ids)].sort((a, b) => a - b);
 }
 
 function cardChange(

@@ -40,6 +40,7 @@ export const METHOD_SCOPES: Partial<Record<MethodName, Scope>> = {
   mergeEntities: 'admin',
   lifecycle: 'admin',
   consolidate: 'admin',
+  unconsolidate: 'admin',
   dedup: 'admin',
 };
 

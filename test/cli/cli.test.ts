@@ -305,4 +305,36 @@ describe('engram CLI', () => {
     assert.notEqual(bad.code, 0);
     assert.equal(bad.err.trim().split('\n').length, 1, bad.err);
   });
+
+  it('consolidates faded episodes, recalls their detail and undoes the consolidation', async () => {
+    const dir = tempDir();
+    const longAgo = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString();
+    const ids: string[] = [];
+    for (const text of ['Ann booked the flight to Lisbon.', 'The Lisbon hotel costs 140 euros a night.']) {
+      const made = await engram(dir, [
+        '--session',
+        'trip',
+        'remember',
+        text,
+        '--layer',
+        'episodic',
+        '--valid-from',
+        longAgo,
+      ]);
+      ids.push(/^remembered: (m_\w+)/.exec(made.out)?.[1] ?? '');
+    }
+    const applied = await engram(dir, ['--json', 'consolidate', '--apply']);
+    const gist = (JSON.parse(applied.out) as { created: string[] }).created[0] ?? '';
+    assert.match(gist, /^m_/, applied.out);
+    const plain = await engram(dir, ['recall', 'Lisbon', 'hotel']);
+    assert.ok(plain.out.includes(gist) && !plain.out.includes(ids[1]!), plain.out);
+    const detailed = await engram(dir, ['recall', 'Lisbon', 'hotel', '--detail']);
+    assert.ok(detailed.out.includes(ids[1]!) && !detailed.out.includes(gist), detailed.out);
+    const undone = await engram(dir, ['unconsolidate', gist]);
+    assert.equal(undone.code, 0, undone.err);
+    assert.match(undone.out, new RegExp(`^unconsolidated ${gist}: 2 restored`));
+    const again = await engram(dir, ['unconsolidate', gist]);
+    assert.notEqual(again.code, 0);
+    assert.equal(again.err.trim().split('\n').length, 1, again.err);
+  });
 });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extractiveSummary } from '../../engine/lifecycle/consolidation';
-import type { Memory } from '../../engine/memory/types';
+import { termRarity, writeGist } from '../../engine/lifecycle/gist';
 import { openTestHost } from '../support/host';
 import type { TestHost } from '../support/host';
 
@@ -61,14 +60,38 @@ describe('lifecycle: consolidation', () => {
     await t.host.close();
   });
 
-  it('summarises extractively: the fewest sentences covering the entities, in time order', () => {
-    const m = (content: string) => ({ content }) as Memory;
-    assert.equal(
-      extractiveSummary(
-        [m('Redis is fast. Postgres holds billing.'), m('Nothing here. Postgres and Redis talk.')],
-        ['Redis', 'Postgres'],
-      ),
-      'Postgres and Redis talk.',
+  it('summarises with the informative sentences, quoting their members, a repeated label parenthetical once', () => {
+    const members = [
+      { id: 'a', content: 'Ann (8 May): Hey Bo! Good to see you!' },
+      { id: 'b', content: 'Bo (8 May): I ran a charity marathon in Lisbon on Saturday.' },
+      { id: 'c', content: 'Ann (8 May): Wow, good to see you!' },
+    ];
+    const filler = Array.from({ length: 8 }, (_, i) => `Ann (8 May): good to see you ${i}`);
+    const gist = writeGist(members, termRarity([...members.map((m) => m.content), ...filler]));
+    assert.equal(gist.text, 'Bo (8 May): I ran a charity marathon in Lisbon on Saturday.');
+    assert.deepEqual(gist.quoted, ['b']);
+  });
+
+  it("keeps the sentences naming the cluster's entities, numbers, dates and names, in the members' order", () => {
+    const members = [
+      { id: 'a', content: 'Ann: Thanks, that is so good to hear. The Redis cache is good too.' },
+      {
+        id: 'b',
+        content: 'Bo: Haha yes, so good. We adopted Biscuit from the Oakridge shelter on 14 March 2021.',
+      },
+      { id: 'c', content: 'Ann: Love that, so good!' },
+      { id: 'd', content: 'Bo: The vet bill came to 380 dollars after the Hollister surgery.' },
+    ];
+    const filler = Array.from(
+      { length: 20 },
+      (_, i) => `Ann: that is so good to hear, thanks ${i % 2 ? 'yes' : 'haha'}`,
     );
+    const gist = writeGist(members, termRarity([...members.map((m) => m.content), ...filler]), ['Redis']);
+    assert.equal(
+      gist.text,
+      'Ann: The Redis cache is good too. Bo: We adopted Biscuit from the Oakridge shelter on 14 March 2021. ' +
+        'The vet bill came to 380 dollars after the Hollister surgery.',
+    );
+    assert.deepEqual(gist.quoted, ['a', 'b', 'd']);
   });
 });

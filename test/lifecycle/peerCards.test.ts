@@ -101,4 +101,26 @@ describe('lifecycle: stored peer cards', () => {
     const plan = await t.call('consolidate', {});
     assert.ok(!plan.clusters.some((c) => c.members.includes(cardId)));
   });
+
+  it('plans one change per card when more than one id slice of memories changed (500 a slice)', async () => {
+    const { t, ids, cardId } = await sessionCard();
+    t.clock.advance(60_000);
+    // The card's memories changed in the first and in the last slice of the changed ids.
+    await t.call('invalidate', { id: ids[0]!, reason: 'no longer true' });
+    await t.call('rememberMany', {
+      memories: Array.from({ length: 520 }, (_, i) => ({
+        content: `Unrelated note number ${i}.`,
+        dedupe: false,
+      })),
+    });
+    await t.call('invalidate', { id: ids[1]!, reason: 'no longer true' });
+    const run = await t.call('lifecycle', { dryRun: false });
+    const mine = run.peerCards.changes.filter((c) => c.cardId === cardId);
+    assert.deepEqual(
+      mine.map((c) => c.action),
+      ['archive'],
+      JSON.stringify(mine),
+    );
+    assert.equal((await card(t, cardId)).status, 'archived');
+  });
 });

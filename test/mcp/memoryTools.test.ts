@@ -244,3 +244,31 @@ test('prompts prime, recap and why carry the memories they are about', async () 
   assert.match(await text('why', { target: 'webview timeline' }), /Lit components/);
   await assert.rejects(bridge.client.getPrompt({ name: 'why', arguments: {} }), /target/);
 });
+
+test('memory_recall with detail opens a consolidated memory onto its members', async () => {
+  const longAgo = new Date(Date.now() - 200 * 24 * 60 * 60 * 1000).toISOString();
+  const ids: string[] = [];
+  for (const content of ['Ann booked the flight to Porto.', 'The Porto guesthouse costs 95 euros a night.'])
+    ids.push(
+      (
+        await call<{ memory: MemoryView }>('memory_remember', {
+          content,
+          layer: 'episodic',
+          validFrom: longAgo,
+        })
+      ).memory.id,
+    );
+  const done = await call<{ created: string[] }>('memory_consolidate', { dryRun: false });
+  const gist = done.created[0] ?? '';
+  const recall = async (detail: boolean) =>
+    (
+      await call<{ hits: Array<{ memory: MemoryView }> }>('memory_recall', {
+        query: 'Porto guesthouse',
+        detail,
+      })
+    ).hits.map((h) => h.memory.id);
+  const plain = await recall(false);
+  assert.ok(plain.includes(gist), JSON.stringify({ plain, done, ids }));
+  const detailed = await recall(true);
+  assert.ok(detailed.includes(ids[1]!) && !detailed.includes(gist), JSON.stringify({ detailed, ids, gist }));
+});

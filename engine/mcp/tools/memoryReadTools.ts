@@ -71,7 +71,7 @@ const recallTool = defineTool({
   name: 'memory_recall',
   title: 'Recall',
   description:
-    'Find memories relevant to a question (hybrid: keywords, meaning, entity graph). explain adds per-channel ranks and why candidates were dropped; asOf recalls what Engram knew at a past time.',
+    'Find memories relevant to a question (hybrid: keywords, meaning, entity graph). explain adds per-channel ranks and why candidates were dropped; asOf recalls what Engram knew at a past time; detail puts the matching members of a consolidated memory in its place.',
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
@@ -82,6 +82,7 @@ const recallTool = defineTool({
     channels: true,
     explain: true,
     includeInactive: true,
+    detail: true,
   }).extend({
     query: queryField.describe('what to look for, in words'),
     asOf: timeField.optional().describe('recall what Engram knew at this time (ISO 8601)'),

@@ -1,0 +1,107 @@
+import { tokenize } from '../lexical/tokenizer';
+
+/**
+ * The text of a consolidated memory (issue 21, section 3.3): the members' sentences that carry
+ * something a question could ask for, quoted verbatim in the members' order; greetings, fillers
+ * and reactions ("Wow, that's cool!") are left out. No fixed size: a cluster full of facts keeps
+ * them all. What the dropped sentences said stays in the superseded members (history, and
+ * recall's drill-down, engine/retrieval/drillDown.ts).
+ *
+ * A sentence is kept when it names one of the cluster's entities, or when its rarest words are
+ * rare in the memories being consolidated: the mean inverse document frequency of its
+ * `RARE_WORDS` rarest terms reaches `MIN_RARITY` of the highest possible (a word found in one
+ * memory). Names, places, numbers and the things people did are rare; "good", "love", "thanks"
+ * are not. Chosen on the development half of the LoCoMo questions (docs/benchmarks.md).
+ */
+export const GIST_RULE = { rareWords: 4, minRarity: 0.67 };
+
+/** A leading speaker or source label ("Caroline (1:56 pm on 8 May, 2023): ...", "user: ..."). */
+const LABEL = /^([^\n!?]{1,80}?):\s+/;
+/** The label's parenthetical (a time, a place), written once while it repeats. */
+const LABEL_PARTS = /^(.*?) \((.+)\)$/;
+
+export interface GistSource {
+  id: string;
+  content: string;
+}
+
+export interface Gist {
+  text: string;
+  /** The members at least one sentence of which the text quotes, in order. */
+  quoted: string[];
+}
+
+/** Document frequencies of terms over a set of memories: the rarity scale of `writeGist`. */
+export interface TermRarity {
+  documents: number;
+  frequency: ReadonlyMap<string, number>;
+}
+
+export function termRarity(contents: readonly string[]): TermRarity {
+  const frequency = new Map<string, number>();
+  for (const content of contents)
+    for (const term of new Set(tokenize(bodyOf(content).body)))
+      frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  return { documents: contents.length, frequency };
+}
+
+export function writeGist(
+  members: readonly GistSource[],
+  rarity: TermRarity,
+  entities: readonly string[] = [],
+): Gist {
+  const parts: string[] = [];
+  const quoted: string[] = [];
+  let lastLabel = '';
+  let lastParenthetical = '';
+  for (const member of members) {
+    const { label, body } = bodyOf(member.content);
+    const kept = sentencesOf(body).filter(
+      (sentence) => namesEntity(sentence, entities) || informative(sentence, rarity),
+    );
+    if (kept.length === 0) continue;
+    quoted.push(member.id);
+    if (label !== '' && label !== lastLabel) {
+      const split = LABEL_PARTS.exec(label);
+      const short = split && split[2] === lastParenthetical ? split[1]! : label;
+      if (split) lastParenthetical = split[2]!;
+      parts.push(`${short}:`);
+    }
+    lastLabel = label;
+    parts.push(...kept);
+  }
+  // A cluster with nothing informative still needs a text: its first sentence stands for it.
+  if (quoted.length === 0 && members.length > 0) {
+    const first = members[0]!;
+    return { text: sentencesOf(first.content)[0] ?? first.content, quoted: [first.id] };
+  }
+  return { text: parts.join(' '), quoted };
+}
+
+function bodyOf(content: string): { label: string; body: string } {
+  const match = LABEL.exec(content);
+  return match ? { label: match[1]!, body: content.slice(match[0].length) } : { label: '', body: content };
+}
+
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function namesEntity(sentence: string, entities: readonly string[]): boolean {
+  const lower = sentence.toLowerCase();
+  return entities.some((e) => e.length > 1 && lower.includes(e.toLowerCase()));
+}
+
+function informative(sentence: string, { documents, frequency }: TermRarity): boolean {
+  if (documents < 2) return true;
+  const top = Math.log(documents);
+  const idfs = [...new Set(tokenize(sentence))]
+    .map((term) => Math.log(documents / Math.max(1, frequency.get(term) ?? 1)))
+    .sort((a, b) => b - a)
+    .slice(0, GIST_RULE.rareWords);
+  const sum = idfs.reduce((s, v) => s + v, 0);
+  return sum >= GIST_RULE.rareWords * GIST_RULE.minRarity * top;
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { openTestHost } from '../support/host';
+import type { TestHost } from '../support/host';
+import { episode } from './episodes';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function recalled(t: TestHost, params: Record<string, unknown>): Promise<string[]> {
+  const { hits } = (await t.call('recall', { k: 10, readOnly: true, ...params })) as {
+    hits: Array<{ memory: { id: string } }>;
+  };
+  return hits.map((h) => h.memory.id);
+}
+
+/* Issue 21 section 3, seed 003's drill-down: a consolidated hit opens onto its members on request. */
+describe('recall: detail of a consolidated memory', () => {
+  it('puts the matching members in its place, in their rank order, only when asked', async () => {
+    const t = await openTestHost();
+    const session = [
+      await episode(t, 'Caroline went to the LGBTQ support group on 7 May 2023.', 'talk'),
+      await episode(t, 'Melanie painted a sunrise over the lake last year.', 'talk'),
+      await episode(
+        t,
+        'Caroline said the support group was inspiring: the support group helped her, the support group meets weekly.',
+        'talk',
+      ),
+      await episode(t, 'Hey, so good to see you again!', 'talk'),
+    ];
+    t.clock.advance(90 * DAY);
+    const done = (await t.call('consolidate', { dryRun: false })) as { created: string[] };
+    const [made] = done.created;
+    assert.ok(made);
+    const plain = await episode(t, 'The support group newsletter is printed monthly.');
+
+    const summary = await recalled(t, { query: 'support group' });
+    assert.ok(summary.includes(made) && summary.includes(plain), JSON.stringify(summary));
+    assert.ok(!session.some((id) => summary.includes(id)), 'no superseded member without detail');
+
+    const detailed = await recalled(t, { query: 'support group', detail: true });
+    const everything = await recalled(t, { query: 'support group', includeInactive: true });
+    const expected = everything.filter((id) => [session[0], session[2], plain].includes(id));
+    assert.equal(expected.length, 3, JSON.stringify(everything));
+    assert.deepEqual(detailed, expected, 'the matching members and the plain hit, in the history-wide order');
+    assert.ok(!detailed.includes(made), 'the members stand in place of the consolidated memory');
+    await t.host.close();
+  });
+
+  it('opens a consolidated memory ranked below k when one of its members ranks above the hits', async () => {
+    const t = await openTestHost();
+    const answer = await episode(
+      t,
+      'The support group meets weekly; the support group helped Caroline.',
+      'talk',
+    );
+    for (const content of [
+      'Melanie painted a sunrise over the lake with her kids in July.',
+      'Caroline is researching adoption agencies in Oregon for next spring.',
+      'Melanie ran a charity marathon in Lisbon for the local shelter.',
+    ])
+      await episode(t, content, 'talk');
+    t.clock.advance(90 * DAY);
+    const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
+    assert.ok(made);
+    const plain = await episode(t, 'A support group newsletter.');
+    assert.deepEqual(await recalled(t, { query: 'support group', k: 1 }), [plain], 'the gist ranks second');
+    assert.deepEqual(await recalled(t, { query: 'support group', k: 1, detail: true }), [answer]);
+    await t.host.close();
+  });
+});
