@@ -1,6 +1,7 @@
 import { useLexicalCopy } from '../lexical/liveLexicalIndex';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { pruneAccessLedger } from '../lifecycle/ledgerPruning';
+import { runConsolidation } from '../lifecycle/consolidationRun';
 import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
@@ -223,29 +224,45 @@ export class EngineDispatcher {
   }
 
   private lifecycleTimer: NodeJS.Timeout | undefined;
+  private lifecycleRun: Promise<void> | undefined;
+  private readonly lifecycleStop = new AbortController();
 
-  /** See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged. */
+  /**
+   * See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged.
+   * Consolidation runs in slices (consolidationRun.ts): the next run is timed from its end.
+   */
   private scheduleLifecycle(everyMs: number, accessRetentionDays?: number): void {
-    const run = (): void => {
+    const run = async (): Promise<void> => {
       try {
         const result = runLifecyclePass(this.store, { dryRun: false });
         const pruned = pruneAccessLedger(this.store, accessRetentionDays);
-        if (result.promoted.length + result.archived.length + pruned.folded > 0)
+        const consolidated = await runConsolidation(this.store, {
+          dryRun: false,
+          signal: this.lifecycleStop.signal,
+        });
+        if (result.promoted.length + result.archived.length + pruned.folded + consolidated.created.length > 0)
           this.logger.info('lifecycle run', {
             promoted: result.promoted.length,
             archived: result.archived.length,
             foldedAccessEvents: pruned.folded,
+            consolidated: consolidated.created.length,
           });
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });
       }
-      this.lifecycleTimer = setTimeout(run, everyMs).unref();
+      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, everyMs).unref();
     };
-    this.lifecycleTimer = setTimeout(run, everyMs / 10).unref();
+    const start = () => {
+      this.lifecycleRun = run();
+    };
+    this.lifecycleTimer = setTimeout(start, everyMs / 10).unref();
   }
 
   async close(): Promise<void> {
+    // A run in progress stops at its next slice: what it applied is committed, the rest is the next run's.
+    this.lifecycleStop.abort();
     clearTimeout(this.lifecycleTimer);
+    await this.lifecycleRun;
     await this.engine.close();
     try {
       this.store.flushReads();

@@ -1,0 +1,193 @@
+import type { MemoryStore } from '../memory/memoryStore';
+import { allForIds } from '../store/idLists';
+import type { SqlReader } from '../store/sqlAccess';
+import { applyConsolidation, planConsolidation } from './consolidation';
+import type { ConsolidationCluster } from './consolidation';
+
+/**
+ * Consolidation as a background job (issue 21, section 3): the plan of consolidation.ts applied a
+ * few clusters at a time, each slice its own transaction of about `sliceMs` of work, with the event
+ * loop free between slices. A kill between slices leaves every cluster either applied or not: the
+ * next run plans again (applied members are no longer candidates) and does the rest.
+ *
+ * Incremental: a run starts only when memories changed (a version row) or were accessed (a read or
+ * recall event) after the last completed run's watermark, or that run is older than `staleAfterMs`
+ * (faded episodes fade with time alone). The watermark moves only with the run's final slice, so
+ * an interrupted run is never mistaken for a completed one.
+ */
+export interface ConsolidationRunOptions {
+  dryRun: boolean;
+  /** Work per slice before yielding. @default 25 */
+  sliceMs?: number;
+  /** A completed run older than this runs again even when nothing changed. @default one day */
+  staleAfterMs?: number;
+  /** Runs even when nothing changed since the last run (the `consolidate` method). @default false */
+  force?: boolean;
+  /** Aborted: the run stops before its next slice (the host is closing); the rest is the next run's. */
+  signal?: AbortSignal;
+  /** Called after each committed slice (tests stop the process here). */
+  afterSlice?: (slice: number) => void;
+}
+
+export interface ConsolidationRunResult {
+  dryRun: boolean;
+  /** Nothing changed since the last run: nothing was planned. */
+  skipped: boolean;
+  /** Stopped by `signal` before its last slice: no run event, the watermark stays. */
+  interrupted: boolean;
+  clusters: ConsolidationCluster[];
+  created: string[];
+  /** Members superseded by what was created. */
+  touched: number;
+  slices: number;
+  /** Time spent planning and applying, without the pauses between slices (ms). */
+  workMs: number;
+  /** The longest single stretch of work: the plan or one slice (ms). */
+  longestMs: number;
+}
+
+/** Where a completed run left off: the newest version row and access event it had seen. */
+export interface ConsolidationWatermark {
+  versionRow: number;
+  accessSeq: number;
+  at: number;
+}
+
+const DEFAULT_SLICE_MS = 25;
+const DAY = 24 * 60 * 60 * 1000;
+const LIFECYCLE = 'engram-lifecycle';
+
+/** One run at a time per store: a second caller waits for the first to finish, then runs. */
+const running = new WeakMap<MemoryStore, Promise<unknown>>();
+
+export function runConsolidation(
+  store: MemoryStore,
+  options: ConsolidationRunOptions,
+): Promise<ConsolidationRunResult> {
+  const before = running.get(store) ?? Promise.resolve();
+  const run = before.catch(() => undefined).then(() => consolidateInSlices(store, options));
+  running.set(store, run);
+  return run;
+}
+
+async function consolidateInSlices(
+  store: MemoryStore,
+  options: ConsolidationRunOptions,
+): Promise<ConsolidationRunResult> {
+  const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+  let started = performance.now();
+  // Buffered reads are accesses too: what the watermark and the plan must see.
+  store.flushReads();
+  const now = store.clock();
+  const mark = store.read((r) => currentWatermark(r, now));
+  const last = store.read((r) => lastWatermark(r));
+  const result: ConsolidationRunResult = {
+    dryRun: options.dryRun,
+    skipped: false,
+    interrupted: false,
+    clusters: [],
+    created: [],
+    touched: 0,
+    slices: 0,
+    workMs: 0,
+    longestMs: 0,
+  };
+  const changed =
+    !last ||
+    mark.versionRow > last.versionRow ||
+    mark.accessSeq > last.accessSeq ||
+    now - last.at >= (options.staleAfterMs ?? DAY);
+  if (!changed && !options.force && !options.dryRun) {
+    result.skipped = true;
+    return result;
+  }
+  result.clusters = store.read((r) => planConsolidation(r, now));
+  const planned = performance.now() - started;
+  result.workMs += planned;
+  result.longestMs = planned;
+  if (options.dryRun) return result;
+
+  let next = 0;
+  let msPerCluster = 0;
+  do {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted) {
+      result.interrupted = true;
+      return result;
+    }
+    started = performance.now();
+    const size = msPerCluster === 0 ? 1 : Math.max(1, Math.floor(sliceMs / msPerCluster));
+    const slice = result.clusters.slice(next, next + size);
+    next += slice.length;
+    const final = next >= result.clusters.length;
+    store.write((tx, at) => {
+      // A member changed between the plan and this slice: its summary would be out of date.
+      const stale = changedSince(tx, slice, mark.versionRow);
+      const fresh = slice.filter((c) => c.members.every((id) => !stale.has(id)));
+      result.created.push(...applyConsolidation(store, fresh));
+      result.touched += fresh.reduce((sum, c) => sum + c.members.length, 0);
+      if (final)
+        store.ledger.append(tx, at, {
+          type: 'consolidation-run',
+          agent: LIFECYCLE,
+          data: {
+            planned: result.clusters.length,
+            created: result.created.length,
+            touched: result.touched,
+            slices: result.slices + 1,
+            workMs: Math.round(result.workMs + performance.now() - started),
+            longestMs: Math.round(Math.max(result.longestMs, performance.now() - started)),
+            watermark: { versionRow: mark.versionRow, accessSeq: mark.accessSeq, at: now },
+          },
+        });
+    });
+    const took = performance.now() - started;
+    if (slice.length > 0) msPerCluster = took / slice.length;
+    result.slices++;
+    result.workMs += took;
+    result.longestMs = Math.max(result.longestMs, took);
+    options.afterSlice?.(result.slices);
+  } while (next < result.clusters.length);
+  return result;
+}
+
+function currentWatermark(reader: SqlReader, now: number): ConsolidationWatermark {
+  return {
+    versionRow: reader.value<number>('SELECT max(rowid) FROM memories') ?? 0,
+    // From the newest event back: accesses are frequent, so this stops early (no index on type).
+    accessSeq:
+      reader.value<number>(
+        "SELECT seq FROM events WHERE type IN ('read', 'recall') ORDER BY seq DESC LIMIT 1",
+      ) ?? 0,
+    at: now,
+  };
+}
+
+/** The watermark of the last completed run, if any. */
+export function lastWatermark(reader: SqlReader): ConsolidationWatermark | undefined {
+  const data = reader.value<string>(
+    "SELECT data FROM events WHERE type = 'consolidation-run' ORDER BY seq DESC LIMIT 1",
+  );
+  if (data === undefined) return undefined;
+  const mark = (JSON.parse(data) as { watermark?: ConsolidationWatermark }).watermark;
+  return mark && typeof mark.versionRow === 'number' ? mark : undefined;
+}
+
+/**
+ * Members changed since the plan (every change is a new version row, past the plan's watermark) or
+ * no longer active: their clusters are left for the next run.
+ */
+function changedSince(
+  reader: SqlReader,
+  clusters: readonly ConsolidationCluster[],
+  versionRow: number,
+): Set<string> {
+  const rows = allForIds<{ id: string }>(
+    reader,
+    (marks) =>
+      `SELECT id FROM memories WHERE (rowid > ? OR status != 'active') AND superseded_at IS NULL AND id IN (${marks})`,
+    clusters.flatMap((c) => c.members),
+    [versionRow],
+  );
+  return new Set(rows.map((row) => row.id));
+}
