@@ -2,6 +2,7 @@ import { useLexicalCopy } from '../lexical/liveLexicalIndex';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { pruneAccessLedger } from '../lifecycle/ledgerPruning';
 import { runConsolidation } from '../lifecycle/consolidationRun';
+import { workerPlanner } from '../lifecycle/consolidationPlan';
 import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
@@ -77,7 +78,8 @@ export interface HostOptions {
   accessRetentionDays?: number;
   /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
-   * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
+   * hosts whose thread must stay responsive: the extension host, the MCP bridge); past the same
+   * size, consolidation is planned in a worker too (consolidationPlan.ts). @default false
    */
   checkpointInWorker?: boolean;
   /** With checkpointInWorker: smaller databases are exported on this thread. @default 4 MiB (CheckpointWorkerOptions) */
@@ -139,6 +141,9 @@ export class EngineDispatcher {
       options.code ? new CodeWorkspace({ workerScript: workers.scan, ...options.code }) : undefined,
       provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
       options.sqlWasmPath,
+      options.checkpointInWorker
+        ? workerPlanner(db, workers.consolidation, options.sqlWasmPath, options.logger)
+        : undefined,
     );
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();
@@ -238,6 +243,7 @@ export class EngineDispatcher {
         const pruned = pruneAccessLedger(this.store, accessRetentionDays);
         const consolidated = await runConsolidation(this.store, {
           dryRun: false,
+          plan: this.engine.planConsolidation,
           signal: this.lifecycleStop.signal,
         });
         if (result.promoted.length + result.archived.length + pruned.folded + consolidated.created.length > 0)

@@ -55,7 +55,8 @@ export const LIFECYCLE_METHODS = {
   consolidate: defineMethod({
     params: LIFECYCLE_PARAMS,
     write: true,
-    prepare: ({ store }, p) => runConsolidation(store, { dryRun: p.dryRun ?? true, force: true }),
+    prepare: ({ store, planConsolidation }, p) =>
+      runConsolidation(store, { dryRun: p.dryRun ?? true, force: true, plan: planConsolidation }),
     run: ({ store }, p, done) => {
       // What the lifecycle run's other steps would do next (they run with `lifecycle`).
       const next = store.read((r) => ({

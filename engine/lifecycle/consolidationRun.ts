@@ -3,6 +3,7 @@ import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { applyConsolidation, planConsolidation } from './consolidation';
 import type { ConsolidationCluster } from './consolidation';
+import type { ConsolidationPlanner } from './consolidationPlan';
 
 /**
  * Consolidation as a background job (issue 21, section 3): the plan of consolidation.ts applied a
@@ -23,6 +24,12 @@ export interface ConsolidationRunOptions {
   staleAfterMs?: number;
   /** Runs even when nothing changed since the last run (the `consolidate` method). @default false */
   force?: boolean;
+  /**
+   * Plans off this thread when it can (consolidationPlan.ts, a worker on a copy of the database);
+   * omitted, or when it declines or fails, the plan is made here, in one stretch.
+   * @default undefined: planned here
+   */
+  plan?: ConsolidationPlanner;
   /** Aborted: the run stops before its next slice (the host is closing); the rest is the next run's. */
   signal?: AbortSignal;
   /** Called after each committed slice (tests stop the process here). */
@@ -36,6 +43,8 @@ export interface ConsolidationRunResult {
   /** Stopped by `signal` before its last slice: no run event, the watermark stays. */
   interrupted: boolean;
   clusters: ConsolidationCluster[];
+  /** Where the plan was made: in a worker, on a copy of the database, or on this thread. */
+  plannedIn: 'worker' | 'thread';
   created: string[];
   /** Members superseded by what was created. */
   touched: number;
@@ -86,6 +95,7 @@ async function consolidateInSlices(
     skipped: false,
     interrupted: false,
     clusters: [],
+    plannedIn: 'thread',
     created: [],
     touched: 0,
     slices: 0,
@@ -101,10 +111,17 @@ async function consolidateInSlices(
     result.skipped = true;
     return result;
   }
-  result.clusters = store.read((r) => planConsolidation(r, now));
+  const offThread = options.plan?.(now);
+  // The copy for the worker was taken with the watermark: the plan and `mark` agree.
+  result.workMs = performance.now() - started;
+  result.longestMs = result.workMs;
+  const inWorker = offThread && (await offThread);
+  started = performance.now();
+  if (inWorker) result.plannedIn = 'worker';
+  result.clusters = inWorker || store.read((r) => planConsolidation(r, now));
   const planned = performance.now() - started;
   result.workMs += planned;
-  result.longestMs = planned;
+  result.longestMs = Math.max(result.longestMs, planned);
   if (options.dryRun) return result;
 
   let next = 0;
@@ -135,6 +152,7 @@ async function consolidateInSlices(
             created: result.created.length,
             touched: result.touched,
             slices: result.slices + 1,
+            plannedIn: result.plannedIn,
             workMs: Math.round(result.workMs + performance.now() - started),
             longestMs: Math.round(Math.max(result.longestMs, performance.now() - started)),
             watermark: { versionRow: mark.versionRow, accessSeq: mark.accessSeq, at: now },

@@ -2,17 +2,20 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
+import { silentLogger } from '../../engine/host';
 import { runConsolidation } from '../../engine/lifecycle/consolidationRun';
 import { bundledFixture } from '../support/fixtureBundle';
-import { openTestHost } from '../support/host';
+import { openTestHost, TestClock } from '../support/host';
 import type { TestHost } from '../support/host';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
 const CRASH = path.join(__dirname, '..', 'fixtures', 'consolidationCrash.ts');
 
 /** `topics` pairs of episodes, each pair naming a file of its own, each episode read twice. */
-async function pairedEpisodes(t: TestHost, topics: number): Promise<string[][]> {
+async function pairedEpisodes(t: TestHost, topics: number, first = 0): Promise<string[][]> {
   const pairs: string[][] = [];
-  for (let topic = 0; topic < topics; topic++) {
+  for (let topic = first; topic < first + topics; topic++) {
     const pair: string[] = [];
     for (const what of ['retries requests on timeout', 'logs every retry it makes']) {
       const made = (await t.call('remember', {
@@ -97,7 +100,7 @@ describe('lifecycle: consolidation in slices', () => {
     assert.equal(idle.skipped, true);
     assert.equal(t.host.store.db.stats().seq, seq, 'a skipped run writes nothing');
     assert.equal(runEvents(t).length, 2);
-    const more = await pairedEpisodes(t, 1);
+    const more = await pairedEpisodes(t, 1, 2);
     const next = await runConsolidation(t.host.store, { dryRun: false });
     assert.deepEqual(
       next.clusters.map((c) => [...c.members].sort()),
@@ -188,5 +191,43 @@ describe('lifecycle: the long-lived host consolidates on its schedule', () => {
     assert.deepEqual(pairStates(t, pairs), ['done', 'done', 'done']);
     assert.equal(runEvents(t).length, 1);
     await t.host.close();
+  });
+});
+
+describe('lifecycle: consolidation planned in a worker', () => {
+  it('plans on a copy of the database as it was when the run began, snapshots meanwhile or not', async () => {
+    const dbPath = path.join(tempDir(), 'memory.db');
+    const clock = new TestClock();
+    const host = await EngineDispatcher.open({
+      dbPath,
+      sqlWasmPath: SQL_WASM_PATH,
+      logger: silentLogger,
+      clock: clock.read,
+      snapshot: { idleMs: 60_000 },
+      embedding: null,
+      checkpointInWorker: true,
+      checkpointWorkerMinBytes: 0,
+    });
+    let requests = 0;
+    const t: TestHost = {
+      host,
+      dbPath,
+      clock,
+      call: async (method, params = {}) =>
+        (await host.dispatch(method, params, { requestId: `w-${++requests}`, client: 'test' })) as never,
+    };
+    const pairs = await pairedEpisodes(t, 3);
+    const onThread = await runConsolidation(host.store, { dryRun: true });
+    const running = runConsolidation(host.store, { dryRun: true, plan: host.engine.planConsolidation });
+    // While the worker starts: a new pair, then a snapshot that renames new files over the old ones.
+    await pairedEpisodes(t, 1, 3);
+    await host.store.db.snapshot();
+    const inWorker = await running;
+    assert.equal(inWorker.plannedIn, 'worker');
+    assert.deepEqual(inWorker.clusters, onThread.clusters);
+    const applied = await t.call('consolidate', { dryRun: false });
+    assert.deepEqual([applied.plannedIn, applied.created.length], ['worker', 4]);
+    assert.deepEqual(pairStates(t, pairs), ['done', 'done', 'done']);
+    await host.close();
   });
 });
