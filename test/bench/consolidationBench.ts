@@ -2,7 +2,8 @@
  * Consolidation throughput (issue 21, section 6): a synthetic memory (consolidationCorpus.ts:
  * generated text, topics of five episodes sharing a file, four in five read twice) of 10k and
  * 100k memories consolidated by the background runner (consolidationRun.ts), while the event loop
- * is watched with perf_hooks.monitorEventLoopDelay. Reported per size: clusters created, CPU
+ * is watched with perf_hooks.monitorEventLoopDelay; the host is configured as the extension's and
+ * the MCP bridge's are (checkpoints, and so the plan, in a worker). Reported per size: clusters created, CPU
  * seconds of the process (all threads, workers included), wall seconds, the longest event-loop
  * block, slices, and the load average. The reference, measured in the same run at 10k: main's
  * blocking call (planConsolidation then applyConsolidation, each one synchronous block).
@@ -33,12 +34,15 @@ interface Background {
   created: number;
   touched: number;
   slices: number;
+  plannedIn: string;
   cpuSeconds: number;
   wallSeconds: number;
   /** The event loop's longest delay while the run went on (ms): its longest block (both probes). */
   longestBlockMs: number;
   /** The runner's own longest stretch of work: the plan or one slice (ms). */
   longestWorkMs: number;
+  /** The plan's part on this thread (ms). */
+  planMs: number;
   p99DelayMs: number;
   load: string;
 }
@@ -79,7 +83,11 @@ async function background(count: number, root: string): Promise<Background> {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const run = await runConsolidation(host.store, { dryRun: false, force: true });
+    const run = await runConsolidation(host.store, {
+      dryRun: false,
+      force: true,
+      plan: host.engine.planConsolidation,
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
     clearInterval(probe);
     delay.disable();
@@ -88,10 +96,12 @@ async function background(count: number, root: string): Promise<Background> {
       created: run.created.length,
       touched: run.touched,
       slices: run.slices,
+      plannedIn: run.plannedIn,
       cpuSeconds: round(cpuSeconds(cpu), 1),
       wallSeconds: round((performance.now() - started) / 1000, 1),
       longestBlockMs: round(Math.max(delay.max / 1e6, longestGap), 1),
       longestWorkMs: round(run.longestMs, 1),
+      planMs: round(run.planMs, 1),
       p99DelayMs: round(delay.percentile(99) / 1e6, 1),
       load: load(),
     };
@@ -143,7 +153,7 @@ async function main(): Promise<void> {
     );
     for (const r of runs)
       process.stdout.write(
-        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, p99 delay ${r.p99DelayMs} ms), load ${r.load}\n`,
+        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms), load ${r.load}\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -44,6 +44,8 @@ export function benchHostOptions(dbPath: string, clock: () => number): HostOptio
     snapshot: { idleMs: 3_600_000, maxJournalBytes: 1 << 30 },
     embedding: null,
     lexicalCopy: 'never',
+    // As the extension host and the MCP bridge: snapshots, and so consolidation's plan, in a worker.
+    checkpointInWorker: true,
   };
 }
 

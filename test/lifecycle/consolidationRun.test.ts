@@ -88,6 +88,15 @@ describe('lifecycle: consolidation in slices', () => {
     await t.host.close();
   });
 
+  it('fills a slice with clusters until its time is up', async () => {
+    const t = await openTestHost();
+    const pairs = await pairedEpisodes(t, 4);
+    const run = await runConsolidation(t.host.store, { dryRun: false, sliceMs: 60_000 });
+    assert.deepEqual([run.slices, run.created.length], [1, 4]);
+    assert.deepEqual(pairStates(t, pairs), Array(4).fill('done'));
+    await t.host.close();
+  });
+
   it('runs again only when memories changed or were accessed since the last run', async () => {
     const t = await openTestHost();
     await pairedEpisodes(t, 2);
