@@ -77,6 +77,12 @@ export interface HostOptions {
    */
   accessRetentionDays?: number;
   /**
+   * With lifecycleEveryMs: each run also consolidates, in slices off the thread's long stretches
+   * (engine/lifecycle/consolidationRun.ts). @default false: consolidation's summaries still cost
+   * recall (docs/benchmarks.md, Lifecycle), so hosts consolidate only when asked (`consolidate`).
+   */
+  consolidateOnSchedule?: boolean;
+  /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
    * hosts whose thread must stay responsive: the extension host, the MCP bridge); past the same
    * size, consolidation is planned in a worker too (consolidationPlan.ts). @default false
@@ -149,7 +155,10 @@ export class EngineDispatcher {
     if (provider && options.warmEmbedding) void engine.ensureVectors();
     const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
     if (options.lifecycleEveryMs !== undefined)
-      dispatcher.scheduleLifecycle(options.lifecycleEveryMs, options.accessRetentionDays);
+      dispatcher.scheduleLifecycle(options.lifecycleEveryMs, {
+        accessRetentionDays: options.accessRetentionDays,
+        consolidate: options.consolidateOnSchedule ?? false,
+      });
     return dispatcher;
   }
 
@@ -234,24 +243,30 @@ export class EngineDispatcher {
 
   /**
    * See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged.
-   * Consolidation runs in slices (consolidationRun.ts): the next run is timed from its end.
+   * Consolidation (consolidateOnSchedule) runs in slices: the next run is timed from its end.
    */
-  private scheduleLifecycle(everyMs: number, accessRetentionDays?: number): void {
+  private scheduleLifecycle(
+    everyMs: number,
+    options: { accessRetentionDays?: number; consolidate: boolean },
+  ): void {
     const run = async (): Promise<void> => {
       try {
         const result = runLifecyclePass(this.store, { dryRun: false });
-        const pruned = pruneAccessLedger(this.store, accessRetentionDays);
-        const consolidated = await runConsolidation(this.store, {
-          dryRun: false,
-          plan: this.engine.planConsolidation,
-          signal: this.lifecycleStop.signal,
-        });
-        if (result.promoted.length + result.archived.length + pruned.folded + consolidated.created.length > 0)
+        const pruned = pruneAccessLedger(this.store, options.accessRetentionDays);
+        const consolidated = options.consolidate
+          ? await runConsolidation(this.store, {
+              dryRun: false,
+              plan: this.engine.planConsolidation,
+              signal: this.lifecycleStop.signal,
+            })
+          : undefined;
+        const created = consolidated?.created.length ?? 0;
+        if (result.promoted.length + result.archived.length + pruned.folded + created > 0)
           this.logger.info('lifecycle run', {
             promoted: result.promoted.length,
             archived: result.archived.length,
             foldedAccessEvents: pruned.folded,
-            consolidated: consolidated.created.length,
+            consolidated: created,
           });
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });

@@ -181,13 +181,20 @@ describe('lifecycle: consolidation in slices', () => {
 });
 
 describe('lifecycle: the long-lived host consolidates on its schedule', () => {
-  it('consolidates in its scheduled lifecycle run and records the run', async () => {
-    const t = await openTestHost({ lifecycleEveryMs: 200 });
+  it('consolidates in its scheduled lifecycle run and records the run, when asked to', async () => {
+    const t = await openTestHost({ lifecycleEveryMs: 200, consolidateOnSchedule: true });
     const pairs = await pairedEpisodes(t, 2);
     await new Promise((resolve) => setTimeout(resolve, 400));
     assert.deepEqual(pairStates(t, pairs), ['done', 'done']);
     assert.equal(runEvents(t)[0]?.['created'], 2);
     await t.host.close();
+
+    // By default a scheduled run does not consolidate (its summaries still cost recall).
+    const quiet = await openTestHost({ lifecycleEveryMs: 200 });
+    const kept = await pairedEpisodes(quiet, 2);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.deepEqual(pairStates(quiet, kept), ['open', 'open']);
+    await quiet.host.close();
   });
 
   it('the consolidate method applies through the runner and records the run', async () => {
