@@ -2,20 +2,11 @@ import { EngramError } from '../errors';
 import type { Logger } from '../host';
 import { WorkerChannel } from '../process/workerKit';
 import type { WorkerScript } from '../process/workerKit';
-import type { DatabaseCopySource } from '../store/databaseCopy';
 import { DurableDatabase } from '../store/durableDatabase';
 import type { EngineDatabase } from '../store/engineDatabase';
 import type { ConsolidationCluster } from './consolidation';
-
-/** What the plan worker does (consolidationPlanWorker.ts): a copy of the database -> the plan. */
-export interface PlanJob {
-  sqlWasmPath: string;
-  source: DatabaseCopySource;
-  now: number;
-}
-
-export type PlanReply =
-  { ok: true; clusters: ConsolidationCluster[]; millis: number } | { ok: false; error: string };
+import { isPlanReply } from './consolidationPlanProtocol';
+import type { PlanJob, PlanReply } from './consolidationPlanProtocol';
 
 /**
  * Plans off the host's thread, on the database as it is at the call (the copy is taken before the
@@ -25,12 +16,16 @@ export type PlanReply =
  */
 export type ConsolidationPlanner = (now: number) => Promise<ConsolidationCluster[] | undefined> | undefined;
 
-/** The planner of a durable store whose host checkpoints in a worker (DurableDatabase.openCopy). */
+/**
+ * The planner of a durable store whose host checkpoints in a worker (DurableDatabase.openCopy).
+ * `partClusters`: clusters per reply (PlanJob).
+ */
 export function workerPlanner(
   db: EngineDatabase,
   script: WorkerScript,
   sqlWasmPath: string,
   logger: Logger,
+  partClusters?: number,
 ): ConsolidationPlanner {
   return (now) => {
     const copy = db instanceof DurableDatabase ? db.openCopy() : undefined;
@@ -40,12 +35,16 @@ export function workerPlanner(
       isReply: isPlanReply,
       onOutputLine: (line) => logger.warn(`consolidation plan worker: ${line}`),
     });
-    return worker
-      .nextReply({ sqlWasmPath, source: copy.source, now })
-      .then((reply) => {
-        if (!reply.ok) throw new EngramError('STORE', reply.error);
-        return reply.clusters;
-      })
+    return new Promise<ConsolidationCluster[]>((resolve, reject) => {
+      const clusters: ConsolidationCluster[] = [];
+      worker.onReply((reply) => {
+        if (!reply.ok) return reject(new EngramError('STORE', reply.error));
+        clusters.push(...reply.clusters);
+        if (reply.done) resolve(clusters);
+      });
+      worker.onEnd((reason) => reject(new EngramError('UNAVAILABLE', reason)));
+      worker.post({ sqlWasmPath, source: copy.source, now, partClusters });
+    })
       .catch((error: unknown) => {
         logger.warn('consolidation: planning in a worker failed, planning on this thread', {
           error: String(error),
@@ -57,12 +56,4 @@ export function workerPlanner(
         void worker.terminate();
       });
   };
-}
-
-function isPlanReply(value: unknown): value is PlanReply {
-  if (typeof value !== 'object' || value === null) return false;
-  const reply = value as Record<string, unknown>;
-  return reply.ok === true
-    ? Array.isArray(reply.clusters) && typeof reply.millis === 'number'
-    : reply.ok === false && typeof reply.error === 'string';
 }

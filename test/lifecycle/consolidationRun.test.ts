@@ -5,6 +5,8 @@ import { describe, it } from 'node:test';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { runConsolidation } from '../../engine/lifecycle/consolidationRun';
+import { workerPlanner } from '../../engine/lifecycle/consolidationPlan';
+import { sourceWorkerScripts } from '../../engine/process/workerScripts';
 import { bundledFixture } from '../support/fixtureBundle';
 import { openTestHost, TestClock } from '../support/host';
 import type { TestHost } from '../support/host';
@@ -241,6 +243,13 @@ describe('lifecycle: consolidation planned in a worker', () => {
     const inWorker = await running;
     assert.equal(inWorker.plannedIn, 'worker');
     assert.deepEqual(inWorker.clusters, onThread.clusters);
+    // The plan in parts of two clusters: all of it arrives.
+    const inParts = await runConsolidation(host.store, {
+      dryRun: true,
+      plan: workerPlanner(host.store.db, sourceWorkerScripts().consolidation, SQL_WASM_PATH, silentLogger, 2),
+    });
+    assert.equal(inParts.plannedIn, 'worker');
+    assert.equal(inParts.clusters.length, 4);
     const applied = await t.call('consolidate', { dryRun: false });
     assert.deepEqual([applied.plannedIn, applied.created.length], ['worker', 4]);
     assert.deepEqual(pairStates(t, pairs), ['done', 'done', 'done']);
