@@ -44,6 +44,8 @@ interface Background {
   /** The plan's part on this thread (ms). */
   planMs: number;
   p99DelayMs: number;
+  /** Event-loop blocks over 50 ms (the interval probe's gaps). */
+  blocksOver50: number;
   load: string;
 }
 
@@ -75,8 +77,10 @@ async function background(count: number, root: string): Promise<Background> {
     // A second probe: the longest gap between ticks of a 5 ms interval, less the interval.
     let lastTick = performance.now();
     let longestGap = 0;
+    let blocksOver50 = 0;
     const probe = setInterval(() => {
       const tick = performance.now();
+      if (tick - lastTick - 5 > 50) blocksOver50++;
       longestGap = Math.max(longestGap, tick - lastTick - 5);
       lastTick = tick;
     }, 5);
@@ -103,6 +107,7 @@ async function background(count: number, root: string): Promise<Background> {
       longestWorkMs: round(run.longestMs, 1),
       planMs: round(run.planMs, 1),
       p99DelayMs: round(delay.percentile(99) / 1e6, 1),
+      blocksOver50,
       load: load(),
     };
   } finally {
@@ -153,7 +158,7 @@ async function main(): Promise<void> {
     );
     for (const r of runs)
       process.stdout.write(
-        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms), load ${r.load}\n`,
+        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms), load ${r.load}\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });
