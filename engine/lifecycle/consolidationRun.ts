@@ -92,6 +92,8 @@ async function consolidateInSlices(
   store.flushReads();
   const now = store.clock();
   const mark = store.read((r) => currentWatermark(r, now));
+  // The run's cluster events come after this one (lifecycleHealth.ts counts them under the run).
+  const afterSeq = store.read((r) => r.value<number>('SELECT max(seq) FROM events') ?? 0);
   const last = store.read((r) => lastWatermark(r));
   const result: ConsolidationRunResult = {
     dryRun: options.dryRun,
@@ -137,7 +139,7 @@ async function consolidateInSlices(
       return result;
     }
     started = performance.now();
-    next = applySlice(store, result, next, started + sliceMs, mark);
+    next = applySlice(store, result, next, started + sliceMs, { mark, afterSeq });
     const took = performance.now() - started;
     result.slices++;
     result.workMs += took;
@@ -158,14 +160,14 @@ function applySlice(
   result: ConsolidationRunResult,
   next: number,
   deadline: number,
-  mark: ConsolidationWatermark,
+  run: { mark: ConsolidationWatermark; afterSeq: number },
 ): number {
   const started = performance.now();
   return store.write((tx, at) => {
     do {
       const cluster = result.clusters[next++];
       // A member changed after the plan: the summary would be out of date; the next run redoes it.
-      if (!cluster || changedSince(tx, cluster, mark.versionRow)) continue;
+      if (!cluster || changedSince(tx, cluster, run.mark.versionRow)) continue;
       result.created.push(...applyConsolidation(store, [cluster]));
       result.touched += cluster.members.length;
     } while (next < result.clusters.length && performance.now() < deadline);
@@ -181,7 +183,8 @@ function applySlice(
           plannedIn: result.plannedIn,
           workMs: Math.round(result.workMs + performance.now() - started),
           longestMs: Math.round(Math.max(result.longestMs, performance.now() - started)),
-          watermark: mark,
+          watermark: run.mark,
+          afterSeq: run.afterSeq,
         },
       });
     return next;

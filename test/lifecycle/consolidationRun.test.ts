@@ -148,6 +148,26 @@ describe('lifecycle: consolidation in slices', () => {
     await again.host.close();
   });
 
+  it('shows a sliced run as one run in lifecycle health, and a run that made nothing as none', async () => {
+    const t = await openTestHost();
+    await pairedEpisodes(t, 3);
+    // Each slice at its own time, as with a real clock.
+    const run = await runConsolidation(t.host.store, {
+      dryRun: false,
+      sliceMs: 0,
+      afterSlice: () => t.clock.advance(1000),
+    });
+    assert.equal(run.slices, 3);
+    t.clock.advance(2 * 24 * 60 * 60 * 1000);
+    assert.equal((await runConsolidation(t.host.store, { dryRun: false })).created.length, 0);
+    const { runs } = await t.call('lifecycleHealth', {});
+    assert.deepEqual(
+      runs.map((r) => [r.consolidated, r.superseded]),
+      [[3, 6]],
+    );
+    await t.host.close();
+  });
+
   it('stops at the next slice when aborted, leaving the rest for the next run', async () => {
     const t = await openTestHost();
     const pairs = await pairedEpisodes(t, 4);
