@@ -50,6 +50,8 @@ export interface OpenEngramOptions {
   lexicalCopy?: HostOptions['lexicalCopy'];
   /** The lifecycle's period when this process hosts the database (see HostOptions). */
   lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
+  /** With lifecycleEveryMs: each run consolidates too (see HostOptions). */
+  consolidateOnSchedule?: HostOptions['consolidateOnSchedule'];
   /** Snapshots in a worker thread when this process hosts the database (long-lived processes). */
   checkpointInWorker?: boolean;
   /** With checkpointInWorker: smaller databases are exported on this process's thread. */
@@ -102,6 +104,7 @@ export class Engram {
           warmEmbedding: options.warmEmbedding,
           lexicalCopy: options.lexicalCopy,
           lifecycleEveryMs: options.lifecycleEveryMs,
+          consolidateOnSchedule: options.consolidateOnSchedule,
           checkpointInWorker: options.checkpointInWorker,
           checkpointWorkerMinBytes: options.checkpointWorkerMinBytes,
           code: options.code,

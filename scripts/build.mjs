@@ -35,6 +35,8 @@ const nodeEntries = [
   { in: 'engine/code/scanWorker.ts', out: 'scanWorker' },
   // Writes database snapshots off the host's thread by replaying the journal (engine/store/checkpoint.ts).
   { in: 'engine/store/checkpointWorker.ts', out: 'checkpointWorker' },
+  // Plans consolidation on a copy of the database off the host's thread (engine/lifecycle/consolidationPlan.ts).
+  { in: 'engine/lifecycle/consolidationPlanWorker.ts', out: 'consolidationPlanWorker' },
 ];
 
 const withMaps = process.argv.includes('--sourcemap');

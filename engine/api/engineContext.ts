@@ -5,6 +5,7 @@ import { EntityWeights } from '../retrieval/entityWeights';
 import { MemoryGraphCache } from '../retrieval/memoryGraph';
 import { codeChannel } from '../code/search/recallCodeChannel';
 import type { CodeChannelHit } from '../retrieval/recallSources';
+import type { ConsolidationPlanner } from '../lifecycle/consolidationPlan';
 
 /** Loads the embedding model and the vector index; undefined when the model is unavailable. */
 export type VectorLoader = () => Promise<MemoryVectors | undefined>;
@@ -31,12 +32,14 @@ export class EngineContext {
    * `vectorLoader`: how to load the embedding model, called on first use (`ensureVectors`), so
    * commands that never embed (list, get, export) do not pay for it. `sqlWasmPath`: sql.js's
    * wasm, for reading other programs' SQLite files (OpenCode's sessions); unset, they are not read.
+   * `planConsolidation`: plans consolidation off this thread (hosts that checkpoint in a worker).
    */
   constructor(
     readonly store: MemoryStore,
     readonly code: CodeWorkspace | undefined,
     private vectorLoader: VectorLoader | undefined,
     readonly sqlWasmPath?: string,
+    readonly planConsolidation?: ConsolidationPlanner,
   ) {
     store.addReadBuffer(this.entityWeights);
     this.searchCode = code && ((query, depth) => codeChannel(store, code.options.root, query, depth));

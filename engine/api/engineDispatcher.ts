@@ -1,6 +1,8 @@
 import { useLexicalCopy } from '../lexical/liveLexicalIndex';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { pruneAccessLedger } from '../lifecycle/ledgerPruning';
+import { runConsolidation } from '../lifecycle/consolidationRun';
+import { workerPlanner } from '../lifecycle/consolidationPlan';
 import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
 import { EngramError, invalidInput } from '../errors';
 import type { Clock, Logger } from '../host';
@@ -75,8 +77,15 @@ export interface HostOptions {
    */
   accessRetentionDays?: number;
   /**
+   * With lifecycleEveryMs: each run also consolidates, in slices off the thread's long stretches
+   * (engine/lifecycle/consolidationRun.ts). @default false: consolidation's summaries still cost
+   * recall (docs/benchmarks.md, Lifecycle), so hosts consolidate only when asked (`consolidate`).
+   */
+  consolidateOnSchedule?: boolean;
+  /**
    * Write snapshots in a worker thread instead of exporting the database on this one (long-lived
-   * hosts whose thread must stay responsive: the extension host, the MCP bridge). @default false
+   * hosts whose thread must stay responsive: the extension host, the MCP bridge); past the same
+   * size, consolidation is planned in a worker too (consolidationPlan.ts). @default false
    */
   checkpointInWorker?: boolean;
   /** With checkpointInWorker: smaller databases are exported on this thread. @default 4 MiB (CheckpointWorkerOptions) */
@@ -138,12 +147,18 @@ export class EngineDispatcher {
       options.code ? new CodeWorkspace({ workerScript: workers.scan, ...options.code }) : undefined,
       provider ? () => loadVectors(store, provider, workers.vectors, options) : undefined,
       options.sqlWasmPath,
+      options.checkpointInWorker
+        ? workerPlanner(db, workers.consolidation, options.sqlWasmPath, options.logger)
+        : undefined,
     );
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();
     const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
     if (options.lifecycleEveryMs !== undefined)
-      dispatcher.scheduleLifecycle(options.lifecycleEveryMs, options.accessRetentionDays);
+      dispatcher.scheduleLifecycle(options.lifecycleEveryMs, {
+        accessRetentionDays: options.accessRetentionDays,
+        consolidate: options.consolidateOnSchedule ?? false,
+      });
     return dispatcher;
   }
 
@@ -223,29 +238,52 @@ export class EngineDispatcher {
   }
 
   private lifecycleTimer: NodeJS.Timeout | undefined;
+  private lifecycleRun: Promise<void> | undefined;
+  private readonly lifecycleStop = new AbortController();
 
-  /** See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged. */
-  private scheduleLifecycle(everyMs: number, accessRetentionDays?: number): void {
-    const run = (): void => {
+  /**
+   * See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged.
+   * Consolidation (consolidateOnSchedule) runs in slices: the next run is timed from its end.
+   */
+  private scheduleLifecycle(
+    everyMs: number,
+    options: { accessRetentionDays?: number; consolidate: boolean },
+  ): void {
+    const run = async (): Promise<void> => {
       try {
         const result = runLifecyclePass(this.store, { dryRun: false });
-        const pruned = pruneAccessLedger(this.store, accessRetentionDays);
-        if (result.promoted.length + result.archived.length + pruned.folded > 0)
+        const pruned = pruneAccessLedger(this.store, options.accessRetentionDays);
+        const consolidated = options.consolidate
+          ? await runConsolidation(this.store, {
+              dryRun: false,
+              plan: this.engine.planConsolidation,
+              signal: this.lifecycleStop.signal,
+            })
+          : undefined;
+        const created = consolidated?.created.length ?? 0;
+        if (result.promoted.length + result.archived.length + pruned.folded + created > 0)
           this.logger.info('lifecycle run', {
             promoted: result.promoted.length,
             archived: result.archived.length,
             foldedAccessEvents: pruned.folded,
+            consolidated: created,
           });
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });
       }
-      this.lifecycleTimer = setTimeout(run, everyMs).unref();
+      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, everyMs).unref();
     };
-    this.lifecycleTimer = setTimeout(run, everyMs / 10).unref();
+    const start = () => {
+      this.lifecycleRun = run();
+    };
+    this.lifecycleTimer = setTimeout(start, everyMs / 10).unref();
   }
 
   async close(): Promise<void> {
+    // A run in progress stops at its next slice: what it applied is committed, the rest is the next run's.
+    this.lifecycleStop.abort();
     clearTimeout(this.lifecycleTimer);
+    await this.lifecycleRun;
     await this.engine.close();
     try {
       this.store.flushReads();

@@ -149,18 +149,36 @@ function retentionCurve(reader: SqlReader, now: number): LifecycleHealthFacts['r
   };
 }
 
-/** The newest runs: lifecycle, consolidation and dedup events grouped by their transaction's time. */
+/**
+ * The newest runs: lifecycle, consolidation and dedup events grouped by their transaction's time.
+ * A sliced consolidation (consolidationRun.ts) writes its cluster events over many transactions and
+ * one `consolidation-run` event at its end, which stands for the run; cluster events it covers
+ * (after its `afterSeq`, before it) are not runs of their own.
+ */
 function lifecycleRuns(reader: SqlReader): LifecycleRun[] {
-  const times = reader
-    .all<{ at: number }>(
-      `SELECT DISTINCT at FROM events WHERE type IN ('lifecycle', 'consolidate', 'dedup') ORDER BY at DESC LIMIT ?`,
+  // The newest MAX_RUNS sliced runs are enough: older cluster events are older than all of them.
+  const covered = reader
+    .all<{ seq: number; data: string | null }>(
+      "SELECT seq, data FROM events WHERE type = 'consolidation-run' AND json_extract(data, '$.created') > 0 ORDER BY seq DESC LIMIT ?",
       [MAX_RUNS],
     )
+    .map((row) => [numberOf(parseData(row.data)['afterSeq']), row.seq]);
+  const outside = covered.map(() => ' AND NOT (seq > ? AND seq < ?)').join('');
+  // A sliced run that consolidated nothing is no run to show (hosts may run one every 15 minutes).
+  const where =
+    "(type IN ('lifecycle', 'dedup') OR (type = 'consolidation-run' AND json_extract(data, '$.created') > 0)" +
+    ` OR (type = 'consolidate'${outside}))`;
+  const ranges = covered.flat();
+  const times = reader
+    .all<{ at: number }>(`SELECT DISTINCT at FROM events WHERE ${where} ORDER BY at DESC LIMIT ?`, [
+      ...ranges,
+      MAX_RUNS,
+    ])
     .map((row) => row.at);
   if (times.length === 0) return [];
   const rows = reader.all<{ at: number; type: string; data: string | null }>(
-    `SELECT at, type, data FROM events WHERE type IN ('lifecycle', 'consolidate', 'dedup') AND at >= ? ORDER BY at DESC`,
-    [times.at(-1)!],
+    `SELECT at, type, data FROM events WHERE ${where} AND at >= ? ORDER BY at DESC`,
+    [...ranges, times.at(-1)!],
   );
   const runs = new Map<number, LifecycleRun>(
     times.map((at) => [
@@ -176,6 +194,9 @@ function lifecycleRuns(reader: SqlReader): LifecycleRun[] {
       run.promoted += numberOf(data['promoted']);
       run.archived += numberOf(data['archived']);
       run.considered += numberOf(data['considered']);
+    } else if (row.type === 'consolidation-run') {
+      run.consolidated += numberOf(data['created']);
+      run.superseded += numberOf(data['touched']);
     } else if (row.type === 'consolidate') {
       run.consolidated++;
       run.superseded += Array.isArray(data['members']) ? data['members'].length : 0;

@@ -3,8 +3,8 @@ import { currentMemory, resolveId } from '../memory/memoryQueries';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
-import { applyConsolidation, planConsolidation } from '../lifecycle/consolidation';
 import { undoConsolidation } from '../lifecycle/consolidationUndo';
+import { runConsolidation } from '../lifecycle/consolidationRun';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
@@ -49,19 +49,23 @@ export const LIFECYCLE_METHODS = {
     },
     run: ({ store }, p, probes) => ({ ...runLifecyclePass(store, { dryRun: p.dryRun ?? true }), probes }),
   }),
-  /** `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each. */
+  /**
+   * `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each, applied
+   * in slices off the request's transaction (consolidationRun.ts), so a long run leaves the event
+   * loop free; asked for, it runs even when nothing changed since the last run.
+   */
   consolidate: defineMethod({
     params: LIFECYCLE_PARAMS,
     write: true,
-    run: ({ store }, p) => {
-      const dryRun = p.dryRun ?? true;
-      const clusters = store.read((r) => planConsolidation(r, store.clock()));
+    prepare: ({ store, planConsolidation }, p) =>
+      runConsolidation(store, { dryRun: p.dryRun ?? true, force: true, plan: planConsolidation }),
+    run: ({ store }, p, done) => {
       // What the lifecycle run's other steps would do next (they run with `lifecycle`).
       const next = store.read((r) => ({
         peerCards: planPeerCards(r),
         probes: plannedProbes(r, store.clock()),
       }));
-      return { dryRun, clusters, created: dryRun ? [] : applyConsolidation(store, clusters), next };
+      return { ...done, next };
     },
   }),
   /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory superseded by them. */

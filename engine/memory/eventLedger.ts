@@ -25,6 +25,7 @@ export type EventType =
   | 'promote'
   | 'dedup'
   | 'consolidate'
+  | 'consolidation-run'
   | 'peer-card'
   | 'probe';
 

@@ -19,6 +19,8 @@ export interface WorkerScripts {
   vectors: WorkerScript;
   /** Writes snapshots off the host's thread (engine/store/checkpointWorker.ts). */
   checkpoint: WorkerScript;
+  /** Plans consolidation on a copy of the database (engine/lifecycle/consolidationPlanWorker.ts). */
+  consolidation: WorkerScript;
 }
 
 export type WorkerRole = keyof WorkerScripts;
@@ -29,6 +31,7 @@ const WORKER_SOURCES: Readonly<Record<WorkerRole, string>> = {
   embedding: 'embedding/embeddingWorker',
   vectors: 'vectors/vectorWorker',
   checkpoint: 'store/checkpointWorker',
+  consolidation: 'lifecycle/consolidationPlanWorker',
 };
 
 function mapRoles(script: (source: string) => WorkerScript): WorkerScripts {
@@ -37,6 +40,7 @@ function mapRoles(script: (source: string) => WorkerScript): WorkerScripts {
     embedding: script(WORKER_SOURCES.embedding),
     vectors: script(WORKER_SOURCES.vectors),
     checkpoint: script(WORKER_SOURCES.checkpoint),
+    consolidation: script(WORKER_SOURCES.consolidation),
   };
 }
 

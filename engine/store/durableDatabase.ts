@@ -1,9 +1,20 @@
-import { copyFileSync, existsSync, linkSync, promises as fsp, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  openSync,
+  promises as fsp,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
 import type { Clock, Logger } from '../host';
 import { closeJournalBytes } from './closeSnapshot';
+import { releaseCopy } from './databaseCopy';
+import type { DatabaseCopy } from './databaseCopy';
 import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
@@ -230,6 +241,39 @@ export class DurableDatabase implements EngineDatabase {
   /** True inside a write transaction (a write started now would be a nested savepoint). */
   get inWrite(): boolean {
     return this.transactions.inWrite;
+  }
+
+  /**
+   * The snapshot and journal opened now, for a worker to build a read-only copy of the database as
+   * it is at this moment (databaseCopy.ts): long reads then leave this thread free. Only for hosts
+   * that checkpoint in a worker, and only past the same size (smaller ones are read here).
+   */
+  openCopy(): DatabaseCopy | undefined {
+    this.assertUsable();
+    const worker = this.options.checkpointWorker;
+    if (!worker || this.databaseBytes() < (worker.minDatabaseBytes ?? CHECKPOINT_WORKER_MIN_BYTES))
+      return undefined;
+    const files = storeFiles(this.options.path);
+    // Writes are synchronous: the journal ends with transaction `seq` right now.
+    const range = this.journal.rangeAfter(this.snapshotSeq);
+    const databaseFd = openSync(files.database, 'r');
+    let journalFd: number;
+    try {
+      journalFd = openSync(files.journal, 'r');
+    } catch (error) {
+      closeSync(databaseFd);
+      throw error;
+    }
+    const source = {
+      databaseFd,
+      journalFd,
+      from: range.from,
+      to: range.to,
+      fromSeq: this.snapshotSeq,
+      toSeq: this.seq,
+      label: this.options.path,
+    };
+    return { source, close: () => releaseCopy(source) };
   }
 
   /** Writes a snapshot now if anything changed since the last one. */

@@ -398,18 +398,28 @@ function truncateDurably(fd: number, length: number): void {
 export function readJournalRecords(filePath: string, from: number, to: number): TransactionRecord[] {
   const fd = openSync(filePath, 'r');
   try {
-    const bytes = Buffer.allocUnsafe(to - from);
-    readExactly(fd, bytes, from);
-    const records: TransactionRecord[] = [];
-    for (let offset = 0; offset < bytes.length;) {
-      const parsed = parseRecordAt(bytes, offset);
-      if (typeof parsed === 'string')
-        throw new EngramError('CORRUPT', `journal ${filePath}: ${parsed} record at byte ${from + offset}`);
-      records.push(parsed.record);
-      offset = parsed.next;
-    }
-    return records;
+    return readJournalRecordsAt(fd, from, to, filePath);
   } finally {
     closeSync(fd);
   }
+}
+
+/** readJournalRecords from a descriptor opened earlier (databaseCopy.ts); `label` names it in errors. */
+export function readJournalRecordsAt(
+  fd: number,
+  from: number,
+  to: number,
+  label: string,
+): TransactionRecord[] {
+  const bytes = Buffer.allocUnsafe(to - from);
+  readExactly(fd, bytes, from);
+  const records: TransactionRecord[] = [];
+  for (let offset = 0; offset < bytes.length;) {
+    const parsed = parseRecordAt(bytes, offset);
+    if (typeof parsed === 'string')
+      throw new EngramError('CORRUPT', `journal ${label}: ${parsed} record at byte ${from + offset}`);
+    records.push(parsed.record);
+    offset = parsed.next;
+  }
+  return records;
 }

@@ -38,6 +38,7 @@ export async function openTestHost(
     onEmbeddingProgress?: HostOptions['onEmbeddingProgress'];
     lexicalCopy?: HostOptions['lexicalCopy'];
     lifecycleEveryMs?: HostOptions['lifecycleEveryMs'];
+    consolidateOnSchedule?: HostOptions['consolidateOnSchedule'];
   } = {},
 ): Promise<TestHost> {
   const dbPath = options.dbPath ?? path.join(tempDir(), 'memory.db');
@@ -54,6 +55,7 @@ export async function openTestHost(
     onEmbeddingProgress: options.onEmbeddingProgress,
     lexicalCopy: options.lexicalCopy,
     lifecycleEveryMs: options.lifecycleEveryMs,
+    consolidateOnSchedule: options.consolidateOnSchedule,
   });
   return {
     host,

@@ -1,0 +1,173 @@
+/**
+ * Consolidation throughput (issue 21, section 6): a synthetic memory (consolidationCorpus.ts:
+ * generated text, topics of five episodes sharing a file, four in five read twice) of 10k and
+ * 100k memories consolidated by the background runner (consolidationRun.ts), while the event loop
+ * is watched with perf_hooks.monitorEventLoopDelay; the host is configured as the extension's and
+ * the MCP bridge's are (checkpoints, and so the plan, in a worker). Reported per size: clusters created, CPU
+ * seconds of the process (all threads, workers included), wall seconds, the longest event-loop
+ * block, slices, and the load average. The reference, measured in the same run at 10k: main's
+ * blocking call (planConsolidation then applyConsolidation, each one synchronous block).
+ *
+ * Usage: npm run bench:consolidate [-- --sizes 10000,100000] [--cache DIR] [--json]
+ * The corpora are built once into --cache (default: the OS temp dir); building 100k takes minutes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { EngineDispatcher } from '../../engine/api/engineDispatcher';
+import { applyConsolidation, planConsolidation } from '../../engine/lifecycle/consolidation';
+import { runConsolidation } from '../../engine/lifecycle/consolidationRun';
+import { benchHostOptions, consolidationCorpus, corpusNow } from './consolidationCorpus';
+import { round, runStamp } from './stats';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+};
+const sizes = (flag('--sizes') ?? '10000,100000').split(',').map(Number);
+const cacheDir = flag('--cache') ?? os.tmpdir();
+
+interface Background {
+  memories: number;
+  created: number;
+  touched: number;
+  slices: number;
+  plannedIn: string;
+  cpuSeconds: number;
+  wallSeconds: number;
+  /** The event loop's longest delay while the run went on (ms): its longest block (both probes). */
+  longestBlockMs: number;
+  /** The runner's own longest stretch of work: the plan or one slice (ms). */
+  longestWorkMs: number;
+  /** The plan's part on this thread (ms). */
+  planMs: number;
+  p99DelayMs: number;
+  /** Event-loop blocks over 50 ms (the interval probe's gaps). */
+  blocksOver50: number;
+  load: string;
+}
+
+interface Blocking {
+  memories: number;
+  created: number;
+  planMs: number;
+  applyMs: number;
+  cpuSeconds: number;
+  load: string;
+}
+
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+};
+
+async function background(count: number, root: string): Promise<Background> {
+  const dbPath = await consolidationCorpus(count, cacheDir, path.join(root, `background-${count}`));
+  const host = await EngineDispatcher.open(benchHostOptions(dbPath, () => corpusNow(count)));
+  try {
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    // A second probe: the longest gap between ticks of a 5 ms interval, less the interval.
+    let lastTick = performance.now();
+    let longestGap = 0;
+    let blocksOver50 = 0;
+    const probe = setInterval(() => {
+      const tick = performance.now();
+      if (tick - lastTick - 5 > 50) blocksOver50++;
+      longestGap = Math.max(longestGap, tick - lastTick - 5);
+      lastTick = tick;
+    }, 5);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const run = await runConsolidation(host.store, {
+      dryRun: false,
+      force: true,
+      plan: host.engine.planConsolidation,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    clearInterval(probe);
+    delay.disable();
+    return {
+      memories: count,
+      created: run.created.length,
+      touched: run.touched,
+      slices: run.slices,
+      plannedIn: run.plannedIn,
+      cpuSeconds: round(cpuSeconds(cpu), 1),
+      wallSeconds: round((performance.now() - started) / 1000, 1),
+      longestBlockMs: round(Math.max(delay.max / 1e6, longestGap), 1),
+      longestWorkMs: round(run.longestMs, 1),
+      planMs: round(run.planMs, 1),
+      p99DelayMs: round(delay.percentile(99) / 1e6, 1),
+      blocksOver50,
+      load: load(),
+    };
+  } finally {
+    await host.close();
+  }
+}
+
+/** Main's `consolidate`: the plan and its application, each one call on this thread. */
+async function blocking(count: number, root: string): Promise<Blocking> {
+  const dbPath = await consolidationCorpus(count, cacheDir, path.join(root, `blocking-${count}`));
+  const host = await EngineDispatcher.open(benchHostOptions(dbPath, () => corpusNow(count)));
+  try {
+    const cpu = process.cpuUsage();
+    let started = performance.now();
+    const clusters = host.store.read((r) => planConsolidation(r, corpusNow(count)));
+    const planMs = performance.now() - started;
+    started = performance.now();
+    const created = applyConsolidation(host.store, clusters);
+    return {
+      memories: count,
+      created: created.length,
+      planMs: Math.round(planMs),
+      applyMs: Math.round(performance.now() - started),
+      cpuSeconds: round(cpuSeconds(cpu), 1),
+      load: load(),
+    };
+  } finally {
+    await host.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'engram-consolidation-bench-'));
+  try {
+    // Built first, so building never overlaps a measurement.
+    for (const count of sizes) await consolidationCorpus(count, cacheDir, path.join(root, 'warm'));
+    const reference = await blocking(Math.min(...sizes), root);
+    const runs: Background[] = [];
+    for (const count of sizes) runs.push(await background(count, root));
+    const summary = { ...runStamp(), corpus: 'synthetic (consolidationCorpus.ts)', reference, runs };
+    if (args.includes('--json')) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(`${summary.date} ${summary.machine}, load at start ${summary.load}\n`);
+    process.stdout.write(
+      `reference (main's blocking consolidate) at ${reference.memories}: plan ${reference.planMs} ms + apply ${reference.applyMs} ms on the thread, ${reference.created} created, CPU ${reference.cpuSeconds} s, load ${reference.load}\n`,
+    );
+    for (const r of runs)
+      process.stdout.write(
+        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms), load ${r.load}\n`,
+      );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `consolidationBench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
