@@ -1,11 +1,11 @@
 /** Searching the working tree or a commit for many needles at once with `git grep`. */
-import type { SimpleGit } from 'simple-git';
 import { codeOfLine, evidencePathspecs } from './evidenceFiles';
 import type { EvidenceScope } from './evidenceFiles';
 import { SET_CODEC, historyAnswer } from './gitHistory';
 import type { GitContext } from './gitHistory';
 import type { AnswerCodec } from './historyStore';
 import { excludePathspecs } from './oversizedFiles';
+import { grepLines } from './grepLines';
 
 /** Arguments per git grep call: far below any platform's command-line limit. */
 const GREP_BATCH = 400;
@@ -36,7 +36,7 @@ export async function grepNeedles(
   const scope = options.scope ?? 'text';
   const { commit } = options;
   // The working tree changes without HEAD moving: only answers about commits are kept.
-  if (!commit) return grepBatches(ctx.git, unique, { ...options, scope });
+  if (!commit) return grepBatches(ctx.root, unique, { ...options, scope });
   const found = new Map<string, Set<string>>();
   // One question per needle, so a re-check greps only the needles it has not asked before. At a
   // commit a needle's files do not depend on the other needles of its batch: code is searched by
@@ -46,7 +46,7 @@ export async function grepNeedles(
   const missing = unique.filter(
     (n) => !ctx.cache.answers.has(question(n)) && !ctx.stored.has(question(n), null),
   );
-  const batch = missing.length > 0 ? grepBatches(ctx.git, missing, { ...options, scope }) : undefined;
+  const batch = missing.length > 0 ? grepBatches(ctx.root, missing, { ...options, scope }) : undefined;
   // Each needle's answer awaits the batch and sees its failure; this only keeps it from going unhandled.
   if (batch) void batch.catch(() => undefined);
   const answers = unique.map((needle) =>
@@ -68,27 +68,31 @@ export async function grepNeedles(
 
 /** `runGrep` over `needles` in batches of GREP_BATCH. */
 async function grepBatches(
-  git: SimpleGit,
+  root: string,
   needles: readonly string[],
   options: GrepOptions & { scope: EvidenceScope },
 ): Promise<Map<string, Set<string>>> {
   const found = new Map<string, Set<string>>();
   for (let i = 0; i < needles.length; i += GREP_BATCH)
-    for (const [needle, files] of await runGrep(git, needles.slice(i, i + GREP_BATCH), options))
+    for (const [needle, files] of await runGrep(root, needles.slice(i, i + GREP_BATCH), options))
       found.set(needle, files);
   return found;
 }
 
 async function runGrep(
-  git: SimpleGit,
+  root: string,
   needles: readonly string[],
   options: GrepOptions & { scope: EvidenceScope },
 ): Promise<Map<string, Set<string>>> {
   const skip = options.commit ? [] : (options.skip ?? []);
   // Whole lines for code, so comments and strings can be told from code; only the match otherwise.
   const lines = options.scope === 'code';
-  const grep = async (perl: boolean): Promise<string> => {
-    const args = ['grep', '-z', '-I', '--no-color'];
+  const prefix = options.commit ? `${options.commit}:` : '';
+  const wanted = lines ? new Set(needles) : undefined;
+  // Needles that are not identifiers are looked for as text: found once, not on every line.
+  const texts = needles.filter((n) => !IDENTIFIER_RE.test(n));
+  const grep = async (perl: boolean): Promise<Map<string, Set<string>>> => {
+    const args = ['-z', '-I', '--no-color'];
     if (perl) {
       if (!lines) args.push('-o');
       args.push('-P', '-e', needlesPattern(needles, options.wholeWord));
@@ -101,48 +105,36 @@ async function runGrep(
     if (!options.commit) args.push('--untracked');
     if (options.commit) args.push(options.commit);
     args.push('--', ...evidencePathspecs(options.scope, options.files), ...excludePathspecs(skip));
-    try {
-      return await git.raw(args);
-    } catch (error) {
-      // git grep exits 1 when nothing matched.
-      if (/exited with code 1|^$/.test(String((error as Error).message ?? ''))) return '';
-      throw error;
-    }
+    const found = new Map<string, Set<string>>();
+    const add = (match: string, file: string) => {
+      let files = found.get(match);
+      if (!files) found.set(match, (files = new Set()));
+      files.add(file);
+    };
+    await grepLines(root, args, (line) => {
+      const nul = line.indexOf('\0');
+      if (nul === -1) return;
+      let file = line.slice(0, nul);
+      if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
+      const content = line.slice(nul + 1);
+      if (!wanted) add(content, file);
+      else if (content.length <= MAX_LINE)
+        for (const needle of needlesInCode(codeOfLine(file, content), wanted, texts)) add(needle, file);
+    });
+    return found;
   };
-  let output: string;
   // One pattern for lines and for matches alike: `-o` prints the leftmost match, and of the needles
   // that start there the longest, as `-F` does, because the alternation lists longer needles first.
-  if (perlGrep)
-    try {
-      output = await grep(true);
-    } catch (error) {
-      // A git built without PCRE (or a PCRE error on a file): the same question as fixed strings,
-      // slower but with the same answer; without PCRE it is never asked through it again.
-      if (/Perl-compatible|LIBPCRE/i.test(String((error as Error).message ?? ''))) perlGrep = false;
-      output = await grep(false);
-    }
-  else output = await grep(false);
-  const prefix = options.commit ? `${options.commit}:` : '';
-  const found = new Map<string, Set<string>>();
-  const add = (match: string, file: string) => {
-    let files = found.get(match);
-    if (!files) found.set(match, (files = new Set()));
-    files.add(file);
-  };
-  const wanted = lines ? new Set(needles) : undefined;
-  // Needles that are not identifiers are looked for as text: found once, not on every line.
-  const texts = needles.filter((n) => !IDENTIFIER_RE.test(n));
-  for (const line of output.split('\n')) {
-    const nul = line.indexOf('\0');
-    if (nul === -1) continue;
-    let file = line.slice(0, nul);
-    if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
-    const content = line.slice(nul + 1);
-    if (!wanted) add(content, file);
-    else if (content.length <= MAX_LINE)
-      for (const needle of needlesInCode(codeOfLine(file, content), wanted, texts)) add(needle, file);
+  if (!perlGrep) return grep(false);
+  try {
+    return await grep(true);
+  } catch (error) {
+    // Only a git built without PCRE asks again as fixed strings (slower, the same answer): any
+    // other failure would fail the same way, many times slower (O(lines x needles)).
+    if (!/Perl-compatible|LIBPCRE/i.test(String((error as Error).message ?? ''))) throw error;
+    perlGrep = false;
+    return grep(false);
   }
-  return found;
 }
 
 /**
