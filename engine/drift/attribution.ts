@@ -86,6 +86,9 @@ export async function presentAgain(
   foundIn: readonly string[],
 ): Promise<ClaimCheck> {
   const commit = await ctx.firstChange(needle, foundIn.slice(0, 20), claim.memoryValidFrom, 'present');
+  // No commit brought it after the memory: it was there already, so the denial never held.
+  if (commit === undefined && ctx.git && !ctx.git.shallow)
+    return unverifiable('present when the memory was written too: the denial never held');
   return withCommit(
     { verdict: 'stale', evidence: { reason: 'present although denied', foundIn: [...foundIn] } },
     commit,

@@ -136,12 +136,28 @@ function isLinkTarget(text: string, start: number): boolean {
   return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
 }
 
+/** The files every package ships by these names (`README`, `LICENSE`): files, never symbols. */
+const PACKAGE_FILE_NAMES = new Set([
+  'README',
+  'LICENSE',
+  'LICENCE',
+  'CHANGELOG',
+  'CHANGES',
+  'HISTORY',
+  'NOTICE',
+  'AUTHORS',
+  'COPYING',
+  'CONTRIBUTING',
+]);
+
 /**
  * `%sapper.head%`, `%PUBLIC_URL%`: a placeholder a template engine fills in, named by its markers,
- * not a symbol of the code.
+ * not a symbol of the code; nor is a package file's conventional name (`README`).
  */
 function isPlaceholder(text: string, claim: Partial): boolean {
-  return claim.kind === 'symbol' && text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';
+  if (claim.kind !== 'symbol') return false;
+  if (PACKAGE_FILE_NAMES.has(claim.subject)) return true;
+  return text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';
 }
 
 /**

@@ -35,6 +35,13 @@ const PHRASE_END_RE =
 const SUBORDINATOR_RE =
   /\b(?:when(?:ever)?|if|unless|once|until|after|before|because|since|while|where|that|which|who|whose)\b/gi;
 
+/** A relative pronoun right before a denial: the denial is about what it refers to. */
+const RELATIVE_BEFORE_RE = /\b(?:that|which|who|whose)\s*$/i;
+/** A verb of running or using right before "without", or a gerund right after it. */
+const WAY_BEFORE_RE =
+  /\b(?:run|runs|ran|running|call|calls|called|invoke[ds]?|invoked|use[ds]?|start(?:s|ed)?|build|built)\s*$/i;
+const WAY_AFTER_RE = /^\s+(?:using|calling|running|passing|setting|specifying)\b/i;
+
 /** What comes before an imperative "do not": nothing, the reader, or a recommendation. */
 const ADVICE_BEFORE_RE = /(?:^|\byou|\bplease|\bto|\brecommend(?:ed)?(?:\s+that)?|\bshould)\s*$/i;
 
@@ -54,6 +61,15 @@ export function negatedRanges(text: string, need = false): Array<[number, number
     for (const m of clause.matchAll(denials.object)) {
       // "If the plugin doesn't use X, ...": a supposition, not a statement about the project.
       if (SUPPOSITION_RE.test(clause.slice(0, m.index))) continue;
+      const before = clause.slice(0, m.index);
+      // "packages that do not have a `version` field": about the relative clause's subject.
+      if (RELATIVE_BEFORE_RE.test(before)) continue;
+      // "Run without `--call`", "without using `npm ls -l`": a way of running, not an absence.
+      if (
+        /^without$/i.test(m[0]) &&
+        (WAY_BEFORE_RE.test(before) || WAY_AFTER_RE.test(clause.slice(m.index + m[0].length)))
+      )
+        continue;
       // "Do not use `X` unless you have to", "we recommend you don't use X": advice to the reader.
       if (/^do\b/i.test(m[0]) && ADVICE_BEFORE_RE.test(clause.slice(0, m.index))) continue;
       const from = start + m.index + m[0].length;

@@ -172,13 +172,28 @@ describe('drift claims in context', () => {
     ]);
     assert.deepEqual(summary('Do not use `thelib.hash` in tests.'), [['symbol', 'thelib.hash', false]]);
     assert.deepEqual(summary('We do not use `thelib.hash` any more.'), [['symbol', 'thelib.hash', true]]);
+    // A relative clause's denial is about what it refers to; "run without X" is a way of running.
+    assert.deepEqual(summary('Packages that do not have a `thelib.version` field are ignored.'), [
+      ['symbol', 'thelib.version', false],
+    ]);
+    assert.deepEqual(summary('Run without `thelib.call` to get a shell.'), [
+      ['symbol', 'thelib.call', false],
+    ]);
+    assert.deepEqual(summary('It is impossible without using `thelib.list`.'), [
+      ['symbol', 'thelib.list', false],
+    ]);
+    assert.deepEqual(summary('It works without `thelib.list`.'), [['symbol', 'thelib.list', true]]);
     // Stated, the same words still deny.
     assert.deepEqual(summary("The app doesn't use Redux."), [['dependency', 'redux', true]]);
   });
 
-  it('a template placeholder (`%sapper.head%`) is no symbol of the code', () => {
+  it('a template placeholder (`%sapper.head%`) or a package file (`README`) is no symbol of the code', () => {
     assert.deepEqual(summary('Replace `%sapper.head%` with `%svelte.head%`; call `thelib.head()`.'), [
       ['symbol', 'thelib.head', false],
+    ]);
+    assert.deepEqual(summary('Always included: `README`, `LICENSE` and `thelib.files`.'), [
+      ['path', 'LICENSE', false],
+      ['symbol', 'thelib.files', false],
     ]);
   });
 

@@ -146,6 +146,32 @@ describe('drift: only what held when the memory was written can drift', () => {
     assert.equal(port?.evidence.commit?.hash, changing);
   });
 
+  it('a denial of what was there all along never held: not drift, while one a commit broke is', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', T1, {
+      write: {
+        'package.json': pkg({}),
+        'lib/a.js': 'function keepAlive() {}\nmodule.exports = { keepAlive };\n',
+      },
+    });
+    const adding = repo.commit('Bring back legacyMode', T2, {
+      write: {
+        'lib/a.js':
+          'function keepAlive() {}\nfunction legacyMode() {}\nmodule.exports = { keepAlive, legacyMode };\n',
+      },
+    });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const always = await rememberAt(test, 'The `keepAlive()` function was removed.', BEFORE_CHANGE);
+    const back = await rememberAt(test, 'The `legacyMode()` function was removed.', BEFORE_CHANGE);
+    const report = await test.call('drift', { all: true });
+    const claim = storedClaims(test, always).find((c) => c.kind === 'symbol');
+    assert.equal(claim?.verdict, 'unverifiable', JSON.stringify(claim));
+    const returned = memoryIn(report, back).claims.find((c) => c.kind === 'symbol');
+    assert.equal(returned?.verdict, 'stale');
+    assert.equal(returned?.evidence.commit?.hash, adding);
+  });
+
   it('a platform global is no claim about the code, while a removed project function is', async () => {
     const repo = new GitRepository();
     repo.commit('initial', T1, {
