@@ -12,15 +12,16 @@ type Partial = Omit<ExtractedClaim, 'negated'>;
 const STRING_LITERAL_RE = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g;
 
 /**
- * The text with the insides of string literals in example code blanked (same length, so spans
- * keep their places): `log(`${path} has been removed`)` is what the example prints, not a
- * sentence denying the calls around it.
+ * The text with the insides of string literals in example code and shell commands blanked (same
+ * length, so spans keep their places): `log(`${path} has been removed`)` is what the example
+ * prints, and `npm deprecate pkg@1 "1.x is no longer supported"` the message it sets, not
+ * sentences denying the calls around them.
  */
 export function withoutExampleStrings(text: string): string {
   if (!text.includes('```') && !text.includes('~~~')) return text;
   let out = text;
   for (const { fence, role } of textRolesOf(text).fences) {
-    if (role !== 'example') continue;
+    if (role !== 'example' && role !== 'shell') continue;
     const code = text
       .slice(fence.start, fence.end)
       .replace(STRING_LITERAL_RE, (literal) =>

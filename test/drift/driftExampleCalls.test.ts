@@ -75,6 +75,16 @@ describe('drift claims in examples: calls of the package, its exports, `this`', 
     assert.ok(subjects.includes('preferLocal') && subjects.includes('makeSink'), JSON.stringify(subjects));
   });
 
+  it('words in the strings of a shell command deny nothing', () => {
+    const text = ['```bash', 'thelib deprecate my-thing@1.x "1.x is no longer supported"', '```'].join('\n');
+    const claims = extractClaims(text, OWN);
+    assert.ok(claims.length > 0, JSON.stringify(claims));
+    assert.deepEqual(
+      claims.filter((c) => c.negated).map((c) => c.subject),
+      [],
+    );
+  });
+
   it('words in the strings of an example deny nothing; a sentence saying a call was removed does', () => {
     const example = [
       '```js',
