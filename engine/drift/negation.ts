@@ -83,6 +83,12 @@ export function negatedRanges(text: string, need = false): Array<[number, number
       const before = clause.slice(0, m.index);
       let from = 0;
       for (const word of before.matchAll(SUBORDINATOR_RE)) from = word.index + word[0].length;
+      // "When calling `setEventListener`, the handler is removed": the main clause starts after
+      // the comma that closes the subordinate one.
+      if (from > 0) {
+        const comma = before.indexOf(',', from);
+        if (comma !== -1) from = comma + 1;
+      }
       ranges.push([start + from, start + m.index]);
     }
   };

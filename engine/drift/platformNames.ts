@@ -57,6 +57,9 @@ const HOST_GLOBALS = [
   'IntersectionObserver',
   'MutationObserver',
   'requestAnimationFrame',
+  // JSX examples use React's namespace without importing it (`const App: React.FC = ...`).
+  'React',
+  'ReactDOM',
 ];
 
 let platform: Set<string> | undefined;

@@ -68,6 +68,9 @@ describe('drift claims in context', () => {
       [['dispose', false]],
     );
     assert.deepEqual(negated('`cleanup()` runs once a file is deleted.'), [['cleanup', false]]);
+    assert.deepEqual(negated('When calling `thelib.setListener`, the previous handler is removed.'), [
+      ['thelib.setListener', false],
+    ]);
     // Without one, the denial still reaches its subject.
     assert.deepEqual(negated('Note that `legacyMode()` was removed.'), [['legacyMode', true]]);
   });

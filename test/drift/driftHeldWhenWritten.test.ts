@@ -179,19 +179,22 @@ describe('drift: only what held when the memory was written can drift', () => {
         'package.json': pkg({}),
         'lib/exit.js':
           'function onExit(fn) { const ref = new WeakRef(fn); return new FinalizationRegistry(() => ref); }\nmodule.exports = { onExit };\n',
+        // A component typed with React's namespace, as JSX examples write it without an import.
+        'lib/view.tsx': 'export const View: React.FC = () => null;\n',
       },
     });
     const removing = repo.commit('Use on-exit-leak-free instead of our own exit hook', T2, {
       write: {
         'package.json': pkg({ dependencies: { 'on-exit-leak-free': '^2.0.0' } }),
         'lib/exit.js': 'module.exports = {};\n',
+        'lib/view.tsx': 'export const View = () => null;\n',
       },
     });
     const test = await driftHost(repo.root);
     await test.call('scan', { tokens: false });
     const id = await rememberAt(
       test,
-      'If `WeakRef` and `FinalizationRegistry` are available in the runtime, `onExit()` flushes the logger on exit.',
+      'If `WeakRef` and `FinalizationRegistry` are available in the runtime, `onExit()` flushes the logger on exit. Type your app as `React.FC`.',
       BEFORE_CHANGE,
     );
 
@@ -200,6 +203,7 @@ describe('drift: only what held when the memory was written can drift', () => {
     const verdicts = Object.fromEntries(claims.map((c) => [c.subject, c.verdict]));
     assert.equal(verdicts['WeakRef'], 'unverifiable');
     assert.equal(verdicts['FinalizationRegistry'], 'unverifiable');
+    assert.equal(verdicts['React.FC'], 'unverifiable', JSON.stringify(verdicts));
     assert.equal(verdicts['onExit'], 'stale');
     assert.equal(claims.find((c) => c.subject === 'onExit')?.evidence.commit?.hash, removing);
   });
