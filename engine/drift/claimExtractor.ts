@@ -136,6 +136,22 @@ function isLinkTarget(text: string, start: number): boolean {
   return /\]\(\s*<?(?:\.\/)?$/.test(before) || /^\s*\[[^\]\n]+\]:\s*<?(?:\.\/)?$/.test(before);
 }
 
+/**
+ * SQL written in capitals (`FROM`, `WHERE` and `JOIN` support subqueries; `DATETIME` columns): the
+ * database's language, never a symbol of the project's code.
+ */
+const SQL_WORDS = new Set(
+  (
+    'SELECT FROM WHERE JOIN INNER LEFT RIGHT OUTER CROSS FULL ON USING GROUP ORDER BY HAVING LIMIT OFFSET ' +
+    'UNION ALL DISTINCT INSERT INTO VALUES UPDATE SET DELETE CREATE ALTER DROP TABLE INDEX VIEW ' +
+    'PRIMARY FOREIGN KEY REFERENCES UNIQUE DEFAULT NULL NOT AND OR IN IS LIKE ILIKE BETWEEN EXISTS CASE ' +
+    'WHEN THEN ELSE END AS ASC DESC RETURNING CASCADE TRUNCATE BEGIN COMMIT ROLLBACK SAVEPOINT ' +
+    'LOCK SHARE NOWAIT SKIP LOCKED WITH RECURSIVE CHECK CONSTRAINT ' +
+    'INT INTEGER BIGINT SMALLINT TINYINT DECIMAL NUMERIC FLOAT REAL DOUBLE BOOLEAN BOOL CHAR VARCHAR TEXT ' +
+    'BLOB BYTEA JSON JSONB UUID DATE TIME DATETIME TIMESTAMP TIMESTAMPTZ INTERVAL ENUM SERIAL'
+  ).split(' '),
+);
+
 /** The files every package ships by these names (`README`, `LICENSE`): files, never symbols. */
 const PACKAGE_FILE_NAMES = new Set([
   'README',
@@ -152,11 +168,11 @@ const PACKAGE_FILE_NAMES = new Set([
 
 /**
  * `%sapper.head%`, `%PUBLIC_URL%`: a placeholder a template engine fills in, named by its markers,
- * not a symbol of the code; nor is a package file's conventional name (`README`).
+ * not a symbol of the code; nor is a package file's conventional name (`README`) or SQL (`WHERE`).
  */
 function isPlaceholder(text: string, claim: Partial): boolean {
   if (claim.kind !== 'symbol') return false;
-  if (PACKAGE_FILE_NAMES.has(claim.subject)) return true;
+  if (PACKAGE_FILE_NAMES.has(claim.subject) || SQL_WORDS.has(claim.subject)) return true;
   return text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';
 }
 

@@ -194,6 +194,10 @@ describe('drift claims in context', () => {
     assert.deepEqual(summary('Replace `%sapper.head%` with `%svelte.head%`; call `thelib.head()`.'), [
       ['symbol', 'thelib.head', false],
     ]);
+    assert.deepEqual(
+      summary('`FROM`, `WHERE` and `JOIN` take subqueries; `DATETIME` is a string; see `Where`.'),
+      [['symbol', 'Where', false]],
+    );
     assert.deepEqual(summary('Always included: `README`, `LICENSE` and `thelib.files`.'), [
       ['path', 'LICENSE', false],
       ['symbol', 'thelib.files', false],
