@@ -2,6 +2,7 @@ import type { ClaimCheck } from './claimTypes';
 import { goneWord, ok, presentAgain } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { verifyDependencyClaim } from './manifestClaims';
+import { isCodeEvidence } from './evidenceFiles';
 import type { VerificationContext } from './verificationContext';
 
 /**
@@ -39,8 +40,9 @@ async function readThroughPackage(
 
 /**
  * `engram drift --fix`: the program is still a bin of the project, and each sub-command and flag is
- * named in its code: as a one-word string (`'drift'`, `'--fix'`, `'fix'`) or as the option's key
- * (`fix`, `dryRun` for `--dry-run`). Short flags (`-c`) say too little to check.
+ * named in its code: as a one-word string (`'drift'`, `'--fix'`, `'fix'`), as the first word of a
+ * command string (`"migration:generate <path>"`) or as the option's key (`fix`, `dryRun` for
+ * `--dry-run`). Short flags (`-c`) say too little to check.
  */
 export async function verifyCommandClaim(
   ctx: VerificationContext,
@@ -82,11 +84,17 @@ async function wordIn(ctx: VerificationContext, word: string): Promise<string[]>
   const bare = word.replace(/^-+/, '');
   const quoted = [...new Set([word, bare])].flatMap((w) => [`'${w}'`, `"${w}"`, `\`${w}\``]);
   const key = keyOf(word);
-  const [literals, keys] = await Promise.all([
+  // A command string with its arguments (yargs' `command = "migration:generate <path>"`, commander's
+  // `.command('serve [port]')`): read from any text, kept in code files only (the code scope drops
+  // strings holding a space).
+  const declared = /^[\w:.-]+$/.test(bare) ? [`'${bare} `, `"${bare} `, `\`${bare} `] : [];
+  const [literals, keys, commands] = await Promise.all([
     Promise.all(quoted.map((q) => ctx.codeLiterals.get(q))),
     /^[A-Za-z_$][\w$]*$/.test(key) ? ctx.words.get(key) : Promise.resolve(new Set<string>()),
+    Promise.all(declared.map((q) => ctx.literals.get(q))),
   ]);
-  return [...new Set([...literals.flatMap((files) => [...files]), ...keys])];
+  const commandFiles = commands.flatMap((files) => [...files]).filter(isCodeEvidence);
+  return [...new Set([...literals.flatMap((files) => [...files]), ...keys, ...commandFiles])];
 }
 
 /** `--dry-run` -> `dryRun`, `--fix` -> `fix`, `build` -> `build`: the name an option table keys it by. */
