@@ -101,10 +101,31 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_RE.test(value);
 }
 
-export const detectTokens: SecretDetector = (text, out) => scanPatterns(TOKEN_PATTERNS, text, out);
-
 const hintSource = (hint: string | RegExp) =>
   typeof hint === 'string' ? hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : hint.source;
+
+/**
+ * Any token pattern's hint, in two passes instead of one per pattern (most records hold none):
+ * the case-sensitive hints joined in one regex, the case-insensitive ones in another, so the
+ * gate admits exactly the texts some hint admits (test/extract/tokenGate.test.ts).
+ */
+export function tokenHintGate(patterns: readonly TokenPattern[]): (text: string) => boolean {
+  const join = (ignoreCase: boolean): RegExp | undefined => {
+    const hints = patterns.filter((p) => typeof p.hint !== 'string' && p.hint.ignoreCase === ignoreCase);
+    const literal = ignoreCase ? [] : patterns.filter((p) => typeof p.hint === 'string');
+    const sources = [...literal, ...hints].map((p) => hintSource(p.hint));
+    return sources.length === 0 ? undefined : new RegExp(sources.join('|'), ignoreCase ? 'i' : '');
+  };
+  const exact = join(false);
+  const folded = join(true);
+  return (text) => (exact?.test(text) ?? false) || (folded?.test(text) ?? false);
+}
+
+const TOKEN_HINT = tokenHintGate(TOKEN_PATTERNS);
+
+export const detectTokens: SecretDetector = (text, out) => {
+  if (TOKEN_HINT(text)) scanPatterns(TOKEN_PATTERNS, text, out);
+};
 
 /** Any provider's hint: one pass over a text that holds none, instead of one per provider. */
 const PROVIDER_HINT = new RegExp(PROVIDER_PATTERNS.map((p) => hintSource(p.hint)).join('|'));
