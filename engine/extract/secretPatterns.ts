@@ -110,6 +110,8 @@ const hintSource = (hint: string | RegExp) =>
  * gate admits exactly the texts some hint admits (test/extract/tokenGate.test.ts).
  */
 export function tokenHintGate(patterns: readonly TokenPattern[]): (text: string) => boolean {
+  // Joined sources keep only the `i` flag: a hint with any other flag is never joined (no gate).
+  if (patterns.some((p) => typeof p.hint !== 'string' && !/^i?$/.test(p.hint.flags))) return () => true;
   const join = (ignoreCase: boolean): RegExp | undefined => {
     const hints = patterns.filter((p) => typeof p.hint !== 'string' && p.hint.ignoreCase === ignoreCase);
     const literal = ignoreCase ? [] : patterns.filter((p) => typeof p.hint === 'string');
