@@ -83,7 +83,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     text,
     claims.filter(
       (claim) =>
-        !isArgumentValue(text, claim) && !inExampleString(text, claim) && !isPlaceholder(text, claim),
+        !isArgumentValue(text, claim) && !inExampleString(text, claim) && !isNoCodeSymbol(text, claim),
     ),
   );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
@@ -170,7 +170,7 @@ const PACKAGE_FILE_NAMES = new Set([
  * `%sapper.head%`, `%PUBLIC_URL%`: a placeholder a template engine fills in, named by its markers,
  * not a symbol of the code; nor is a package file's conventional name (`README`) or SQL (`WHERE`).
  */
-function isPlaceholder(text: string, claim: Partial): boolean {
+function isNoCodeSymbol(text: string, claim: Partial): boolean {
   if (claim.kind !== 'symbol') return false;
   if (PACKAGE_FILE_NAMES.has(claim.subject) || SQL_WORDS.has(claim.subject)) return true;
   return text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';

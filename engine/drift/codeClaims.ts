@@ -2,7 +2,7 @@ import type { ClaimCheck } from './claimTypes';
 import { goneWord, ok, presentAgain } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { verifyDependencyClaim } from './manifestClaims';
-import { isCodeEvidence } from './evidenceFiles';
+import { codeFilesHolding } from './evidenceFiles';
 import type { VerificationContext } from './verificationContext';
 
 /**
@@ -85,15 +85,13 @@ async function wordIn(ctx: VerificationContext, word: string): Promise<string[]>
   const quoted = [...new Set([word, bare])].flatMap((w) => [`'${w}'`, `"${w}"`, `\`${w}\``]);
   const key = keyOf(word);
   // A command string with its arguments (yargs' `command = "migration:generate <path>"`, commander's
-  // `.command('serve [port]')`): read from any text, kept in code files only (the code scope drops
-  // strings holding a space).
+  // `.command('serve [port]')`).
   const declared = /^[\w:.-]+$/.test(bare) ? [`'${bare} `, `"${bare} `, `\`${bare} `] : [];
-  const [literals, keys, commands] = await Promise.all([
+  const [literals, keys, commandFiles] = await Promise.all([
     Promise.all(quoted.map((q) => ctx.codeLiterals.get(q))),
     /^[A-Za-z_$][\w$]*$/.test(key) ? ctx.words.get(key) : Promise.resolve(new Set<string>()),
-    Promise.all(declared.map((q) => ctx.literals.get(q))),
+    codeFilesHolding(ctx, declared),
   ]);
-  const commandFiles = commands.flatMap((files) => [...files]).filter(isCodeEvidence);
   return [...new Set([...literals.flatMap((files) => [...files]), ...keys, ...commandFiles])];
 }
 

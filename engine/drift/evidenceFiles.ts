@@ -1,3 +1,5 @@
+import type { VerificationContext } from './verificationContext';
+
 /**
  * Which files can show that a symbol, option or variable exists in the project. Docs, tests,
  * examples, benchmarks and changelogs mention names that are gone ("`oldName` was renamed"), and
@@ -78,6 +80,19 @@ const GENERATED_RE = globsToRegExp(GENERATED);
 /** True when a workspace path (`/` separators) is a lockfile, generated or vendored: never read. */
 export function isGenerated(file: string): boolean {
   return GENERATED_RE.test(file);
+}
+
+/**
+ * The code files whose text holds any of `needles`, strings included (`'vite/modulepreload-polyfill'`,
+ * `"migration:generate <path>"`): the code scope keeps only one-word strings, so these are read
+ * from any text and kept in code files here.
+ */
+export async function codeFilesHolding(
+  ctx: Pick<VerificationContext, 'literals'>,
+  needles: readonly string[],
+): Promise<string[]> {
+  const found = await Promise.all(needles.map((n) => ctx.literals.get(n)));
+  return [...new Set(found.flatMap((files) => [...files]))].filter(isCodeEvidence).sort();
 }
 
 /** True when a workspace path (`/` separators) can show that a name exists in the code. */

@@ -59,9 +59,9 @@ export function negatedRanges(text: string, need = false): Array<[number, number
   const consider = (end: number) => {
     const clause = text.slice(start, end);
     for (const m of clause.matchAll(denials.object)) {
-      // "If the plugin doesn't use X, ...": a supposition, not a statement about the project.
-      if (SUPPOSITION_RE.test(clause.slice(0, m.index))) continue;
       const before = clause.slice(0, m.index);
+      // "If the plugin doesn't use X, ...": a supposition, not a statement about the project.
+      if (SUPPOSITION_RE.test(before)) continue;
       // "packages that do not have a `version` field": about the relative clause's subject.
       if (RELATIVE_BEFORE_RE.test(before)) continue;
       // "Run without `--call`", "without using `npm ls -l`": a way of running, not an absence.
@@ -71,7 +71,7 @@ export function negatedRanges(text: string, need = false): Array<[number, number
       )
         continue;
       // "Do not use `X` unless you have to", "we recommend you don't use X": advice to the reader.
-      if (/^do\b/i.test(m[0]) && ADVICE_BEFORE_RE.test(clause.slice(0, m.index))) continue;
+      if (/^do\b/i.test(m[0]) && ADVICE_BEFORE_RE.test(before)) continue;
       const from = start + m.index + m[0].length;
       const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
       const stop = PHRASE_END_RE.exec(reach.slice(1));

@@ -1,3 +1,5 @@
+import { packageRootOf } from '../extract/packageReferences';
+
 /**
  * The names an example binds to the project itself: the package's own name (`pino.destination()`),
  * what it is imported or required as (`const log = require('pino')`, `import { a, b as c } from
@@ -125,7 +127,8 @@ function foreignBindings(code: string, packages: ReadonlySet<string>): Set<strin
   for (const m of code.matchAll(ANY_IMPORT_RE)) {
     const source = (m[3] ?? m[6]) as string;
     // A relative path may be the project's own file; the project's packages are its API.
-    if (source.startsWith('.') || source.startsWith('/') || packages.has(packageName(source))) continue;
+    if (source.startsWith('.') || source.startsWith('/') || packages.has(packageRootOf(source).toLowerCase()))
+      continue;
     const single = m[1] ?? m[4];
     if (single !== undefined) foreign.add(single);
     const list = m[2] ?? m[5];
@@ -151,12 +154,6 @@ function callbackParametersOf(code: string, foreign: ReadonlySet<string>): strin
         names.push(p[1] as string);
   }
   return names;
-}
-
-/** `@scope/lib/sub` -> `@scope/lib`, `lib/sub` -> `lib`, lower-cased as the project's names are kept. */
-function packageName(source: string): string {
-  const parts = source.toLowerCase().split('/');
-  return (source.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
 }
 
 /** The package names as one regular-expression alternation (`pino|@scope/lib`). */

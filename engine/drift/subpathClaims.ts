@@ -3,12 +3,13 @@ import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
-import { isCodeEvidence } from './evidenceFiles';
+import { codeFilesHolding } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
 import { exportsKeyFor, loadsCommonJs, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
 import type { ModuleFormat } from './moduleFormat';
 import { verifyPathClaim } from './pathClaims';
 import { packageNamesPattern } from './projectBindings';
+import { packageRootOf } from '../extract/packageReferences';
 import type { VerificationContext } from './verificationContext';
 import { pathState } from './workspacePaths';
 
@@ -143,11 +144,8 @@ export async function verifySubpathClaim(
 
 /** `thelib/helpers` -> the package (`thelib`, or `@scope/thelib`) and the subpath (`./helpers`, `.` for the root). */
 function packageOf(subject: string): { name: string; sub: string } {
-  const scopeEnd = subject.startsWith('@')
-    ? subject.indexOf('/', subject.indexOf('/') + 1)
-    : subject.indexOf('/');
-  const slash = scopeEnd < 0 ? subject.length : scopeEnd;
-  return { name: subject.slice(0, slash).toLowerCase(), sub: `.${subject.slice(slash)}` };
+  const root = packageRootOf(subject);
+  return { name: root.toLowerCase(), sub: `.${subject.slice(root.length)}` };
 }
 
 async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
@@ -208,9 +206,7 @@ async function servedOtherwise(
   dir: string,
   sub: string,
 ): Promise<ClaimCheck | undefined> {
-  // Any text's literals, then code files only: the code scope drops strings holding a slash.
-  const quoted = await Promise.all([`'${subject}'`, `"${subject}"`].map((q) => ctx.literals.get(q)));
-  const namedIn = [...new Set(quoted.flatMap((files) => [...files]))].filter(isCodeEvidence).sort();
+  const namedIn = await codeFilesHolding(ctx, [`'${subject}'`, `"${subject}"`]);
   if (namedIn.length > 0) return ok('the project serves it itself', { foundIn: namedIn });
   const file = path.posix.join(dir, sub);
   if (DECLARATION_FILE_RE.test(sub) && pathState(ctx.root, ctx.realRoot, file) === 'file')

@@ -53,7 +53,11 @@ function specifierMention(spec: string, start: number): Mention | undefined {
   if (/^\.{1,2}\//.test(spec) || spec.startsWith('/'))
     return createMention(start, end, 'file', spec, pathKey(spec));
   if (!BARE_SPECIFIER_RE.test(spec)) return undefined;
+  return createMention(start, end, 'package', packageRootOf(spec));
+}
+
+/** The package a bare specifier names: `lodash/fp` -> `lodash`, `@scope/pkg/sub` -> `@scope/pkg`. */
+export function packageRootOf(spec: string): string {
   const parts = spec.split('/');
-  const root = spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
-  return createMention(start, end, 'package', root);
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] as string);
 }
