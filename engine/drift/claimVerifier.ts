@@ -52,15 +52,14 @@ export function verifyAll(
  * `reply.getResponseTime()` in an example, through a name the example never bound to the project:
  * whose API it is was in doubt, but the project's own code had that member when the memory was
  * written and a commit since took it out of all of it. That settles it: the project's, and gone.
+ * So does a word the code read from its options then and reads nowhere since a commit.
  */
 function removedMember(claim: ClaimUnderCheck, check: ClaimCheck): boolean {
-  return (
-    claim.kind === 'symbol' &&
-    claim.subject.includes('.') &&
-    check.verdict === 'stale' &&
-    check.evidence.reason === 'missing from the code' &&
-    check.evidence.commit !== undefined
-  );
+  if (claim.kind !== 'symbol' || check.verdict !== 'stale' || check.evidence.commit === undefined)
+    return false;
+  // `stale` in a list of options: the code read `options.stale` then and no longer reads it.
+  if (check.evidence.reason === 'no longer read from the options') return true;
+  return claim.subject.includes('.') && check.evidence.reason === 'missing from the code';
 }
 
 /**

@@ -31,8 +31,8 @@ interface Version<T> {
 }
 
 /**
- * The commit that made a claim about files false: the earliest version, on the way from the
- * commit the memory described (`asOf`) to HEAD, for which `isFalse` says so (a dependency dropped
+ * The commit that made a claim about files false for good: the earliest version, on the way from
+ * the commit the memory described (`asOf`) to HEAD, for which `isFalse` says so and stays so (a dependency dropped
  * or on another major, a script gone, a config value changed). A version bump does not change how
  * often a name occurs, so pickaxe cannot see it; reading each version of the file can. With
  * several files, a claim about presence is false once it holds in none of them (`every`), a denial
@@ -62,17 +62,44 @@ export async function firstBreak<T>(
     }
     // Not there, or not holding, when the memory was written: this file cannot have broken it.
     if (then === 'unreadable' || isFalse(then)) continue;
+    // Gone since under this name: renamed (`src/react/Hydrate.tsx` to `packages/react-query/...`)
+    // is no break; the versions under its later names decide.
+    paths = [...paths, ...(await laterNames(ctx, paths[paths.length - 1] as string))];
     const [versions, after] = await Promise.all([
       versionsAcross(ctx, paths, reader),
       Promise.all(paths.map((path) => descendants(ctx, asOf, path))),
     ]);
-    const broken = versions.find((v) => after.some((a) => a.has(v.commit.hash)) && isFalse(v.value));
+    const broken = await brokenForGood(
+      versions.filter((v) => after.some((a) => a.has(v.commit.hash))),
+      isFalse,
+      async (from, to) =>
+        (await Promise.all(paths.map((path) => descendants(ctx, from, path)))).some((d) => d.has(to)),
+    );
     if (broken) breaks.push(broken.commit);
     else if (mode === 'every') return undefined;
   }
   if (breaks.length === 0) return undefined;
   breaks.sort((a, b) => a.time - b.time);
   return mode === 'any' ? breaks[0] : breaks[breaks.length - 1];
+}
+
+/**
+ * The version that began the last run of false versions, if the newest is false: a deprecated
+ * alias restored a release after its removal (and removed again) broke the claim at the second
+ * removal, not the first. A version that holds on another line of history (an older branch
+ * still maintained, merged later) does not undo a break it does not descend from.
+ */
+async function brokenForGood<T>(
+  versions: ReadonlyArray<Version<T>>,
+  isFalse: (value: T) => boolean,
+  descends: (from: string, to: string) => Promise<boolean>,
+): Promise<Version<T> | undefined> {
+  let broken: Version<T> | undefined;
+  for (const version of versions) {
+    if (isFalse(version.value)) broken ??= version;
+    else if (broken && (await descends(broken.commit.hash, version.commit.hash))) broken = undefined;
+  }
+  return broken;
 }
 
 /** Whether `file` was in the tree of `commit`: kept with the other answers about commits. */
@@ -107,7 +134,44 @@ async function nameAt(ctx: GitContext, commit: string, file: string): Promise<st
 }
 
 /**
- * The versions of one file under its former name and its name now, oldest first. The commit that
+ * The names a file took after it left HEAD's tree under `file`, in order: each commit that last
+ * touched a name renamed it (as `git diff-tree -M` sees it) or deleted it (the chain ends).
+ */
+async function laterNames(ctx: GitContext, file: string): Promise<string[]> {
+  if (await existsAt(ctx, ctx.head, file)) return [];
+  return historyAnswer(ctx, `later names\u0000${file}`, 'head', async () => {
+    const names: string[] = [];
+    let name = file;
+    while (names.length < MAX_RENAMES) {
+      const last = (await ctx.git.raw([LITERAL, 'log', '-1', '--format=%H', 'HEAD', '--', name])).trim();
+      if (last === '') break;
+      const out = await ctx.git.raw([
+        LITERAL,
+        'diff-tree',
+        '-r',
+        '-M',
+        '--name-status',
+        '-z',
+        `${last}^`,
+        last,
+      ]);
+      const fields = out.split('\0');
+      const at = fields.findIndex((field, i) => field.startsWith('R') && fields[i + 1] === name);
+      const next = at < 0 ? undefined : fields[at + 2];
+      if (next === undefined || names.includes(next)) break;
+      names.push(next);
+      if (await existsAt(ctx, ctx.head, next)) break;
+      name = next;
+    }
+    return names;
+  }).catch(() => [] as string[]);
+}
+
+/** Renames followed forward from one file (a chain longer than this is not worth the git calls). */
+const MAX_RENAMES = 4;
+
+/**
+ * The versions of one file under its former names and its name now, oldest first. The commit that
  * renamed it deleted the former name: that version is the new name's, not a deletion.
  */
 async function versionsAcross<T>(
@@ -117,10 +181,12 @@ async function versionsAcross<T>(
 ): Promise<Array<Version<T>>> {
   const lists = await Promise.all(paths.map((path) => fileVersions(ctx, path, reader)));
   if (lists.length === 1) return lists[0] as Array<Version<T>>;
-  const current = lists[lists.length - 1] as Array<Version<T>>;
-  const renamedIn = new Set(current.map((v) => v.commit.hash));
-  const former = lists.slice(0, -1).flatMap((list) => list.filter((v) => !renamedIn.has(v.commit.hash)));
-  return [...former, ...current].sort((a, b) => a.committed - b.committed);
+  // A commit in a later name's list renamed the earlier one: the earlier list's version is no deletion.
+  const versions = lists.flatMap((list, i) => {
+    const later = new Set(lists.slice(i + 1).flatMap((l) => l.map((v) => v.commit.hash)));
+    return list.filter((v) => !later.has(v.commit.hash));
+  });
+  return versions.sort((a, b) => a.committed - b.committed);
 }
 
 /**

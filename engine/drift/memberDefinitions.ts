@@ -20,17 +20,53 @@ export function ownersInCode(code: string, name: string): Set<string> {
   const owners = new Set<string>();
   if (!code.includes(name)) return owners;
   const forms = formsOf(name);
-  for (const m of code.matchAll(forms.assignment)) {
+  const defining = (form: RegExp) => [...code.matchAll(form)].filter((m) => !isRefusalStub(code, m, name));
+  for (const m of defining(forms.assignment)) {
     const target = m[1] ?? '';
     owners.add(target === 'this' ? (enclosingType(code, m.index) ?? 'this') : target);
   }
   for (const m of code.matchAll(forms.attached)) owners.add(m[1] ?? m[2] ?? 'object');
-  for (const m of code.matchAll(forms.member)) owners.add(enclosingType(code, m.index) ?? 'object');
-  if (forms.key.some((form) => form.test(code))) owners.add('object');
-  if (forms.exported.some((form) => form.test(code))) owners.add('exports');
-  if (forms.topLevel.test(code)) owners.add('module');
+  for (const m of defining(forms.member)) owners.add(enclosingType(code, m.index) ?? 'object');
+  const keyed = (form: RegExp) => defining(form).filter((m) => !isImportBinding(code, m));
+  if (forms.key.some((form) => keyed(form).length > 0)) owners.add('object');
+  if (forms.exported.some((form) => defining(form).length > 0)) owners.add('exports');
+  if (defining(forms.topLevel).length > 0) owners.add('module');
   return owners;
 }
+
+/**
+ * A definition kept only to say the name is gone: `export const prefetch = () => { throw new
+ * Error('prefetch has been renamed to preloadData'); }`. What follows the name, up to the first
+ * line that closes a block, throws an error saying so.
+ */
+function isRefusalStub(code: string, match: RegExpMatchArray, name: string): boolean {
+  // From the name on: an export list or object literal may hold other members before it.
+  const at = match[0].search(new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`));
+  const start = (match.index ?? 0) + Math.max(at, 0) + name.length;
+  const rest = code.slice(start, start + STUB_WINDOW);
+  const close = rest.search(/^\s*\}|\};?\s*$/m);
+  const body = close < 0 ? rest : rest.slice(0, close + 1);
+  return REFUSAL_THROW_RE.test(body);
+}
+
+/**
+ * A name bound from another module, not defined: `import { generate } from 'selfsigned'`,
+ * `const { generate } = await import('selfsigned')`, `const { run } = require('./run')` (the
+ * module that defines it says so itself).
+ */
+function isImportBinding(code: string, match: RegExpMatchArray): boolean {
+  const from = (match.index ?? 0) + match[0].length - 1;
+  const close = code.indexOf('}', from);
+  if (close < 0 || close - from > IMPORT_LIST_WINDOW) return false;
+  return IMPORT_SOURCE_RE.test(code.slice(close + 1, close + 80));
+}
+
+const IMPORT_LIST_WINDOW = 2000;
+const IMPORT_SOURCE_RE = /^\s*(?:from\s*['"]|=\s*(?:await\s+)?(?:require|import)\s*\()/;
+
+const STUB_WINDOW = 300;
+const REFUSAL_THROW_RE =
+  /\bthrow\b[\s\S]*?\b(?:renamed|removed|replaced|no\s+longer|has\s+moved|moved\s+to|was\s+deprecated|is\s+deprecated)\b/i;
 
 /** Whether the text defines `name` in any form, whatever owns it. */
 export function definesMember(text: string, name: string): boolean {
@@ -72,25 +108,25 @@ function formsOf(name: string): Forms {
     key: [
       // A key of an object literal or a destructuring pattern, whatever its value: { name: ... };
       // or an inline object type's property, optional or not: `type O = { name?: boolean } & X`.
-      new RegExp(`(?:^|[{,(;])\\s*(?:readonly\\s+)?${word}\\s*\\??\\s*:(?!:)`, 'm'),
+      new RegExp(`(?:^|[{,(;])\\s*(?:readonly\\s+)?${word}\\s*\\??\\s*:(?!:)`, 'gm'),
       // A shorthand key or destructured name on its own line, with or without a default:
       // `  name,` `  name = false,` (an options object or the parameters that read it).
-      new RegExp(`^\\s+${word}\\s*(?:=(?![=>])[^,;\\n]*)?,?\\s*$`, 'm'),
-      new RegExp(`[{,]\\s*${word}\\s*(?:=(?![=>])[^,;}\\n]*)?\\s*[,}]`),
+      new RegExp(`^\\s+${word}\\s*(?:=(?![=>])[^,;\\n]*)?,?\\s*$`, 'gm'),
+      new RegExp(`[{,]\\s*${word}\\s*(?:=(?![=>])[^,;}\\n]*)?\\s*[,}]`, 'g'),
     ],
     exported: [
       // export { a, name }, module.exports = { name }, export function name, export const name.
-      new RegExp(`export\\s*\\{[^}]*${word}[^}]*\\}`),
-      new RegExp(`(?:module\\.)?exports\\s*=\\s*\\{[^}]*${word}[^}]*\\}`),
+      new RegExp(`export\\s*\\{[^}]*${word}[^}]*\\}`, 'g'),
+      new RegExp(`(?:module\\.)?exports\\s*=\\s*\\{[^}]*${word}[^}]*\\}`, 'g'),
       new RegExp(
         `^export\\s+(?:default\\s+)?(?:declare\\s+)?(?:async\\s+)?(?:function\\s*\\*?|class|const|let|var|interface|type)\\s+${word}`,
-        'm',
+        'gm',
       ),
     ],
     // A top-level (unindented) declaration that is not exported where it stands.
     topLevel: new RegExp(
       `^(?:declare\\s+)?(?:async\\s+)?(?:function\\s*\\*?|class|const|let|var)\\s+${word}`,
-      'm',
+      'gm',
     ),
   };
   cache.set(name, forms);

@@ -117,7 +117,8 @@ async function noLongerDefined(
     name: `member\u0000${name}\u0000${[...(ownedBy ?? [])].sort().join(',')}`,
     read: defines,
   };
-  if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (defined) => defined))) return undefined;
+  if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (defined) => defined)))
+    return ownedBy ? undefined : noLongerReadOption(ctx, claim, name, codeNow, then);
   const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (defined) => !defined, 'every');
   if (!commit) return undefined;
   const reason = ownedBy ? 'no longer a member of the package' : 'no longer defined in the code';
@@ -131,6 +132,44 @@ async function noLongerDefined(
     );
   return withCommit({ verdict: 'stale', evidence: { reason } }, commit);
 }
+
+/**
+ * An option the code never declared but read (`this.allowStale = options.stale`): the claim held
+ * while the code read it from its options. Stale when the code did so when the memory was written
+ * and, since a commit, no code reads or defines the name in any form (the word may live on in a
+ * status string or a comment). Undefined: present, or history cannot tell.
+ */
+async function noLongerReadOption(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  codeNow: readonly string[],
+  then: readonly string[],
+): Promise<ClaimCheck | undefined> {
+  if (codeNow.some((file) => readsMember(ctx, file, name))) return undefined;
+  const optionRead = optionReadPattern(name);
+  const reader: FileReader<boolean> = {
+    name: `option-read\u0000${name}`,
+    // Read, or destructured (`const { stale, allowStale } = options`, a deprecated alias kept).
+    read: (text) => {
+      if (text === undefined) return false;
+      const code = withoutComments(text);
+      return optionRead.test(code) || ownersInCode(code, name).size > 0;
+    },
+  };
+  if (!(await ctx.heldThen(then, claim.memoryValidFrom, reader, (read) => read))) return undefined;
+  const commit = await ctx.fileBreak(then, claim.memoryValidFrom, reader, (read) => !read, 'every');
+  if (!commit) return undefined;
+  return withCommit({ verdict: 'stale', evidence: { reason: 'no longer read from the options' } }, commit);
+}
+
+/** `options.name`, `this.opts.name`, `config?.name`: a read of `name` from an options object. */
+function optionReadPattern(name: string): RegExp {
+  const escaped = name.replace(/[$]/g, '\\$');
+  return new RegExp(`(?<![\\w$])${OPTION_RECEIVERS}\\??\\.${escaped}(?![\\w$])`);
+}
+
+const OPTION_RECEIVERS = '(?:options|opts|option|config|settings|cfg|conf)';
 
 /**
  * The owners (lower-cased) that make a member the package's own when the memory writes it on the

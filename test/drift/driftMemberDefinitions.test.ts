@@ -183,6 +183,8 @@ describe('drift: a member is present while the code defines it, not while the wo
       'interface Api {\n  readonly sync?: boolean;\n}',
       // An inline object type of a type alias (helmet's CSP options since 80338af).
       'export type Options = { sync?: boolean } & (A | B);',
+      // Throwing for another reason is still a definition.
+      "export function sync(a) {\n  if (!a) throw new TypeError('a is required');\n  return a;\n}",
     ];
     for (const text of defining) assert.equal(definesMember(text, 'sync'), true, text);
     const using = [
@@ -194,6 +196,15 @@ describe('drift: a member is present while the code defines it, not while the wo
       '  sync(file);',
       '// thelib.sync = old API',
       'const mode = strict ? sync : async;',
+      // Bound from another module (vite's `generate` of selfsigned), not defined.
+      "import { run, sync } from 'thelib-core';",
+      "const { sync } = await import('selfsigned');",
+      "const {\n  run,\n  sync,\n} = require('./sync');",
+      // Stubs kept only to say the name is gone (sveltejs/kit's `prefetch` after its renaming).
+      "export const sync = (..._args) => {\n\tthrow new Error('sync has been renamed to runSync');\n};",
+      "function sync() { throw new Error('sync() was removed in v3'); }",
+      "class A {\n  sync() {\n    throw new Error(\n      'sync() has been replaced by run()',\n    );\n  }\n}",
+      "module.exports = {\n  sync: () => {\n    throw new Error('thelib.sync is no longer supported');\n  },\n};",
     ];
     for (const text of using) assert.equal(definesMember(text, 'sync'), false, text);
     const owners = (text: string) => [...memberOwners(text, 'sync')].sort();
