@@ -22,7 +22,8 @@ const BARE_DEFAULT_RE = new RegExp(
   String.raw`\bDefault(?:\s+value)?\s*(?:is|:)\s*\`([^\`\n]{1,80})\`` +
     String.raw`|\(\s*default(?:\s+value)?\s*(?:is\s+|:\s*|\s)\s*(?:\`([^\`\n]{1,80})\`|\*\*([^*\s]{1,40})\*\*|(true|false|null|-?\d+(?:\.\d+)?|'[^'\n]{0,40}'|"[^"\n]{0,40}"))\s*\)` +
     String.raw`|,\s*defaults?\s+to\s+(?:\`([^\`\n]{1,80})\`|(true|false|null|-?\d+(?:\.\d+)?)(?![\w.]))` +
-    String.raw`|\(\s*\`([^\`\n]{1,80})\`\s+by\s+default\b`,
+    String.raw`|\(\s*\`([^\`\n]{1,80})\`\s+by\s+default\b` +
+    String.raw`|(?:^|[.!]\s+)(?:It\s+)?defaults\s+to\s+\`([^\`\n]{1,80})\``,
   'gi',
 );
 /**
@@ -65,9 +66,9 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
   BARE_DEFAULT_RE.lastIndex = 0;
   const named = out.length;
   for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
-    const option = optionAbove(text, m.index);
+    const option = optionAbove(text, m.index) ?? paragraphOption(text, m.index);
     if (!option) continue;
-    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7]) as string;
+    const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? m[8]) as string;
     const end = m.index + m[0].length;
     // "`maxIpsCount` ..., default to 0" is already the named default it states.
     if (out.slice(0, named).some((c) => c.span[0] < end && m.index < c.span[1])) continue;
@@ -119,6 +120,21 @@ function defaultClaim(subject: string, span: [number, number], written: string, 
     isDefault: true,
   };
 }
+
+/**
+ * The option a paragraph documents when it opens with it: "`options.maxAge` is the number of
+ * seconds ... It defaults to `0`." (helmet's middleware docs).
+ */
+function paragraphOption(text: string, position: number): string | undefined {
+  const start = text.lastIndexOf('\n\n', position);
+  const paragraph = text.slice(start < 0 ? 0 : start + 2, position);
+  if (paragraph.length > MAX_ITEM_CHARS) return undefined;
+  return PARAGRAPH_OPTION_RE.exec(paragraph)?.[1];
+}
+
+const PARAGRAPH_OPTION_RE = new RegExp(
+  String.raw`^\s*\`(${NAME})\`\s+(?:is|are|sets|controls|specifies|determines)\b`,
+);
 
 /** The nearest option list item or heading above `position`, within one item's length. */
 function optionAbove(text: string, position: number): string | undefined {

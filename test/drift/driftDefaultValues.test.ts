@@ -206,4 +206,24 @@ describe('drift on documented defaults', () => {
       ['secure', 'false'],
     ]);
   });
+
+  it('reads "It defaults to `x`." in a paragraph that documents one option ("`options.maxAge` is ...")', () => {
+    const text = [
+      '`options.maxAge` is the number of seconds to remember. If passed a non-integer, it is rounded down. It defaults to `15552000`, which is 180 days.',
+      '',
+      '`options.enforce` is a boolean. Defaults to `false`.',
+      '',
+      // Not a paragraph about one option: nothing to attach the default to.
+      'The middleware sets two headers. It defaults to `strict`.',
+      '',
+      'Pass `options.enforce` to enforce. Defaults to `true`.',
+    ].join('\n');
+    const defaults = extractClaims(text)
+      .filter((c) => c.kind === 'config' && c.isDefault === true)
+      .map((c) => [c.subject, c.value]);
+    assert.deepEqual(defaults, [
+      ['options.maxAge', '15552000'],
+      ['options.enforce', 'false'],
+    ]);
+  });
 });
