@@ -40,6 +40,8 @@ export async function verifySymbolClaim(
   const ownedBy = container !== undefined ? packageOwners(ctx, container) : undefined;
   if (definitions.length === 0 && isPlatformName(claim.subject))
     return unverifiable('a name the JavaScript platform defines, not one of the project');
+  if (container !== undefined && ownedBy === undefined && (await isOutsideNamespace(ctx, claim, container)))
+    return unverifiable(`a member of ${container}, which the code has never named (another library)`);
   // Denied ("there is no `removeListener`"): only a definition makes it the project's API; the
   // code calling a method of that name on something it holds (an emitter) does not.
   if (claim.negated)
@@ -80,6 +82,22 @@ export async function verifySymbolClaim(
     name,
     definitions.filter((d) => file === undefined || d.file === file),
   );
+}
+
+/**
+ * `Sequelize.STRING` in a migration guide from another ORM: a namespace or class (capitalised)
+ * the code index does not define and no code file named, now or when the memory was written.
+ */
+async function isOutsideNamespace(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  container: string,
+): Promise<boolean> {
+  if (!/^[A-Z][\w$]*$/.test(container) || ctx.symbols.definitionsOf(container).length > 0) return false;
+  if ([...(await ctx.words.get(container))].some(isCodeEvidence)) return false;
+  if (!ctx.git) return false;
+  const then = await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), container);
+  return ![...then].some(isCodeEvidence);
 }
 
 /** Files read now for a word's definitions (plain reads); a word in more is too common to decide by. */
@@ -308,10 +326,13 @@ async function signatureCheck(
     },
   };
   if (claim.signatureSpan) check.evidence.repair = { span: claim.signatureSpan, text: `(${current.list})` };
-  const commit = await noLongerDeclared(ctx, claim, name, current.definition.file, (list) =>
-    fits(parametersOf(list)),
-  );
-  return withCommit(check, commit);
+  const holds = (list: string) => fits(parametersOf(list));
+  const commit = await noLongerDeclared(ctx, claim, name, current.definition.file, holds);
+  return commit || !(await notDeclaredThen(ctx, claim, name, current.definition.file, holds))
+    ? withCommit(check, commit)
+    : unverifiable(
+        'no file declared that list when the memory was written either (placeholder types, or another API)',
+      );
 }
 
 /** Files a declaration may have lived in when the memory was written, beside today's: at most this many. */
@@ -349,6 +370,31 @@ async function noLongerDeclared(
     (lists) => !lists.some(holds),
     'every',
   );
+}
+
+/**
+ * Whether history says no file declared a list that `holds` when the memory was written (the
+ * files noLongerDeclared reads): `transformer: { to(value: EntityType) }` in docs that use
+ * placeholder types was never the code's list, so no commit broke it. False when history cannot tell.
+ */
+async function notDeclaredThen(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  file: string,
+  holds: (list: string) => boolean,
+): Promise<boolean> {
+  const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))]
+    .filter((f) => isCodeEvidence(f))
+    .sort()
+    .slice(0, MAX_FILES_THEN);
+  const files = [...new Set([file, ...then])];
+  const reader: FileReader<string[]> = {
+    name: `declared parameters\u0000${name}`,
+    read: (text) =>
+      text === undefined ? [] : parameterInsidesOf(text, name).filter((list) => isDeclarationList(list)),
+  };
+  return (await ctx.heldThen(files, claim.memoryValidFrom, reader, (lists) => lists.some(holds))) === false;
 }
 
 const TYPED_FILE_RE = /\.(?:d\.)?[cm]?ts$/;
@@ -396,7 +442,9 @@ async function callCheck(
     },
   };
   const commit = await noLongerDeclared(ctx, claim, name, current.definition.file, accepts);
-  return withCommit(check, commit);
+  return commit || !(await notDeclaredThen(ctx, claim, name, current.definition.file, accepts))
+    ? withCommit(check, commit)
+    : unverifiable('no declaration accepted that call when the memory was written either (another API)');
 }
 
 /** The parameter list of a declaration header (`export function parse(a: T, b): R` -> `a: T, b`). */
