@@ -15,6 +15,8 @@ import type { Clock, Logger } from '../host';
 import { closeJournalBytes } from './closeSnapshot';
 import { releaseCopy } from './databaseCopy';
 import type { DatabaseCopy } from './databaseCopy';
+import { databaseFileBytes, fileCapacity } from './fileCapacity';
+import type { FileCapacity } from './fileCapacity';
 import { fsyncDirectory } from './fsync';
 import { Journal } from './journal';
 import { runMigrations } from './migrate';
@@ -121,6 +123,8 @@ export class DurableDatabase implements EngineDatabase {
   private closing = false;
   private closingDone: Promise<void> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Room kept ahead of the database file, so that a commit never waits for MEMFS to copy it. */
+  private readonly capacity: FileCapacity | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -132,6 +136,7 @@ export class DurableDatabase implements EngineDatabase {
     this.transactions = new LocalTransactions(db, seq);
     this.policy = { ...DEFAULT_POLICY, ...options.snapshot };
     this.snapshotSeq = seq;
+    this.capacity = fileCapacity(db);
   }
 
   private get seq(): number {
@@ -168,7 +173,7 @@ export class DurableDatabase implements EngineDatabase {
       createEmpty(options.sql, files.database, files.journal);
     }
 
-    const db = loadSnapshot(options.sql, files.database, files.previous, files.snapshotSum);
+    const db = loadSnapshot(options.sql, files.database, files.previous, files.snapshotSum, true);
     let journal: Journal | undefined;
     try {
       if (options.pageCacheKib !== undefined) setPageCache(db, options.pageCacheKib);
@@ -187,7 +192,10 @@ export class DurableDatabase implements EngineDatabase {
       }
       const opened = Journal.open(files.journal, dbId, options.logger, snapshotSeq);
       journal = opened.journal;
-      const seq = replayRecords(db, opened.records, snapshotSeq, files.journal);
+      const capacity = fileCapacity(db);
+      const seq = replayRecords(db, opened.records, snapshotSeq, files.journal, () =>
+        capacity?.ensure(databaseFileBytes(db)),
+      );
       const store = new DurableDatabase(db, journal, options, dbId, seq);
       store.snapshotSeq = snapshotSeq;
       runMigrations(store, options.migrations);
@@ -234,7 +242,10 @@ export class DurableDatabase implements EngineDatabase {
     const result = this.transactions.write(fn, this.options.clock(), (record) =>
       this.journal.append(record, options.durable ?? true),
     );
-    if (this.transactions.seq !== before) this.afterWrite();
+    if (this.transactions.seq !== before) {
+      this.capacity?.ensure(this.databaseBytes());
+      this.afterWrite();
+    }
     return result;
   }
 
@@ -287,6 +298,11 @@ export class DurableDatabase implements EngineDatabase {
     return this.snapshotting;
   }
 
+  /** The database file's size and the bytes reserved for it (capacity 0: no room kept; fileCapacity.ts). */
+  fileRoom(): { fileBytes: number; capacityBytes: number } {
+    return { fileBytes: this.databaseBytes(), capacityBytes: this.capacity?.bytes ?? 0 };
+  }
+
   stats(): StoreStats {
     return {
       seq: this.seq,
@@ -329,6 +345,7 @@ export class DurableDatabase implements EngineDatabase {
       this.transactions.clear();
       this.journal.close();
       this.db.close();
+      this.capacity?.release();
     }
   }
 

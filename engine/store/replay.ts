@@ -12,6 +12,8 @@ export function replayRecords(
   records: TransactionRecord[],
   snapshotSeq: number,
   journalPath: string,
+  /** Called after each record's COMMIT (the store keeps room ahead of its growing file). */
+  afterEach?: () => void,
 ): number {
   let seq = snapshotSeq;
   const pending = records.filter((record) => record.seq > snapshotSeq);
@@ -35,6 +37,7 @@ export function replayRecords(
       }
       applyRecord(db, record, statements);
       seq = record.seq;
+      afterEach?.();
     }
   } finally {
     statements.free();

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError, invalidInput } from '../errors';
+import { openDatabase } from './fileCapacity';
 import { writeFileAtomic } from './fsync';
 import { Journal } from './journal';
 
@@ -109,6 +110,8 @@ export function loadSnapshot(
   databasePath: string,
   previousPath: string,
   sumPath?: string,
+  /** Place the file in room to grow (fileCapacity.ts): for a store that keeps it, with `ensure`. */
+  roomToGrow = false,
 ): Database {
   // recover can rebuild from the journal alone when there is no previous snapshot.
   const offer = existsSync(previousPath)
@@ -129,7 +132,7 @@ export function loadSnapshot(
   }
   let db: Database | undefined;
   try {
-    db = new sql.Database(bytes);
+    db = roomToGrow ? openDatabase(sql, bytes) : new sql.Database(bytes);
     if (sumPath === undefined || storedSum(sumPath) !== snapshotSum(bytes)) {
       quickCheckCount++;
       const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];

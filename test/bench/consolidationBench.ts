@@ -46,6 +46,10 @@ interface Background {
   p99DelayMs: number;
   /** Event-loop blocks over 50 ms (the interval probe's gaps). */
   blocksOver50: number;
+  /** The process's RSS once the run is over, the store still open (MB). */
+  rssMb: number;
+  /** The process's peak RSS so far (MB): the runs before this one included. */
+  maxRssMb: number;
   load: string;
 }
 
@@ -108,6 +112,8 @@ async function background(count: number, root: string): Promise<Background> {
       planMs: round(run.planMs, 1),
       p99DelayMs: round(delay.percentile(99) / 1e6, 1),
       blocksOver50,
+      rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+      maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       load: load(),
     };
   } finally {
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
     );
     for (const r of runs)
       process.stdout.write(
-        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms), load ${r.load}\n`,
+        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms), RSS ${r.rssMb} MB (peak so far ${r.maxRssMb} MB), load ${r.load}\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });
