@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../host';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SESSION_IDLE_MS } from '../mcp/httpBridge';
+import { unknownTeam } from './callerPolicy';
 import { RateLimiter } from './rateLimiter';
 import { serveRpc } from './rpcEndpoint';
 import { ServerMetrics } from './serverMetrics';
@@ -61,6 +62,11 @@ export async function startTeamServer(
     if (!token) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       json(res, 401, { error: { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' } });
+      return label;
+    }
+    const badTeam = unknownTeam(token);
+    if (badTeam) {
+      json(res, 403, { error: { code: badTeam.code, message: badTeam.message } });
       return label;
     }
     const wait = limiter.take(token.id);

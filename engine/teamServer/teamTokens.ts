@@ -61,8 +61,12 @@ export const DEFAULT_TEAM = 'default';
 /** Lower case, digits and _ only: a team name becomes a directory and a PostgreSQL schema name. */
 const TEAM_NAME = /^[a-z0-9][a-z0-9_]{0,39}$/;
 
+export function isTeamName(value: string): boolean {
+  return TEAM_NAME.test(value);
+}
+
 export function parseTeam(value: string): string {
-  if (!TEAM_NAME.test(value))
+  if (!isTeamName(value))
     throw invalidInput(`team must be 1-40 lower-case letters, digits or _ (not first); got "${value}"`);
   return value;
 }
