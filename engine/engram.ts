@@ -22,6 +22,8 @@ export interface OpenEngramOptions {
    * (engine/pgStore; the team server's `--store`). dbPath is then not opened.
    */
   store?: string;
+  /** With store: the PostgreSQL schema its tables live in (a team's store). @default the connection's */
+  storeSchema?: string;
   /** Where the host keeps sql.js's `sql-wasm.wasm`. */
   sqlWasmPath: string;
   /**
@@ -152,16 +154,21 @@ async function openReplicated(
   if (options.embedding)
     throw invalidInput('--store postgres:// runs without an embedding model for now: use --embedding off');
   const { ReplicatedEngine } = await import('./pgStore/replicatedEngine');
-  return ReplicatedEngine.open(url, {
-    sqlWasmPath: options.sqlWasmPath,
-    ...(options.workers ? { workers: options.workers } : {}),
-    logger,
-    clock,
-    limits: options.limits,
-    pageCacheKib: options.pageCacheKib,
-    embedding: null,
-    lexicalCopy: 'background',
-  });
+  return ReplicatedEngine.open(
+    url,
+    {
+      sqlWasmPath: options.sqlWasmPath,
+      ...(options.workers ? { workers: options.workers } : {}),
+      logger,
+      clock,
+      limits: options.limits,
+      pageCacheKib: options.pageCacheKib,
+      embedding: null,
+      lexicalCopy: 'background',
+    },
+    {},
+    options.storeSchema,
+  );
 }
 
 /** Activity from the process layer (another process's notification, or our own host's) checked. */

@@ -4,7 +4,14 @@ import { parseTeamUrl } from '../teamClient/teamConnection';
 import type { TeamTarget } from '../teamClient/teamConnection';
 import { WriteQueue } from '../teamClient/writeQueue';
 import type { FlushReport } from '../teamClient/writeQueue';
-import { addToken, parseScopes, readTokens, revokeToken } from '../teamServer/teamTokens';
+import {
+  addToken,
+  DEFAULT_TEAM,
+  parseScopes,
+  readTokens,
+  revokeToken,
+  teamOf,
+} from '../teamServer/teamTokens';
 
 /** The team server a CLI call goes to: `--team-url` or ENGRAM_TEAM_URL, with ENGRAM_TEAM_TOKEN. */
 export function teamTarget(teamUrl: string | undefined, env: NodeJS.ProcessEnv): TeamTarget | undefined {
@@ -44,27 +51,35 @@ export function registerTeamServerCommands(team: Command, deps: TeamServerComman
       'memory:read, memory:write, admin (comma-separated)',
       'memory:read,memory:write',
     )
+    .option(
+      '--team <name>',
+      'the team whose memories it reads and writes (others are not found)',
+      DEFAULT_TEAM,
+    )
     .option('--tokens <file>', 'the tokens file (default: team-tokens.json beside the database)')
     .description(
       'create a token acting as <user> (recorded on every write it makes); printed once, only its hash is kept',
     )
-    .action((user: string, o: { scopes: string; tokens?: string }) => {
+    .action((user: string, o: { scopes: string; team: string; tokens?: string }) => {
       const file = deps.tokensFile(o.tokens);
-      const { token: secret, entry } = addToken(file, user, parseScopes(o.scopes), deps.now());
+      const { token: secret, entry } = addToken(file, user, parseScopes(o.scopes), deps.now(), o.team);
       print(
         { ...entry, token: secret, file },
-        `${secret}\n(token ${entry.id} for ${entry.user}: ${entry.scopes.join(', ')}; shown once, only its hash is kept in ${file})`,
+        `${secret}\n(token ${entry.id} for ${entry.user} of team ${o.team}: ${entry.scopes.join(', ')}; shown once, only its hash is kept in ${file})`,
       );
     });
   token
     .command('list')
     .option('--tokens <file>', 'the tokens file')
-    .description('list the tokens (ids, users, scopes; never the secrets)')
+    .description('list the tokens (ids, users, teams, scopes; never the secrets)')
     .action((o: { tokens?: string }) => {
-      const tokens = readTokens(deps.tokensFile(o.tokens)).map(({ hash: _hash, ...rest }) => rest);
+      const tokens = readTokens(deps.tokensFile(o.tokens)).map(({ hash: _hash, ...rest }) => ({
+        ...rest,
+        team: teamOf(rest),
+      }));
       const lines = tokens.map(
         (t) =>
-          `${t.id}  ${t.user}  ${t.scopes.join(',')}  ${t.revoked ? `revoked ${t.revoked}` : `created ${t.created}`}`,
+          `${t.id}  ${t.user}  ${t.team}  ${t.scopes.join(',')}  ${t.revoked ? `revoked ${t.revoked}` : `created ${t.created}`}`,
       );
       print(tokens, lines.length > 0 ? lines.join('\n') : 'no tokens (engram team token add USER)');
     });

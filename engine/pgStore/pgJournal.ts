@@ -24,6 +24,9 @@ CREATE TABLE IF NOT EXISTS engram_snapshots (
   database bytea NOT NULL
 );`;
 
+/** Checked before it is put into SQL unquoted (it cannot be a parameter there). */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
 /** The advisory lock every writer takes: any fixed number, the same in every process. */
 const WRITE_LOCK = 0x656e6772616d; // "engram"
 
@@ -54,18 +57,29 @@ export class PgJournal {
   /**
    * Connects to `url` (postgres://user:password@host:port/database) and creates the tables if they
    * are missing. A malformed URL or a server that cannot be reached fails with one line.
+   * `schema` (a team's store, engine/teamServer/teamStores.ts) keeps the tables in that schema,
+   * created if missing, instead of the connection's default one.
    */
-  static async connect(url: string, logger: Logger): Promise<PgJournal> {
-    const where = describeUrl(url);
+  static async connect(url: string, logger: Logger, schema?: string): Promise<PgJournal> {
+    const where = `${describeUrl(url)}${schema ? ` (schema ${schema})` : ''}`;
+    if (schema !== undefined && !SCHEMA_NAME.test(schema))
+      throw invalidInput(`a store schema must be lower-case letters, digits and _; got "${schema}"`);
     // Loaded only here (dist/lazy/pg.js): the team server on PostgreSQL is the driver's one user.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Pool } = require('pg') as typeof Pg;
-    const pool = new Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5000 });
+    const pool = new Pool({
+      connectionString: url,
+      max: 2,
+      connectionTimeoutMillis: 5000,
+      // Every connection of the pool, so every unqualified table below is the schema's.
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    });
     // An idle connection broken by a server restart is reported here; the next query reconnects.
     pool.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${oneLine(error)}`));
     const journal = new PgJournal(pool, where);
     try {
       await journal.locked(async (client) => {
+        if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         await client.query(SCHEMA);
       });
     } catch (error) {

@@ -51,13 +51,17 @@ export class ReplicatedEngine implements SharedEngine {
     private dispatcher: EngineDispatcher,
   ) {}
 
-  /** Connects, loads the newest snapshot, replays the records after it, migrates (once, locked). */
+  /**
+   * Connects, loads the newest snapshot, replays the records after it, migrates (once, locked).
+   * `schema`: the store's tables live in that PostgreSQL schema (one team's store).
+   */
   static async open(
     storeUrl: string,
     options: ReplicatedHostOptions,
     policy: Partial<ReplicationPolicy> = {},
+    schema?: string,
   ): Promise<ReplicatedEngine> {
-    const journal = await PgJournal.connect(storeUrl, options.logger);
+    const journal = await PgJournal.connect(storeUrl, options.logger, schema);
     try {
       const { replica, dispatcher, snapshotSeq } = await openReplica(journal, options);
       const engine = new ReplicatedEngine(

@@ -1,6 +1,7 @@
 import type { MethodName } from '../api/methods';
 import { EngramError } from '../errors';
 import { grants, METHOD_SCOPES } from './methodScopes';
+import { isTeamName, teamOf } from './teamTokens';
 import type { TeamToken } from './teamTokens';
 
 /** Why `token` may not call `method` (FORBIDDEN, one line), or undefined when it may. */
@@ -11,6 +12,19 @@ export function forbidden(token: TeamToken, method: MethodName): EngramError | u
   return new EngramError(
     'FORBIDDEN',
     `${method} needs the ${needed} scope; the token ${token.id} of ${token.user} has ${token.scopes.join(', ')}`,
+  );
+}
+
+/**
+ * Why `token` reaches no store (FORBIDDEN), or undefined: a tokens file edited by hand can name
+ * any team, and a team name becomes a directory and a schema name (teamStores.ts).
+ */
+export function unknownTeam(token: TeamToken): EngramError | undefined {
+  const team = teamOf(token);
+  if (isTeamName(team)) return undefined;
+  return new EngramError(
+    'FORBIDDEN',
+    `token ${token.id} names team "${team.slice(0, 60)}", which is not a team name: add a new token with --team`,
   );
 }
 

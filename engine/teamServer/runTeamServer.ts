@@ -2,7 +2,8 @@ import { bridgeRuntime } from '../mcp/runBridge';
 import type { BridgeEnvironment, BridgeLaunch } from '../mcp/runBridge';
 import { resolveDatabasePath } from '../paths';
 import { startTeamServer } from './teamServer';
-import { defaultTokensFile, TokenTable } from './teamTokens';
+import { TeamStores } from './teamStores';
+import { DEFAULT_TEAM, defaultTokensFile, TokenTable } from './teamTokens';
 
 /** `engram serve --team [--port P] [--bind ADDR] [--tokens FILE] [--rate N] [--burst N]`. */
 export interface TeamLaunch extends BridgeLaunch {
@@ -24,11 +25,12 @@ export async function runTeamServer(launch: TeamLaunch, io: BridgeEnvironment): 
   const tokensFile = launch.tokens ?? defaultTokensFile(resolveDatabasePath(runtime.settings.choice));
   // Before the engine opens: a tokens file that cannot be read stops the server with one line.
   new TokenTable(tokensFile);
+  const stores = new TeamStores(runtime);
   try {
-    const engram = await runtime.engine(() => Promise.resolve([]));
+    // The default team's store opens now (a bad --store stops the server); the others on demand.
+    await stores.engine(DEFAULT_TEAM);
     const server = await startTeamServer(
-      runtime,
-      engram,
+      stores,
       {
         port: launch.port ?? 0,
         tokensFile,
@@ -47,6 +49,6 @@ export async function runTeamServer(launch: TeamLaunch, io: BridgeEnvironment): 
     });
     await server.close();
   } finally {
-    await runtime.close();
+    await stores.closeAll();
   }
 }

@@ -5,21 +5,22 @@ import { createBridgeServer } from '../mcp/connectionServer';
 import { reply } from '../mcp/httpBody';
 import { routeToSession } from '../mcp/sessionRequest';
 import { HttpSessions } from '../mcp/httpSessions';
-import type { BridgeRuntime } from '../mcp/processRuntime';
 import { forbidden } from './callerPolicy';
+import type { TeamStores } from './teamStores';
+import { teamOf } from './teamTokens';
 import type { TeamToken } from './teamTokens';
 
 /**
  * MCP over Streamable HTTP for the team server: as the local bridge (engine/mcp/httpBridge.ts),
- * but each session belongs to the token that initialized it, writes are recorded as the token's
- * user, and each tool's engine call is checked against the token's scopes.
+ * but each session belongs to the token that initialized it and serves its team's store, writes
+ * are recorded as the token's user, and each tool's engine call is checked against its scopes.
  */
 export class TeamMcp {
   private readonly owners = new Map<string, string>();
   private readonly sessions: HttpSessions;
 
   constructor(
-    private readonly runtime: BridgeRuntime,
+    private readonly stores: TeamStores,
     sessionIdleMs: number,
   ) {
     this.sessions = new HttpSessions(sessionIdleMs, (id) => this.owners.delete(id));
@@ -54,7 +55,7 @@ export class TeamMcp {
         if (refusal) throw refusal;
       },
     };
-    await createBridgeServer(this.runtime, caller).connect(transport);
+    await createBridgeServer(this.stores.runtime(teamOf(token)), caller).connect(transport);
     await transport.handleRequest(req, res, routed.initialize);
   }
 

@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Engram } from '../engram';
 import type { Logger } from '../host';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SESSION_IDLE_MS } from '../mcp/httpBridge';
-import type { BridgeRuntime } from '../mcp/processRuntime';
+import { unknownTeam } from './callerPolicy';
 import { RateLimiter } from './rateLimiter';
 import { serveRpc } from './rpcEndpoint';
 import { ServerMetrics } from './serverMetrics';
 import { TeamMcp } from './teamMcp';
-import { TokenTable } from './teamTokens';
+import type { TeamStores } from './teamStores';
+import { DEFAULT_TEAM, teamOf, TokenTable } from './teamTokens';
 import type { TeamToken } from './teamTokens';
 
 export interface TeamServerOptions {
@@ -33,13 +33,13 @@ export interface RunningTeamServer {
 }
 
 /**
- * The team server over one engine: `/healthz` (no token), then a bearer token from the tokens
- * file on everything else, a rate limit per token (429 with Retry-After), `/metrics`
- * (Prometheus), `/rpc` (the engine protocol) and `/mcp` (MCP over Streamable HTTP).
+ * The team server over one store per team (teamStores.ts): `/healthz` (no token), then a bearer
+ * token from the tokens file on everything else, a rate limit per token (429 with Retry-After),
+ * and, on the store of the token's team, `/metrics` (Prometheus), `/rpc` (the engine protocol)
+ * and `/mcp` (MCP over Streamable HTTP).
  */
 export async function startTeamServer(
-  runtime: BridgeRuntime,
-  engram: Engram,
+  stores: TeamStores,
   options: TeamServerOptions,
   logger: Logger,
 ): Promise<RunningTeamServer> {
@@ -47,13 +47,13 @@ export async function startTeamServer(
   const rate = options.ratePerSecond ?? 20;
   const limiter = new RateLimiter(rate, options.burst ?? rate * 2);
   const metrics = new ServerMetrics();
-  const mcp = new TeamMcp(runtime, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+  const mcp = new TeamMcp(stores, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<string> {
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (path === '/healthz') {
-      json(res, 200, { ok: true, role: engram.role });
+      json(res, 200, { ok: true, role: (await stores.engine(DEFAULT_TEAM)).role });
       return 'healthz';
     }
     const label =
@@ -64,6 +64,11 @@ export async function startTeamServer(
       json(res, 401, { error: { code: 'UNAUTHORIZED', message: 'a valid bearer token is required' } });
       return label;
     }
+    const badTeam = unknownTeam(token);
+    if (badTeam) {
+      json(res, 403, { error: { code: badTeam.code, message: badTeam.message } });
+      return label;
+    }
     const wait = limiter.take(token.id);
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
@@ -71,12 +76,15 @@ export async function startTeamServer(
       return label;
     }
     if (label === 'metrics') {
+      // The memory counts of the caller's own team: another team's are not its business.
+      const engram = await stores.engine(teamOf(token));
       const stats = await engram.call('stats', { readOnly: true });
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
       res.end(metrics.render(stats.byStatus));
       return label;
     }
-    if (label === 'rpc') return (await serveRpc(req, res, token, engram, logger)) ?? label;
+    if (label === 'rpc')
+      return (await serveRpc(req, res, token, await stores.engine(teamOf(token)), logger)) ?? label;
     if (label === 'mcp') {
       await mcp.handle(req, res, token);
       return label;

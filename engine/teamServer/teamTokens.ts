@@ -11,6 +11,11 @@ export interface TeamToken {
   id: string;
   user: string;
   scopes: Scope[];
+  /**
+   * The team whose memories the token reads and writes (teamStores.ts). Absent on tokens made
+   * before teams existed: they belong to the default team, the server's own database.
+   */
+  team?: string;
   /** `sha256:<hex>` of the whole token string. */
   hash: string;
   created: string;
@@ -50,6 +55,27 @@ export function parseScopes(value: string): Scope[] {
 
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/** The team of tokens that name none: the server's own database or store. */
+export const DEFAULT_TEAM = 'default';
+
+/** Lower case, digits and _ only: a team name becomes a directory and a PostgreSQL schema name. */
+const TEAM_NAME = /^[a-z0-9][a-z0-9_]{0,39}$/;
+
+export function isTeamName(value: string): boolean {
+  return TEAM_NAME.test(value);
+}
+
+export function parseTeam(value: string): string {
+  if (!isTeamName(value))
+    throw invalidInput(`team must be 1-40 lower-case letters, digits or _ (not first); got "${value}"`);
+  return value;
+}
+
+/** The team a token belongs to. */
+export function teamOf(token: Pick<TeamToken, 'team'>): string {
+  return token.team ?? DEFAULT_TEAM;
+}
+
 export function readTokens(file: string): TeamToken[] {
   if (!existsSync(file)) return [];
   let parsed: unknown;
@@ -80,12 +106,20 @@ export function addToken(
   user: string,
   scopes: Scope[],
   now: number,
+  team: string = DEFAULT_TEAM,
 ): { token: string; entry: TeamToken } {
   if (!USER_NAME.test(user))
     throw invalidInput(`user must be 1-64 letters, digits, or . _ @ - (not first); got "${user}"`);
   const id = `tok_${randomBytes(6).toString('hex')}`;
   const token = `engram_${randomBytes(32).toString('base64url')}`;
-  const entry: TeamToken = { id, user, scopes, hash: hashToken(token), created: new Date(now).toISOString() };
+  const entry: TeamToken = {
+    id,
+    user,
+    scopes,
+    team: parseTeam(team),
+    hash: hashToken(token),
+    created: new Date(now).toISOString(),
+  };
   writeTokens(file, [...readTokens(file), entry]);
   return { token, entry };
 }

@@ -8,6 +8,7 @@ import { startPostgres } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { tempDir } from '../support/temp';
 import { CLI } from '../cli/engramCli';
+import { checkIsolation, startIsolationServer } from './teamIsolation';
 import { addToken, freePort, rpc, startTeamServer, teamEnv } from './teamServerProcess';
 import type { TeamServerProcess } from './teamServerProcess';
 
@@ -273,5 +274,27 @@ it('a bad --store URL or an unreachable server: one line naming what was wrong, 
     assert.equal(lines.length, 1, `${store}: one line, got ${run.stderr}`);
     assert.match(lines[0]!, expected);
     assert.doesNotMatch(run.stderr, /secret/, 'the password is never printed');
+  }
+});
+
+it("a team's token cannot read, list, search or change another team's memories (PostgreSQL)", async () => {
+  await postgres.createDatabase('isolation');
+  const db = path.join(tempDir('engram-team-pg-iso-', { afterTest: false }), 'team.db');
+  const setup = await startIsolationServer(db, ['--store', postgres.url('isolation')]);
+  servers.push(setup.server);
+  await checkIsolation(setup);
+  // Each team's journal is in its own schema; the default team's stays where it was.
+  const client = new pg.Client({ connectionString: postgres.url('isolation') });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ schema: string }>(
+      "SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'engram_journal' ORDER BY 1",
+    );
+    assert.deepEqual(
+      rows.map((row) => row.schema),
+      ['engram_team_alpha', 'engram_team_beta', 'public'],
+    );
+  } finally {
+    await client.end();
   }
 });

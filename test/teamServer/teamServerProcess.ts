@@ -45,11 +45,11 @@ export async function startTeamServer(db: string, args: string[]): Promise<TeamS
   };
 }
 
-/** `engram --db DB team token add USER --scopes SCOPES`: the new token. */
-export function addToken(db: string, user: string, scopes: string): string {
+/** `engram --db DB team token add USER --scopes SCOPES [--team TEAM]`: the new token. */
+export function addToken(db: string, user: string, scopes: string, team?: string): string {
   const result = spawnSync(
     process.execPath,
-    [CLI, '--db', db, 'team', 'token', 'add', user, '--scopes', scopes],
+    [CLI, '--db', db, 'team', 'token', 'add', user, '--scopes', scopes, ...(team ? ['--team', team] : [])],
     {
       encoding: 'utf8',
       env: teamEnv(),

@@ -3,7 +3,15 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { it } from 'node:test';
 import { grants } from '../../engine/teamServer/methodScopes';
-import { addToken, parseScopes, revokeToken, TokenTable } from '../../engine/teamServer/teamTokens';
+import {
+  addToken,
+  parseScopes,
+  readTokens,
+  revokeToken,
+  teamOf,
+  TokenTable,
+} from '../../engine/teamServer/teamTokens';
+import type { TeamToken } from '../../engine/teamServer/teamTokens';
 import { tempDir } from '../support/temp';
 
 it('the tokens file keeps only hashes, readable by its owner only', () => {
@@ -41,4 +49,22 @@ it('scopes: unknown ones are refused by name; admin holds all, write holds read'
   assert.ok(grants(['memory:write'], 'memory:read'));
   assert.ok(!grants(['memory:read'], 'memory:write'));
   assert.ok(!grants(['memory:write'], 'admin'));
+});
+
+it('teams: a token names its team, one made before teams is in the default team, bad names refused', () => {
+  const file = path.join(tempDir('engram-tokens-'), 'team-tokens.json');
+  const { entry } = addToken(file, 'alice', ['memory:read'], 0, 'payments_eu');
+  assert.equal(entry.team, 'payments_eu');
+  const { entry: plain } = addToken(file, 'bob', ['memory:read'], 0);
+  assert.equal(teamOf(plain), 'default');
+  const { team: _team, ...fields } = plain;
+  const madeBeforeTeams: TeamToken = fields;
+  assert.equal(teamOf(madeBeforeTeams), 'default');
+  for (const bad of ['Payments', 'a-b', '_x', '', 'x'.repeat(41), '../etc'])
+    assert.throws(
+      () => addToken(file, 'carol', ['memory:read'], 0, bad),
+      /team must be 1-40 lower-case letters, digits or _ \(not first\); got/,
+      bad,
+    );
+  assert.equal(readTokens(file).length, 2, 'a refused token is not written');
 });
