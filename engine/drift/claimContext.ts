@@ -157,6 +157,9 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
       // The example's own names, and a bare name holding what the project returned, claim nothing.
       if (bindings.declared.has(first) || (!dotted && bindings.receivers.has(first))) return undefined;
       if (bindings.foreign.has(first)) return undefined;
+      // `category => category.parentCategory`: a member the example's own class declares.
+      if (dotted && bindings.ownMembers.has(claim.subject.slice(claim.subject.lastIndexOf('.') + 1)))
+        return undefined;
       return { ...call, confidence: 'low' };
     }
     default:

@@ -1,4 +1,5 @@
 import { packageRootOf } from '../extract/packageReferences';
+import { exampleMembers } from './exampleMembers';
 
 /**
  * The names an example binds to the project itself: the package's own name (`pino.destination()`),
@@ -18,6 +19,8 @@ export interface ProjectBindings {
   aliases: Set<string>;
   /** Names the example declares itself (`const x`, `function f`): never the project's. */
   declared: Set<string>;
+  /** Members of the classes and interfaces the example declares (see exampleMembers). */
+  ownMembers: Set<string>;
   /**
    * Names imported or required from another package or a URL (`import RefreshRuntime from
    * 'http://localhost:3000/@react-refresh'`): their members are that module's API, not the project's.
@@ -65,7 +68,9 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     ...functionParameters(code),
   ]);
   const foreign = foreignBindings(code, packages);
-  if (packages.size === 0) return { receivers, imported, aliases, declared, foreign, packageItself };
+  const ownMembers = exampleMembers(code);
+  if (packages.size === 0)
+    return { receivers, imported, aliases, declared, ownMembers, foreign, packageItself };
   const names = packageNamesPattern(packages);
   const source = `['"](?:${names})(?:/[^'"]*)?['"]`;
   const defaultImport = new RegExp(
@@ -113,7 +118,7 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
     declared.delete(name);
     foreign.delete(name);
   }
-  return { receivers, imported, aliases, declared, foreign, packageItself };
+  return { receivers, imported, aliases, declared, ownMembers, foreign, packageItself };
 }
 
 /** Any import or require of a module, with the names it binds. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { exampleMembers } from '../../engine/drift/exampleMembers';
 import { BEFORE_CHANGE as WRITTEN, memoryIn, rememberAt, scannedAfterChange } from './driftHost';
 
 const pkg = `${JSON.stringify({ name: 'theorm', main: 'index.ts' }, null, 2)}\n`;
@@ -80,5 +81,61 @@ describe('drift: names and lists the code never had are not drift', () => {
     const claim = memoryIn(report, id).claims.find((c) => c.subject === 'connect');
     assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
     assert.equal(claim?.evidence.commit?.hash, changing);
+  });
+
+  it("a member of the example's own entity class read in a callback (`category => category.parent`): no claim", async () => {
+    const { test } = await scannedAfterChange(
+      {
+        'package.json': pkg,
+        'index.ts': 'export function OneToMany(type: unknown, inverse: unknown) {}\n',
+        'sample/category.ts': 'export class Category {\n  parent: Category;\n}\n',
+      },
+      'Remove the samples',
+      {
+        remove: ['sample/category.ts'],
+        write: {
+          'index.ts': '// a parent row\nexport function OneToMany(type: unknown, inverse: unknown) {}\n',
+        },
+      },
+    );
+    const id = await rememberAt(
+      test,
+      [
+        'Self-referencing relations:',
+        '```typescript',
+        'import { OneToMany } from "theorm";',
+        'export class Category {',
+        '  @ManyToOne((type) => Category, (category) => category.children)',
+        '  parent: Category;',
+        '  @OneToMany((type) => Category, (category) => category.parent)',
+        '  children: Category[];',
+        '}',
+        '```',
+      ].join('\n'),
+      WRITTEN,
+    );
+    const report = await test.call('drift', { all: true });
+    const members = memoryIn(report, id).claims.filter((c) => c.subject.startsWith('category.'));
+    assert.deepEqual(members, []);
+  });
+});
+
+describe('exampleMembers', () => {
+  it("reads the members an example's classes and interfaces declare, not their bodies' statements", () => {
+    const code = [
+      'export class UserRepository extends Repository<User> {',
+      '  @Column({ nullable: true })',
+      '  private readonly nickname?: string;',
+      '  findByName(firstName: string, lastName: string) {',
+      '    const found = this.findOne({ firstName, lastName });',
+      '    return found;',
+      '  }',
+      '}',
+      'interface Options {',
+      '  retries: number',
+      '}',
+      'const total = repo.count();',
+    ].join('\n');
+    assert.deepEqual([...exampleMembers(code)].sort(), ['findByName', 'nickname', 'retries']);
   });
 });
