@@ -121,6 +121,8 @@ export class DurableDatabase implements EngineDatabase {
   private closing = false;
   private closingDone: Promise<void> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Bulk writes running (see bulk): size-triggered exports on this thread wait for them. */
+  private bulkRuns = 0;
 
   private constructor(
     private readonly db: Database,
@@ -287,6 +289,26 @@ export class DurableDatabase implements EngineDatabase {
     return this.snapshotting;
   }
 
+  /**
+   * Runs `fn` without exporting snapshots on this thread when the journal passes its size: an export
+   * copies the whole database, so a long capture that exported every 16 MiB spent a growing share
+   * of its CPU exporting (13% over 328 MB of transcripts). Every write is still journaled and
+   * synced before it returns, so a crash meanwhile loses nothing: the next open replays a longer
+   * journal. Afterwards one snapshot is started if the journal is past its size. A checkpoint
+   * worker's snapshots (off this thread) and the idle snapshot go on as usual.
+   */
+  async bulk<T>(fn: () => Promise<T>): Promise<T> {
+    this.assertUsable();
+    this.bulkRuns++;
+    try {
+      return await fn();
+    } finally {
+      this.bulkRuns--;
+      if (this.bulkRuns === 0 && !this.closed && !this.closing && this.journalFull())
+        void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
+    }
+  }
+
   stats(): StoreStats {
     return {
       seq: this.seq,
@@ -340,7 +362,7 @@ export class DurableDatabase implements EngineDatabase {
 
   private afterWrite(): void {
     if (this.closing) return;
-    if (this.journal.byteSize >= this.policy.maxJournalBytes) {
+    if (this.journalFull() && (this.bulkRuns === 0 || this.exportsInWorker())) {
       void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
       return;
     }
@@ -351,6 +373,18 @@ export class DurableDatabase implements EngineDatabase {
         void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
     }, this.policy.idleMs);
     this.idleTimer.unref();
+  }
+
+  private journalFull(): boolean {
+    return this.journal.byteSize >= this.policy.maxJournalBytes;
+  }
+
+  /** True when a snapshot now would be written by the checkpoint worker, not exported here. */
+  private exportsInWorker(): boolean {
+    const worker = this.options.checkpointWorker;
+    return (
+      worker !== undefined && this.databaseBytes() >= (worker.minDatabaseBytes ?? CHECKPOINT_WORKER_MIN_BYTES)
+    );
   }
 
   private reportSnapshotFailure(error: unknown): void {
@@ -364,7 +398,7 @@ export class DurableDatabase implements EngineDatabase {
     const files = storeFiles(this.options.path);
     const worker = this.options.checkpointWorker;
     let sum: string;
-    if (worker && this.databaseBytes() >= (worker.minDatabaseBytes ?? CHECKPOINT_WORKER_MIN_BYTES)) {
+    if (worker && this.exportsInWorker()) {
       // Writes are synchronous, so the journal ends with transaction `seq` right now; the worker
       // reads only up to here while later writes go on appending.
       const range = this.journal.rangeAfter(this.snapshotSeq);

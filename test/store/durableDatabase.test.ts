@@ -204,6 +204,22 @@ describe('DurableDatabase', () => {
     assert.equal(count(await open(file)), 40);
   });
 
+  it('exports no snapshot by size during a bulk write, and one after it', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
+    const before = db.stats().snapshotSeq;
+    await db.bulk(async () => {
+      for (let i = 0; i < 40; i++) {
+        db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['x'.repeat(100)]));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.equal(db.stats().snapshotSeq, before, 'no snapshot while it runs');
+    });
+    await waitUntil(() => db.stats().snapshotSeq === db.stats().seq, 10_000, 'the snapshot after it');
+    await db.close();
+    assert.equal(count(await open(file)), 40);
+  });
+
   it('does not leave garbage behind an appended stray byte sequence', async () => {
     const file = path.join(tempDir(), 'memory.db');
     const db = await open(file);
