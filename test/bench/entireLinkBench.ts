@@ -117,10 +117,7 @@ async function main(root: string, dir: string): Promise<void> {
       rmSync(file);
     }
     // A SIGKILL now would leave these files: copied to time their replay (not in a timed run).
-    if (crashCopy) mkdirSync(path.join(dir, 'crash', 'db'), { recursive: true });
-    if (crashCopy)
-      for (const f of ['memory.db', 'memory.db.sum', 'memory.db.journal'])
-        cpSync(path.join(dir, 'db', f), path.join(dir, 'crash', 'db', f));
+    if (crashCopy) cpSync(path.join(dir, 'db'), path.join(dir, 'crash', 'db'), { recursive: true });
   });
   const ingestMs = Number(process.hrtime.bigint() - started) / 1e6;
   const cpu = process.cpuUsage(cpuStarted);
