@@ -290,11 +290,11 @@ export class DurableDatabase implements EngineDatabase {
   }
 
   /**
-   * Runs `fn` without exporting snapshots on this thread when the journal passes its size: an export
-   * copies the whole database, so a long capture that exported every 16 MiB spent a growing share
-   * of its CPU exporting (13% over 328 MB of transcripts). Every write is still journaled and
-   * synced before it returns, so a crash meanwhile loses nothing: the next open replays a longer
-   * journal. Afterwards one snapshot is started if the journal is past its size. A checkpoint
+   * Runs `fn` exporting snapshots on this thread only once the journal outgrows the database (not
+   * every 16 MiB): an export copies the whole database, so a long capture that exported every 16
+   * MiB spent a growing share of its CPU exporting (13% over 328 MB of transcripts). Every write is
+   * still journaled and synced before it returns, so a crash meanwhile loses nothing: the next open
+   * replays a longer journal, at most about the database's size. Afterwards one snapshot is started if the journal is past its size. A checkpoint
    * worker's snapshots (off this thread) and the idle snapshot go on as usual.
    */
   async bulk<T>(fn: () => Promise<T>): Promise<T> {
@@ -362,7 +362,7 @@ export class DurableDatabase implements EngineDatabase {
 
   private afterWrite(): void {
     if (this.closing) return;
-    if (this.journalFull() && (this.bulkRuns === 0 || this.exportsInWorker())) {
+    if (this.journalFull() && (this.bulkRuns === 0 || this.exportsInWorker() || this.bulkJournalFull())) {
       void this.snapshot().catch((error: unknown) => this.reportSnapshotFailure(error));
       return;
     }
@@ -377,6 +377,15 @@ export class DurableDatabase implements EngineDatabase {
 
   private journalFull(): boolean {
     return this.journal.byteSize >= this.policy.maxJournalBytes;
+  }
+
+  /**
+   * During bulk: the journal has outgrown the database itself. Exporting then keeps the replay after
+   * a crash within about one database's worth of journal, while the exports' total work stays a
+   * small multiple of the final database (each one follows at least a database's size of writes).
+   */
+  private bulkJournalFull(): boolean {
+    return this.journal.byteSize >= Math.max(this.policy.maxJournalBytes, this.databaseBytes());
   }
 
   /** True when a snapshot now would be written by the checkpoint worker, not exported here. */

@@ -220,6 +220,24 @@ describe('DurableDatabase', () => {
     assert.equal(count(await open(file)), 40);
   });
 
+  it('during a bulk write, snapshots once the journal outgrows the database (replay stays bounded)', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
+    const before = db.stats().snapshotSeq;
+    let written = 0;
+    await db.bulk(async () => {
+      while (db.stats().snapshotSeq === before && written < 5000) {
+        db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['x'.repeat(100)]));
+        written++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    assert.notEqual(db.stats().snapshotSeq, before, `a snapshot during the bulk write (${written} rows)`);
+    assert.ok(written > 40, `not at the 2 KiB journal limit already (${written} rows)`);
+    await db.close();
+    assert.equal(count(await open(file)), written);
+  });
+
   it('does not leave garbage behind an appended stray byte sequence', async () => {
     const file = path.join(tempDir(), 'memory.db');
     const db = await open(file);
