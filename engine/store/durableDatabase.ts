@@ -111,6 +111,9 @@ const DEFAULT_POLICY: SnapshotPolicy = {
  * The previous snapshot is kept as `<db>.prev`, and the journal keeps every record since it, so a
  * damaged snapshot can be recovered without loss.
  */
+/** During bulk, journal bytes per database byte before a snapshot (replay bounded, exports few). */
+const BULK_JOURNAL_PER_DATABASE = 4;
+
 export class DurableDatabase implements EngineDatabase {
   private readonly transactions: LocalTransactions;
   private readonly policy: SnapshotPolicy;
@@ -294,7 +297,7 @@ export class DurableDatabase implements EngineDatabase {
    * every 16 MiB): an export copies the whole database, so a long capture that exported every 16
    * MiB spent a growing share of its CPU exporting (13% over 328 MB of transcripts). Every write is
    * still journaled and synced before it returns, so a crash meanwhile loses nothing: the next open
-   * replays a longer journal, at most about the database's size. Afterwards one snapshot is started if the journal is past its size. A checkpoint
+   * replays a longer journal, at most about four times the database's size. Afterwards one snapshot is started if the journal is past its size. A checkpoint
    * worker's snapshots (off this thread) and the idle snapshot go on as usual.
    */
   async bulk<T>(fn: () => Promise<T>): Promise<T> {
@@ -380,12 +383,15 @@ export class DurableDatabase implements EngineDatabase {
   }
 
   /**
-   * During bulk: the journal has outgrown the database itself. Exporting then keeps the replay after
-   * a crash within about one database's worth of journal, while the exports' total work stays a
-   * small multiple of the final database (each one follows at least a database's size of writes).
+   * During bulk: the journal has outgrown the database four times over. Exporting then keeps the
+   * replay after a crash within a few databases' worth of journal, while the exports' total work
+   * stays a small multiple of the final database (each follows several databases' worth of writes).
    */
   private bulkJournalFull(): boolean {
-    return this.journal.byteSize >= Math.max(this.policy.maxJournalBytes, this.databaseBytes());
+    return (
+      this.journal.byteSize >=
+      Math.max(this.policy.maxJournalBytes, BULK_JOURNAL_PER_DATABASE * this.databaseBytes())
+    );
   }
 
   /** True when a snapshot now would be written by the checkpoint worker, not exported here. */
