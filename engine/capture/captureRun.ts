@@ -58,14 +58,17 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   });
   const excludePath = pathMatcher(excludes.paths);
   const sources: SourceReport[] = [];
-  for (const file of files) {
-    sources.push(
-      await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
-    );
-  }
-  if (agents.includes('opencode') && options.stores.opencodeData !== undefined) {
-    sources.push(...(await readOpenCode(store, options, options.stores.opencodeData, excludePath)));
-  }
+  // A first capture can read hundreds of MB: one snapshot after it, not an export every 16 MiB.
+  await store.db.bulk(async () => {
+    for (const file of files) {
+      sources.push(
+        await ingestSource(store, file, { root: options.root, ...(excludePath ? { excludePath } : {}) }),
+      );
+    }
+    if (agents.includes('opencode') && options.stores.opencodeData !== undefined) {
+      sources.push(...(await readOpenCode(store, options, options.stores.opencodeData, excludePath)));
+    }
+  });
   const updated = [...new Set(sources.flatMap((s) => s.sessions))];
   // Commits often come after a session: recent sessions are linked again on every run.
   const linked = await linkCommits(store, options.root, updated, Date.now());

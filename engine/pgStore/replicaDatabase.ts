@@ -137,6 +137,11 @@ export class ReplicaDatabase implements EngineDatabase {
     return Promise.resolve();
   }
 
+  /** Nothing to hold: this thread never exports snapshots by journal size. */
+  bulk<T>(fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
   stats(): StoreStats {
     return {
       seq: this.transactions.seq,

@@ -31,6 +31,11 @@ export interface EngineDatabase {
   write<T>(fn: (writer: SqlWriter) => T, options?: WriteOptions): T;
   /** Writes a snapshot now if anything changed since the last one. */
   snapshot(): Promise<void>;
+  /**
+   * Runs `fn`, many writes in a row (a capture run), without snapshots exported on this thread by
+   * journal size meanwhile; every write is journaled and acknowledged as always.
+   */
+  bulk<T>(fn: () => Promise<T>): Promise<T>;
   stats(): StoreStats;
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@
 // sessions of other agents are left out.
 // Usage: ENGRAM_ENTIRE_BENCH_REPO=/path/to/cli node --import tsx test/bench/entireLinkBench.ts [maxSessions]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ingestSource } from '../../engine/capture/ingest';
@@ -71,6 +71,22 @@ function checkpoints(root: string): { transcripts: Transcript[]; sessionsOf: Map
   return { transcripts, sessionsOf };
 }
 
+const crashCopy = process.env['ENGRAM_ENTIRE_BENCH_CRASH'] !== undefined;
+
+/** Opens the copy a SIGKILL at the end of the ingest would have left, and says how long it took. */
+async function timeReplay(crashDir: string): Promise<void> {
+  const journalBytes = statSync(path.join(crashDir, 'db', 'memory.db.journal')).size;
+  const started = process.hrtime.bigint();
+  const cpuStarted = process.cpuUsage();
+  const host = await openBenchHost(crashDir);
+  const cpu = process.cpuUsage(cpuStarted);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  console.log(
+    `  after a kill: journal ${round(journalBytes / 1048576)} MiB, database ${round(statSync(path.join(crashDir, 'db', 'memory.db')).size / 1048576)} MiB; open ${round(ms / 1000)} s (CPU ${round((cpu.user + cpu.system) / 1e6)} s)`,
+  );
+  await host.close();
+}
+
 async function main(root: string, dir: string): Promise<void> {
   const { transcripts, sessionsOf } = checkpoints(root);
   const longest = new Map<string, Transcript>();
@@ -83,24 +99,30 @@ async function main(root: string, dir: string): Promise<void> {
   const started = process.hrtime.bigint();
   // This process's CPU (git's, which reads the blobs, is apart): on a shared machine, wall time waits.
   const cpuStarted = process.cpuUsage();
-  for (const t of chosen) {
-    let text = git(root, 'cat-file', 'blob', t.blob);
-    const cwd = /"cwd":"([^"]+)"/.exec(text)?.[1];
-    if (!text.includes('"sessionId"') || cwd === undefined) continue; // not a Claude Code transcript
-    text = text.split(cwd).join(root);
-    bytes += text.length;
-    const file = path.join(dir, 'sessions', `${t.session}.jsonl`);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    const report = await ingestSource(host.store, { agent: 'claude-code', path: file }, { root });
-    sessions.push(...report.sessions);
-    // A transcript also holds its sub-agents' and a resumed session's earlier ids: all are its session's.
-    for (const s of report.sessions) if (!owner.has(s)) owner.set(s, t.session);
-    rmSync(file);
-  }
+  // As a capture run reads its sources (captureRun.ts): no snapshot exported by size meanwhile.
+  await host.store.db.bulk(async () => {
+    for (const t of chosen) {
+      let text = git(root, 'cat-file', 'blob', t.blob);
+      const cwd = /"cwd":"([^"]+)"/.exec(text)?.[1];
+      if (!text.includes('"sessionId"') || cwd === undefined) continue; // not a Claude Code transcript
+      text = text.split(cwd).join(root);
+      bytes += text.length;
+      const file = path.join(dir, 'sessions', `${t.session}.jsonl`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      const report = await ingestSource(host.store, { agent: 'claude-code', path: file }, { root });
+      sessions.push(...report.sessions);
+      // A transcript also holds its sub-agents' and a resumed session's earlier ids: all are its session's.
+      for (const s of report.sessions) if (!owner.has(s)) owner.set(s, t.session);
+      rmSync(file);
+    }
+    // A SIGKILL now would leave these files: copied to time their replay (not in a timed run).
+    if (crashCopy) cpSync(path.join(dir, 'db'), path.join(dir, 'crash', 'db'), { recursive: true });
+  });
   const ingestMs = Number(process.hrtime.bigint() - started) / 1e6;
   const cpu = process.cpuUsage(cpuStarted);
   const ingestCpuMs = (cpu.user + cpu.system) / 1000;
+  if (crashCopy) await timeReplay(path.join(dir, 'crash'));
   const linkStarted = process.hrtime.bigint();
   await linkCommits(host.store, root, [...new Set(sessions)], Date.now());
   const linkMs = Number(process.hrtime.bigint() - linkStarted) / 1e6;

@@ -10,25 +10,40 @@ import { tempDir } from '../support/temp';
 import { SHOP, dumpCapture } from './captureDb';
 import { syntheticClaudeSession } from './syntheticSession';
 
-/** Runs the ingesting child until it has committed `batches` batches, then SIGKILLs it. */
-function killAfter(dbPath: string, file: string, batches: number): Promise<number> {
+/**
+ * Runs the ingesting child until it has committed `batches` batches, then SIGKILLs it; resolves
+ * with the last transaction it acknowledged and, in bulk mode, the transaction its bulk began after.
+ */
+function killAfter(
+  dbPath: string,
+  file: string,
+  batches: number,
+  mode = '',
+): Promise<{ acknowledged: number; bulkFrom: number }> {
   const child = spawn(
     process.execPath,
-    [bundledFixture(path.join(__dirname, 'ingestChild.ts')), dbPath, file, SHOP],
+    [bundledFixture(path.join(__dirname, 'ingestChild.ts')), dbPath, file, SHOP, mode],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   let committed = 0;
+  let acknowledged = 0;
+  let bulkFrom = -1;
   return new Promise((resolve, reject) => {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      committed += chunk.split('committed').length - 1;
+      const from = /bulk from (\d+)/.exec(chunk);
+      if (from) bulkFrom = Number(from[1]);
+      for (const m of chunk.matchAll(/committed (\d+)/g)) {
+        committed++;
+        acknowledged = Math.max(acknowledged, Number(m[1]));
+      }
       if (committed >= batches && child.exitCode === null) child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('exit', (_code, signal) =>
       signal === 'SIGKILL'
-        ? resolve(committed)
+        ? resolve({ acknowledged, bulkFrom })
         : reject(new Error(`child ended before the kill (${String(_code)})`)),
     );
   });
@@ -58,5 +73,21 @@ test('an ingest killed with SIGKILL mid-way resumes with neither duplicates nor 
   );
   await ingestSource(t.host.store, { agent: 'claude-code', path: file }, { root: SHOP });
   assert.deepEqual(dumpCapture(t.host.store), expected);
+  await t.host.close();
+});
+
+test('a bulk ingest killed past its journal limit, with no snapshot since, keeps every acknowledged write', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'bulk.jsonl');
+  writeFileSync(file, syntheticClaudeSession(200, SHOP, 'bulk'));
+  const dbPath = path.join(dir, 'db', 'memory.db');
+  const { acknowledged, bulkFrom } = await killAfter(dbPath, file, 40, 'bulk');
+  const t = await openTestHost({ dbPath });
+  const stats = t.host.store.db.stats();
+  // The window bulk opens: a journal far past its 4 KiB limit that no snapshot had compacted.
+  assert.ok(stats.journalBytes > 64 * 1024, `journal of ${stats.journalBytes} bytes`);
+  assert.equal(stats.snapshotSeq, bulkFrom, 'no snapshot since the bulk began');
+  assert.ok(bulkFrom >= 0 && bulkFrom < acknowledged, `bulk from ${bulkFrom}, acknowledged ${acknowledged}`);
+  assert.ok(stats.seq >= acknowledged, `replayed to ${stats.seq}, acknowledged ${acknowledged}`);
   await t.host.close();
 });

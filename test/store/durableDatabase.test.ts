@@ -204,6 +204,43 @@ describe('DurableDatabase', () => {
     assert.equal(count(await open(file)), 40);
   });
 
+  it('exports no snapshot by size during a bulk write, and one after it', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
+    const before = db.stats().snapshotSeq;
+    await db.bulk(async () => {
+      for (let i = 0; i < 40; i++) {
+        db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['x'.repeat(100)]));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.equal(db.stats().snapshotSeq, before, 'no snapshot while it runs');
+    });
+    await waitUntil(() => db.stats().snapshotSeq === db.stats().seq, 10_000, 'the snapshot after it');
+    await db.close();
+    assert.equal(count(await open(file)), 40);
+  });
+
+  it('during a bulk write, snapshots once the journal outgrows the database (replay stays bounded)', async () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const db = await open(file, { snapshot: { maxJournalBytes: 2048, idleMs: 60_000 } });
+    db.write((tx) => tx.run('INSERT INTO items (v) VALUES (?)', ['first']));
+    const before = db.stats().snapshotSeq;
+    let updates = 0;
+    // One row rewritten: the journal grows by each update, the database stays a few pages.
+    await db.bulk(async () => {
+      while (db.stats().snapshotSeq === before && updates < 2000) {
+        db.write((tx) => tx.run('UPDATE items SET v = ?', [`${'x'.repeat(1000)}${updates}`]));
+        updates++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    assert.notEqual(db.stats().snapshotSeq, before, `a snapshot during the bulk write (${updates} updates)`);
+    assert.ok(updates > 10, `not at the 2 KiB journal limit already (${updates} updates)`);
+    await db.close();
+    const reopened = await open(file);
+    assert.equal(count(reopened), 1);
+  });
+
   it('does not leave garbage behind an appended stray byte sequence', async () => {
     const file = path.join(tempDir(), 'memory.db');
     const db = await open(file);
