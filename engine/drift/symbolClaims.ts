@@ -190,30 +190,21 @@ async function noLongerDeclared(
   file: string,
   holds: (list: string) => boolean,
 ): ReturnType<VerificationContext['fileBreak']> {
-  const reader: FileReader<string[]> = {
-    name: `declared parameters\u0000${name}`,
-    read: (text) =>
-      text === undefined ? [] : parameterInsidesOf(text, name).filter((list) => isDeclarationList(list)),
-  };
   // Where typed declarations decide (today's file is typed), only typed files can have broken it.
-  const typedOnly = TYPED_FILE_RE.test(file);
-  const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))]
-    .filter((f) => f !== file && isCodeEvidence(f) && (!typedOnly || TYPED_FILE_RE.test(f)))
-    .sort()
-    .slice(0, MAX_FILES_THEN);
+  const files = await declaringFilesThen(ctx, claim, name, file, TYPED_FILE_RE.test(file));
   return ctx.fileBreak(
-    [file, ...then],
+    files,
     claim.memoryValidFrom,
-    reader,
+    declaredListsReader(name),
     (lists) => !lists.some(holds),
     'every',
   );
 }
 
 /**
- * Whether history says no file declared a list that `holds` when the memory was written (the
- * files noLongerDeclared reads): `transformer: { to(value: EntityType) }` in docs that use
- * placeholder types was never the code's list, so no commit broke it. False when history cannot tell.
+ * Whether history says no file declared a list that `holds` when the memory was written:
+ * `transformer: { to(value: EntityType) }` in docs that use placeholder types was never the
+ * code's list, so no commit broke it. False when history cannot tell.
  */
 async function notDeclaredThen(
   ctx: VerificationContext,
@@ -222,17 +213,35 @@ async function notDeclaredThen(
   file: string,
   holds: (list: string) => boolean,
 ): Promise<boolean> {
+  const files = await declaringFilesThen(ctx, claim, name, file, false);
+  const held = await ctx.heldThen(files, claim.memoryValidFrom, declaredListsReader(name), (lists) =>
+    lists.some(holds),
+  );
+  return held === false;
+}
+
+/** Today's declaring file, then the code files that named `name` when the memory was written. */
+async function declaringFilesThen(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  file: string,
+  typedOnly: boolean,
+): Promise<string[]> {
   const then = [...(await ctx.wordsAt(await ctx.commitsAt(claim.memoryValidFrom), name))]
-    .filter((f) => isCodeEvidence(f))
+    .filter((f) => f !== file && isCodeEvidence(f) && (!typedOnly || TYPED_FILE_RE.test(f)))
     .sort()
     .slice(0, MAX_FILES_THEN);
-  const files = [...new Set([file, ...then])];
-  const reader: FileReader<string[]> = {
+  return [file, ...then];
+}
+
+/** The parameter lists a file declares for `name` (never call sites in the same file). */
+function declaredListsReader(name: string): FileReader<string[]> {
+  return {
     name: `declared parameters\u0000${name}`,
     read: (text) =>
       text === undefined ? [] : parameterInsidesOf(text, name).filter((list) => isDeclarationList(list)),
   };
-  return (await ctx.heldThen(files, claim.memoryValidFrom, reader, (lists) => lists.some(holds))) === false;
 }
 
 const TYPED_FILE_RE = /\.(?:d\.)?[cm]?ts$/;

@@ -21,6 +21,10 @@ const READS_STALE = [
   '',
 ].join('\n');
 
+/** lru-cache's README form: a plain word in a list of options. */
+const OPTION_LIST =
+  'Options:\n* `max` The most items kept.\n* `stale` If set, an expired value is returned once before it is deleted.';
+
 /*
  * An option the code only ever read (`options.stale`), never declared: the memory's claim held
  * while the code read it. Renamed (`options.allowStale`), the word lives on in a status string
@@ -48,11 +52,7 @@ describe('drift: an option the code read when the memory was written and no long
       },
     );
     // A plain word in a list of options: whose word it is was in doubt; the code's reads settle it.
-    const id = await rememberAt(
-      test,
-      'Options:\n* `max` The most items kept.\n* `stale` If set, an expired value is returned once before it is deleted.',
-      WRITTEN,
-    );
+    const id = await rememberAt(test, OPTION_LIST, WRITTEN);
     const report = await test.call('drift', { all: true });
     const claim = memoryIn(report, id).claims.find((c) => c.subject === 'stale');
     assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
@@ -141,11 +141,7 @@ describe('drift: the commit that broke a claim for good', () => {
     });
     const test = await driftHost(repo.root);
     await test.call('scan', { tokens: false });
-    const id = await rememberAt(
-      test,
-      'Options:\n* `max` The most items kept.\n* `stale` If set, an expired value is returned once before it is deleted.',
-      WRITTEN,
-    );
+    const id = await rememberAt(test, OPTION_LIST, WRITTEN);
     const report = await test.call('drift', { all: true });
     const claim = memoryIn(report, id).claims.find((c) => c.subject === 'stale');
     assert.equal(claim?.verdict, 'stale', JSON.stringify(claim));
