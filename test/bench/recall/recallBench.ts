@@ -9,6 +9,8 @@
  * beside another build with `--against OTHER/dist/engine.js` (kSweep.ts).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
  * some, check on the others (a held-out split).
+ * `--split tuning|reporting` keeps one half of the LongMemEval questions (questionSplit.ts; the
+ * corpus stays whole): tune on the tuning half, report both.
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { PlainBm25 } from './plainBm25';
 import { useLiteProvider } from '../../support/host';
 import { startRun, writeRecord } from '../figures/benchRecord';
 import { kSweep } from './kSweep';
+import { parseHalf, questionHalf } from './questionSplit';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -298,7 +301,14 @@ async function main(): Promise<void> {
   }
   const lme = dataset('--longmemeval', [path.join(shared, 'longmemeval/longmemeval_oracle.json.gz')])?.[0];
   if (lme) {
-    results['longmemeval'] = await evaluate([loadLongMemEval(lme)], 'episodic', 'interaction', {
+    const corpus = loadLongMemEval(lme);
+    const split = flag('--split');
+    if (split !== undefined) {
+      const half = parseHalf(split[0]);
+      corpus.queries = corpus.queries.filter((q) => questionHalf(q.id) === half);
+      results['split'] = half;
+    }
+    results['longmemeval'] = await evaluate([corpus], 'episodic', 'interaction', {
       'recall_any@5': (r, g) => hitAt(r, g, 5),
       'recall_all@5': (r, g) => recallAllAt(r, g, 5),
       'ndcg@10': (r, g) => ndcgAt(r, g, 10),
