@@ -11,6 +11,9 @@
  * some, check on the others (a held-out split).
  * `--split tuning|reporting` keeps one half of the LongMemEval questions (questionSplit.ts; the
  * corpus stays whole): tune on the tuning half, report both.
+ * `--misses CATEGORY[,CATEGORY]` (or `all`) prints on stderr, for engram-hybrid, each question of
+ * those categories (bare: all) whose gold is not all in the top 5, with what ranked above it
+ * (missReport.ts; rank `-` is below the 10 the bench asks for).
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +36,7 @@ import { useLiteProvider } from '../../support/host';
 import { startRun, writeRecord } from '../figures/benchRecord';
 import { kSweep } from './kSweep';
 import { parseHalf, questionHalf } from './questionSplit';
+import { missLines } from './missReport';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -71,6 +75,9 @@ const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
 
 /** `--no-dense`: lexical and graph only (no embedding model is loaded; the dense system is skipped). */
 const withDense = !args.includes('--no-dense');
+/** `--misses`: the categories whose misses are printed (see the usage above); bare, all of them. */
+const missFlag = flag('--misses');
+const missCategories = missFlag && (missFlag[0]?.split(',') ?? ['all']);
 
 interface Loaded {
   host: EngineDispatcher;
@@ -179,11 +186,17 @@ async function evaluate(
     const base = await load(corpus, layer, kind);
     loadTimes.push({ corpus: corpus.name, docs: corpus.docs.length, seconds: round(base.loadSeconds, 1) });
     await base.host.close();
+    const textOf = new Map(corpus.docs.map((d) => [d.id, d.text]));
     for (const [system, channels] of ENGRAM_SYSTEMS) {
       if (system === 'engram-dense' && !withDense) continue;
       const loaded = await copyOf(base, system);
-      for (const query of corpus.queries)
-        score(system, query, await rankWithEngram(loaded, query, channels, 10));
+      for (const query of corpus.queries) {
+        const ranked = await rankWithEngram(loaded, query, channels, 10);
+        score(system, query, ranked);
+        if (system === 'engram-hybrid' && missCategories?.some((c) => c === 'all' || c === query.category))
+          for (const line of missLines(query, ranked, (id) => textOf.get(id), 5))
+            process.stderr.write(`${line}\n`);
+      }
       await loaded.host.close();
     }
   }
