@@ -9,6 +9,11 @@
  * beside another build with `--against OTHER/dist/engine.js` (kSweep.ts).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
  * some, check on the others (a held-out split).
+ * `--split tuning|reporting` keeps one half of the LongMemEval questions (questionSplit.ts; the
+ * corpus stays whole): tune on the tuning half, report both.
+ * `--misses CATEGORY[,CATEGORY]` (or `all`) prints on stderr, for engram-hybrid, each question of
+ * those categories (bare: all) whose gold is not all in the top 5, with what ranked above it
+ * (missReport.ts; rank `-` is below the 10 the bench asks for).
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +35,8 @@ import { PlainBm25 } from './plainBm25';
 import { useLiteProvider } from '../../support/host';
 import { startRun, writeRecord } from '../figures/benchRecord';
 import { kSweep } from './kSweep';
+import { parseHalf, questionHalf } from './questionSplit';
+import { missLines } from './missReport';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -68,6 +75,9 @@ const ENGRAM_SYSTEMS: Array<[System, string[] | undefined]> = [
 
 /** `--no-dense`: lexical and graph only (no embedding model is loaded; the dense system is skipped). */
 const withDense = !args.includes('--no-dense');
+/** `--misses`: the categories whose misses are printed (see the usage above); bare, all of them. */
+const missFlag = flag('--misses');
+const missCategories = missFlag && (missFlag[0]?.split(',') ?? ['all']);
 
 interface Loaded {
   host: EngineDispatcher;
@@ -176,11 +186,17 @@ async function evaluate(
     const base = await load(corpus, layer, kind);
     loadTimes.push({ corpus: corpus.name, docs: corpus.docs.length, seconds: round(base.loadSeconds, 1) });
     await base.host.close();
+    const textOf = new Map(corpus.docs.map((d) => [d.id, d.text]));
     for (const [system, channels] of ENGRAM_SYSTEMS) {
       if (system === 'engram-dense' && !withDense) continue;
       const loaded = await copyOf(base, system);
-      for (const query of corpus.queries)
-        score(system, query, await rankWithEngram(loaded, query, channels, 10));
+      for (const query of corpus.queries) {
+        const ranked = await rankWithEngram(loaded, query, channels, 10);
+        score(system, query, ranked);
+        if (system === 'engram-hybrid' && missCategories?.some((c) => c === 'all' || c === query.category))
+          for (const line of missLines(query, ranked, (id) => textOf.get(id), 5))
+            process.stderr.write(`${line}\n`);
+      }
       await loaded.host.close();
     }
   }
@@ -298,7 +314,14 @@ async function main(): Promise<void> {
   }
   const lme = dataset('--longmemeval', [path.join(shared, 'longmemeval/longmemeval_oracle.json.gz')])?.[0];
   if (lme) {
-    results['longmemeval'] = await evaluate([loadLongMemEval(lme)], 'episodic', 'interaction', {
+    const corpus = loadLongMemEval(lme);
+    const split = flag('--split');
+    if (split !== undefined) {
+      const half = parseHalf(split[0]);
+      corpus.queries = corpus.queries.filter((q) => questionHalf(q.id) === half);
+      results['split'] = half;
+    }
+    results['longmemeval'] = await evaluate([corpus], 'episodic', 'interaction', {
       'recall_any@5': (r, g) => hitAt(r, g, 5),
       'recall_all@5': (r, g) => recallAllAt(r, g, 5),
       'ndcg@10': (r, g) => ndcgAt(r, g, 10),
