@@ -3,9 +3,15 @@ import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
+import { eventAfter } from './gitHistory';
 import type { VerificationContext } from './verificationContext';
 import { sourceText } from './sourceText';
 import { sameDuration, statedDuration } from './durations';
+import { passedOnDefaults, resolveDefault } from './defaultExpressions';
+import type { ResolvedDefault } from './defaultExpressions';
+
+/** Files that named the option when the memory was written, read for what they declared then. */
+const MAX_FILES_THEN = 8;
 
 /** A string, number, boolean or null written out: the only defaults a memory is compared with. */
 const LITERAL_RE =
@@ -19,9 +25,11 @@ const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/
  * An option's default as the memory states it. Only a default the code declares in its structure
  * decides: a key of a defaults object (`defaultOptions = { messageKey: 'msg' }`), a parameter or
  * destructuring default (`function f(dest = 1)`, `{ level = 'info' } = opts`), or a literal
- * fallback for a missing option (`options.subdomainOffset || 2`). Found there, the
- * stated value must be the one (one site, another value: stale, repaired with it); found nowhere
- * or with several values, the claim cannot be checked: a word search would only guess.
+ * fallback for a missing option (`options.subdomainOffset || 2`), read through a same-file
+ * constant, arithmetic or a function the option is passed to (defaultExpressions.ts). The claim
+ * is about the declarations that stated its value when it was written: where those now declare
+ * one other value, or are gone, it is stale; found nowhere then, or with several values now, it
+ * cannot be checked: a word search would only guess.
  */
 export async function verifyDefaultClaim(
   ctx: VerificationContext,
@@ -30,51 +38,150 @@ export async function verifyDefaultClaim(
   const name = claim.subject.slice(claim.subject.lastIndexOf('.') + 1);
   const stated = claim.value;
   if (stated === undefined || claim.negated) return unverifiable('a default without a value');
-  const sites: Array<{ file: string; value: string }> = [];
+  const matches = (value: string) => sameValue(value, stated);
+  const sites: Site[] = [];
   for (const file of [...(await ctx.words.get(name))].filter(isCodeEvidence).sort()) {
     const text = sourceText(ctx, file);
     if (text === undefined) continue;
-    for (const value of declaredDefaults(text, name)) sites.push({ file, value });
+    for (const found of resolvedDefaults(text, name)) sites.push({ file, ...found });
   }
-  if (sites.some((site) => sameValue(site.value, stated))) return ok('the code declares this default');
+  if (sites.some((site) => matches(site.value))) return ok('the code declares this default');
+  const reader: FileReader<string[]> = {
+    name: `resolved default\u0000${name}`,
+    read: (text) => (text === undefined ? [] : resolvedDefaults(text, name).map((found) => found.value)),
+  };
+  const heldIn = await filesDeclaringThen(ctx, claim, name, sites, reader, matches);
+  if (heldIn === undefined) return withoutHistory(sites, claim);
+  // Declared nowhere when it was written (placeholder, another library's option, a mistake): no drift.
+  if (heldIn.length === 0)
+    return unverifiable('the code did not declare this default when the memory was written');
+  const commit = await ctx.fileBreak(
+    heldIn,
+    claim.memoryValidFrom,
+    reader,
+    (found) => !found.some(matches),
+    'every',
+  );
+  const names = await namesNow(ctx, heldIn, claim.memoryValidFrom);
+  const there = sites.filter((site) => names.includes(site.file));
+  const values = [...new Set(there.map((site) => site.value))];
+  if (values.length === 1) {
+    const site = there[0] as Site;
+    // An expression left (`init.signal`, `defaultMaxRedirections` of a parameter) may well be the value.
+    if (!LITERAL_RE.test(site.value))
+      return unverifiable(`the code's default is an expression: ${site.value}`);
+    return withCommit(changedTo(site, claim), commit);
+  }
+  if (values.length === 0 && names.every((file) => sourceText(ctx, file) === undefined)) {
+    // Where the default was declared is gone (expectCt's module): it is the default of nothing now.
+    const gone: ClaimCheck = {
+      verdict: 'stale',
+      evidence: { reason: 'its declaration is gone', foundIn: heldIn },
+    };
+    return withCommit(gone, commit);
+  }
+  return unverifiable(
+    there.length > 0 ? 'the code declares several defaults of that name' : 'no declared default found',
+  );
+}
+
+interface Site extends ResolvedDefault {
+  file: string;
+}
+
+/**
+ * The code files that declared the stated default when the memory was written: where it stands
+ * now and where the name stood then. The claim is about those declarations, not about another
+ * option of the same name (`maxAge` of two middlewares). Undefined when history cannot tell.
+ */
+async function filesDeclaringThen(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  name: string,
+  sites: readonly Site[],
+  reader: FileReader<string[]>,
+  matches: (value: string) => boolean,
+): Promise<string[] | undefined> {
+  if (!ctx.git) return undefined;
+  const asOf = await ctx.commitsAt(claim.memoryValidFrom);
+  if (asOf.length === 0) return undefined;
+  const then = [...(await ctx.wordsAt(asOf, name))].filter(isCodeEvidence).sort().slice(0, MAX_FILES_THEN);
+  const files = [...new Set([...sites.map((site) => site.file), ...then])];
+  const held = await Promise.all(
+    files.map((file) => ctx.heldThen([file], claim.memoryValidFrom, reader, (found) => found.some(matches))),
+  );
+  if (held.some((h) => h === undefined)) return undefined;
+  return files.filter((_, i) => held[i] === true);
+}
+
+/** Where `files` are now, renames since `time` followed (a deleted file keeps its old name). */
+async function namesNow(ctx: VerificationContext, files: readonly string[], time: number): Promise<string[]> {
+  const events = await ctx.pathEvents;
+  return files.map((file) => {
+    let name = file;
+    let since = time;
+    for (let hop = 0; hop < 5; hop++) {
+      const event = eventAfter(events.get(name) ?? [], since);
+      if (!event || event.committed <= since || event.status !== 'R' || !event.target) break;
+      name = event.target;
+      since = event.committed;
+    }
+    return name;
+  });
+}
+
+/** Without history: one site, a plain literal as written, decides; anything else is a guess. */
+function withoutHistory(sites: readonly Site[], claim: ClaimUnderCheck): ClaimCheck {
   const [site] = sites;
-  // One site, a plain literal: anything else (an expression, a constant, several sites) is a guess.
   if (!site || sites.length > 1) {
     return unverifiable(
       site ? 'the code declares several defaults of that name' : 'no declared default found',
     );
   }
-  if (!LITERAL_RE.test(site.value)) return unverifiable(`the code's default is an expression: ${site.value}`);
-  const reader: FileReader<string[]> = {
-    name: `default\u0000${name}`,
-    read: (text) => (text === undefined ? [] : declaredDefaults(text, name)),
-  };
-  const commit = await ctx.fileBreak(
-    [site.file],
-    claim.memoryValidFrom,
-    reader,
-    (found) => !found.some((value) => sameValue(value, stated)),
-    'every',
-  );
+  if (site.derived || !LITERAL_RE.test(site.value)) {
+    return unverifiable(`the code's default is an expression: ${site.value}`);
+  }
+  return changedTo(site, claim);
+}
+
+/** Stale: the code declares `site`'s value now; repaired with it only when written as a literal. */
+function changedTo(site: Site, claim: ClaimUnderCheck): ClaimCheck {
+  const now = unquote(site.value);
   const check: ClaimCheck = {
     verdict: 'stale',
-    evidence: { reason: 'default changed', foundIn: [site.file], now: unquote(site.value) },
+    evidence: { reason: 'default changed', foundIn: [site.file], now },
   };
-  // A duration's repair would guess the code's unit: the finding asks for review instead.
-  if (claim.valueSpan && statedDuration(stated) === undefined) {
+  const stated = claim.value ?? '';
+  // A duration's repair would guess the code's unit, a constant's how to write it: review instead.
+  if (
+    claim.valueSpan &&
+    !site.derived &&
+    LITERAL_RE.test(site.value) &&
+    statedDuration(stated) === undefined
+  ) {
     const quoted = claim.valueSpan[1] - claim.valueSpan[0] === stated.length + 2;
-    const now = unquote(site.value);
     check.evidence.repair = { span: claim.valueSpan, text: quoted ? `'${now}'` : now };
   }
-  return withCommit(check, commit);
+  return check;
+}
+
+/** The defaults a source file declares for `name`, each as a value (see resolveDefault). */
+function resolvedDefaults(source: string, name: string): ResolvedDefault[] {
+  return [...declaredDefaults(source, name), ...passedOnDefaults(source, name)].map((written) =>
+    resolveDefault(source, written),
+  );
 }
 
 /** The defaults a source file declares for `name`, as written. */
 export function declaredDefaults(source: string, name: string): string[] {
   const escaped = name.replace(/[$]/g, '\\$');
   const values: string[] = [];
-  // Parameter and destructuring defaults: `(dest = 1,`, `{ level = 'info' }`; a statement ends in `;`.
-  const parameter = new RegExp(`[({,]\\s*${escaped}\\s*=(?!=)\\s*([^,;()\\n{}]+?)\\s*(?=[,)}])`, 'g');
+  // Parameter and destructuring defaults, typed or not: `(dest = 1,`, `(value: number = 0)`,
+  // `{ level = 'info' }`; a statement ends in `;`.
+  const parameter = new RegExp(
+    `[({,]\\s*${escaped}\\s*\\??\\s*(?::\\s*[^=,;()\\n{}]+?)?=(?!=)\\s*([^,;()\\n{}]+?)\\s*(?=[,)}])`,
+    'g',
+  );
   for (let m = parameter.exec(source); m !== null; m = parameter.exec(source))
     values.push((m[1] as string).trim());
   // A fallback for a missing option: `options.subdomainOffset || 2`, `opts.level ?? 'info'`.

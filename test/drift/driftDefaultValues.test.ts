@@ -1,14 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extractClaims } from '../../engine/drift/claimExtractor';
+import { evaluateArithmetic, passedOnDefaults } from '../../engine/drift/defaultExpressions';
 import type { DriftReport } from '../../engine/drift/driftReport';
 import { BEFORE_CHANGE, fixAccepted, rememberAt, scannedAfterChange } from './driftHost';
 
 const logger = (level: string) =>
   `const defaultOptions = {\n  level: '${level}',\n  messageKey: 'msg',\n}\n\nfunction destination (dest = 1) {\n  return dest\n}\n\nfunction wait (ms = 60 * 1000) {\n  return ms\n}\n\nfunction logger (opts) {\n  const options = Object.assign({}, defaultOptions, opts)\n  if (options.colorize) options.level = 'debug'\n  return options\n}\n\nmodule.exports = { logger, destination, wait }\n`;
 
+/** A memory's default claim: its last config claim (an option's name is claimed before its default). */
 function defaultClaim(report: DriftReport, id: string) {
-  const claim = report.memories.find((m) => m.id === id)?.claims.find((c) => c.kind === 'config');
+  const claim = report.memories
+    .find((m) => m.id === id)
+    ?.claims.filter((c) => c.kind === 'config')
+    .at(-1);
   assert.ok(claim, `no default claim for ${id}: ${JSON.stringify(report.memories)}`);
   return claim;
 }
@@ -60,13 +65,79 @@ describe('drift on documented defaults', () => {
     );
     // Read in an `if`, declared nowhere as a default: not checkable, so never stale.
     assert.equal(defaultClaim(report, colorize).verdict, 'unverifiable');
-    // Declared as an expression (`60 * 1000`): compared with nothing, so never stale either.
-    assert.equal(defaultClaim(report, wait).verdict, 'unverifiable');
+    // Declared as arithmetic (`60 * 1000`): read as the number it comes to.
+    assert.equal(defaultClaim(report, wait).verdict, 'ok');
 
     await fixAccepted(test);
     assert.equal(
       (await test.call('get', { id: level })).memory.content,
       "The `level` option defaults to `'warn'`.",
+    );
+  });
+
+  it('follows a default through a constant, arithmetic and a function the option is passed to, per declaring file', async () => {
+    const hsts = (days: number) =>
+      `const DEFAULT_MAX_AGE = ${days} * 24 * 60 * 60;\n\nexport interface StrictTransportSecurityOptions {\n  maxAge?: number;\n}\n\nfunction parseMaxAge(value: number = DEFAULT_MAX_AGE): number {\n  return Math.floor(value);\n}\n\nexport default function strictTransportSecurity(options: StrictTransportSecurityOptions = {}) {\n  return \`max-age=\${parseMaxAge(options.maxAge)}\`;\n}\n`;
+    const expectCt =
+      'export interface ExpectCtOptions {\n  maxAge?: number;\n}\n\nfunction parseMaxAge(value: number = 0): number {\n  return Math.floor(value);\n}\n\nexport default function expectCt(options: ExpectCtOptions = {}) {\n  return `max-age=${parseMaxAge(options.maxAge)}`;\n}\n';
+    const { test, changing } = await scannedAfterChange(
+      { 'middlewares/hsts/index.ts': hsts(180), 'middlewares/expect-ct/index.ts': expectCt },
+      'Drop Expect-CT; HSTS max-age one year',
+      { write: { 'middlewares/hsts/index.ts': hsts(365) }, remove: ['middlewares/expect-ct/index.ts'] },
+    );
+    const year = await rememberAt(
+      test,
+      '`options.maxAge` is the number of seconds browsers should remember to prefer HTTPS. It defaults to `15552000`, which is 180 days.',
+      BEFORE_CHANGE,
+    );
+    const expect = await rememberAt(
+      test,
+      '`options.maxAge` is the number of seconds to expect Certificate Transparency. It defaults to `0`.',
+      BEFORE_CHANGE,
+    );
+    const never = await rememberAt(test, '`options.maxAge` is the age. It defaults to `7`.', BEFORE_CHANGE);
+
+    const report = await test.call('drift', { all: true });
+    const changed = defaultClaim(report, year);
+    assert.deepEqual([changed.verdict, changed.evidence.now], ['stale', '31536000']);
+    assert.equal(changed.evidence.commit?.hash, changing);
+    // Computed from a constant: review, never a rewrite of "which is 180 days" into a bare number.
+    assert.equal(changed.evidence.repair, undefined);
+    // expectCt's default went with its module; it is not HSTS's maxAge.
+    const gone = defaultClaim(report, expect);
+    assert.deepEqual(
+      [gone.verdict, gone.evidence.now, gone.evidence.commit?.hash],
+      ['stale', undefined, changing],
+    );
+    assert.deepEqual(gone.evidence.foundIn, ['middlewares/expect-ct/index.ts']);
+    // No code declared 7 when it was written: nothing drifted.
+    assert.equal(defaultClaim(report, never).verdict, 'unverifiable');
+  });
+
+  it('evaluates only arithmetic of number literals, and follows an option only into a parameter of the same file', () => {
+    assert.deepEqual(
+      ['(1 + 2) * 3 - 4 / 2', '2 - 1 - 1', '-5 * 2', '1_000 * 30e3', 'a * 2', '2 *', '(1 + 2'].map(
+        evaluateArithmetic,
+      ),
+      [7, 0, -10, 30_000_000, undefined, undefined, undefined],
+    );
+    const source =
+      'function parse (value = 10, unit = "s") {}\nparse(options.wait)\nother(options.wait)\nparse(1, opts.unit)\n';
+    assert.deepEqual(passedOnDefaults(source, 'wait'), ['10']);
+    assert.deepEqual(passedOnDefaults(source, 'unit'), ['"s"']);
+  });
+
+  it('never calls a default changed when the code now gives an expression it cannot read', async () => {
+    const client = (retries: string) =>
+      `function createClient ({ defaultRetries } = {}) {\n  return function request ({ retries = ${retries} } = {}) {\n    return retries\n  }\n}\nmodule.exports = createClient\n`;
+    const { test } = await scannedAfterChange({ 'lib/client.js': client('3') }, 'Retries from the client', {
+      write: { 'lib/client.js': client('defaultRetries') },
+    });
+    const id = await rememberAt(test, 'The `retries` option defaults to `3`.', BEFORE_CHANGE);
+    const claim = defaultClaim(await test.call('drift', { all: true }), id);
+    assert.deepEqual(
+      [claim.verdict, claim.evidence.reason],
+      ['unverifiable', "the code's default is an expression: defaultRetries"],
     );
   });
 
