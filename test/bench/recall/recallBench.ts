@@ -2,13 +2,15 @@
  * npm run bench:recall — retrieval quality on real data, through the real engine API, side by side
  * with a plain BM25 baseline computed in the same run; then recall latency at 1k/10k/100k.
  * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
- *        [--cosqa QUERIES CORPUS] [--latency] [--json] [--locomo-conversations 0-2]
+ *        [--cosqa QUERIES CORPUS] [--split tuning|reporting] [--latency] [--json]
+ *        [--locomo-conversations 0-2]
  * `--record` writes the figures and the run's provenance to docs/figures/recall.json (then `npm run
  * figures` renders them into docs/benchmarks.md).
  * `--k-sweep [10,100,1000]` times recall at each k on 10k synthetic memories (`--k-sweep-memories N`),
  * beside another build with `--against OTHER/dist/engine.js` (kSweep.ts).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
- * some, check on the others (a held-out split).
+ * some, check on the others (a held-out split). CoSQA's scores come per half of its fixed split
+ * (cosqaSplit.ts); `--split tuning` runs only the tuning half's queries.
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { machine, percentile, round } from '../stats';
 import { writtenOrReported } from '../batchRejections';
 import { syntheticMemories } from '../syntheticMemories';
 import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
+import { parseCosqaHalf } from './cosqaSplit';
 import type { BenchCorpus, BenchQuery } from './datasets';
 import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
 import { PlainBm25 } from './plainBm25';
@@ -310,7 +313,9 @@ async function main(): Promise<void> {
     2,
   );
   if (cosqa && cosqa.length === 2) {
-    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!)], 'codebase', 'code-symbol', {
+    const split = flag('--split');
+    const half = split && parseCosqaHalf(split[0] ?? '');
+    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!, half)], 'codebase', 'code-symbol', {
       mrr: (r, g) => reciprocalRank(r, g),
       'recall@10': (r, g) => recallAt(r, g, 10),
     });
