@@ -1,6 +1,7 @@
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import type { SqlValue } from '../store/statementLog';
 import { noteLexicalChange } from './lexicalChanges';
+import { codeHeading } from './codeHeading';
 import { queryTerms, tokenize } from './tokenizer';
 
 /**
@@ -46,7 +47,8 @@ export function lexicalRow(doc: number, text: IndexedText): SqlValue[] {
     doc,
     tokenize(text.content).join(' '),
     tokenize((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED)).join(' '),
-    tokenize(text.tags.join(' ')).join(' '),
+    // A memory that is code is labelled by what it defines and documents (codeHeading.ts).
+    tokenize([...text.tags, codeHeading(text.content)].join(' ')).join(' '),
     tokenize(text.entityNames.join(' ')).join(' '),
   ];
 }

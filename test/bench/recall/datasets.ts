@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { cosqaHalf } from './cosqaSplit';
+import type { CosqaHalf } from './cosqaSplit';
 
 /**
  * Loaders for the retrieval benchmarks, each into the same shape: corpora of documents and the
@@ -151,8 +153,11 @@ export function loadLongMemEval(file: string): BenchCorpus {
   return { name: 'longmemeval-oracle', docs: [...docs.values()], queries };
 }
 
-/** CoSQA: the functions of code_idx_map as the corpus, the dev queries with one gold function each. */
-export function loadCosqa(queriesFile: string, corpusFile: string): BenchCorpus {
+/**
+ * CoSQA: the functions of code_idx_map as the corpus, the dev queries with one gold function each;
+ * with `half`, only that half's queries (cosqaSplit.ts), over the whole corpus.
+ */
+export function loadCosqa(queriesFile: string, corpusFile: string, half?: CosqaHalf): BenchCorpus {
   const corpus = JSON.parse(readFileSync(corpusFile, 'utf8')) as Record<string, number>;
   const docs = Object.entries(corpus).map(([code, id]) => ({ id: String(id), text: code }));
   const raw = JSON.parse(readFileSync(queriesFile, 'utf8')) as Array<{
@@ -160,11 +165,14 @@ export function loadCosqa(queriesFile: string, corpusFile: string): BenchCorpus 
     doc: string;
     retrieval_idx: string;
   }>;
-  const queries = raw.map((q) => ({
-    id: q.idx,
-    text: q.doc,
-    gold: [String(q.retrieval_idx)],
-    category: 'all',
-  }));
-  return { name: 'cosqa-dev', docs, queries };
+  const queries = raw
+    .filter((q) => half === undefined || cosqaHalf(q.idx) === half)
+    .map((q) => ({
+      id: q.idx,
+      text: q.doc,
+      gold: [String(q.retrieval_idx)],
+      // The bench reports per category: here per half, so one run gives both halves' figures.
+      category: cosqaHalf(q.idx),
+    }));
+  return { name: half ? `cosqa-dev-${half}` : 'cosqa-dev', docs, queries };
 }

@@ -2,7 +2,8 @@
  * npm run bench:recall — retrieval quality on real data, through the real engine API, side by side
  * with a plain BM25 baseline computed in the same run; then recall latency at 1k/10k/100k.
  * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
- *        [--cosqa QUERIES CORPUS] [--latency] [--json] [--locomo-conversations 0-2]
+ *        [--cosqa QUERIES CORPUS] [--split tuning|reporting] [--latency] [--json]
+ *        [--locomo-conversations 0-2]
  * `--record` writes the figures and the run's provenance to docs/figures/recall.json (then `npm run
  * figures` renders them into docs/benchmarks.md).
  * `--k-sweep [10,100,1000]` times recall at each k on 10k synthetic memories (`--k-sweep-memories N`),
@@ -14,6 +15,8 @@
  * `--misses CATEGORY[,CATEGORY]` (or `all`) prints on stderr, for engram-hybrid, each question of
  * those categories (bare: all) whose gold is not all in the top 5, with what ranked above it
  * (missReport.ts; rank `-` is below the 10 the bench asks for).
+ * CoSQA's scores come per half of its fixed split (cosqaSplit.ts); `--split tuning` runs only
+ * the tuning half's queries there too.
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +32,7 @@ import { machine, percentile, round } from '../stats';
 import { writtenOrReported } from '../batchRejections';
 import { syntheticMemories } from '../syntheticMemories';
 import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
+import { parseCosqaHalf } from './cosqaSplit';
 import type { BenchCorpus, BenchQuery } from './datasets';
 import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
 import { PlainBm25 } from './plainBm25';
@@ -333,7 +337,9 @@ async function main(): Promise<void> {
     2,
   );
   if (cosqa && cosqa.length === 2) {
-    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!)], 'codebase', 'code-symbol', {
+    const split = flag('--split');
+    const half = split && parseCosqaHalf(split[0] ?? '');
+    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!, half)], 'codebase', 'code-symbol', {
       mrr: (r, g) => reciprocalRank(r, g),
       'recall@10': (r, g) => recallAt(r, g, 10),
     });
