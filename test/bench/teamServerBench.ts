@@ -4,12 +4,14 @@
  * `node --import tsx test/bench/teamServerBench.ts [memories] [calls] [--store postgres] [--load S]
  * [--faults] [--settle S]` after a build. The stores are loaded by `rememberMany` batches; the
  * first 20 recalls after the load are timed apart, then the bench idles `--settle` seconds
- * (default 30 from 20,000 memories) while the servers build their in-memory lexical copies; `--load S` adds S seconds of 20 concurrent clients on each store. `--store
+ * (default 30 from 20,000 memories) while the servers build their in-memory lexical copies.
+ * `--load S` adds S seconds of 20 concurrent clients on each store. `--store
  * postgres` adds two server processes on one PostgreSQL store (a server the bench starts,
  * test/support/postgresServer.ts), called in turn, beside the sql.js server. `--faults` (with
  * both): on PostgreSQL the clients re-send under the same id until answered, one server is
- * SIGKILLed and restarted at S/3 and PostgreSQL restarted at 2S/3, and the run's writes are
- * checked afterwards (exit 1 on a lost or duplicated write, or a call that failed for good).
+ * SIGKILLed and restarted at S/4, PostgreSQL crashed (immediate shutdown) and started at S/2 and
+ * restarted (fast shutdown) at 3S/4, and the run's writes are checked afterwards (exit 1 on a
+ * lost or duplicated write, or a call that failed for good).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -183,7 +185,10 @@ async function main(): Promise<void> {
   }
 }
 
-/** The PostgreSQL load with a server SIGKILLed and PostgreSQL restarted; 1 when a write was lost. */
+/**
+ * The PostgreSQL load with a server SIGKILLed, PostgreSQL crashed and restarted; 1 when a write
+ * was lost or duplicated, a call failed for good, or the two servers disagree.
+ */
 async function withFaults(
   db: string,
   token: string,
@@ -192,6 +197,10 @@ async function withFaults(
 ): Promise<number> {
   const args = (url: string) => ['--port', new URL(url).port, '--rate', '1000000', '--store', postgres.url()];
   const tag = 'fault-load';
+  const restart = async (mode: 'fast' | 'immediate') => {
+    await postgres.stop(mode);
+    await postgres.start();
+  };
   const load = await faultLoad({
     urls: replicas.map((r) => r.url),
     token,
@@ -201,7 +210,7 @@ async function withFaults(
     tag,
     faults: [
       {
-        at: LOAD_SECONDS / 3,
+        at: LOAD_SECONDS / 4,
         name: 'SIGKILL server 1, restart it on its port',
         run: async () => {
           const killed = replicas[0]!;
@@ -211,13 +220,11 @@ async function withFaults(
         },
       },
       {
-        at: (2 * LOAD_SECONDS) / 3,
-        name: 'restart PostgreSQL',
-        run: async () => {
-          await postgres.stop();
-          await postgres.start();
-        },
+        at: LOAD_SECONDS / 2,
+        name: 'crash PostgreSQL (immediate), start it',
+        run: () => restart('immediate'),
       },
+      { at: (3 * LOAD_SECONDS) / 4, name: 'restart PostgreSQL (fast)', run: () => restart('fast') },
     ],
   });
   const checks = [];
