@@ -40,15 +40,33 @@ export function parseTeamUrl(value: string, source: string): string {
 }
 
 /** One engine call under `requestId` (re-sending it with the same id is safe: applied once). */
-export function sendToTeam(
+export async function sendToTeam(
   target: TeamTarget,
   requestId: string,
   method: string,
   params: unknown,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<TeamOutcome> {
-  const url = new URL(`${target.url}/rpc`);
   const body = JSON.stringify({ id: requestId, method, params });
+  const first = await post(target, body, timeoutMs, true);
+  // A kept-alive connection the server closed as idle just as this request went out on it (this
+  // thread was busy past the server's keep-alive timeout): not the server being away. The same
+  // request id again, on a new connection; the server applies a write once whichever arrived.
+  if (first !== STALE_CONNECTION) return first;
+  const second = await post(target, body, timeoutMs, false);
+  return second === STALE_CONNECTION ? { kind: 'unreachable', reason: 'connection reset' } : second;
+}
+
+const STALE_CONNECTION = Symbol('stale connection');
+
+/** One POST /rpc; `pooled` false: on a connection of its own (no agent). */
+function post(
+  target: TeamTarget,
+  body: string,
+  timeoutMs: number,
+  pooled: boolean,
+): Promise<TeamOutcome | typeof STALE_CONNECTION> {
+  const url = new URL(`${target.url}/rpc`);
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve) => {
     const req = request(
@@ -56,6 +74,7 @@ export function sendToTeam(
       {
         method: 'POST',
         timeout: timeoutMs,
+        ...(pooled ? {} : { agent: false }),
         headers: {
           authorization: `Bearer ${target.token}`,
           'content-type': 'application/json',
@@ -70,7 +89,13 @@ export function sendToTeam(
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) => resolve({ kind: 'unreachable', reason: error.message }));
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(
+        req.reusedSocket && error.code === 'ECONNRESET'
+          ? STALE_CONNECTION
+          : { kind: 'unreachable', reason: error.message },
+      ),
+    );
     req.end(body);
   });
 }

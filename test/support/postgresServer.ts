@@ -16,8 +16,11 @@ export interface PostgresServer {
   /** A URL for database `name` (created by `createDatabase`), as user `engram` (trust auth). */
   url(name?: string): string;
   createDatabase(name: string): Promise<void>;
-  /** Fast shutdown (SIGINT to the postmaster), waiting for its exit. */
-  stop(): Promise<void>;
+  /**
+   * Fast shutdown (SIGINT to the postmaster), waiting for its exit; `immediate`: SIGQUIT, as a
+   * crash (no checkpoint: the next start recovers from the WAL).
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts it again on the same directory and port (after stop). */
   start(): Promise<void>;
 }
@@ -78,11 +81,11 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     });
   }
 
-  async function stop(): Promise<void> {
+  async function stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
     if (!child || child.exitCode !== null) return;
     // The postmaster's pid (under runuser, the child is runuser): SIGINT is a fast shutdown.
     const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    process.kill(pid, 'SIGINT');
+    process.kill(pid, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
     await exited;
   }
 
