@@ -40,11 +40,8 @@ export async function verifyDefaultClaim(
   if (stated === undefined || claim.negated) return unverifiable('a default without a value');
   const matches = (value: string) => sameValue(value, stated);
   const sites: Site[] = [];
-  for (const file of [...(await ctx.words.get(name))].filter(isCodeEvidence).sort()) {
-    const text = sourceText(ctx, file);
-    if (text === undefined) continue;
-    for (const found of resolvedDefaults(text, name)) sites.push({ file, ...found });
-  }
+  for (const file of [...(await ctx.words.get(name))].filter(isCodeEvidence).sort())
+    for (const found of defaultsNow(ctx, file, name)) sites.push({ file, ...found });
   if (sites.some((site) => matches(site.value))) return ok('the code declares this default');
   const reader: FileReader<string[]> = {
     name: `resolved default\u0000${name}`,
@@ -87,6 +84,22 @@ export async function verifyDefaultClaim(
 
 interface Site extends ResolvedDefault {
   file: string;
+}
+
+/** Per check: docs name the same options in many memories, and each file is read once per name. */
+const checkDefaults = new WeakMap<VerificationContext, Map<string, ResolvedDefault[]>>();
+
+/** The defaults a workspace file declares for `name` now (none when it is gone or too large). */
+function defaultsNow(ctx: VerificationContext, file: string, name: string): ResolvedDefault[] {
+  let cache = checkDefaults.get(ctx);
+  if (!cache) checkDefaults.set(ctx, (cache = new Map<string, ResolvedDefault[]>()));
+  const key = `${name}\u0000${file}`;
+  let found = cache.get(key);
+  if (!found) {
+    const text = sourceText(ctx, file);
+    cache.set(key, (found = text === undefined ? [] : resolvedDefaults(text, name)));
+  }
+  return found;
 }
 
 /**
