@@ -5,6 +5,7 @@ import { goneWord, ok, presentAgain, unverifiable, withCommit } from './attribut
 import type { ClaimUnderCheck } from './attribution';
 import { configValue, readConfigText, sameConfigValue } from './configFiles';
 import { verifyDefaultClaim } from './defaultValues';
+import { refusedOption } from './refusedOptions';
 import type { FileReader } from './fileHistory';
 import { eventAfter } from './gitHistory';
 import type { VerificationContext } from './verificationContext';
@@ -16,7 +17,8 @@ const MAX_CONFIG_BYTES = 2_000_000;
 /**
  * A config claim. With the file it is in ("strict: true in tsconfig.json"): the key must be in that
  * file, with the value the memory gives; a changed value is stale with the value the file has now
- * as the repair. Without a file: the dotted key, or its last part as a word, must occur somewhere.
+ * as the repair. Without a file: the dotted key, or its last part as a word, must occur somewhere,
+ * and not only where the code now refuses it (refusedOptions.ts).
  */
 export async function verifyConfigClaim(
   ctx: VerificationContext,
@@ -28,9 +30,8 @@ export async function verifyConfigClaim(
   const foundIn = [...(await ctx.literals.get(claim.subject)), ...(await ctx.words.get(last))];
   if (claim.negated)
     return foundIn.length > 0 ? presentAgain(ctx, claim, claim.subject, foundIn) : ok('absent');
-  return foundIn.length > 0
-    ? ok('present')
-    : goneWord(ctx, claim, last, 'config key no longer in the workspace');
+  if (foundIn.length === 0) return goneWord(ctx, claim, last, 'config key no longer in the workspace');
+  return (await refusedOption(ctx, claim, last)) ?? ok('present');
 }
 
 async function verifyInFile(

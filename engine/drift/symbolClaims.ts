@@ -18,6 +18,7 @@ import type { VerificationContext } from './verificationContext';
 import { resolveClaimPath } from './workspacePaths';
 import { neverInRepository } from './readerFiles';
 import { isProjectDeclaration, noLongerDefinedOnce } from './memberRemoval';
+import { refusedOption } from './refusedOptions';
 import { defaultReceivers } from './projectBindings';
 import { isCodeEvidence } from './evidenceFiles';
 import { isPlatformName } from './platformNames';
@@ -68,6 +69,8 @@ export async function verifySymbolClaim(
   if (file === undefined && (definitions.length === 0 || ownedBy !== undefined)) {
     const removed = await noLongerDefinedOnce(ctx, claim, name, ownedBy);
     if (removed) return removed;
+    const refused = definitions.length === 0 ? await refusedOption(ctx, claim, name) : undefined;
+    if (refused) return refused;
   }
   if (file !== undefined && !foundIn.includes(file)) {
     const target = [...new Set(foundIn)].sort()[0] as string;
