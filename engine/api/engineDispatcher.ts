@@ -153,6 +153,10 @@ export class EngineDispatcher {
     );
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();
+    // With the lexical copy, the entity graph (PageRank) is built between other work from open:
+    // the first recall whose query names an entity paid for it (docs/benchmarks.md, Retrieval).
+    if ((options.lexicalCopy ?? 'background') === 'background')
+      engine.graph.buildInBackground(db, (fn) => store.read(fn), options.clock);
     const dispatcher = new EngineDispatcher(engine, options.logger, options.onActivity);
     if (options.lifecycleEveryMs !== undefined)
       dispatcher.scheduleLifecycle(options.lifecycleEveryMs, {
