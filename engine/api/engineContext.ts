@@ -2,7 +2,7 @@ import type { CodeWorkspace } from '../code/codeWorkspace';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { MemoryVectors } from '../vectors/memoryVectors';
 import { EntityWeights } from '../retrieval/entityWeights';
-import { MemoryGraphCache } from '../retrieval/memoryGraph';
+import { MemoryGraphCache } from '../retrieval/memoryGraphCache';
 import { codeChannel } from '../code/search/recallCodeChannel';
 import type { CodeChannelHit } from '../retrieval/recallSources';
 import type { ConsolidationPlanner } from '../lifecycle/consolidationPlan';

@@ -1,4 +1,6 @@
 import type { SqlReader } from '../store/sqlAccess';
+import { readGraphLinks } from './graphLinks';
+import type { GraphLink } from './graphLinks';
 
 /**
  * The bipartite entity-memory graph in compressed adjacency arrays, for the graph channel and
@@ -33,49 +35,39 @@ export class MemoryGraph {
     return this.memoryIds.length;
   }
 
+  /** Every current, active memory's links, in one read (see graphLinks.ts for reads in slices). */
   static load(reader: SqlReader, seq: number): MemoryGraph {
-    const rows = reader.all<{ memoryId: string; entityId: number; weight: number }>(
-      `SELECT me.memory_id AS memoryId, me.entity_id AS entityId, me.weight AS weight
-       FROM memory_entities me JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL
-       WHERE m.status = 'active' ORDER BY me.entity_id`,
-    );
+    return MemoryGraph.fromLinks(readGraphLinks(reader), seq);
+  }
+
+  /** The graph of `links`, in entity order (see GraphLinkRead.links). */
+  static fromLinks(links: readonly GraphLink[], seq: number): MemoryGraph {
     const entityIndex = new Map<number, number>();
     const memoryIndex = new Map<string, number>();
     const entityIds: number[] = [];
     const memoryIds: string[] = [];
-    const edges = new Int32Array(rows.length * 2);
-    const weights = new Float32Array(rows.length);
-    rows.forEach((row, i) => {
-      let e = entityIndex.get(row.entityId);
+    const linkEntities = new Int32Array(links.length);
+    const linkMemories = new Int32Array(links.length);
+    const weights = new Float32Array(links.length);
+    links.forEach((link, i) => {
+      let e = entityIndex.get(link.entityId);
       if (e === undefined) {
         e = entityIds.length;
-        entityIndex.set(row.entityId, e);
-        entityIds.push(row.entityId);
+        entityIndex.set(link.entityId, e);
+        entityIds.push(link.entityId);
       }
-      let m = memoryIndex.get(row.memoryId);
+      let m = memoryIndex.get(link.memoryId);
       if (m === undefined) {
         m = memoryIds.length;
-        memoryIndex.set(row.memoryId, m);
-        memoryIds.push(row.memoryId);
+        memoryIndex.set(link.memoryId, m);
+        memoryIds.push(link.memoryId);
       }
-      edges[2 * i] = e;
-      edges[2 * i + 1] = m;
-      weights[i] = row.weight;
+      linkEntities[i] = e;
+      linkMemories[i] = m;
+      weights[i] = link.weight;
     });
-    const byEntity = compress(
-      entityIds.length,
-      rows.length,
-      (i) => edges[2 * i]!,
-      (i) => edges[2 * i + 1]!,
-      weights,
-    );
-    const byMemory = compress(
-      memoryIds.length,
-      rows.length,
-      (i) => edges[2 * i + 1]!,
-      (i) => edges[2 * i]!,
-      weights,
-    );
+    const byEntity = compress(entityIds.length, linkEntities, linkMemories, weights);
+    const byMemory = compress(memoryIds.length, linkMemories, linkEntities, weights);
     return new MemoryGraph(
       Int32Array.from(entityIds),
       entityIndex,
@@ -92,45 +84,30 @@ export class MemoryGraph {
   }
 }
 
-function compress(
-  nodes: number,
-  edges: number,
-  source: (i: number) => number,
-  target: (i: number) => number,
-  edgeWeights: Float32Array,
-): { start: Int32Array; targets: Int32Array; weights: Float32Array } {
-  const start = new Int32Array(nodes + 1);
-  for (let i = 0; i < edges; i++) start[source(i) + 1]!++;
-  for (let n = 0; n < nodes; n++) start[n + 1]! += start[n]!;
-  const fill = start.slice(0, nodes);
-  const targets = new Int32Array(edges);
-  const weights = new Float32Array(edges);
-  for (let i = 0; i < edges; i++) {
-    const slot = fill[source(i)]!++;
-    targets[slot] = target(i);
-    weights[slot] = edgeWeights[i]!;
-  }
-  return { start, targets, weights };
+interface Adjacency {
+  start: Int32Array;
+  targets: Int32Array;
+  weights: Float32Array;
 }
 
-/**
- * Keeps one MemoryGraph per database, rebuilt when writes made it stale. Small graphs rebuild on
- * every change; large ones at most every `maxAgeMs`, since a ranking signal a second old is fine.
- */
-export class MemoryGraphCache {
-  private graph: MemoryGraph | undefined;
-  private builtAt = 0;
-
-  constructor(private readonly maxAgeMs = 1000) {}
-
-  get(reader: SqlReader, seq: number, now: number): MemoryGraph {
-    const graph = this.graph;
-    const stale = !graph || graph.seq !== seq;
-    const small = !graph || graph.entityMemories.length < 20_000;
-    if (stale && (small || now - this.builtAt >= this.maxAgeMs)) {
-      this.graph = MemoryGraph.load(reader, seq);
-      this.builtAt = now;
-    }
-    return this.graph!;
+/** CSR adjacency from link `i`'s source `sources[i]` to its target `targets[i]`, in link order. */
+function compress(
+  nodes: number,
+  sources: Int32Array,
+  targets: Int32Array,
+  edgeWeights: Float32Array,
+): Adjacency {
+  const edges = sources.length;
+  const start = new Int32Array(nodes + 1);
+  for (let i = 0; i < edges; i++) start[sources[i]! + 1]!++;
+  for (let n = 0; n < nodes; n++) start[n + 1]! += start[n]!;
+  const fill = start.slice(0, nodes);
+  const out = new Int32Array(edges);
+  const weights = new Float32Array(edges);
+  for (let i = 0; i < edges; i++) {
+    const slot = fill[sources[i]!]!++;
+    out[slot] = targets[i]!;
+    weights[slot] = edgeWeights[i]!;
   }
+  return { start, targets: out, weights };
 }

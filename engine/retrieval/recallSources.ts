@@ -2,7 +2,7 @@ import type { LedgerEvent } from '../memory/eventLedger';
 import type { SqlReader } from '../store/sqlAccess';
 import type { DenseSearcher } from './denseSearch';
 import type { EntityWeights } from './entityWeights';
-import type { MemoryGraphCache } from './memoryGraph';
+import type { MemoryGraphCache } from './memoryGraphCache';
 import type { CountedDatabase } from './storeCounts';
 
 /**

@@ -4,12 +4,17 @@ import { MemoryGraph } from '../../engine/retrieval/memoryGraph';
 import { memoryBiasedPageRank, personalizedPageRank } from '../../engine/retrieval/pagerank';
 import type { SqlReader } from '../../engine/store/sqlAccess';
 
-/** A reader that serves memory_entities rows, to build graphs by hand. */
+/** A reader that serves the memories and memory_entities rows of `links`, to build graphs by hand. */
 function graphOf(links: Array<[memory: string, entity: number, weight?: number]>): MemoryGraph {
-  const rows = links
-    .map(([memoryId, entityId, weight]) => ({ memoryId, entityId, weight: weight ?? 1 }))
-    .sort((a, b) => a.entityId - b.entityId);
-  const reader = { all: () => rows, get: () => undefined, value: () => undefined } as unknown as SqlReader;
+  const rows = links.map(([memoryId, entityId, weight], link) => ({
+    link: link + 1,
+    memoryId,
+    entityId,
+    weight: weight ?? 1,
+  }));
+  const memories = [...new Set(links.map(([memory]) => memory))].map((id, row) => ({ row: row + 1, id }));
+  const all = (sql: string) => (sql.includes('FROM memories') ? memories : rows);
+  const reader = { all, get: () => undefined, value: () => undefined } as unknown as SqlReader;
   return MemoryGraph.load(reader, 1);
 }
 
