@@ -132,9 +132,12 @@ for (const entry of nodeEntries) {
     plugins:
       entry.out === 'engineCore'
         ? [lazyLibrary]
-        : entry.in.startsWith('extension/')
-          ? [sharedEngineCore, engineWithoutSideEffects]
-          : [sharedEngineCore],
+        : // The scan worker counts tokens only when asked: the tokenizer loads on first use.
+          entry.out === 'scanWorker'
+          ? [sharedEngineCore, lazyLibrary]
+          : entry.in.startsWith('extension/')
+            ? [sharedEngineCore, engineWithoutSideEffects]
+            : [sharedEngineCore],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }

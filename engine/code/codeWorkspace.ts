@@ -28,7 +28,7 @@ export interface CodeWorkspaceOptions {
   onProgress?: (progress: ScanProgress) => void;
 }
 
-export interface ScanResult extends Omit<ScanReport, 'skipped'> {
+export interface ScanResult extends Omit<ScanReport, 'skipped' | 'sourceTokens'> {
   root: string;
   files: number;
   symbols: number;
@@ -135,6 +135,8 @@ export class CodeWorkspace {
       signal: request.signal ? AbortSignal.any([request.signal, this.closing.signal]) : this.closing.signal,
       clock: store.clock,
       onFilesIndexed: (indexed) => live.add(indexed),
+      // Counted by the worker as it reads each file: this thread is the scan's busier one.
+      countTokens: request.tokens === true,
     });
     // The scan's failure is the one to report; derivation stops either way.
     const report = await scanning.finally(() => live.finish().catch(() => undefined));
@@ -171,7 +173,7 @@ export class CodeWorkspace {
       const parsed = store.read((r) =>
         r.all<{ path: string }>('SELECT path FROM code_files WHERE parsed = 1').map((f) => f.path),
       );
-      const source = await sourceTokens(this.options.root, parsed);
+      const source = await sourceTokens(this.options.root, parsed, report.sourceTokens);
       result.tokenRatio = {
         memoryTokens: memories.memoryTokens,
         sourceTokens: source,

@@ -1,7 +1,10 @@
 import { upsertEntity } from '../memory/entityGraph';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { RememberInput } from '../memory/types';
+import { insertRows } from '../store/heldRows';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import type { SqlValue } from '../store/statementLog';
+import type { DerivedBatch } from '../memory/derivedBatch';
 import { readFileIndex } from './codeIndexReader';
 import { deriveFileMemories } from './memoryDrafts';
 import type { MemoryDraft } from './memoryDrafts';
@@ -101,52 +104,105 @@ export async function deriveFiles(
     if (next > 0) await nextTurn();
     if (stopped()) return;
     const began = performance.now();
-    store.write((tx) => {
-      do deriveFile(store, tx, files[next++]!, out);
-      while (next < files.length && performance.now() - began < WRITE_BUDGET_MS);
-    }, DERIVED_WRITE);
+    store.writeDerived(
+      SCANNER,
+      (batch, tx) => {
+        // Files are read and drafted for READ_SHARE of the budget, then written as one batch, so
+        // the transaction stays near the budget while writing costs about what reading did.
+        const derivations: FileDerivation[] = [];
+        // A path met twice is left to the next transaction: its second reading must see the first's writes.
+        const paths = new Set<string>();
+        do {
+          paths.add(files[next]!.path);
+          derivations.push(...readDerivation(tx, files[next++]!));
+        } while (
+          next < files.length &&
+          !paths.has(files[next]!.path) &&
+          performance.now() - began < WRITE_BUDGET_MS * READ_SHARE
+        );
+        writeDerivations(store, tx, batch, derivations, out);
+      },
+      DERIVED_WRITE,
+    );
   }
 }
+
+/** Of a transaction's budget, the part spent reading files' indexes and drafting their memories. */
+const READ_SHARE = 0.5;
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function deriveFile(
-  store: MemoryStore,
-  tx: SqlWriter,
-  file: { path: string },
-  out: CodebaseMemorySync,
-): void {
-  const index = readFileIndex(tx, file.path);
-  if (!index) return;
-  const drafts = deriveFileMemories(index);
-  const keys = new Set(drafts.map((d) => d.key));
-  for (const old of familyOf(tx, file.path))
-    if (!keys.has(old.key)) {
-      store.invalidate(old.id, `${old.key.replace(/^code:[a-z]+:/, '')} is no longer in the code`, SCANNER);
-      out.invalidated++;
-    }
-  // One call for the file's drafts: one savepoint instead of one per symbol.
-  const written = store.rememberMany(drafts.map(asMemory), SCANNER);
-  for (const [i, draft] of drafts.entries()) {
-    const memory = written[i]!;
-    if (memory.outcome === 'rejected') out.rejected++;
-    else if (memory.outcome === 'unchanged') out.unchanged++;
-    else {
-      out.added++;
-      linkDraft(tx, memory.memory.id, draft, store.clock());
-    }
-  }
-  // The hash the drafts came from: the index's, which a caller's list may predate.
-  tx.run('INSERT OR REPLACE INTO code_memory_sync (path, content_hash) VALUES (?, ?)', [
-    file.path,
-    index.contentHash,
-  ]);
-  out.files++;
+/** One file's drafts, the memories it no longer derives, and the index hash they come from. */
+interface FileDerivation {
+  path: string;
+  contentHash: string;
+  drafts: MemoryDraft[];
+  dropped: Array<{ id: string; key: string }>;
 }
 
-function asMemory(draft: MemoryDraft): RememberInput {
+function readDerivation(reader: SqlReader, file: { path: string }): FileDerivation[] {
+  const index = readFileIndex(reader, file.path);
+  if (!index) return [];
+  const drafts = deriveFileMemories(index);
+  const keys = new Set(drafts.map((d) => d.key));
+  const dropped = familyOf(reader, file.path).filter((old) => !keys.has(old.key));
+  return [{ path: file.path, contentHash: index.contentHash, drafts, dropped }];
+}
+
+/**
+ * Writes the files' memories in order, each file as a group of the batch: what it no longer
+ * derives invalidated first, then its drafts, then their entities and relations. Entities are
+ * created in the order the remember path creates them; the link and relation rows are held and
+ * inserted after the batch's own rows (they upsert over the links of the memories' text).
+ */
+function writeDerivations(
+  store: MemoryStore,
+  tx: SqlWriter,
+  batch: DerivedBatch,
+  derivations: readonly FileDerivation[],
+  out: CodebaseMemorySync,
+): void {
+  const links = emptyDraftLinks();
+  const now = store.clock();
+  batch.remember(
+    derivations.map((file) => ({
+      inputs: file.drafts.map(asMemory),
+      ...(file.dropped.length > 0 ? { before: () => invalidateDropped(store, file, out) } : {}),
+      after: (results) => {
+        for (const [i, draft] of file.drafts.entries()) {
+          const memory = results[i]!;
+          if (memory.outcome === 'rejected') out.rejected++;
+          else if (memory.outcome === 'unchanged') out.unchanged++;
+          else {
+            out.added++;
+            holdDraftLinks(tx, memory.memory.id, draft, now, links);
+          }
+        }
+        out.files++;
+      },
+    })),
+  );
+  batch.flush();
+  insertDraftLinks(tx, links);
+  // The hash the drafts came from: the index's, which a caller's list may predate.
+  insertRows(
+    tx,
+    'INSERT OR REPLACE INTO code_memory_sync (path, content_hash)',
+    derivations.map((file) => [file.path, file.contentHash]),
+  );
+}
+
+function invalidateDropped(store: MemoryStore, file: FileDerivation, out: CodebaseMemorySync): void {
+  for (const old of file.dropped) {
+    store.invalidate(old.id, `${old.key.replace(/^code:[a-z]+:/, '')} is no longer in the code`, SCANNER);
+    out.invalidated++;
+  }
+}
+
+/** A draft as the memory the scanner remembers. */
+export function asMemory(draft: MemoryDraft): RememberInput {
   return {
     content: draft.content,
     layer: 'codebase',
@@ -161,8 +217,28 @@ function asMemory(draft: MemoryDraft): RememberInput {
   };
 }
 
-/** The draft's entities linked to its memory, and its typed relations (DEFINES, IMPORTS, DEPENDS_ON). */
-function linkDraft(tx: SqlWriter, memoryId: string, draft: MemoryDraft, now: number): void {
+/** Link and relation rows of drafts, held for `insertDraftLinks`. */
+interface DraftLinks {
+  links: SqlValue[][];
+  relations: SqlValue[][];
+}
+
+function emptyDraftLinks(): DraftLinks {
+  return { links: [], relations: [] };
+}
+
+/**
+ * The draft's entities linked to its memory, and its typed relations (DEFINES, IMPORTS,
+ * DEPENDS_ON): the entities are found or created now (in order, as their ids are given), the rows
+ * are held in `out`.
+ */
+function holdDraftLinks(
+  tx: SqlWriter,
+  memoryId: string,
+  draft: MemoryDraft,
+  now: number,
+  out: DraftLinks,
+): void {
   const ids = new Map<string, number>();
   const entity = (name: string, type: string) => {
     let id = ids.get(name);
@@ -172,26 +248,34 @@ function linkDraft(tx: SqlWriter, memoryId: string, draft: MemoryDraft, now: num
     }
     return id;
   };
-  for (const e of draft.entities) {
-    tx.run(
-      'INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES (?, ?, 1) ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = 1',
-      [memoryId, entity(e.name, e.type)],
-    );
-  }
+  for (const e of draft.entities) out.links.push([memoryId, entity(e.name, e.type), 1]);
   const typeOf = new Map(draft.entities.map((e) => [e.name, e.type]));
-  for (const r of draft.relations) {
-    tx.run(
-      `INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)
-       VALUES (?, ?, ?, 1, 1, ?, ?) ON CONFLICT (source_id, target_id, type) DO UPDATE SET last_seen_at = excluded.last_seen_at`,
-      [
-        entity(r.from, typeOf.get(r.from) ?? 'file'),
-        entity(r.to, typeOf.get(r.to) ?? 'file'),
-        r.type,
-        now,
-        now,
-      ],
-    );
-  }
+  for (const r of draft.relations)
+    out.relations.push([
+      entity(r.from, typeOf.get(r.from) ?? 'file'),
+      entity(r.to, typeOf.get(r.to) ?? 'file'),
+      r.type,
+      1,
+      1,
+      now,
+      now,
+    ]);
+}
+
+/** Upserts the held rows: a link the memory's text already made gets weight 1. */
+function insertDraftLinks(tx: SqlWriter, held: DraftLinks): void {
+  insertRows(
+    tx,
+    'INSERT INTO memory_entities (memory_id, entity_id, weight)',
+    held.links,
+    'ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = 1',
+  );
+  insertRows(
+    tx,
+    'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)',
+    held.relations,
+    'ON CONFLICT (source_id, target_id, type) DO UPDATE SET last_seen_at = excluded.last_seen_at',
+  );
 }
 
 function staleFiles(r: SqlReader): Array<{ path: string; hash: string }> {

@@ -1,3 +1,4 @@
+import { tokenCount } from '../retrieval/tokenCount';
 import { extractSymbols } from './extractSymbols';
 import { contentHash, countLines, looksBinary, looksMinified } from './fileContent';
 import type { GrammarLoader } from './grammarLoader';
@@ -20,6 +21,8 @@ export async function scanFileContent(
   content: Uint8Array,
   grammars: GrammarLoader,
   context: ResolveContext,
+  /** Count the tokens of a parsed file (ScanJob.countTokens). */
+  countTokens = false,
 ): Promise<FileOutcome> {
   if (looksBinary(content)) return { kind: 'skipped', reason: 'binary' };
   const text = Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8');
@@ -43,6 +46,7 @@ export async function scanFileContent(
   if (!grammar) return { kind: 'scanned', result };
   const parsed = extractSymbols(await grammars.load(grammar), text);
   result.parsed = true;
+  if (countTokens) result.tokens = tokenCount(text);
   result.hasErrors = parsed.hasErrors;
   result.symbols = parsed.symbols;
   result.references = parsed.references;

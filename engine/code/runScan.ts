@@ -195,7 +195,7 @@ class ScanState {
     grammars: GrammarLoader,
     context: ResolveContext,
   ): Promise<void> {
-    const outcome = await scanFileContent(file, content, grammars, context);
+    const outcome = await scanFileContent(file, content, grammars, context, this.job.countTokens === true);
     if (outcome.kind === 'skipped') {
       this.skipped.push({ path: file.path, reason: outcome.reason });
       return;

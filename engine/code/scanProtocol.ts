@@ -33,6 +33,12 @@ export interface ScanJob {
    * @default true
    */
   trustMtime?: boolean;
+  /**
+   * Count the tokens of each parsed file where its text is read (FileScanResult.tokens), for the
+   * token-cost report, instead of reading every file again on the caller's thread afterwards.
+   * @default false
+   */
+  countTokens?: boolean;
 }
 
 export interface ScanProgress {

@@ -63,6 +63,8 @@ export interface ScanWorkspaceOptions {
   clock?: Clock;
   /** Told the paths of each batch of added and changed files once their index rows are written. */
   onFilesIndexed?: (paths: string[]) => void;
+  /** See ScanJob.countTokens: the counts are in ScanReport.sourceTokens. @default false */
+  countTokens?: boolean;
 }
 
 export interface ScanReport {
@@ -74,6 +76,8 @@ export interface ScanReport {
   /** Imports whose resolution changed because files appeared, moved or went away. */
   importsReresolved: number;
   millis: number;
+  /** Tokens of the files this scan parsed, by path, when it counted them (`countTokens`). */
+  sourceTokens: Map<string, number>;
 }
 
 /**
@@ -100,6 +104,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
   );
   const changes: ChangeSet = { added: [], changed: [], deleted: [], renamed: [], unchanged: 0 };
   let summary: ScanSummary | undefined;
+  const sourceTokens = new Map<string, number>();
 
   const onEvent = (event: ScanEvent) => {
     if (event.type === 'progress') options.onProgress?.(event.progress);
@@ -114,7 +119,10 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
           ),
         DERIVED_WRITE,
       );
-      for (const { change, result } of event.files) changes[change].push(result.path);
+      for (const { change, result } of event.files) {
+        changes[change].push(result.path);
+        if (result.tokens !== undefined) sourceTokens.set(result.path, result.tokens);
+      }
       options.onFilesIndexed?.(event.files.map((f) => f.result.path));
     } else summary = event.summary;
   };
@@ -127,6 +135,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.skipDirectories ? { skipDirectories: options.skipDirectories } : {}),
     ...(options.trustMtime !== undefined ? { trustMtime: options.trustMtime } : {}),
+    ...(options.countTokens ? { countTokens: true } : {}),
   };
   try {
     if (options.runner === 'inline') await runScan(job, onEvent, options.signal, options.session);
@@ -165,6 +174,7 @@ export async function scanWorkspace(options: ScanWorkspaceOptions): Promise<Scan
     interruptedScans: interrupted,
     importsReresolved,
     millis: clock() - started,
+    sourceTokens,
   };
 }
 

@@ -16,10 +16,22 @@ export function tokenCost(drafts: readonly MemoryDraft[], sourceTokens: number):
   return { memoryTokens, sourceTokens, ratio: sourceTokens > 0 ? memoryTokens / sourceTokens : 0 };
 }
 
-/** Tokens of the given root-relative files as they are on disk now (unreadable files count 0). */
-export async function sourceTokens(root: string, relativePaths: readonly string[]): Promise<number> {
+/**
+ * Tokens of the given root-relative files as they are on disk now (unreadable files count 0);
+ * `counted` holds the counts a scan made as it read files (files it did not read are read here).
+ */
+export async function sourceTokens(
+  root: string,
+  relativePaths: readonly string[],
+  counted: ReadonlyMap<string, number> = new Map(),
+): Promise<number> {
   let total = 0;
   for (const relative of relativePaths) {
+    const known = counted.get(relative);
+    if (known !== undefined) {
+      total += known;
+      continue;
+    }
     const text = await readFile(path.join(root, relative), 'utf8').catch(() => '');
     total += tokenCount(text);
   }

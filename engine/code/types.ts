@@ -92,6 +92,8 @@ export interface FileScanResult {
   /** Identifiers this file uses, with counts, most used first, capped. */
   references: Record<string, number>;
   manifest: ManifestRecord | null;
+  /** Tokens (o200k) of a parsed file's text, when the scan counts them (ScanJob.countTokens). */
+  tokens?: number;
 }
 
 /** Why the walker left a file out. */

@@ -1,5 +1,6 @@
 import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
+import type { RedactionResult } from '../extract/secrets';
 import { indexMemory } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { contentHash } from './contentHash';
@@ -54,12 +55,8 @@ export class RememberWrite {
     now: number,
     embedded: EmbeddedText | undefined,
   ): RememberResult | EngramError {
-    const content = redactSecrets(input.content);
-    const context = input.context === null ? null : redactSecrets(input.context);
-    const redacted = [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))];
-    const agent = input.agent ?? actor.agent ?? null;
-    const session = input.session ?? actor.session ?? (input.layer === 'working' ? 'default' : null);
-    const hash = contentHash(content.text);
+    const prepared = prepareRemember(input, actor);
+    const { content, context, redacted, agent, session, hash } = prepared;
 
     const duplicate = input.dedupe ? this.findDuplicate(tx, hash, input.scope, agent) : undefined;
     // The paths below that read or change existing memories may meet one created earlier in this
@@ -137,6 +134,28 @@ export class RememberWrite {
       }
     }
 
+    const created = { id, validFrom, superseded };
+    return this.create(tx, prepared, input, actor, now, embedded, created, insertVersion);
+  }
+
+  /**
+   * Writes a new memory: its version (through `insert`: now, or held by a batch), its entity links
+   * and side rows (held until `flush`), its vector when embedded. `created.superseded`: the ids
+   * it replaced (already closed by the caller, naming `created.id` as their successor).
+   */
+  create(
+    tx: SqlWriter,
+    prepared: PreparedRemember,
+    input: ValidRemember,
+    actor: Actor,
+    now: number,
+    embedded: EmbeddedText | undefined,
+    created: { id: string; validFrom: number; superseded: string[] },
+    insert: (tx: SqlWriter, version: MemoryVersion) => void,
+  ): RememberResult {
+    const { content, context, redacted, agent, session, hash } = prepared;
+    const { id, validFrom, superseded } = created;
+    const surprise = embedded ? surpriseOf(embedded.nearest) : undefined;
     const version: MemoryVersion = {
       id,
       version: 1,
@@ -166,7 +185,7 @@ export class RememberWrite {
       supersededAt: null,
       change: 'created',
     };
-    insertVersion(tx, version);
+    insert(tx, version);
     const linked = this.deps.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
     const doc = this.deps.newRows.add(tx, {
       id,
@@ -273,4 +292,28 @@ export class RememberWrite {
       [hash, scope, agent],
     );
   }
+}
+
+/** What `remember` computes from an input before it looks at the store. */
+export interface PreparedRemember {
+  content: RedactionResult;
+  context: RedactionResult | null;
+  /** Kinds of secrets redacted from the content or the context. */
+  redacted: string[];
+  agent: string | null;
+  session: string | null;
+  hash: string;
+}
+
+export function prepareRemember(input: ValidRemember, actor: Actor): PreparedRemember {
+  const content = redactSecrets(input.content);
+  const context = input.context === null ? null : redactSecrets(input.context);
+  return {
+    content,
+    context,
+    redacted: [...new Set([...content.redactions, ...(context?.redactions ?? [])].map((r) => r.kind))],
+    agent: input.agent ?? actor.agent ?? null,
+    session: input.session ?? actor.session ?? (input.layer === 'working' ? 'default' : null),
+    hash: contentHash(content.text),
+  };
 }

@@ -1,4 +1,5 @@
 import type { SqlWriter } from '../store/sqlAccess';
+import type { SqlValue } from '../store/statementLog';
 import type {
   ChangeKind,
   Kind,
@@ -96,39 +97,44 @@ export function toMemory(row: MemoryRow): Memory {
   return memory;
 }
 
+export const VERSION_INSERT =
+  'INSERT INTO memories (id, version, layer, kind, content, context, tags, importance, trust, critical, scope, ' +
+  'agent, session, conflict_key, content_hash, source, status, status_reason, superseded_by, valid_from, ' +
+  'valid_to, recorded_at, superseded_at, change)';
+
+/** The values of a version's row, in VERSION_INSERT's column order. */
+export function versionRow(v: MemoryVersion): SqlValue[] {
+  return [
+    v.id,
+    v.version,
+    v.layer,
+    v.kind,
+    v.content,
+    v.context,
+    JSON.stringify(v.tags),
+    v.importance,
+    v.trust,
+    v.critical ? 1 : 0,
+    v.scope,
+    v.agent,
+    v.session,
+    v.conflictKey,
+    v.contentHash,
+    v.source === null ? null : JSON.stringify(v.source),
+    v.status,
+    v.statusReason,
+    v.supersededBy,
+    v.validFrom,
+    v.validTo,
+    v.recordedAt,
+    v.supersededAt,
+    v.change,
+  ];
+}
+
 /** Inserts one version row. Versions are immutable once their successor exists. */
 export function insertVersion(tx: SqlWriter, v: MemoryVersion): void {
-  tx.run(
-    'INSERT INTO memories (id, version, layer, kind, content, context, tags, importance, trust, critical, scope, ' +
-      'agent, session, conflict_key, content_hash, source, status, status_reason, superseded_by, valid_from, ' +
-      'valid_to, recorded_at, superseded_at, change) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
-    [
-      v.id,
-      v.version,
-      v.layer,
-      v.kind,
-      v.content,
-      v.context,
-      JSON.stringify(v.tags),
-      v.importance,
-      v.trust,
-      v.critical ? 1 : 0,
-      v.scope,
-      v.agent,
-      v.session,
-      v.conflictKey,
-      v.contentHash,
-      v.source === null ? null : JSON.stringify(v.source),
-      v.status,
-      v.statusReason,
-      v.supersededBy,
-      v.validFrom,
-      v.validTo,
-      v.recordedAt,
-      v.supersededAt,
-      v.change,
-    ],
-  );
+  tx.run(`${VERSION_INSERT} VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, versionRow(v));
 }
 
 /** Closes the current version (transaction time) and records its successor with `patch` applied. */

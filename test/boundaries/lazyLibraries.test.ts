@@ -12,7 +12,7 @@ const read = (name: string) => readFileSync(path.join(dist, name), 'utf8');
  * code holds, so finding it in a bundle means the library was copied in instead of loaded beside it.
  */
 const LAZY = [
-  { file: 'lazy/gptTokenizer.js', marker: 'o200k_base', users: ['engineCore.js'] },
+  { file: 'lazy/gptTokenizer.js', marker: 'o200k_base', users: ['engineCore.js', 'scanWorker.js'] },
   { file: 'lazy/hnswlibWasm.js', marker: 'waitForFileSystemSynced', users: ['engineCore.js'] },
   { file: 'lazy/fakeIndexeddb.js', marker: 'FDBKeyRange', users: ['engineCore.js'] },
   { file: 'lazy/pg.js', marker: 'SCRAM-SHA-256', users: ['engineCore.js'] },
