@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeBundleAscii } from './asciiBundle.mjs';
 import { quantizeUseLite } from './quantizeUseLite.mjs';
+import { tokenizerRanksAsJson } from './tokenizerRanks.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
@@ -148,6 +149,7 @@ for (const library of lazyLibraries) {
     entryPoints: [{ in: require.resolve(library.module), out: library.out }],
     outdir: path.join(dist, 'lazy'),
     minifyWhitespace: true,
+    plugins: [tokenizerRanksAsJson],
   });
   makeBundleAscii(path.join(dist, 'lazy', `${library.out}.js`));
 }

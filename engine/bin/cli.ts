@@ -1,13 +1,19 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { requireWithCodeCache } from './codeCache';
+import { baselineWasmOnly } from './oneShotWasm';
 // Everything from the shared engine bundle (dist/engineCore.js, see engineCore.ts), required
 // through a V8 code cache (codeCache.ts): each command is a new process that compiles it.
 import type * as EngineCore from './engineCore';
 import type { UseLiteAssets } from './engineCore';
 
-const core = requireWithCodeCache(path.join(__dirname, './engineCore.js'));
+// Before anything compiles: the flag is part of what V8 checks a code cache against, so the
+// two kinds of command keep a cache each (the variant in its key).
+const baseline = baselineWasmOnly(process.argv.slice(2));
+if (baseline) v8.setFlagsFromString('--liftoff-only');
+const core = requireWithCodeCache(path.join(__dirname, './engineCore.js'), baseline ? 'liftoff-only' : '');
 const { buildCli, resolveDefaultModelAssets, useLiteAssetsInDirectory, workerScriptsIn } =
   core.exports as typeof EngineCore;
 

@@ -20,14 +20,20 @@ type NodeModule = typeof Module & {
  * command has run (with the functions it compiled) when there was none or V8 rejected it (another
  * bundle or V8). The cache is kept in a directory of this user's alone, else not used.
  */
-export function requireWithCodeCache(file: string): { exports: unknown; save: () => void } {
+export function requireWithCodeCache(
+  file: string,
+  /** The V8 flags this process set (cached code is refused under other flags): one cache each. */
+  flags = '',
+): { exports: unknown; save: () => void } {
   const node = Module as NodeModule;
   if (node.enableCompileCache) {
     node.enableCompileCache();
     return { exports: createRequire(file)(file), save: () => undefined };
   }
-  const source = readFileSync(file, 'utf8');
-  const cacheFile = cacheFileFor(file, source);
+  // Hashed as read: hashing the decoded string encoded its 2.8 MB to UTF-8 again on every run.
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const cacheFile = cacheFileFor(file, bytes, flags);
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -61,7 +67,7 @@ export function requireWithCodeCache(file: string): { exports: unknown; save: ()
 }
 
 /** The cache file of this bundle and Node, in a directory only this user can write; or none. */
-function cacheFileFor(file: string, source: string): string | undefined {
+function cacheFileFor(file: string, source: Buffer, flags: string): string | undefined {
   const uid = process.getuid?.();
   const directory = path.join(os.tmpdir(), `engram-code-cache${uid === undefined ? '' : `-${uid}`}`);
   try {
@@ -72,7 +78,7 @@ function cacheFileFor(file: string, source: string): string | undefined {
     return undefined;
   }
   const key = createHash('sha256')
-    .update(`${process.version}\0${process.arch}\0${file}\0`)
+    .update(`${process.version}\0${process.arch}\0${file}\0${flags}\0`)
     .update(source)
     .digest('hex')
     .slice(0, 32);

@@ -1,4 +1,5 @@
 import type { Database } from 'sql.js';
+import { registerBlobFunction } from './nativeFunction';
 
 /**
  * Okapi BM25 for SQLite FTS4, which has no ranking function of its own (and sql.js has no FTS5).
@@ -95,6 +96,7 @@ export function bm25FromMatchInfo(
 
 /** Registers `bm25(matchinfo, w0, w1, w2, w3)` on a database. */
 export function registerBm25(db: Database): void {
+  if (registerBlobFunction(db, 'bm25', 5, bm25FromMatchInfo)) return;
   const weights = [0, 0, 0, 0];
   db.create_function('bm25', (blob: unknown, w0: unknown, w1: unknown, w2: unknown, w3: unknown) => {
     if (!(blob instanceof Uint8Array)) return 0;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError, invalidInput } from '../errors';
-import { openDatabase } from './fileCapacity';
+import { openDatabase, readFileWithRoom } from './fileCapacity';
 import { writeFileAtomic } from './fsync';
 import { Journal } from './journal';
 
@@ -121,7 +121,7 @@ export function loadSnapshot(
       : '; the journal may rebuild it: run `engram recover`';
   let bytes: Buffer;
   try {
-    bytes = readFileSync(databasePath);
+    bytes = roomToGrow ? readFileWithRoom(databasePath) : readFileSync(databasePath);
   } catch (error) {
     throw new EngramError('STORE', `cannot read database ${databasePath}: ${String(error)}`);
   }
@@ -130,10 +130,12 @@ export function loadSnapshot(
       database: databasePath,
     });
   }
+  // Before the database owns the bytes (readFileWithRoom's become its file).
+  const checked = sumPath !== undefined && storedSum(sumPath) === snapshotSum(bytes);
   let db: Database | undefined;
   try {
     db = roomToGrow ? openDatabase(sql, bytes) : new sql.Database(bytes);
-    if (sumPath === undefined || storedSum(sumPath) !== snapshotSum(bytes)) {
+    if (!checked) {
       quickCheckCount++;
       const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
       if (check !== 'ok') throw new Error(String(check));

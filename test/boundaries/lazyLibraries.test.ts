@@ -54,4 +54,24 @@ describe('libraries the engine loads on first use stay out of the bundles that l
     assert.equal(out.tokens, 2);
     assert.equal(out.indexedDB, 'object');
   });
+
+  it('dist/lazy/gptTokenizer.js parses the rank table as JSON and counts and encodes as the library does', () => {
+    // scripts/tokenizerRanks.mjs: a JSON string instead of a 200k-element array literal.
+    assert.match(read('lazy/gptTokenizer.js'), /exports\d*\.default=JSON\.parse\(/);
+    const text = `${read('../docs/benchmarks.md').slice(0, 20_000)} h\u00e9llo w\u00f6rld \u65e5\u672c\u8a9e \u{1F600}`;
+    const script = `
+      const text = require('node:fs').readFileSync(0, 'utf8');
+      const bundled = require(${JSON.stringify(path.join(dist, 'lazy', 'gptTokenizer.js'))});
+      const library = require('gpt-tokenizer');
+      process.stdout.write(JSON.stringify([bundled.encode(text), library.encode(text)].map(String)));`;
+    const [bundled, library] = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], {
+        encoding: 'utf8',
+        input: text,
+        cwd: path.join(dist, '..'),
+      }),
+    ) as [string, string];
+    assert.ok(bundled.length > 1000);
+    assert.equal(bundled, library);
+  });
 });

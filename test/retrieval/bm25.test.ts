@@ -74,4 +74,45 @@ describe('BM25 over FTS4 matchinfo', () => {
     assert.deepEqual(rank('alpha OR beta').slice(0, 2), [1, 2]);
     db.close();
   });
+
+  it("scores through sql.js's exports, not create_function, with the same numbers and errors", async () => {
+    const SQL = await loadSqlJs(SQL_WASM_PATH);
+    const native = new SQL.Database();
+    native.create_function = () => {
+      throw new Error('create_function was used');
+    };
+    registerBm25(native);
+    const wrapped = new SQL.Database();
+    wrapped.create_function('bm25', (blob: unknown, w0: unknown, w1: unknown, w2: unknown, w3: unknown) =>
+      blob instanceof Uint8Array ? bm25FromMatchInfo(blob, [w0, w1, w2, w3].map(Number)) : 0,
+    );
+    const docs = ['alpha beta', 'alpha beta gamma delta epsilon zeta', 'beta', 'beta beta', 'gamma alpha'];
+    const scores = (db: typeof native, weights: string) => {
+      db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS f USING fts4(a, b)');
+      if (db.exec('SELECT count(*) FROM f')[0]!.values[0]![0] === 0)
+        docs.forEach((body, i) =>
+          db.run('INSERT INTO f (docid, a, b) VALUES (?, ?, ?)', [i + 1, body, docs[4 - i]!]),
+        );
+      return db.exec(
+        `SELECT docid, bm25(matchinfo(f, 'pcnalx'), ${weights}) FROM f WHERE f MATCH 'alpha OR beta' ORDER BY docid`,
+      )[0]!.values;
+    };
+    for (const weights of ['1.0, 0.5, 0, 0', "1, '0.25', NULL, 2", 'NULL, 1, 0, 0'])
+      assert.deepEqual(scores(native, weights), scores(wrapped, weights), weights);
+    // A 40 MB blob grows the module's memory, which detaches the buffer the function read before.
+    native.exec('SELECT length(randomblob(40000000))');
+    assert.deepEqual(scores(native, '1, 1, 1, 1'), scores(wrapped, '1, 1, 1, 1'), 'after the memory grew');
+    // Not a blob: 0, as before; an empty blob: the same error as create_function's.
+    const value = (db: typeof native, sql: string) => {
+      try {
+        return db.exec(sql)[0]!.values[0]![0];
+      } catch (error) {
+        return String(error);
+      }
+    };
+    for (const sql of ["SELECT bm25('text', 1, 1, 1, 1)", "SELECT bm25(x'', 1, 1, 1, 1)"])
+      assert.equal(value(native, sql), value(wrapped, sql), sql);
+    native.close();
+    wrapped.close();
+  });
 });

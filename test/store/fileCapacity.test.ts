@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { DurableDatabase } from '../../engine/store/durableDatabase';
-import { roomFor } from '../../engine/store/fileCapacity';
+import { fileCapacity, openDatabase, readFileWithRoom, roomFor } from '../../engine/store/fileCapacity';
+import { loadSqlJs } from '../../engine/store/sqlite';
 import type { Migration } from '../../engine/store/migrate';
 import { openDurable } from '../support/durable';
-import { tempDir } from '../support/temp';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
 const migrations: Migration[] = [
   { version: 1, name: 'blobs', up: (tx) => tx.run('CREATE TABLE blobs (id INTEGER PRIMARY KEY, b BLOB)') },
@@ -85,5 +87,23 @@ describe('the database file grows in reserved room (fileCapacity.ts)', () => {
       rows + 1,
     );
     await reopened.close();
+  });
+
+  it('keeps the buffer readFileWithRoom read the file into as the database file: no copy', async () => {
+    const sql = await loadSqlJs(SQL_WASM_PATH);
+    const seed = new sql.Database();
+    seed.run('CREATE TABLE t (n INTEGER)');
+    const file = path.join(tempDir(), 'plain.db');
+    writeFileSync(file, seed.export());
+    seed.close();
+    const bytes = readFileWithRoom(file);
+    assert.deepEqual(bytes, readFileSync(file));
+    const db = openDatabase(sql, bytes);
+    assert.ok((fileCapacity(db)?.bytes ?? 0) >= bytes.length + roomFor(bytes.length));
+    // SQLite bumps the header's change counter (offset 24) on a commit: in these very bytes.
+    const counter = bytes.readUInt32BE(24);
+    db.run('INSERT INTO t VALUES (1)');
+    assert.equal(bytes.readUInt32BE(24), counter + 1);
+    db.close();
   });
 });
