@@ -24,10 +24,7 @@ export async function refusedOption(
   name: string,
 ): Promise<ClaimCheck | undefined> {
   if (!ctx.git || !/^[A-Za-z_$][\w$-]*$/.test(name)) return undefined;
-  const files = [...(await ctx.literals.get(name))].filter(isCodeEvidence).sort().slice(0, MAX_FILES);
-  for (const file of files) {
-    const message = refusalIn(sourceText(ctx, file) ?? '', name);
-    if (message === undefined) continue;
+  for (const { file, message } of await refusalsOnce(ctx, name)) {
     const commit = await ctx.firstChange(message, [file], claim.memoryValidFrom, 'present');
     if (!commit) continue;
     return withCommit(
@@ -36,6 +33,34 @@ export async function refusedOption(
     );
   }
   return undefined;
+}
+
+/** Per check: docs name the same options in many memories; each name's files are read once. */
+const checkRefusals = new WeakMap<VerificationContext, Map<string, Promise<Refusal[]>>>();
+
+interface Refusal {
+  file: string;
+  message: string;
+}
+
+function refusalsOnce(ctx: VerificationContext, name: string): Promise<Refusal[]> {
+  let cache = checkRefusals.get(ctx);
+  if (!cache) checkRefusals.set(ctx, (cache = new Map<string, Promise<Refusal[]>>()));
+  let refusals = cache.get(name);
+  if (!refusals) {
+    refusals = ctx.literals.get(name).then((files) =>
+      [...files]
+        .filter(isCodeEvidence)
+        .sort()
+        .slice(0, MAX_FILES)
+        .flatMap((file) => {
+          const message = refusalIn(sourceText(ctx, file) ?? '', name);
+          return message === undefined ? [] : [{ file, message }];
+        }),
+    );
+    cache.set(name, refusals);
+  }
+  return refusals;
 }
 
 /** The refusal of `name` a thrown error states in `source`, as written (`maxRedirections is not supported`). */
