@@ -1,3 +1,5 @@
+import { parameterListAt, splitTopLevel } from './signatures';
+
 /**
  * Defaults the code declares one step removed from the option: through a same-file constant
  * (`const DEFAULT_MAX_AGE = 180 * 24 * 60 * 60`), as plain arithmetic of number literals, or by
@@ -101,10 +103,10 @@ export function passedOnDefaults(source: string, name: string): string[] {
   for (let m = call.exec(source); m !== null; m = call.exec(source)) {
     const callee = m[1] as string;
     if (NOT_CALLEES.has(callee)) continue;
-    const position = topLevelParts(m[2] as string).findIndex((part) => argument.test(part.trim()));
+    const position = splitTopLevel(m[2] as string).findIndex((part) => argument.test(part.trim()));
     if (position < 0) continue;
     for (const parameters of declaredParameters(source, callee)) {
-      const parameter = topLevelParts(parameters)[position];
+      const parameter = splitTopLevel(parameters)[position];
       const declared = parameter?.match(/^\s*[A-Za-z_$][\w$]*\s*\??\s*(?::[^=]+?)?=(?!=)\s*([\s\S]+?)\s*$/);
       if (declared) values.push(declared[1] as string);
     }
@@ -121,45 +123,11 @@ function declaredParameters(source: string, callee: string): string[] {
   );
   const lists: string[] = [];
   for (let m = opening.exec(source); m !== null; m = opening.exec(source)) {
-    const list = balancedFrom(source, m.index + m[0].length);
+    const list = parameterListAt(source, m.index + m[0].length - 1);
     if (list === undefined) continue;
-    const after = source.slice(
-      m.index + m[0].length + list.length + 1,
-      m.index + m[0].length + list.length + 80,
-    );
+    const after = source.slice(list.close + 1, list.close + 80);
     // A declaration goes on to a body (`{`, `=>`, or a return type first); a call does not.
-    if (/^\s*(?::[^{=;]+)?(?:\{|=>)/.test(after)) lists.push(list);
+    if (/^\s*(?::[^{=;]+)?(?:\{|=>)/.test(after)) lists.push(list.inside);
   }
   return lists;
-}
-
-/** The text from `start` to the `)` that closes the parenthesis opened just before it. */
-function balancedFrom(source: string, start: number): string | undefined {
-  let depth = 0;
-  for (let i = start; i < source.length && i < start + 2000; i++) {
-    const c = source[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') {
-      if (depth === 0) return c === ')' ? source.slice(start, i) : undefined;
-      depth--;
-    }
-  }
-  return undefined;
-}
-
-/** `a, b = f(1, 2), { c }` split at its top-level commas. */
-function topLevelParts(list: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const c of list) {
-    if (c === '(' || c === '[' || c === '{' || c === '<') depth++;
-    else if (c === ')' || c === ']' || c === '}' || c === '>') depth = Math.max(0, depth - 1);
-    if (c === ',' && depth === 0) {
-      parts.push(current);
-      current = '';
-    } else current += c;
-  }
-  parts.push(current);
-  return parts;
 }

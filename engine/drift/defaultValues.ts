@@ -3,9 +3,9 @@ import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { isCodeEvidence } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
-import { eventAfter } from './gitHistory';
 import type { VerificationContext } from './verificationContext';
 import { sourceText } from './sourceText';
+import { oncePerCheck } from './checkMemo';
 import { sameDuration, statedDuration } from './durations';
 import { passedOnDefaults, resolveDefault } from './defaultExpressions';
 import type { ResolvedDefault } from './defaultExpressions';
@@ -59,7 +59,8 @@ export async function verifyDefaultClaim(
     (found) => !found.some(matches),
     'every',
   );
-  const names = await namesNow(ctx, heldIn, claim.memoryValidFrom);
+  // Where those files are now: renames since followed, as fileBreak followed them (undefined: deleted).
+  const names = await Promise.all(heldIn.map((file) => ctx.nameNow(file)));
   const there = sites.filter((site) => names.includes(site.file));
   const values = [...new Set(there.map((site) => site.value))];
   if (values.length === 1) {
@@ -69,7 +70,10 @@ export async function verifyDefaultClaim(
       return unverifiable(`the code's default is an expression: ${site.value}`);
     return withCommit(changedTo(site, claim), commit);
   }
-  if (values.length === 0 && names.every((file) => sourceText(ctx, file) === undefined)) {
+  if (
+    values.length === 0 &&
+    names.every((file) => file === undefined || sourceText(ctx, file) === undefined)
+  ) {
     // Where the default was declared is gone (expectCt's module): it is the default of nothing now.
     const gone: ClaimCheck = {
       verdict: 'stale',
@@ -86,20 +90,12 @@ interface Site extends ResolvedDefault {
   file: string;
 }
 
-/** Per check: docs name the same options in many memories, and each file is read once per name. */
-const checkDefaults = new WeakMap<VerificationContext, Map<string, ResolvedDefault[]>>();
-
 /** The defaults a workspace file declares for `name` now (none when it is gone or too large). */
 function defaultsNow(ctx: VerificationContext, file: string, name: string): ResolvedDefault[] {
-  let cache = checkDefaults.get(ctx);
-  if (!cache) checkDefaults.set(ctx, (cache = new Map<string, ResolvedDefault[]>()));
-  const key = `${name}\u0000${file}`;
-  let found = cache.get(key);
-  if (!found) {
+  return oncePerCheck(ctx, `defaults\u0000${name}\u0000${file}`, () => {
     const text = sourceText(ctx, file);
-    cache.set(key, (found = text === undefined ? [] : resolvedDefaults(text, name)));
-  }
-  return found;
+    return text === undefined ? [] : resolvedDefaults(text, name);
+  });
 }
 
 /**
@@ -125,22 +121,6 @@ async function filesDeclaringThen(
   );
   if (held.some((h) => h === undefined)) return undefined;
   return files.filter((_, i) => held[i] === true);
-}
-
-/** Where `files` are now, renames since `time` followed (a deleted file keeps its old name). */
-async function namesNow(ctx: VerificationContext, files: readonly string[], time: number): Promise<string[]> {
-  const events = await ctx.pathEvents;
-  return files.map((file) => {
-    let name = file;
-    let since = time;
-    for (let hop = 0; hop < 5; hop++) {
-      const event = eventAfter(events.get(name) ?? [], since);
-      if (!event || event.committed <= since || event.status !== 'R' || !event.target) break;
-      name = event.target;
-      since = event.committed;
-    }
-    return name;
-  });
 }
 
 /** Without history: one site, a plain literal as written, decides; anything else is a guess. */

@@ -167,6 +167,13 @@ async function laterNames(ctx: GitContext, file: string): Promise<string[]> {
   }).catch(() => [] as string[]);
 }
 
+/** Where `file` is in HEAD's tree: itself, the last of its later names, or undefined when deleted. */
+export async function nameAtHead(ctx: GitContext, file: string): Promise<string | undefined> {
+  if (await existsAt(ctx, ctx.head, file)) return file;
+  const last = (await laterNames(ctx, file)).at(-1);
+  return last !== undefined && (await existsAt(ctx, ctx.head, last)) ? last : undefined;
+}
+
 /** Renames followed forward from one file (a chain longer than this is not worth the git calls). */
 const MAX_RENAMES = 4;
 

@@ -3,6 +3,7 @@ import { withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
 import { isCodeEvidence } from './evidenceFiles';
 import { sourceText } from './sourceText';
+import { oncePerCheck } from './checkMemo';
 import type { VerificationContext } from './verificationContext';
 
 /** Code files read for a refusal of one name; a name in more is too common to read them all. */
@@ -35,20 +36,15 @@ export async function refusedOption(
   return undefined;
 }
 
-/** Per check: docs name the same options in many memories; each name's files are read once. */
-const checkRefusals = new WeakMap<VerificationContext, Map<string, Promise<Refusal[]>>>();
-
 interface Refusal {
   file: string;
   message: string;
 }
 
+/** The refusals of `name` in the code files that hold it, read once per check and name. */
 function refusalsOnce(ctx: VerificationContext, name: string): Promise<Refusal[]> {
-  let cache = checkRefusals.get(ctx);
-  if (!cache) checkRefusals.set(ctx, (cache = new Map<string, Promise<Refusal[]>>()));
-  let refusals = cache.get(name);
-  if (!refusals) {
-    refusals = ctx.literals.get(name).then((files) =>
+  return oncePerCheck(ctx, `refusals\u0000${name}`, () =>
+    ctx.literals.get(name).then((files) =>
       [...files]
         .filter(isCodeEvidence)
         .sort()
@@ -57,10 +53,8 @@ function refusalsOnce(ctx: VerificationContext, name: string): Promise<Refusal[]
           const message = refusalIn(sourceText(ctx, file) ?? '', name);
           return message === undefined ? [] : [{ file, message }];
         }),
-    );
-    cache.set(name, refusals);
-  }
-  return refusals;
+    ),
+  );
 }
 
 /** The refusal of `name` a thrown error states in `source`, as written (`maxRedirections is not supported`). */

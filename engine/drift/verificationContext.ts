@@ -5,7 +5,7 @@ import type { CommitEvidence } from './claimTypes';
 import { grepNeedles } from './gitGrep';
 import { commitsAt, openGit, pathEvents } from './gitHistory';
 import { firstChange } from './historyWalk';
-import { firstBreak, heldAt } from './fileHistory';
+import { firstBreak, heldAt, nameAtHead } from './fileHistory';
 import { StoredHistory } from './historyStore';
 import type { ReadLater } from './historyStore';
 import type { FileReader } from './fileHistory';
@@ -56,6 +56,8 @@ export interface VerificationContext {
     isFalse: (value: T) => boolean,
     mode: 'every' | 'any',
   ): Promise<CommitEvidence | undefined>;
+  /** Where a file of the history is now: renames followed; undefined when deleted (the file itself without git). */
+  nameNow(file: string): Promise<string | undefined>;
   /** Whether the claim held in any of `files` when the memory was written (undefined: history cannot tell). */
   heldThen<T>(
     files: readonly string[],
@@ -123,6 +125,7 @@ export async function createVerificationContext(
       git ? firstChange(git, needle, files, await commitsAt(git, time), becomes) : undefined,
     fileBreak: async (files, time, reader, isFalse, mode) =>
       git ? firstBreak(git, files, (await commitsAt(git, time))[0], reader, isFalse, mode) : undefined,
+    nameNow: (file) => (git ? nameAtHead(git, file) : Promise.resolve(file)),
     heldThen: async (files, time, reader, holds) =>
       git && !git.shallow ? heldAt(git, files, (await commitsAt(git, time))[0], reader, holds) : undefined,
   };
