@@ -6,13 +6,19 @@
  * The tokenizer's tables take ~0.5 s to load, so they load on first use, not with the engine:
  * most CLI calls and writes never count tokens.
  */
-type CountTokens = (text: string) => number;
+type CountTokens = (text: string, options: { disallowedSpecial: Set<string> }) => number;
 let count: CountTokens | undefined;
+
+/**
+ * Special tokens (`<|endoftext|>`) written in a memory are text, as a model reading it gets them:
+ * the tokenizer refuses them by default, which failed every budgeted read of such a memory.
+ */
+const SPECIAL_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 export function tokenCount(text: string): number {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   count ??= (require('gpt-tokenizer') as { countTokens: CountTokens }).countTokens;
-  return count(text);
+  return count(text, SPECIAL_AS_TEXT);
 }
 
 /** The longest prefix of `text` (cut at a word boundary when possible) within `budget` tokens. */

@@ -89,3 +89,22 @@ test('every tool, resource and prompt result of the full profile fits the defaul
     `memory_list stayed small: ${near.join(', ')}`,
   );
 });
+
+test('a memory holding a tokenizer special token is counted as text, not refused', async () => {
+  // Model transcripts and tokenizer docs quote `<|endoftext|>`; gpt-tokenizer refuses special
+  // tokens by default, which made every budgeted read of such a memory fail.
+  const text = 'The sampler stops at <|endoftext|> and <|fim_prefix|> marks the infill prompt';
+  const remembered = (await bridge.client.callTool({
+    name: 'memory_remember',
+    arguments: { content: text },
+  })) as CallToolResult;
+  assert.ok(!remembered.isError, JSON.stringify(remembered.content));
+  for (const [name, args] of [
+    ['memory_recall', { query: 'sampler endoftext infill prompt', budget: 300 }],
+    ['memory_list', { budget: 300 }],
+  ] as const) {
+    const result = (await bridge.client.callTool({ name, arguments: args })) as CallToolResult;
+    assert.ok(!result.isError, `${name} failed: ${JSON.stringify(result.content)}`);
+    assert.match(JSON.stringify(result.structuredContent), /<\|endoftext\|>/, `${name} lost the memory`);
+  }
+});
