@@ -173,7 +173,37 @@ const PACKAGE_FILE_NAMES = new Set([
 function isNoCodeSymbol(text: string, claim: Partial): boolean {
   if (claim.kind !== 'symbol') return false;
   if (PACKAGE_FILE_NAMES.has(claim.subject) || SQL_WORDS.has(claim.subject)) return true;
+  if (isParameterName(text, claim.span[0], claim.span[1])) return true;
   return text[claim.span[0] - 1] === '%' && text[claim.span[1]] === '%';
+}
+
+/** `name: Type` or `name?: Type` right after `(` or `,`, rest dots allowed. */
+const PARAMETER_BEFORE_RE = /[(,]\s*(?:\.\.\.)?$/;
+const PARAMETER_AFTER_RE = /^\??\s*:(?!:)/;
+
+/**
+ * `(chunkInfo: ChunkInfo) => string`, `(id: string, parentId: string) => boolean`: the parameter
+ * names of a signature the text writes out are its own labels, not names the code must have (a
+ * parameter renamed in the code changes nothing a caller does). Only inside parentheses: an
+ * object's keys (`{ level: 'info' }`, inside a call or not) are options, and stay claims.
+ */
+function isParameterName(text: string, start: number, end: number): boolean {
+  if (!PARAMETER_AFTER_RE.test(text.slice(end, end + 3))) return false;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const before = text.slice(Math.max(lineStart, start - 200), start);
+  if (!PARAMETER_BEFORE_RE.test(before)) return false;
+  return innermostOpenBracket(before) === '(';
+}
+
+/** The innermost bracket still open at the end of `text`, or undefined. */
+function innermostOpenBracket(text: string): string | undefined {
+  const open: string[] = [];
+  for (const ch of text) {
+    if (ch === '(' || ch === '{' || ch === '[' || ch === '<') open.push(ch);
+    else if (ch === ')' || ch === '}' || ch === ']' || (ch === '>' && open[open.length - 1] === '<'))
+      open.pop();
+  }
+  return open[open.length - 1];
 }
 
 /**

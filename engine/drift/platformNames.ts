@@ -60,6 +60,58 @@ const HOST_GLOBALS = [
   // JSX examples use React's namespace without importing it (`const App: React.FC = ...`).
   'React',
   'ReactDOM',
+  // A CommonJS module's own scope, and the folder npm installs into.
+  '__dirname',
+  '__filename',
+  'exports',
+  'node_modules',
+];
+
+/**
+ * TypeScript's built-in types, which exist in no runtime: "`() => IterableIterator<string>`" in an
+ * API reference names the language's type, and a project that stops writing it removed nothing.
+ * (https://www.typescriptlang.org/docs/handbook/utility-types.html and lib.es*.d.ts.)
+ */
+const TYPESCRIPT_TYPES = [
+  'Partial',
+  'Required',
+  'Readonly',
+  'Record',
+  'Pick',
+  'Omit',
+  'Exclude',
+  'Extract',
+  'NonNullable',
+  'Parameters',
+  'ConstructorParameters',
+  'ReturnType',
+  'InstanceType',
+  'Awaited',
+  'ThisParameterType',
+  'OmitThisParameter',
+  'ThisType',
+  'NoInfer',
+  'Uppercase',
+  'Lowercase',
+  'Capitalize',
+  'Uncapitalize',
+  'PropertyKey',
+  'PromiseLike',
+  'ArrayLike',
+  'ReadonlyArray',
+  'ReadonlyMap',
+  'ReadonlySet',
+  'Iterable',
+  'Iterator',
+  'IterableIterator',
+  'IteratorResult',
+  'AsyncIterable',
+  'AsyncIterator',
+  'AsyncIterableIterator',
+  'Generator',
+  'AsyncGenerator',
+  'TemplateStringsArray',
+  'NodeJS',
 ];
 
 let platform: Set<string> | undefined;
@@ -68,6 +120,7 @@ function platformNames(): Set<string> {
   platform ??= new Set([
     ...(runInNewContext('Object.getOwnPropertyNames(globalThis)') as string[]),
     ...HOST_GLOBALS,
+    ...TYPESCRIPT_TYPES,
   ]);
   return platform;
 }

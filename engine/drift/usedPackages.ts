@@ -75,6 +75,12 @@ function isPackagePage(page: string, name: string): boolean {
   return [name, `node-${name}`, `${name}.js`, `${name}js`].includes(page);
 }
 
+/**
+ * "(e.g. [rollup-plugin-string](...))", "such as [x](...)": one package of a kind the reader may
+ * pick, even when the project itself happens to have it among its devDependencies.
+ */
+const EXAMPLE_BEFORE_RE = /\b(?:e\.\s?g\.?|for\s+(?:example|instance)|such\s+as|like)[,:]?\s*\[?$/i;
+
 /** `[anymatch](https://github.com/es128/anymatch)`, `[\`debug\`](https://www.npmjs.com/package/debug)`. */
 const PACKAGE_LINK_RE =
   /\[`?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`?\]\(https?:\/\/(?:github\.com\/[\w.-]+\/([\w.-]+)\/?|(?:www\.)?npmjs\.(?:com|org)\/package\/((?:@[\w.-]+\/)?[\w.-]+)\/?)(?:#[^)\s]*)?\)/g;
@@ -92,6 +98,7 @@ export function matchPackageLinks(text: string, out: Partial[]): void {
     const name = m[1] as string;
     const page = (m[2] ?? m[3] ?? '').replace(/\.git$/, '').toLowerCase();
     if (NOT_PACKAGES.has(name) || !isPackagePage(page, name.replace(/^@[^/]+\//, ''))) continue;
+    if (EXAMPLE_BEFORE_RE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
     const start = m.index + m[0].indexOf(name);
     out.push({ kind: 'dependency', subject: name, span: [start, start + name.length], usedAs: 'package' });
   }

@@ -29,6 +29,18 @@ describe('drift: a package linked to its own page', () => {
     );
   });
 
+  // Seen on rollup (explore, development): "(e.g. [rollup-plugin-string](...))" in its plugin
+  // guide, a package its own build had among its devDependencies until it dropped it.
+  it('is no claim when the text offers the package as an example of a kind', () => {
+    const text =
+      'If it makes no sense (e.g. [rollup-plugin-string](https://github.com/TrySound/rollup-plugin-string)), return null. ' +
+      'Plugins such as [picomatch](https://github.com/micromatch/picomatch) or, for example, [debug](https://www.npmjs.com/package/debug).';
+    assert.deepEqual(
+      extractClaims(text).filter((c) => c.kind === 'dependency'),
+      [],
+    );
+  });
+
   it("takes a Node package's repository named node-NAME or NAME.js for its page, and no other name", () => {
     const text =
       'Powered by the popular [`http-proxy`](https://github.com/nodejitsu/node-http-proxy), ' +
