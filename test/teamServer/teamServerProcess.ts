@@ -65,21 +65,37 @@ export interface HttpAnswer {
   body: Record<string, unknown>;
 }
 
-/** One POST /rpc (token undefined: no Authorization header). */
+/**
+ * One POST /rpc (token undefined: no Authorization header). Sent again once when the server had
+ * already closed the kept-alive connection fetch picked (its 5 s keep-alive ran out as the request
+ * left, which a loaded machine makes likely): the request never reached it, and the product's
+ * own client (teamConnection.ts) re-sends the same way.
+ */
 export async function rpc(url: string, token: string | undefined, body: unknown): Promise<HttpAnswer> {
-  const response = await fetch(`${url}/rpc`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify(body),
+  const send = () =>
+    fetch(`${url}/rpc`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      },
+      body: JSON.stringify(body),
+    });
+  const response = await send().catch((error: unknown) => {
+    if (!closedBeforeAnswer(error)) throw error;
+    return send();
   });
   return {
     status: response.status,
     headers: response.headers,
     body: (await response.json()) as Record<string, unknown>,
   };
+}
+
+/** fetch's failure when the server closed the connection before answering (undici's socket error). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET';
 }
 
 /** A port nothing listens on right now (for a server that starts later). */
