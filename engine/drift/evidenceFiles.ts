@@ -35,6 +35,14 @@ const NOT_CODE = [
   '**/docs/**',
   '**/doc/**',
   '**/documentation/**',
+  // The docs site's own code (redux's Docusaurus pages), not the project's.
+  '**/website/**',
+  // Stylesheets name no symbol of the code (`text`, `color` in a gitbook theme's CSS).
+  '**/*.css',
+  '**/*.scss',
+  '**/*.sass',
+  '**/*.less',
+  '**/*.styl',
   '**/test/**',
   '**/tests/**',
   '**/__tests__/**',

@@ -70,8 +70,10 @@ export function negatedRanges(text: string, need = false): Array<[number, number
         (WAY_BEFORE_RE.test(before) || WAY_AFTER_RE.test(clause.slice(m.index + m[0].length)))
       )
         continue;
-      // "Do not use `X` unless you have to", "we recommend you don't use X": advice to the reader.
-      if (/^do\b/i.test(m[0]) && ADVICE_BEFORE_RE.test(before)) continue;
+      // "Without `combineReducers()`, X wins": a clause opened by "without" sets a condition.
+      if (/^without$/i.test(m[0]) && /^\s*$/.test(before)) continue;
+      // "Do not use `X` unless you have to", "say you don't use X": advice or a supposition.
+      if (/^do(?:n't|\b)/i.test(m[0]) && ADVICE_BEFORE_RE.test(before)) continue;
       const from = start + m.index + m[0].length;
       const reach = text.slice(from, Math.min(end, from + OBJECT_REACH));
       const stop = PHRASE_END_RE.exec(reach.slice(1));

@@ -186,6 +186,12 @@ describe('drift claims in context', () => {
       ['symbol', 'thelib.list', false],
     ]);
     assert.deepEqual(summary('It works without `thelib.list`.'), [['symbol', 'thelib.list', true]]);
+    // Seen on redux (explore): a clause opened by "without" is a condition, "say you don't use X"
+    // a supposition; neither says X is gone.
+    assert.deepEqual(summary('Without `thelib.combine()` or similar code, the state always wins.'), [
+      ['symbol', 'thelib.combine', false],
+    ]);
+    assert.deepEqual(summary("Say you don't use `thelib.combine()`."), [['symbol', 'thelib.combine', false]]);
     // Stated, the same words still deny.
     assert.deepEqual(summary("The app doesn't use Redux."), [['dependency', 'redux', true]]);
   });
@@ -222,7 +228,7 @@ const memoryIn = (report: DriftReport, id: string) => {
 };
 
 describe('drift evidence is code, not text', () => {
-  it('a renamed option stays gone although an error message, the docs, a test and a lockfile still name it', async () => {
+  it('a renamed option stays gone although an error message, the docs, their site, a test and a lockfile still name it', async () => {
     const repo = new GitRepository();
     repo.commit('initial', '2025-01-01T00:00:00Z', {
       write: {
@@ -242,6 +248,8 @@ describe('drift evidence is code, not text', () => {
           '',
         ].join('\n'),
         'test/options.test.js': 'normalize({ retryLimit: 1 });\n',
+        // The docs site's own code (Docusaurus and the like) is not the project's.
+        'website/src/pages/options.js': 'export const shown = { retryLimit: 3 };\n',
         'package-lock.json': JSON.stringify({ packages: { 'node_modules/retryLimit': {} } }),
       },
     });
@@ -321,5 +329,28 @@ describe('drift evidence is code, not text', () => {
       'unverifiable',
       'already gone before the memory: no commit before it is blamed',
     );
+  });
+
+  // Seen on redux (explore): `todo.text` in its tutorials, whose only other `text` was a gitbook
+  // theme's CSS; when the theme went, eleven memories were called drifted.
+  it('a stylesheet is no evidence of a name in the code', async () => {
+    const repo = new GitRepository();
+    repo.commit('initial', '2025-01-01T00:00:00Z', {
+      write: {
+        'package.json': JSON.stringify({ name: 'thelib', version: '1.0.0' }),
+        'lib/index.js': 'export function createStore(reducer) { return { reducer }; }\n',
+        'theme/book.css': '.page { text-align: left; color: #333; }\n',
+      },
+    });
+    repo.commit('Remove dead theme CSS', '2025-03-01T00:00:00Z', { remove: ['theme/book.css'] });
+    const test = await driftHost(repo.root);
+    await test.call('scan', { tokens: false });
+    const id = await rememberAt(
+      test,
+      'Each todo shows `todo.text` in its `todo.color`.',
+      '2025-02-01T00:00:00Z',
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    for (const claim of claims) assert.notEqual(claim.verdict, 'stale', JSON.stringify(claim));
   });
 });
