@@ -26,11 +26,17 @@ export class BatchLoader<V> {
   private async flush(): Promise<void> {
     const queue = this.queue;
     this.queue = [];
+    const keys = queue.map((q) => q.key);
     try {
-      const found = await this.load(queue.map((q) => q.key));
+      // Git killed or unable to start on a loaded machine: asked once more before failing.
+      const found = await this.load(keys).catch(() => this.load(keys));
       for (const q of queue) q.resolve(found.get(q.key) ?? this.absent);
     } catch (error) {
-      for (const q of queue) q.reject(error);
+      // A failure is no answer: the claims waiting see it, a later question asks again.
+      for (const q of queue) {
+        this.answers.delete(q.key);
+        q.reject(error);
+      }
     }
   }
 }

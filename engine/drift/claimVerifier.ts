@@ -1,4 +1,6 @@
 import type { ClaimCheck } from './claimTypes';
+import { unverifiable } from './attribution';
+import { isGitFailure } from './gitFailure';
 import type { ClaimUnderCheck } from './attribution';
 import { verifyCommandClaim, verifyEnvClaim } from './codeClaims';
 import { verifyConfigClaim } from './configClaims';
@@ -33,19 +35,28 @@ export function verifyAll(
   ctx: VerificationContext,
   claims: readonly ClaimUnderCheck[],
 ): Promise<ClaimCheck[]> {
-  return Promise.all(
-    claims.map(async (claim) => {
-      const verify = VERIFIERS[claim.kind];
-      if (!verify)
-        return { verdict: 'unverifiable', evidence: { reason: `unknown claim kind ${claim.kind}` } };
-      if (claim.usedAs === 'package' && (await declaredWhenWritten(ctx, claim)))
-        return verifyDependencyClaim(ctx, { ...claim, kind: 'dependency' });
-      const check = await verify(ctx, claim);
-      return claim.confidence === 'low' && !removedMember(claim, check) && !refusedProjectCall(claim, check)
-        ? doubtful(check)
-        : check;
-    }),
-  );
+  return Promise.all(claims.map((claim) => verifyOne(ctx, claim).catch(couldNotCheck)));
+}
+
+async function verifyOne(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
+  const verify = VERIFIERS[claim.kind];
+  if (!verify) return unverifiable(`unknown claim kind ${claim.kind}`);
+  if (claim.usedAs === 'package' && (await declaredWhenWritten(ctx, claim)))
+    return verifyDependencyClaim(ctx, { ...claim, kind: 'dependency' });
+  const check = await verify(ctx, claim);
+  return claim.confidence === 'low' && !removedMember(claim, check) && !refusedProjectCall(claim, check)
+    ? doubtful(check)
+    : check;
+}
+
+/**
+ * Git failed (twice) on a question the claim needed: no verdict, and the reason, so a re-check
+ * asks again. A guess from what little was read (no history read as "never there", no commit)
+ * would make one run of a check say what another does not.
+ */
+function couldNotCheck(error: unknown): ClaimCheck {
+  if (!isGitFailure(error)) throw error;
+  return unverifiable(`could not be checked, git failed: ${error.message.trim().split('\n')[0] ?? ''}`);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   parseDatedCommit,
 } from './gitHistory';
 import { BatchLoader } from './batchLoader';
+import { GitFailure } from './gitFailure';
 import type { AnswerCodec } from './historyStore';
 import type { GitContext } from './gitHistory';
 
@@ -106,7 +107,7 @@ async function brokenForGood<T>(
 function existsAt(ctx: GitContext, commit: string, file: string): Promise<boolean> {
   return historyAnswer(ctx, `exists\u0000${commit}\u0000${file}`, 'commits', async () => {
     return (await objectsOf(ctx).get(`${commit}:${file}`)) !== undefined;
-  }).catch(() => true);
+  });
 }
 
 /**
@@ -126,7 +127,7 @@ async function nameAt(ctx: GitContext, commit: string, file: string): Promise<st
       file,
     ]);
     return [...new Set(out.split('\n').filter((line) => line.length > 0 && line !== file))];
-  }).catch(() => [] as string[]);
+  });
   for (const name of names) {
     if (await existsAt(ctx, commit, name)) return name;
   }
@@ -164,7 +165,7 @@ async function laterNames(ctx: GitContext, file: string): Promise<string[]> {
       name = next;
     }
     return names;
-  }).catch(() => [] as string[]);
+  });
 }
 
 /** Where `file` is in HEAD's tree: itself, the last of its later names, or undefined when deleted. */
@@ -233,7 +234,7 @@ function versionAt<T>(
       return reader.read(text, file);
     },
     orUnreadable(reader.codec),
-  ).catch(() => 'unreadable' as const);
+  );
 }
 
 /** A reader's codec around `unreadable` (a plain string either way); none when values are JSON. */
@@ -269,7 +270,7 @@ function descendants(ctx: GitContext, asOf: string, file: string): Promise<Set<s
         .raw([LITERAL, 'rev-list', '--ancestry-path', `${asOf}..HEAD`, '--', file])
         .then((out) => new Set(out.split('\n').filter((line) => line.length > 0))),
     SET_CODEC as AnswerCodec<Set<string>>,
-  ).catch(() => new Set<string>());
+  );
 }
 
 /** Every readable version of a file in HEAD's history, oldest first, read once per HEAD and reader. */
@@ -299,7 +300,7 @@ function fileVersions<T>(ctx: GitContext, file: string, reader: FileReader<T>): 
       return versions;
     },
     versionsCodec(reader.codec),
-  ).catch(() => []);
+  );
 }
 
 /** Per HEAD's process cache: an object (`commit:path`) never changes, whichever check asks. */
@@ -336,13 +337,16 @@ function catFiles(root: string, objects: readonly string[]): Promise<Array<strin
     });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', reject);
+    child.on('error', (error) => reject(new GitFailure(`git cat-file could not run: ${error.message}`)));
     // A cut-off batch would read as deleted files, an answer that is then stored: it fails instead.
     child.on('close', (code) =>
       code === 0
         ? resolve(parseBatch(Buffer.concat(chunks), objects.length))
-        : reject(new Error(`git cat-file --batch exited with ${code}`)),
+        : reject(new GitFailure(`git cat-file --batch exited with ${code}`)),
     );
+    // Git gone before it read its input (killed, failed) breaks the pipe: an error of the stream,
+    // fatal to the process when unheard; its exit code above says what happened.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(`${objects.join('\n')}\n`);
   });
 }

@@ -6,6 +6,7 @@ import type { GitContext } from './gitHistory';
 import type { AnswerCodec } from './historyStore';
 import { excludePathspecs } from './oversizedFiles';
 import { grepLines } from './grepLines';
+import { neededIn, overlapFreeGroups } from './needleOverlap';
 
 /** Arguments per git grep call: far below any platform's command-line limit. */
 const GREP_BATCH = 400;
@@ -79,7 +80,24 @@ async function grepBatches(
   return found;
 }
 
+/**
+ * One search for `needles`. Code is read by whole lines, each line holding every needle it holds;
+ * other text by printed matches, where needles can hide one another (needleOverlap.ts): those that
+ * can overlap at their ends are searched apart, and needles inside a match read back out of it.
+ */
 async function runGrep(
+  root: string,
+  needles: readonly string[],
+  options: GrepOptions & { scope: EvidenceScope },
+): Promise<Map<string, Set<string>>> {
+  if (options.scope === 'code') return runGrepOnce(root, needles, options);
+  const found = new Map<string, Set<string>>();
+  for (const group of overlapFreeGroups(needles))
+    for (const [needle, files] of await runGrepOnce(root, group, options)) found.set(needle, files);
+  return found;
+}
+
+async function runGrepOnce(
   root: string,
   needles: readonly string[],
   options: GrepOptions & { scope: EvidenceScope },
@@ -89,6 +107,7 @@ async function runGrep(
   const lines = options.scope === 'code';
   const prefix = options.commit ? `${options.commit}:` : '';
   const wanted = lines ? new Set(needles) : undefined;
+  const inMatch = neededIn(needles, options.wholeWord);
   // Needles that are not identifiers are looked for as text: found once, not on every line.
   const texts = needles.filter((n) => !IDENTIFIER_RE.test(n));
   const grep = async (perl: boolean): Promise<Map<string, Set<string>>> => {
@@ -117,7 +136,7 @@ async function runGrep(
       let file = line.slice(0, nul);
       if (prefix && file.startsWith(prefix)) file = file.slice(prefix.length);
       const content = line.slice(nul + 1);
-      if (!wanted) add(content, file);
+      if (!wanted) for (const needle of inMatch(content)) add(needle, file);
       else if (content.length <= MAX_LINE)
         for (const needle of needlesInCode(codeOfLine(file, content), wanted, texts)) add(needle, file);
     });

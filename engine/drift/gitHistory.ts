@@ -4,6 +4,7 @@ import type { SimpleGit } from 'simple-git';
 import type { CommitEvidence } from './claimTypes';
 import type { AnswerCodec, StoredHistory } from './historyStore';
 import { gitEnvironment } from '../gitEnvironment';
+import { GitFailure } from './gitFailure';
 
 export { gitEnvironment };
 
@@ -43,12 +44,12 @@ export const LITERAL = '--literal-pathspecs';
 export const COMMIT_FORMAT = '--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%ct';
 
 export async function openGit(root: string, stored: StoredHistory): Promise<GitContext | undefined> {
+  // Asked without simple-git: outside a repository its failed task could surface once more as an
+  // unhandled rejection after the awaiting call had already caught it (seen in CI under load).
+  const found = await headOf(root);
+  if (!found) return undefined;
   let git: SimpleGit;
   try {
-    // Asked without simple-git: outside a repository its failed task could surface once more as an
-    // unhandled rejection after the awaiting call had already caught it (seen in CI under load).
-    const found = await headOf(root);
-    if (!found) return undefined;
     const { head, shallow } = found;
     git = simpleGit({ baseDir: root, maxConcurrentProcesses: 4 }).env(gitEnvironment());
     const key = `${root}\u0000${head}`;
@@ -67,15 +68,28 @@ export async function openGit(root: string, stored: StoredHistory): Promise<GitC
 
 /**
  * HEAD's commit and whether the clone is shallow (one git process: every check asks), or
- * undefined when `root` is not in a git repository (or has no commit yet).
+ * undefined when `root` is not in a git repository (or has no commit yet) or git is not installed.
+ * Git that could not run (killed, or no process to be had on a loaded machine) is asked once more,
+ * then fails the check: checked as if there were no history, every claim would get another verdict.
  */
-function headOf(root: string): Promise<{ head: string; shallow: boolean } | undefined> {
-  return new Promise((resolve) => {
+async function headOf(root: string): Promise<{ head: string; shallow: boolean } | undefined> {
+  try {
+    return await askHead(root);
+  } catch {
+    return askHead(root);
+  }
+}
+
+function askHead(root: string): Promise<{ head: string; shallow: boolean } | undefined> {
+  return new Promise((resolve, reject) => {
     execFile(
       'git',
       ['rev-parse', '--is-shallow-repository', '--verify', '-q', 'HEAD'],
       { cwd: root, env: gitEnvironment(), windowsHide: true },
       (error, stdout) => {
+        // Git ran and said no (exit code 128 outside a repository, 1 without a commit); or no git.
+        if (error && typeof error.code !== 'number' && error.code !== 'ENOENT')
+          return reject(new GitFailure(`git rev-parse could not run: ${error.message}`));
         const [shallow, head] = stdout.trim().split('\n');
         resolve(
           error || !head || !/^[0-9a-f]{40,64}$/.test(head)
@@ -162,16 +176,22 @@ export function historyAnswer<V>(
   let answer = ctx.cache.answers.get(question) as Promise<V> | undefined;
   if (!answer) {
     const stored = ctx.stored.lookup(question, head, codec);
-    answer = stored ? Promise.resolve(stored.value) : countedLoad(load);
-    ctx.cache.answers.set(question, answer);
+    const loading = stored ? Promise.resolve(stored.value) : countedLoad(load);
+    answer = loading;
+    ctx.cache.answers.set(question, loading);
+    // A failure is no answer: this check sees it (the claim is unverifiable), the next asks again.
+    loading.catch(() => {
+      if (ctx.cache.answers.get(question) === loading) ctx.cache.answers.delete(question);
+    });
   }
   ctx.stored.keep(question, head, answer, codec);
   return answer;
 }
 
+/** Git that failed once (killed, or could not start, on a loaded machine) is asked once more. */
 function countedLoad<V>(load: () => Promise<V>): Promise<V> {
   historyLoads++;
-  return load();
+  return load().catch(() => load());
 }
 
 let historyLoads = 0;
@@ -284,9 +304,7 @@ export async function addedBy(
   path: string,
   time: number,
 ): Promise<CommitEvidence | undefined> {
-  const out = await ctx.git
-    .raw([LITERAL, 'log', '--diff-filter=A', COMMIT_FORMAT, 'HEAD', '--', path])
-    .catch(() => '');
+  const out = await ctx.git.raw([LITERAL, 'log', '--diff-filter=A', COMMIT_FORMAT, 'HEAD', '--', path]);
   const adds = out
     .split('\x1e')
     .map((chunk) => parseDatedCommit(chunk.trim()))

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { gitEnvironment } from '../gitEnvironment';
+import { GitFailure } from './gitFailure';
 
 /**
  * Runs `git grep` with `args` in `root` and hands each output line to `onLine` as it arrives.
@@ -34,11 +35,11 @@ export function grepLines(
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 4096) stderr += chunk;
     });
-    child.on('error', reject);
+    child.on('error', (error) => reject(new GitFailure(`git grep could not run: ${error.message}`)));
     child.on('close', (code) => {
       if (rest.length > 0) onLine(rest);
       if (code === 0 || code === 1) resolve();
-      else reject(new Error(`git grep exited with code ${code}: ${stderr.trim().split('\n')[0] ?? ''}`));
+      else reject(new GitFailure(`git grep exited with code ${code}: ${stderr.trim().split('\n')[0] ?? ''}`));
     });
   });
 }

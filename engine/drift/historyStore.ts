@@ -47,7 +47,6 @@ export class StoredHistory {
   private readonly used = new Set<string>();
   private readonly pending: Array<Promise<unknown>> = [];
   private readonly fresh = new Map<string, { head: string | null; answer: string }>();
-  private readonly unsure = new Set<string>();
 
   private constructor(
     private readonly root: string,
@@ -130,20 +129,12 @@ export class StoredHistory {
     this.pending.push(
       answer.then(
         (value) => {
-          if (this.unsure.has(key)) return;
           const v = codec ? codec.encode(value) : value;
           this.fresh.set(key, { head, answer: JSON.stringify({ v }) });
         },
         () => undefined,
       ),
     );
-  }
-
-  /** An answer that is a guess (a step of it failed): used by this check, never stored. */
-  doNotStore(question: string, head: string | null): void {
-    const key = this.keyOf(question, head);
-    this.unsure.add(key);
-    this.fresh.delete(key);
   }
 
   /** Waits for the answers still being computed, so `save` can write them. */

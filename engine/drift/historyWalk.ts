@@ -27,15 +27,9 @@ export function firstChange(
   const sorted = [...new Set(files)].filter((f) => f !== '').sort();
   // `change2`: the answer is the last run's start (was the first flip); older answers are not read.
   const question = `change2\u0000${becomes}\u0000${needle}\u0000${since.join(',')}\u0000${sorted.join('\u0000')}`;
-  // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit).
-  // A walk that could not grep a commit guessed there: its answer is used but not kept.
-  const unsure = () => {
-    ctx.stored.doNotStore(question, ctx.head);
-    ctx.cache.answers.delete(question);
-  };
-  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes, unsure)).catch(
-    () => undefined,
-  );
+  // A walk to HEAD: stored under HEAD (the greps at the commits it passes are kept by commit). A
+  // walk where git failed fails: its claim is unverifiable, never blamed on a guessed commit.
+  return historyAnswer(ctx, question, 'head', () => walk(ctx, needle, sorted, since, becomes));
 }
 
 async function walk(
@@ -44,7 +38,6 @@ async function walk(
   files: readonly string[],
   since: readonly string[],
   becomes: 'absent' | 'present',
-  unsure: () => void,
 ): Promise<CommitEvidence | undefined> {
   const range = ['HEAD', ...since.filter((c) => c !== ctx.head).map((c) => `^${c}`)];
   if (since.includes(ctx.head)) return undefined;
@@ -63,14 +56,9 @@ async function walk(
     .split('\x1e')
     .map((chunk) => parseDatedCommit(chunk.trim())?.commit)
     .filter((c) => c !== undefined);
-  const found = await lastRunStart(ctx, needle, changes, pathspec, becomes, unsure);
-  if (
-    becomes === 'absent' &&
-    found &&
-    files.length > 0 &&
-    (await occursAt(ctx, needle, found.hash, ['.'], unsure))
-  ) {
-    return (await walk(ctx, needle, [], [found.hash], becomes, unsure)) ?? found;
+  const found = await lastRunStart(ctx, needle, changes, pathspec, becomes);
+  if (becomes === 'absent' && found && files.length > 0 && (await occursAt(ctx, needle, found.hash, ['.']))) {
+    return (await walk(ctx, needle, [], [found.hash], becomes)) ?? found;
   }
   return found;
 }
@@ -86,13 +74,12 @@ async function lastRunStart(
   changes: CommitEvidence[],
   pathspec: readonly string[],
   becomes: 'absent' | 'present',
-  unsure: () => void,
 ): Promise<CommitEvidence | undefined> {
   if (changes.length <= 1) return changes[0];
   let start = changes[changes.length - 1];
   for (let i = changes.length - 2, steps = 0; i >= 0 && steps < MAX_STEPS; i--, steps++) {
     const change = changes[i] as CommitEvidence;
-    const present = await occursAt(ctx, needle, change.hash, pathspec, unsure);
+    const present = await occursAt(ctx, needle, change.hash, pathspec);
     if (present !== (becomes === 'present')) break;
     start = change;
   }
@@ -105,7 +92,6 @@ async function occursAt(
   needle: string,
   commit: string,
   files: readonly string[],
-  unsure: () => void,
 ): Promise<boolean> {
   const paths = files.length === 1 && files[0] === '.' ? [] : files;
   const found = await grepNeedles(ctx, [needle], {
@@ -113,9 +99,6 @@ async function occursAt(
     wholeWord: IDENTIFIER_RE.test(needle),
     scope: IDENTIFIER_RE.test(needle) ? 'code' : 'text',
     files: paths,
-  }).catch(() => {
-    unsure();
-    return new Map<string, Set<string>>();
   });
   return (found.get(needle)?.size ?? 0) > 0;
 }

@@ -15,7 +15,7 @@ export async function oversizedUntracked(
   ctx: GitContext,
   maxBytes: number = DEFAULT_MAX_FILE_BYTES,
 ): Promise<string[]> {
-  const out = await ctx.git.raw(['ls-files', '-z', '--others', '--exclude-standard']).catch(() => '');
+  const out = await ctx.git.raw(['ls-files', '-z', '--others', '--exclude-standard']);
   const files = out.split('\0').filter((file) => file.length > 0);
   const oversized: string[] = [];
   for (let i = 0; i < files.length; i += STAT_BATCH) {

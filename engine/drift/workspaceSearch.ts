@@ -74,9 +74,20 @@ export class WorkspaceSearch {
     if (this.git) {
       // Route definitions are looked for in any text but lockfiles and generated files.
       const skip = [...evidencePathspecs('text'), ...excludePathspecs(await this.skipped(this.git))];
-      const out = await this.git.git
-        .raw(['grep', '-z', '-o', '-I', '-i', '-E', '--untracked', '-e', ROUTE_DEFINITION_ERE, '--', ...skip])
-        .catch(() => '');
+      // No match is no error (git grep's exit code 1 says nothing on stderr); a failure fails.
+      const out = await this.git.git.raw([
+        'grep',
+        '-z',
+        '-o',
+        '-I',
+        '-i',
+        '-E',
+        '--untracked',
+        '-e',
+        ROUTE_DEFINITION_ERE,
+        '--',
+        ...skip,
+      ]);
       for (const line of out.split('\n')) {
         const nul = line.indexOf('\0');
         if (nul !== -1) add(line.slice(0, nul), line.slice(nul + 1));

@@ -44,4 +44,34 @@ describe('drift: the default of an option the code no longer has', () => {
     const kept = claims.find((c) => c.kind === 'config' && c.subject === 'followSymlinks');
     assert.equal(kept?.verdict, 'unverifiable', JSON.stringify(kept));
   });
+
+  // "`options.enforce` is a boolean. Defaults to `false`.": the option is written as a config key,
+  // checked as one, and the key's removal takes its default with it as a symbol's does.
+  it('is stale when the option, written as a config key, is gone from the workspace', async () => {
+    const middleware = (reads: string) =>
+      [
+        'function expectCt(options = {}) {',
+        `  const header = ${reads};`,
+        "  return (req, res, next) => { res.setHeader('Expect-CT', header); next(); };",
+        '}',
+        'module.exports = { expectCt };',
+        '',
+      ].join('\n');
+    const { test, changing } = await scannedAfterChange(
+      { 'package.json': pkg, 'index.js': middleware("options.enforce ? 'enforce' : 'max-age=0'") },
+      'Stop enforcing',
+      { write: { 'index.js': middleware("'max-age=0'") } },
+    );
+    const id = await rememberAt(
+      test,
+      '`options.enforce` is a boolean. If `true`, the browser enforces the policy. Defaults to `false`.',
+      BEFORE_CHANGE,
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const defaults = claims.filter(
+      (c) => c.kind === 'config' && c.evidence.reason.startsWith('the option is gone'),
+    );
+    assert.equal(defaults.length, 1, JSON.stringify(claims));
+    assert.deepEqual([defaults[0]?.verdict, defaults[0]?.evidence.commit?.hash], ['stale', changing]);
+  });
 });
