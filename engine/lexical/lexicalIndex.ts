@@ -1,7 +1,7 @@
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import type { SqlValue } from '../store/statementLog';
 import { noteLexicalChange } from './lexicalChanges';
-import { codeHeading } from './codeHeading';
+import { codeHeading, isPythonSource } from './codeHeading';
 import { queryTerms, tokenize } from './tokenizer';
 
 /**
@@ -49,8 +49,13 @@ export function lexicalRow(doc: number, text: IndexedText): SqlValue[] {
     tokenize((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED)).join(' '),
     // A memory that is code is labelled by what it defines and documents (codeHeading.ts).
     tokenize([...text.tags, codeHeading(text.content)].join(' ')).join(' '),
-    tokenize(text.entityNames.join(' ')).join(' '),
+    tokenize(indexedEntities(text).join(' ')).join(' '),
   ];
+}
+
+/** The entity names a row indexes: none of Python source (see isPythonSource). */
+function indexedEntities(text: IndexedText): readonly string[] {
+  return text.entityNames.length > 0 && isPythonSource(text.content) ? [] : text.entityNames;
 }
 
 function insertDocument(tx: SqlWriter, doc: number, text: IndexedText): void {
