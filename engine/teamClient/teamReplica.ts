@@ -97,7 +97,12 @@ export async function syncReplica(
 
 /** The line that marks an answer from the replica: it may be stale. */
 export function staleNotice(state: ReplicaState, reason: string): string {
-  return `${state.url} did not answer (${reason}); answering from the local replica of the team's memories as of ${new Date(state.syncedAt).toISOString()}: it may be stale`;
+  return `${state.url} did not answer (${reason}); answering from ${replicaCopy(state)}: it may be stale`;
+}
+
+/** The replica and when it was taken, for messages. */
+export function replicaCopy(state: ReplicaState): string {
+  return `the local replica of the team's memories as of ${new Date(state.syncedAt).toISOString()}`;
 }
 
 async function ask<T>(target: TeamTarget, method: string, params: unknown): Promise<T> {
