@@ -52,7 +52,7 @@ export async function invokeTeam(
   const replica = replicaDirectory(dbPath);
   if (outcome.kind === 'answered') {
     const now = Date.now();
-    if (METHOD_SCOPES[method] === 'memory:read' && replicaSyncDue(replica, target.url, now)) {
+    if (METHOD_SCOPES[method] === 'memory:read' && replicaSyncDue(replica, target, now)) {
       const synced = await syncReplica(target, replica, open, now);
       if (synced.kind === 'failed')
         io.stderr(`engram: could not copy the team's memories: ${synced.reason}\n`);
@@ -68,7 +68,7 @@ export async function invokeTeam(
     );
     return { kind: 'queued' };
   }
-  const state = readReplica(replica, target.url);
+  const state = readReplica(replica, target);
   if (!state) {
     io.stderr(
       `engram: ${target.url} did not answer (${outcome.reason}); answering from the local database\n`,

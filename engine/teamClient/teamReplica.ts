@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engram } from '../engram';
@@ -23,6 +23,11 @@ import type { TeamTarget } from './teamConnection';
 export interface ReplicaState {
   /** The server the replica copies; another URL's replica is never answered from. */
   url: string;
+  /**
+   * Whose view it copies (the token's SHA-256, as the server keeps it): the server lists a user's
+   * private memories to that user only, so another token's replica is never answered from.
+   */
+  token: string;
   /**
    * How many memory versions the server's store held when the copy was taken. Every change of a
    * memory (remember, edit, a status change) adds a version; the store's transaction number would
@@ -52,19 +57,23 @@ export function replicaDatabase(directory: string): string {
   return path.join(directory, 'memory.db');
 }
 
-/** The replica's state, or undefined when there is none of `url`'s (or it cannot be read). */
-export function readReplica(directory: string, url: string): ReplicaState | undefined {
+/** The replica's state, or undefined when there is none of this server and token (or it cannot be read). */
+export function readReplica(directory: string, target: TeamTarget): ReplicaState | undefined {
   try {
     const state = JSON.parse(readFileSync(path.join(directory, STATE_FILE), 'utf8')) as ReplicaState;
-    return state.url === url && existsSync(replicaDatabase(directory)) ? state : undefined;
+    return state.url === target.url &&
+      state.token === tokenHash(target) &&
+      existsSync(replicaDatabase(directory))
+      ? state
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Whether a read answered by the server should be followed by a sync now. */
-export function replicaSyncDue(directory: string, url: string, now: number): boolean {
-  const state = readReplica(directory, url);
+export function replicaSyncDue(directory: string, target: TeamTarget, now: number): boolean {
+  const state = readReplica(directory, target);
   return state === undefined || now - state.syncedAt >= REPLICA_SYNC_EVERY_MS;
 }
 
@@ -80,14 +89,20 @@ export async function syncReplica(
 ): Promise<SyncOutcome> {
   try {
     const { versions } = await ask<{ versions: number }>(target, 'stats', {});
-    const known = readReplica(directory, target.url);
+    const known = readReplica(directory, target);
     if (known && known.versions === versions) {
       const state = { ...known, syncedAt: now };
       writeState(directory, state);
       return { kind: 'current', state };
     }
     const memories = await listAll(target);
-    const state: ReplicaState = { url: target.url, versions, syncedAt: now, memories: memories.length };
+    const state: ReplicaState = {
+      url: target.url,
+      token: tokenHash(target),
+      versions,
+      syncedAt: now,
+      memories: memories.length,
+    };
     await replaceReplica(directory, memories, state, open);
     return { kind: 'copied', state };
   } catch (error) {
@@ -103,6 +118,10 @@ export function staleNotice(state: ReplicaState, reason: string): string {
 /** The replica and when it was taken, for messages. */
 export function replicaCopy(state: ReplicaState): string {
   return `the local replica of the team's memories as of ${new Date(state.syncedAt).toISOString()}`;
+}
+
+function tokenHash(target: TeamTarget): string {
+  return createHash('sha256').update(target.token).digest('hex');
 }
 
 async function ask<T>(target: TeamTarget, method: string, params: unknown): Promise<T> {

@@ -67,7 +67,7 @@ export class TeamRouter {
    */
   async status(): Promise<TeamStatus> {
     const status = await teamStatus(this.target, this.queue, this.tokenFix);
-    const state = this.replica && readReplica(this.replica.directory, this.target.url);
+    const state = this.replica && readReplica(this.replica.directory, this.target);
     if (status.state !== 'offline' || !state) return status;
     return {
       ...status,
@@ -84,7 +84,7 @@ export class TeamRouter {
     const replica = this.replica;
     if (!replica || this.syncing) return;
     const now = Date.now();
-    if (!replicaSyncDue(replica.directory, this.target.url, now)) return;
+    if (!replicaSyncDue(replica.directory, this.target, now)) return;
     // A failed copy keeps the last one; the next due read tries again.
     this.syncing = syncReplica(this.target, replica.directory, replica.open, now).then(() => {
       this.syncing = undefined;
@@ -96,7 +96,7 @@ export class TeamRouter {
     params: unknown,
     local: () => Promise<unknown>,
   ): Promise<unknown> {
-    const state = this.replica && readReplica(this.replica.directory, this.target.url);
+    const state = this.replica && readReplica(this.replica.directory, this.target);
     if (!this.replica || !state) return local();
     // Not while a copy replaces it: that one would be the newer answer anyway.
     await this.synced();

@@ -77,7 +77,7 @@ it('reads the team server does not answer come from the local replica of the tea
   assert.deepEqual((JSON.parse(local.stdout) as Listed).items, []);
 });
 
-it("a sync copies the team's memories only when the server's store moved, and a replica answers for its own server only", async () => {
+it("a sync copies the team's memories only when the server's store moved, and a replica answers for its own server and token only", async () => {
   const dir = tempDir('engram-team-sync-', { afterTest: false });
   const serverDb = path.join(dir, 'server', 'team.db');
   const token = addToken(serverDb, 'alice', 'memory:read,memory:write');
@@ -103,9 +103,9 @@ it("a sync copies the team's memories only when the server's store moved, and a 
   assert.deepEqual(await contents(), ['Builds are cached for a week']);
   const again = await syncReplica(target, replica, open, 2000);
   assert.equal(again.kind, 'current', 'nothing moved: nothing copied');
-  assert.equal(readReplica(replica, server.url)?.syncedAt, 2000);
-  assert.equal(replicaSyncDue(replica, server.url, 2000 + REPLICA_SYNC_EVERY_MS - 1), false);
-  assert.equal(replicaSyncDue(replica, server.url, 2000 + REPLICA_SYNC_EVERY_MS), true);
+  assert.equal(readReplica(replica, target)?.syncedAt, 2000);
+  assert.equal(replicaSyncDue(replica, target, 2000 + REPLICA_SYNC_EVERY_MS - 1), false);
+  assert.equal(replicaSyncDue(replica, target, 2000 + REPLICA_SYNC_EVERY_MS), true);
 
   await remember('sync-second', 'Release notes are written by the on-call engineer');
   assert.equal((await syncReplica(target, replica, open, 3000)).kind, 'copied');
@@ -114,11 +114,13 @@ it("a sync copies the team's memories only when the server's store moved, and a 
     'Release notes are written by the on-call engineer',
   ]);
   assert.equal(
-    readReplica(replica, 'http://127.0.0.1:9'),
+    readReplica(replica, { url: 'http://127.0.0.1:9', token }),
     undefined,
     "another server's replica is not this one",
   );
+  // Another user's token: the server would list that user's private memories, not these.
+  assert.equal(readReplica(replica, { url: server.url, token: 'engram_other' }), undefined);
   const refused = await syncReplica({ url: server.url, token: 'engram_wrong' }, replica, open, 4000);
   assert.equal(refused.kind, 'failed');
-  assert.equal(readReplica(replica, server.url)?.syncedAt, 3000, 'a failed sync leaves the last copy');
+  assert.equal(readReplica(replica, target)?.syncedAt, 3000, 'a failed sync leaves the last copy');
 });
