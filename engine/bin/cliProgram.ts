@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { EXPORT_FORMATS } from '../api/memoryParams';
 import type { MethodParams } from '../api/methods';
 import { Engram } from '../engram';
+import type { OpenEngramOptions } from '../engram';
 import { EngramError } from '../errors';
 import { stderrLogger } from '../host';
 import { resolveDatabasePath, resolveWorkspaceRoot, userDataDirectory } from '../paths';
@@ -24,6 +25,7 @@ import { registerCaptureCommands } from './captureCommands';
 import { registerTeamCommands } from './teamCommands';
 import { registerTeamServerCommands, teamTarget } from './teamServerCommands';
 import { invokeTeam } from './teamInvoke';
+import type { StaleMark } from './teamInvoke';
 import { servedByTeam } from '../teamClient/teamCall';
 import { queueDirectory } from '../teamClient/writeQueue';
 import { defaultTokensFile } from '../teamServer/teamTokens';
@@ -112,33 +114,10 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   /** The workspace an agent's configuration is written for (mcp-config, hooks); --user has none. */
   const configWorkspace = () => resolveWorkspaceRoot({ ...choice(), user: false }) ?? io.cwd;
 
-  const invoke: Invoke = async (method, params, render, workspace) => {
-    const options = globals();
-    const dbPath = resolveDatabasePath(choice(workspace));
-    const print = (result: unknown): void => {
-      const rendered = render(result);
-      const text = typeof rendered === 'string' ? rendered : rendered.text;
-      if (typeof rendered !== 'string') exitCode = rendered.exit;
-      // An empty rendering prints nothing (a watch round that found nothing new).
-      if (options.json || text !== '')
-        io.stdout(`${options.json ? JSON.stringify(result, null, 2) : text}\n`);
-    };
-    const team = teamTarget(options.teamUrl, io.env);
-    if (team && servedByTeam(method)) {
-      const answer = await invokeTeam(
-        team,
-        queueDirectory(dbPath),
-        method,
-        { ...params, actor: actor() },
-        { ...io, json: options.json === true },
-      );
-      if (answer.kind === 'answered') return print(answer.result);
-      if (answer.kind === 'queued') return;
-      // offline: a read answered from this clone's database (its git team memories and its own).
-    }
-    const root = resolveWorkspaceRoot(choice(workspace));
-    const engram = await Engram.open({
-      dbPath,
+  /** The engine of one CLI command on `file`; `extra`: the workspace to scan, the model. */
+  const openCliEngine = (file: string, extra: Partial<OpenEngramOptions> = {}) =>
+    Engram.open({
+      dbPath: file,
       sqlWasmPath: io.sqlWasmPath,
       ...(io.workers ? { workers: io.workers } : {}),
       clientName: 'cli',
@@ -147,6 +126,42 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       lexicalCopy: 'never',
       // Every command opens the store and replays its journal: keep that short (closeSnapshot.ts).
       snapshot: { closeJournalBytes: 'by-size' },
+      ...extra,
+    });
+
+  const invoke: Invoke = async (method, params, render, workspace) => {
+    const options = globals();
+    const dbPath = resolveDatabasePath(choice(workspace));
+    /** `stale`: the answer came from the replica of the team scope; --json carries the mark. */
+    const print = (result: unknown, stale?: StaleMark): void => {
+      const rendered = render(result);
+      const text = typeof rendered === 'string' ? rendered : rendered.text;
+      if (typeof rendered !== 'string') exitCode = rendered.exit;
+      const marked =
+        stale && typeof result === 'object' && result !== null && !Array.isArray(result)
+          ? { ...result, stale }
+          : result;
+      // An empty rendering prints nothing (a watch round that found nothing new).
+      if (options.json || text !== '')
+        io.stdout(`${options.json ? JSON.stringify(marked, null, 2) : text}\n`);
+    };
+    const team = teamTarget(options.teamUrl, io.env);
+    if (team && servedByTeam(method)) {
+      const answer = await invokeTeam(
+        team,
+        dbPath,
+        method,
+        { ...params, actor: actor() },
+        { ...io, json: options.json === true },
+        (file) => openCliEngine(file),
+      );
+      if (answer.kind === 'answered') return print(answer.result);
+      if (answer.kind === 'replica') return print(answer.result, answer.stale);
+      if (answer.kind === 'queued') return;
+      // offline, no replica: a read answered from this clone's database (its git team memories and its own).
+    }
+    const root = resolveWorkspaceRoot(choice(workspace));
+    const engram = await openCliEngine(dbPath, {
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
       embedding: parseEmbeddingSetting(options.embedding ?? io.env['ENGRAM_EMBEDDING'] ?? 'off', {
         useLiteAssets: io.useLiteAssets,

@@ -1,22 +1,64 @@
 import type { MethodName } from '../api/methods';
+import type { Engram } from '../engram';
 import { callThroughTeam } from '../teamClient/teamCall';
-import type { TeamCallOutcome } from '../teamClient/teamCall';
 import type { TeamTarget } from '../teamClient/teamConnection';
-import { WriteQueue } from '../teamClient/writeQueue';
+import {
+  readReplica,
+  replicaDatabase,
+  replicaDirectory,
+  replicaSyncDue,
+  staleNotice,
+  syncReplica,
+} from '../teamClient/teamReplica';
+import { queueDirectory, WriteQueue } from '../teamClient/writeQueue';
+import { METHOD_SCOPES } from '../teamServer/methodScopes';
+
+/** Where an answer came from when the team server did not give it: the replica, and as of when. */
+export interface StaleMark {
+  url: string;
+  asOf: string;
+}
 
 /**
- * A CLI call for the team server. A write the server cannot take now is queued (a line on stdout
- * says so; `engram team flush` or the next call sends it); a read it cannot answer is answered by
- * the caller from the local database, with a line on stderr saying so.
+ * - `answered`: the team server's result;
+ * - `queued`: a write kept on disk for the server (a line on stdout said so);
+ * - `replica`: a read the server did not answer, answered from the local replica of the team
+ *   scope (teamReplica.ts) and marked stale (a line on stderr said so);
+ * - `offline`: a read the server did not answer and no replica of it here: the caller answers it
+ *   from the local database (a line on stderr said so).
+ */
+export type TeamAnswer =
+  | { kind: 'answered'; result: unknown }
+  | { kind: 'queued' }
+  | { kind: 'replica'; result: unknown; stale: StaleMark }
+  | { kind: 'offline' };
+
+/**
+ * A CLI call for the team server. A write the server cannot take now is queued (`engram team
+ * flush` or the next call sends it). A read it answers refreshes the replica of the team scope
+ * when that is due (REPLICA_SYNC_EVERY_MS); a read it cannot answer is answered from that replica.
+ * `open` opens an engine on a database file, as the CLI opens its own.
  */
 export async function invokeTeam(
   target: TeamTarget,
-  queueDirectory: string,
+  dbPath: string,
   method: MethodName,
   params: unknown,
   io: { stdout(text: string): void; stderr(text: string): void; json: boolean },
-): Promise<TeamCallOutcome> {
-  const outcome = await callThroughTeam(target, new WriteQueue(queueDirectory), method, params, Date.now());
+  open: (dbPath: string) => Promise<Engram>,
+): Promise<TeamAnswer> {
+  const queue = new WriteQueue(queueDirectory(dbPath));
+  const outcome = await callThroughTeam(target, queue, method, params, Date.now());
+  const replica = replicaDirectory(dbPath);
+  if (outcome.kind === 'answered') {
+    const now = Date.now();
+    if (METHOD_SCOPES[method] === 'memory:read' && replicaSyncDue(replica, target, now)) {
+      const synced = await syncReplica(target, replica, open, now);
+      if (synced.kind === 'failed')
+        io.stderr(`engram: could not copy the team's memories: ${synced.reason}\n`);
+    }
+    return outcome;
+  }
   if (outcome.kind === 'queued') {
     const { id } = outcome.write;
     io.stdout(
@@ -24,10 +66,25 @@ export async function invokeTeam(
         ? `${JSON.stringify({ queued: { method, request: id, reason: outcome.reason, waiting: outcome.waiting } }, null, 2)}\n`
         : `queued ${method} (request ${id}) for ${target.url}: ${outcome.reason}; ${outcome.waiting} waiting, sent by the next call or engram team flush\n`,
     );
+    return { kind: 'queued' };
   }
-  if (outcome.kind === 'offline')
+  const state = readReplica(replica, target);
+  if (!state) {
     io.stderr(
       `engram: ${target.url} did not answer (${outcome.reason}); answering from the local database\n`,
     );
-  return outcome;
+    return { kind: 'offline' };
+  }
+  io.stderr(`engram: ${staleNotice(state, outcome.reason)}\n`);
+  const engram = await open(replicaDatabase(replica));
+  try {
+    const result = await engram.call(method, params as never);
+    return {
+      kind: 'replica',
+      result,
+      stale: { url: state.url, asOf: new Date(state.syncedAt).toISOString() },
+    };
+  } finally {
+    await engram.close();
+  }
 }

@@ -18,7 +18,8 @@ export interface StoreStats {
 /**
  * The database the engine's memory model runs on: a sql.js database whose write transactions
  * are journaled somewhere. Two implementations: the durable file store (durableDatabase.ts) and a
- * replica of a PostgreSQL journal (engine/pgStore/replicaDatabase.ts).
+ * replica of a PostgreSQL journal (engine/pgStore/replicaDatabase.ts). Both pass one contract
+ * suite, through the engine over each (test/store/storeContract.ts).
  */
 export interface EngineDatabase {
   /** Where the store is, for messages: a file path, or a PostgreSQL URL without its password. */

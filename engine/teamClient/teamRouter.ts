@@ -2,23 +2,36 @@ import { EngramError } from '../errors';
 import type { MethodName } from '../api/methods';
 import { callThroughTeam, servedByTeam } from './teamCall';
 import type { TeamTarget } from './teamConnection';
+import { METHOD_SCOPES } from '../teamServer/methodScopes';
+import { readReplica, replicaCopy, replicaDatabase, replicaSyncDue, syncReplica } from './teamReplica';
+import type { OpenReplica } from './teamReplica';
 import { teamStatus } from './teamStatus';
 import type { TeamStatus } from './teamStatus';
 import { WriteQueue } from './writeQueue';
 
+/** The local replica of the team scope (teamReplica.ts): its directory, and how to open a store. */
+export interface RouterReplica {
+  directory: string;
+  open: OpenReplica;
+}
+
 /**
  * A long-lived host's route to its team server (the VS Code extension; the CLI makes one call per
  * process and uses callThroughTeam directly). The methods the team server serves (METHOD_SCOPES,
- * the CLI's list) go to it; the others, and reads it cannot answer, run on the local database.
+ * the CLI's list) go to it; the others run on the local database. With a replica, a read the
+ * server answered refreshes it in the background when due, and a read it cannot answer is
+ * answered from it (the status says so: it may be stale); without one, from the local database.
  */
 export class TeamRouter {
   private readonly queue: WriteQueue;
+  private syncing: Promise<void> | undefined;
 
   /** `tokenFix`: what a user whose token the server refused should do, in this host's words. */
   constructor(
     readonly target: TeamTarget,
     queueDirectory: string,
     private readonly tokenFix: string,
+    private readonly replica?: RouterReplica,
   ) {
     this.queue = new WriteQueue(queueDirectory);
   }
@@ -36,8 +49,11 @@ export class TeamRouter {
   async call(method: MethodName, params: unknown, local: () => Promise<unknown>): Promise<unknown> {
     if (!this.serves(method)) return local();
     const outcome = await callThroughTeam(this.target, this.queue, method, params, Date.now(), this.tokenFix);
-    if (outcome.kind === 'answered') return outcome.result;
-    if (outcome.kind === 'offline') return local();
+    if (outcome.kind === 'answered') {
+      if (METHOD_SCOPES[method] === 'memory:read') this.syncIfDue();
+      return outcome.result;
+    }
+    if (outcome.kind === 'offline') return this.readOffline(method, params, local);
     throw new EngramError(
       'UNAVAILABLE',
       `the team server ${this.target.url} did not answer (${outcome.reason}): ${method} is queued, ${outcome.waiting} waiting, sent when it answers`,
@@ -45,9 +61,51 @@ export class TeamRouter {
     );
   }
 
-  /** Connected / offline / token refused, with the queued writes (sending them first). */
-  status(): Promise<TeamStatus> {
-    return teamStatus(this.target, this.queue, this.tokenFix);
+  /**
+   * Connected / offline / token refused, with the queued writes (sending them first); offline
+   * with a replica, the message says reads come from it and may be stale.
+   */
+  async status(): Promise<TeamStatus> {
+    const status = await teamStatus(this.target, this.queue, this.tokenFix);
+    const state = this.replica && readReplica(this.replica.directory, this.target);
+    if (status.state !== 'offline' || !state) return status;
+    return {
+      ...status,
+      message: `${status.message}; reads come from ${replicaCopy(state)}: they may be stale`,
+    };
+  }
+
+  /** The background refresh of the replica in progress, if any (tests wait for it). */
+  synced(): Promise<void> {
+    return this.syncing ?? Promise.resolve();
+  }
+
+  private syncIfDue(): void {
+    const replica = this.replica;
+    if (!replica || this.syncing) return;
+    const now = Date.now();
+    if (!replicaSyncDue(replica.directory, this.target, now)) return;
+    // A failed copy keeps the last one; the next due read tries again.
+    this.syncing = syncReplica(this.target, replica.directory, replica.open, now).then(() => {
+      this.syncing = undefined;
+    });
+  }
+
+  private async readOffline(
+    method: MethodName,
+    params: unknown,
+    local: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const state = this.replica && readReplica(this.replica.directory, this.target);
+    if (!this.replica || !state) return local();
+    // Not while a copy replaces it: that one would be the newer answer anyway.
+    await this.synced();
+    const engram = await this.replica.open(replicaDatabase(this.replica.directory));
+    try {
+      return await engram.call(method, params as never);
+    } finally {
+      await engram.close();
+    }
   }
 
   /** Writes waiting on disk for the server. */

@@ -15,10 +15,19 @@ export interface WriterProcess {
 
 const WRITER = path.join(__dirname, '..', 'fixtures', 'memoryWriter.ts');
 
-/** Starts the memory-writer fixture in its own Node process (bundled: see fixtureBundle.ts). */
-export function startWriter(dbPath: string, label: string, count: number): WriterProcess {
+/**
+ * Starts the memory-writer fixture in its own Node process (bundled: see fixtureBundle.ts); `env`
+ * is added to this process's environment (ENGRAM_TEST_STORE: a PostgreSQL store instead of dbPath).
+ */
+export function startWriter(
+  dbPath: string,
+  label: string,
+  count: number,
+  env: NodeJS.ProcessEnv = {},
+): WriterProcess {
   const child = spawn(process.execPath, [bundledFixture(WRITER), dbPath, label, String(count)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   const acks: string[] = [];
   const stderr: string[] = [];

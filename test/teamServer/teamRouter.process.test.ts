@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
+import { Engram } from '../../engine/engram';
 import { EngramError } from '../../engine/errors';
 import { TeamRouter } from '../../engine/teamClient/teamRouter';
-import { tempDir } from '../support/temp';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { addToken, freePort, rpc, startTeamServer } from './teamServerProcess';
 import type { TeamServerProcess } from './teamServerProcess';
 
@@ -82,4 +83,30 @@ it('a refused token fails a write with one line naming the fix, and keeps the wr
   const status = await router.status();
   assert.equal(status.state, 'unauthorized');
   assert.ok(status.message.includes(FIX), status.message);
+});
+
+it('with a replica: a read the server answered refreshes it; once the server is killed, reads come from it, marked stale', async () => {
+  const replica = {
+    directory: path.join(dir, 'team-replica'),
+    open: (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH }),
+  };
+  const router = new TeamRouter({ url, token }, path.join(dir, 'queue'), FIX, replica);
+  const { calls, local } = localCalls();
+  const online = (await router.call('list', {}, local('list'))) as { items: Array<{ content: string }> };
+  assert.deepEqual(online.items.map((m) => m.content).sort(), ['queued while offline', 'sent online']);
+  await router.synced();
+
+  server!.child.kill('SIGKILL');
+  await server!.stop();
+  const offline = (await router.call('recall', { query: 'sent online' }, local('recall'))) as {
+    hits: Array<{ memory: { content: string } }>;
+  };
+  assert.equal(offline.hits[0]?.memory.content, 'sent online');
+  assert.deepEqual(calls, [], 'the local database was not asked');
+  const status = await router.status();
+  assert.equal(status.state, 'offline');
+  assert.match(
+    status.message,
+    /reads come from the local replica of the team's memories as of \S+: they may be stale$/,
+  );
 });
