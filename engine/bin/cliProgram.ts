@@ -155,7 +155,10 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
         { ...io, json: options.json === true },
         (file) => openCliEngine(file),
       );
-      if (answer.kind === 'answered') return print(answer.result);
+      if (answer.kind === 'answered') {
+        print(answer.result);
+        return answer.afterPrint?.();
+      }
       if (answer.kind === 'replica') return print(answer.result, answer.stale);
       if (answer.kind === 'queued') return;
       // offline, no replica: a read answered from this clone's database (its git team memories and its own).

@@ -28,7 +28,8 @@ export interface StaleMark {
  *   from the local database (a line on stderr said so).
  */
 export type TeamAnswer =
-  | { kind: 'answered'; result: unknown }
+  /** `afterPrint`: the replica's refresh, run once the answer is printed so no one waits for it. */
+  | { kind: 'answered'; result: unknown; afterPrint?: () => Promise<void> }
   | { kind: 'queued' }
   | { kind: 'replica'; result: unknown; stale: StaleMark }
   | { kind: 'offline' };
@@ -53,9 +54,13 @@ export async function invokeTeam(
   if (outcome.kind === 'answered') {
     const now = Date.now();
     if (METHOD_SCOPES[method] === 'memory:read' && replicaSyncDue(replica, target, now)) {
-      const synced = await syncReplica(target, replica, open, now);
-      if (synced.kind === 'failed')
-        io.stderr(`engram: could not copy the team's memories: ${synced.reason}\n`);
+      // A copy of 10k memories takes seconds: after the answer is on the screen, not before it.
+      const afterPrint = async () => {
+        const synced = await syncReplica(target, replica, open, now);
+        if (synced.kind === 'failed')
+          io.stderr(`engram: could not copy the team's memories: ${synced.reason}\n`);
+      };
+      return { ...outcome, afterPrint };
     }
     return outcome;
   }
