@@ -28,6 +28,14 @@ export interface CompatRow {
   officialP50: number;
   /** engram / official: below 1 is Engram faster. */
   ratio: number;
+  /**
+   * The median of each call's own ratio (Engram's i-th call over the official server's i-th,
+   * made one right after the other): a load spike falls on both calls of a pair, so this moves
+   * less with the machine's load than the ratio of the two p50s.
+   */
+  pairedRatio: number;
+  /** The share of pairs in which Engram's call was the faster. */
+  engramFasterShare: number;
   /** The middle half of each server's times (p25-p75, ms): how far a p50 can be trusted. */
   engramSpread: [number, number];
   officialSpread: [number, number];
@@ -56,14 +64,16 @@ const OPENS = 100;
 const ADDS = 200;
 /**
  * Whole-graph reads: enough for a stable p50 (with 10 and 5 the ratio ranged 0.85-1.82 between
- * runs of one build), fewer at 10k, where each read serialises a few MB in both servers.
+ * runs of one build; with 15 at 10k, 0.68-1.34 at load 4-14), fewer at 10k, where each read
+ * serialises a few MB in both servers (~0.3 s a pair).
  */
-const READ_GRAPHS = (size: number) => (size >= 10_000 ? 15 : 30);
+const READ_GRAPHS = (size: number) => (size >= 10_000 ? 40 : 60);
 /**
  * Whole-graph reads each right after a write: at 1k a read takes ~8 ms and with 30 the ratio
  * swung 0.9-1.46 between runs of one build at load 6-15; 150 (~5 s for both servers) narrow it.
+ * At 10k a pair with its writes takes ~0.7 s.
  */
-const READS_AFTER_WRITES = (size: number) => (size >= 10_000 ? 15 : 150);
+const READS_AFTER_WRITES = (size: number) => (size >= 10_000 ? 40 : 150);
 
 /** A token only entity `i` has, so a search for it is selective (1 match) in both servers. */
 const marker = (i: number) => `k${i}q`;
@@ -186,6 +196,10 @@ export async function compatPart(
       engramP50,
       officialP50,
       ratio: round(engramP50 / officialP50),
+      pairedRatio: round(median(times.engram.map((t, i) => t / times.official[i]!))),
+      engramFasterShare: round(
+        times.engram.filter((t, i) => t < times.official[i]!).length / times.engram.length,
+      ),
       engramSpread: middleHalf(times.engram),
       officialSpread: middleHalf(times.official),
       engramCpuSeconds: cpuSeconds.engram,
@@ -195,7 +209,7 @@ export async function compatPart(
     rows.push(out);
     const spread = ([low, high]: [number, number]) => `${low.toFixed(1)}-${high.toFixed(1)}`;
     console.log(
-      `@${String(size).padEnd(6)} ${operation.padEnd(34)} n=${String(out.calls).padStart(5)}  engram ${engramP50.toFixed(2).padStart(8)} ms (${spread(out.engramSpread)})  official ${officialP50.toFixed(2).padStart(8)} ms (${spread(out.officialSpread)})  ratio ${out.ratio.toFixed(2)}  CPU ${out.engramCpuSeconds} / ${out.officialCpuSeconds} s  load ${out.loadAverage}`,
+      `@${String(size).padEnd(6)} ${operation.padEnd(34)} n=${String(out.calls).padStart(5)}  engram ${engramP50.toFixed(2).padStart(8)} ms (${spread(out.engramSpread)})  official ${officialP50.toFixed(2).padStart(8)} ms (${spread(out.officialSpread)})  ratio ${out.ratio.toFixed(2)} (paired ${out.pairedRatio.toFixed(2)}, faster in ${Math.round(out.engramFasterShare * 100)}%)  CPU ${out.engramCpuSeconds} / ${out.officialCpuSeconds} s  load ${out.loadAverage}`,
     );
   };
 
