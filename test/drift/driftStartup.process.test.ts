@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { writeRequireHook } from '../support/requireHook';
 import { tempDir } from '../support/temp';
 import { GitRepository } from './gitRepository';
 
@@ -68,23 +69,18 @@ describe('what a drift check loads', () => {
     const dir = tempDir();
     const tmp = tempDir();
     // Records how the bundle was compiled: whether cached data came and whether V8 took it.
-    const hook = path.join(dir, 'compiles.js');
-    const log = path.join(dir, 'compiles.log');
-    writeFileSync(
-      hook,
-      [
-        "const vm = require('node:vm');",
-        "const fs = require('node:fs');",
-        'const Script = vm.Script;',
-        'vm.Script = class extends Script {',
-        '  constructor(code, options) {',
-        '    super(code, options);',
-        '    if (options?.filename?.endsWith("engineCore.js"))',
-        `      fs.appendFileSync(${JSON.stringify(log)}, (options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'cached') : 'compiled') + '\\n');`,
-        '  }',
-        '};',
-      ].join('\n'),
-    );
+    const { hook, log } = writeRequireHook(dir, 'compiles', (logFile) => [
+      "const vm = require('node:vm');",
+      "const fs = require('node:fs');",
+      'const Script = vm.Script;',
+      'vm.Script = class extends Script {',
+      '  constructor(code, options) {',
+      '    super(code, options);',
+      '    if (options?.filename?.endsWith("engineCore.js"))',
+      `      fs.appendFileSync(${logFile}, (options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'cached') : 'compiled') + '\\n');`,
+      '  }',
+      '};',
+    ]);
     const run = () =>
       spawnSync(process.execPath, ['--require', hook, CLI, '--db', path.join(dir, 'memory.db'), 'stats'], {
         cwd: dir,
