@@ -1,4 +1,13 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
@@ -54,11 +63,16 @@ export function requireWithCodeCache(
   run.call(loaded.exports, loaded.exports, createRequire(file), loaded, file, directory);
   loaded.loaded = true;
   const save = () => {
-    if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
+    if (!cacheFile) return;
     try {
+      if (cachedData && !script.cachedDataRejected) {
+        markUsed(cacheFile);
+        return;
+      }
       const temp = `${cacheFile}.${process.pid}.tmp`;
       writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
       renameSync(temp, cacheFile);
+      pruneStale(path.dirname(cacheFile), Date.now());
     } catch {
       // A cache is an optimisation: the next run compiles again.
     }
@@ -83,4 +97,37 @@ function cacheFileFor(file: string, source: Buffer, flags: string): string | und
     .digest('hex')
     .slice(0, 32);
   return path.join(directory, `${path.basename(file, '.js')}-${key}.cache`);
+}
+
+/**
+ * A cache not used for this long is removed when another is written: every build of the bundle,
+ * Node version and flag variant has its own file (1.2-1.9 MB each), and nothing else ever removed
+ * them. Each run that uses a cache marks it, so caches in use (two Engram installs side by side)
+ * are never removed; a temporary file a killed process left goes after a day.
+ */
+const STALE_CACHE_MS = 7 * 24 * 3600 * 1000;
+const STALE_TEMP_MS = 24 * 3600 * 1000;
+
+/** Marks a cache used now (its modification time), at most once a day. */
+function markUsed(cacheFile: string): void {
+  const now = Date.now();
+  if (now - statSync(cacheFile).mtimeMs < STALE_TEMP_MS) return;
+  utimesSync(cacheFile, new Date(now), new Date(now));
+}
+
+function pruneStale(directory: string, now: number): void {
+  for (const name of readdirSync(directory)) {
+    const maxAge = name.endsWith('.cache')
+      ? STALE_CACHE_MS
+      : name.endsWith('.tmp')
+        ? STALE_TEMP_MS
+        : undefined;
+    if (maxAge === undefined) continue;
+    const file = path.join(directory, name);
+    try {
+      if (now - statSync(file).mtimeMs > maxAge) rmSync(file, { force: true });
+    } catch {
+      // Gone already (another process pruned it).
+    }
+  }
 }

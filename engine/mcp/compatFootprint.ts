@@ -2,7 +2,7 @@ import type { OpenEngramOptions } from '../engram';
 
 /**
  * What a compat bridge gives up to stay as small as the official memory server (issue 16,
- * docs/benchmarks.md): engine options over the other profiles'. See also compatWasm.ts (sql.js
+ * docs/benchmarks.md): engine options over the other profiles'. See also baselineWasm.ts (sql.js
  * compiled by V8's baseline compiler only).
  *
  * - pageCacheKib: SQLite's page cache, 2 MiB against 32 MiB. The database file is already in

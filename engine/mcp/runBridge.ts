@@ -6,7 +6,7 @@ import { stderrLogger } from '../host';
 import { prepareDatabaseDirectory, resolveDatabasePath, userDataDirectory } from '../paths';
 import { BridgeRuntime } from './processRuntime';
 import { COMPAT_ENGINE_OPTIONS } from './compatFootprint';
-import { compileWasmWithBaselineOnly } from './compatWasm';
+import { bridgeCompilesBaselineOnly, compileWasmWithBaselineOnly } from './baselineWasm';
 import { tokenFilePath } from './httpToken';
 import { parseProfile } from './profiles';
 import { serveStdio } from './stdioBridge';
@@ -95,10 +95,10 @@ export function bridgeRuntime(launch: BridgeLaunch, io: BridgeEnvironment): Brid
 /** Runs the bridge until its client goes away (stdio) or it is told to stop (http); the engine is closed (and the database handed over) on the way out. */
 export async function runBridge(launch: BridgeLaunch, io: BridgeEnvironment): Promise<void> {
   const runtime = bridgeRuntime(launch, io);
-  // The compat profile promises a footprint no larger than the official server's; the other
-  // profiles keep TurboFan for recall and code queries, which spend their time in SQL. Process-wide,
-  // so here and not in bridgeRuntime; before the engine (and sql.js's wasm) loads on the first call.
-  if (runtime.profile === 'compat') compileWasmWithBaselineOnly();
+  // Process-wide, so here and not in bridgeRuntime; before the engine (and sql.js's wasm) loads on
+  // the first call. Which bridges and why: baselineWasm.ts.
+  if (bridgeCompilesBaselineOnly(launch, runtime.profile, runtime.settings.engine.embedding))
+    compileWasmWithBaselineOnly();
   try {
     if (launch.http) {
       const dbPath = resolveDatabasePath(runtime.settings.choice);

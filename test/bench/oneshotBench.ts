@@ -5,7 +5,10 @@
 // Every run gets a fresh copy of one settled store (snapshotted twice, a short journal), so no
 // run replays what an earlier one wrote.
 // Usage: npm run build && node --import tsx test/bench/oneshotBench.ts [--rounds N] [--against DIST]
-// (DIST: another build's dist/ directory, e.g. main's, measured beside this checkout's dist/).
+// [--no-extra-ca] (DIST: another build's dist/ directory, e.g. main's, measured beside this
+// checkout's dist/). Every Node process loads the certificates NODE_EXTRA_CA_CERTS names at start
+// (~35 ms of CPU per process on the machine of docs/benchmarks.md, which sets it; a user's machine
+// usually does not): --no-extra-ca runs every subject without it, and the first line says which.
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -28,8 +31,17 @@ import { syntheticMemories } from './syntheticMemories';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '7' }, against: { type: 'string' } },
+  options: {
+    rounds: { type: 'string', default: '7' },
+    against: { type: 'string' },
+    'no-extra-ca': { type: 'boolean', default: false },
+  },
 });
+/** The environment every subject runs in. */
+const childEnv: Record<string, string> = {};
+for (const [k, v] of Object.entries(process.env)) if (v !== undefined) childEnv[k] = v;
+if (values['no-extra-ca']) delete childEnv['NODE_EXTRA_CA_CERTS'];
+const extraCa = childEnv['NODE_EXTRA_CA_CERTS'] ? 'NODE_EXTRA_CA_CERTS set' : 'no NODE_EXTRA_CA_CERTS';
 const ROUNDS = Number(values.rounds);
 const MEMORIES = 10_000;
 const QUERY = 'redis retry session';
@@ -102,7 +114,7 @@ function timedProcess(args: string[], cwd: string): Sample {
   execFileSync('/usr/bin/time', ['-f', '%U %S', '-o', usage, process.execPath, ...args], {
     cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ENGRAM_EMBEDDING: 'off' },
+    env: { ...childEnv, ENGRAM_EMBEDDING: 'off' },
   });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
   return { wallMs, cpuMs: cpuOf(usage) };
@@ -117,14 +129,12 @@ function cpuOf(usageFile: string): number {
 async function firstAnswer(args: string[], cwd: string, tool: string, query: string): Promise<Sample> {
   const usage = path.join(cwd, 'usage.txt');
   const client = new Client({ name: 'oneshot-bench', version: '1.0.0' });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const start = process.hrtime.bigint();
   await client.connect(
     new StdioClientTransport({
       command: '/usr/bin/time',
       args: ['-f', '%U %S', '-o', usage, process.execPath, ...args],
-      env: { ...env, ENGRAM_EMBEDDING: 'off', MEMORY_FILE_PATH: path.join(cwd, 'server-memory.jsonl') },
+      env: { ...childEnv, ENGRAM_EMBEDDING: 'off', MEMORY_FILE_PATH: path.join(cwd, 'server-memory.jsonl') },
       cwd,
       stderr: 'ignore',
     }),
@@ -185,7 +195,9 @@ async function main(): Promise<void> {
     }
   }
   const after = runStamp();
-  console.log(`${before.machine}; ${ROUNDS} rounds; load ${before.load} -> ${after.load}; ${before.date}`);
+  console.log(
+    `${before.machine}; ${ROUNDS} rounds; load ${before.load} -> ${after.load}; ${before.date}; ${extraCa}`,
+  );
   for (const [name, list] of samples)
     console.log(
       `${name.padEnd(40)} wall median ${round(median(list.map((s) => s.wallMs)), 1)

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { writeRequireHook } from '../support/requireHook';
 import { tempDir } from '../support/temp';
 import { GitRepository } from './gitRepository';
 
@@ -42,7 +43,7 @@ function loadedBy(dir: string, args: string[]): string[] {
  * against its 2 s (issue 13): libraries drift never calls stay in their own bundles until asked for.
  */
 describe('what a drift check loads', () => {
-  it('`engram drift` reads the engine bundle without the tokenizer; `context` still loads it on first use', () => {
+  it('`engram drift` reads the engine bundle without the tokenizer; `context` counts without gpt-tokenizer', () => {
     const repo = new GitRepository();
     repo.commit('initial', '2025-01-10T12:00:00Z', { write: { 'src/app.ts': 'export const port = 1;\n' } });
     const dir = tempDir();
@@ -58,31 +59,28 @@ describe('what a drift check loads', () => {
     );
     assert.ok(!drift.includes(TOKENIZER), 'drift never counts tokens');
 
+    // context counts tokens, with the rank table beside the bundles (dist/lazy/o200k.bin), which
+    // loads in milliseconds: gpt-tokenizer only for a text that may hold a special token.
     const context = loadedBy(dir, ['--workspace', repo.root, 'context', 'which port?']);
-    assert.ok(context.includes(TOKENIZER), `context counts tokens: ${context.join(', ')}`);
+    assert.ok(!context.includes(TOKENIZER), `context loaded gpt-tokenizer: ${context.join(', ')}`);
   });
 
   it('a second CLI process compiles the engine bundle from the code cache the first one left', () => {
     const dir = tempDir();
     const tmp = tempDir();
     // Records how the bundle was compiled: whether cached data came and whether V8 took it.
-    const hook = path.join(dir, 'compiles.js');
-    const log = path.join(dir, 'compiles.log');
-    writeFileSync(
-      hook,
-      [
-        "const vm = require('node:vm');",
-        "const fs = require('node:fs');",
-        'const Script = vm.Script;',
-        'vm.Script = class extends Script {',
-        '  constructor(code, options) {',
-        '    super(code, options);',
-        '    if (options?.filename?.endsWith("engineCore.js"))',
-        `      fs.appendFileSync(${JSON.stringify(log)}, (options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'cached') : 'compiled') + '\\n');`,
-        '  }',
-        '};',
-      ].join('\n'),
-    );
+    const { hook, log } = writeRequireHook(dir, 'compiles', (logFile) => [
+      "const vm = require('node:vm');",
+      "const fs = require('node:fs');",
+      'const Script = vm.Script;',
+      'vm.Script = class extends Script {',
+      '  constructor(code, options) {',
+      '    super(code, options);',
+      '    if (options?.filename?.endsWith("engineCore.js"))',
+      `      fs.appendFileSync(${logFile}, (options.cachedData ? (this.cachedDataRejected ? 'rejected' : 'cached') : 'compiled') + '\\n');`,
+      '  }',
+      '};',
+    ]);
     const run = () =>
       spawnSync(process.execPath, ['--require', hook, CLI, '--db', path.join(dir, 'memory.db'), 'stats'], {
         cwd: dir,

@@ -30,11 +30,11 @@ export interface ConnectedBridge {
 /** Starts `node dist/mcp.js` and connects the SDK's own client to it over stdio. */
 export async function startBridge(
   workspace: string,
-  options: { args?: string[]; env?: Record<string, string>; name?: string } = {},
+  options: { args?: string[]; env?: Record<string, string>; name?: string; nodeArgs?: string[] } = {},
 ): Promise<ConnectedBridge> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BRIDGE, '--workspace', workspace, ...(options.args ?? [])],
+    args: [...(options.nodeArgs ?? []), BRIDGE, '--workspace', workspace, ...(options.args ?? [])],
     env: bridgeEnv(options.env),
     cwd: workspace,
     stderr: 'ignore',
