@@ -170,21 +170,24 @@ export const METHODS = {
     write: false,
     run: async (engine, p) => {
       await engine.ensureVectors();
-      return (p.detail === true ? recallWithDetail : recall)(
-        engine,
-        {
-          query: boundedQuery('query', p.query),
-          k: p.k,
-          channels: p.channels,
-          layer: p.layer,
-          includeInactive: p.includeInactive,
-          asOf: p.asOf,
-          session: actorOf(p).session,
-          explain: p.explain,
-          noteAccess: p.readOnly !== true,
-        },
-        engine.vectors,
-      );
+      // Without `detail`, a consolidated hit opens only onto members that match better than it;
+      // includeInactive and asOf rank the members themselves already.
+      const history = p.includeInactive === true || p.asOf !== undefined;
+      const open = p.detail === true ? 'all' : p.detail === false || history ? undefined : 'better';
+      const options = {
+        query: boundedQuery('query', p.query),
+        k: p.k,
+        channels: p.channels,
+        layer: p.layer,
+        includeInactive: p.includeInactive,
+        asOf: p.asOf,
+        session: actorOf(p).session,
+        explain: p.explain,
+        noteAccess: p.readOnly !== true,
+      };
+      return open
+        ? recallWithDetail(engine, options, engine.vectors, open)
+        : recall(engine, options, engine.vectors);
     },
   }),
   context: defineMethod({

@@ -40,7 +40,9 @@ export const RECALL_PARAMS = methodParams({
   detail: z
     .boolean()
     .optional()
-    .describe('in place of a consolidated memory, its superseded members that match (default false)'),
+    .describe(
+      'true: in place of a consolidated memory, its superseded members that match; false: consolidated memories only; default: the members that rank above it',
+    ),
 });
 
 /** `contextLevels` {query?, budget?}: the graduated L0-L3 block (retrieval/contextLevels.ts). */

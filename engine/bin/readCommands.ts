@@ -89,6 +89,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
     .option('--channels <list>', 'comma-separated subset of lexical,dense,graph,ppr')
     .option('--include-inactive', 'also invalidated and superseded memories')
     .option('--detail', 'in place of a consolidated memory, its superseded members that match')
+    .option('--no-detail', 'consolidated memories only (by default, members that rank above one replace it)')
     .description('find memories (hybrid retrieval)')
     .action(
       (
@@ -113,7 +114,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
             asOf: o.asOf,
             channels: o.channels?.split(',').map((c) => c.trim()),
             includeInactive: o.includeInactive === true,
-            detail: o.detail === true,
+            detail: o.detail,
           },
           (r) => renderRecall(r as RecallResult),
         ),

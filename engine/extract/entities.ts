@@ -2,6 +2,7 @@ import { EngramError } from '../errors';
 import { matchCommands } from './commandMatcher';
 import { matchDates } from './dateMatcher';
 import type { ExtractedEntity } from './entityTypes';
+import { isIdReference } from './idReferences';
 import { matchEnvVars } from './envMatcher';
 import type { Mention } from './mention';
 import { mergeMentions } from './mergeMentions';
@@ -46,5 +47,6 @@ export function extractEntities(text: string): ExtractedEntity[] {
   const ctx = createScanContext(text);
   const candidates: Mention[] = [];
   for (const match of MATCHERS) match(ctx, candidates);
-  return mergeMentions(text, resolveMentions(ctx, candidates));
+  // An Engram id the text quotes (a peer card's member) is a reference, not a thing it is about.
+  return mergeMentions(text, resolveMentions(ctx, candidates)).filter((e) => !isIdReference(e.name));
 }

@@ -1,6 +1,7 @@
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import type { SqlValue } from '../store/statementLog';
 import { noteLexicalChange } from './lexicalChanges';
+import { withoutIdReferences } from '../extract/idReferences';
 import { codeHeading, isPythonSource } from './codeHeading';
 import { queryTerms, tokenize } from './tokenizer';
 
@@ -45,8 +46,8 @@ export const LEXICAL_INSERT = 'INSERT INTO memory_fts (docid, content, context, 
 export function lexicalRow(doc: number, text: IndexedText): SqlValue[] {
   return [
     doc,
-    tokenize(text.content).join(' '),
-    tokenize((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED)).join(' '),
+    tokenize(withoutIdReferences(text.content)).join(' '),
+    tokenize(withoutIdReferences((text.context ?? '').slice(0, MAX_CONTEXT_INDEXED))).join(' '),
     // A memory that is code is labelled by what it defines and documents (codeHeading.ts).
     tokenize([...text.tags, codeHeading(text.content)].join(' ')).join(' '),
     tokenize(indexedEntities(text).join(' ')).join(' '),

@@ -1,8 +1,8 @@
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import type { DenseSearcher } from './denseSearch';
-import { recall } from './recall';
-import type { RecallHit, RecallOptions, RecallResult } from './recall';
+import { noteRecallAccess, recall } from './recall';
+import type { RecallHit, RecallOptions, RecallResult, RecallTrace } from './recall';
 import type { RecallSources } from './recallSources';
 
 /** How deep the history-wide pass ranks, to find the members of the consolidated hits. */
@@ -16,40 +16,106 @@ const DETAIL_DEPTH = 100;
 const CONSOLIDATED_DEPTH = 40;
 
 /**
+ * Which consolidated hits open onto their members: `all` (recall's `detail: true`) every one with
+ * a member that matches; `better` (recall's default) those with a member that ranks above the
+ * consolidated memory itself for the query, the evidence the caller would otherwise not see.
+ */
+export type DrillDown = 'all' | 'better';
+
+/**
  * Recall with detail (seed 003's drill-down, issue 21 section 3): consolidation keeps recall
- * small by replacing episodes with one memory that quotes their informative sentences; a caller
- * that asks for detail gets, in place of such a memory, those of its members (superseded, in
- * history) that answer the query. First the active memories are ranked as usual, at least
- * `CONSOLIDATED_DEPTH` deep; then the whole history is ranked for the same query and kept to the
- * first pass's plain hits and the members of its consolidated hits, in the history-wide order, cut
- * to `k`. A consolidated hit none of whose members ranks keeps its place, after them.
+ * small by replacing episodes with one memory that quotes their informative sentences; in place of
+ * such a memory, those of its members (superseded, in history) that answer the query. First the
+ * active memories are ranked as usual, at least `CONSOLIDATED_DEPTH` deep; then, when some of them
+ * are consolidated memories, the whole history is ranked for the same query (members and
+ * consolidated memories alike) and kept to the first pass's other hits and the members of the
+ * consolidated hits that open (see DrillDown), in the history-wide order, cut to `k`. A
+ * consolidated hit that does not open keeps its history-wide place (`better`); with `all`, one none
+ * of whose members ranks keeps its place after them. The access is noted for what is returned.
  */
 export async function recallWithDetail(
   sources: RecallSources,
   options: RecallOptions,
   dense?: DenseSearcher,
+  open: DrillDown = 'all',
 ): Promise<RecallResult> {
+  // A store where nothing was consolidated recalls as it always did (the deeper first pass below
+  // reaches more candidates, which moves the graph channels' ranks a little).
+  if (open === 'better' && !sources.store.read(holdsConsolidatedMembers))
+    return recall(sources, options, dense);
   const k = options.k ?? 10;
-  const first = await recall(sources, { ...options, k: Math.max(k, CONSOLIDATED_DEPTH) }, dense);
+  const first = await recall(
+    sources,
+    { ...options, k: Math.max(k, CONSOLIDATED_DEPTH), noteAccess: false },
+    dense,
+  );
   const members = sources.store.read((r) =>
     consolidatedMembers(
       r,
       first.hits.filter((h) => h.memory.trust === 'consolidation').map((h) => h.memory.id),
     ),
   );
-  if (members.size === 0) return first;
-  const ownerOf = new Map<string, string>();
-  for (const [owner, ids] of members) for (const id of ids) ownerOf.set(id, owner);
-  const plain = new Set(first.hits.filter((h) => !members.has(h.memory.id)).map((h) => h.memory.id));
+  const result =
+    members.size === 0 ? first : await openMembers(sources, options, dense, first, members, open);
+  const hits = result.hits.slice(0, k);
+  if (options.noteAccess !== false) noteRecallAccess(sources, first.query, hits, options.session);
+  return { ...result, hits, ...(result.trace ? { trace: cutTrace(result.trace, result.hits, k) } : {}) };
+}
+
+/** The trace of the deeper first pass as the caller's `k` would have it: the hits past k dropped. */
+function cutTrace(trace: RecallTrace, hits: readonly RecallHit[], k: number): RecallTrace {
+  const below = /^ranked below top \d+$/;
+  const dropped = [
+    ...trace.dropped.filter((d) => !below.test(d.reason)),
+    ...hits.slice(k).map((h) => ({ memoryId: h.memory.id, reason: `ranked below top ${k}`, fused: h.score })),
+    ...trace.dropped
+      .filter((d) => below.test(d.reason))
+      .map((d) => ({ ...d, reason: `ranked below top ${k}` })),
+  ];
+  return { ...trace, dropped };
+}
+
+async function openMembers(
+  sources: RecallSources,
+  options: RecallOptions,
+  dense: DenseSearcher | undefined,
+  first: RecallResult,
+  members: ReadonlyMap<string, string[]>,
+  open: DrillDown,
+): Promise<RecallResult> {
   const history = await recall(
     sources,
     { ...options, k: DETAIL_DEPTH, includeInactive: true, noteAccess: false, explain: false },
     dense,
   );
+  const rankOf = new Map(history.hits.map((h, i) => [h.memory.id, i]));
+  const ownerOf = new Map<string, string>();
+  for (const [owner, ids] of members) {
+    const best = Math.min(...ids.map((id) => rankOf.get(id) ?? Infinity));
+    const opens = open === 'all' || best < (rankOf.get(owner) ?? Infinity);
+    if (opens) for (const id of ids) ownerOf.set(id, owner);
+  }
+  const opened = new Set(ownerOf.values());
+  // With `all`, a consolidated hit is never shown among the others: its members stand for it.
+  const plain = new Set(
+    first.hits
+      .filter((h) => !(open === 'all' ? members.has(h.memory.id) : opened.has(h.memory.id)))
+      .map((h) => h.memory.id),
+  );
   const detailed = history.hits.filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id));
   const shown = new Set(detailed.map((h) => ownerOf.get(h.memory.id) ?? h.memory.id));
   const rest: RecallHit[] = first.hits.filter((h) => !shown.has(h.memory.id));
-  return { ...first, hits: [...detailed, ...rest].slice(0, k) };
+  return { ...first, hits: [...detailed, ...rest] };
+}
+
+/** Whether any current episode was superseded (consolidation's members are): an index seek. */
+function holdsConsolidatedMembers(reader: SqlReader): boolean {
+  return (
+    reader.value<number>(
+      `SELECT 1 FROM memories WHERE superseded_at IS NULL AND layer IN ('working', 'episodic')
+       AND status = 'superseded' LIMIT 1`,
+    ) !== undefined
+  );
 }
 
 /** Members of each consolidated memory, from its `consolidate` event (indexed by memory). */

@@ -233,7 +233,7 @@ export async function recall(
     dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
   const top = hits.slice(0, k);
 
-  if (options.noteAccess !== false) recordAccess(sources, query, top, options.session, now);
+  if (options.noteAccess !== false) noteRecallAccess(sources, query, top, options.session);
   const result: RecallResult = { query, hits: top };
   if (options.explain) {
     result.trace = {
@@ -332,13 +332,13 @@ function exclusion(memory: Memory, options: RecallOptions): string | undefined {
 }
 
 /** Accesses feed importance (event ledger) and the memory bias of PageRank (entity weights). */
-function recordAccess(
+export function noteRecallAccess(
   { store, entityWeights }: RecallSources,
   query: string,
   hits: RecallHit[],
   session: string | undefined,
-  now: number,
 ): void {
+  const now = store.clock();
   store.noteRead({
     type: 'recall',
     session: session ?? null,

@@ -326,7 +326,7 @@ describe('engram CLI', () => {
     const applied = await engram(dir, ['--json', 'consolidate', '--apply']);
     const gist = (JSON.parse(applied.out) as { created: string[] }).created[0] ?? '';
     assert.match(gist, /^m_/, applied.out);
-    const plain = await engram(dir, ['recall', 'Lisbon', 'hotel']);
+    const plain = await engram(dir, ['recall', 'Lisbon', 'hotel', '--no-detail']);
     assert.ok(plain.out.includes(gist) && !plain.out.includes(ids[1]!), plain.out);
     const detailed = await engram(dir, ['recall', 'Lisbon', 'hotel', '--detail']);
     assert.ok(detailed.out.includes(ids[1]!) && !detailed.out.includes(gist), detailed.out);

@@ -33,9 +33,9 @@ describe('recall: detail of a consolidated memory', () => {
     assert.ok(made);
     const plain = await episode(t, 'The support group newsletter is printed monthly.');
 
-    const summary = await recalled(t, { query: 'support group' });
+    const summary = await recalled(t, { query: 'support group', detail: false });
     assert.ok(summary.includes(made) && summary.includes(plain), JSON.stringify(summary));
-    assert.ok(!session.some((id) => summary.includes(id)), 'no superseded member without detail');
+    assert.ok(!session.some((id) => summary.includes(id)), 'no superseded member with detail false');
 
     const detailed = await recalled(t, { query: 'support group', detail: true });
     const everything = await recalled(t, { query: 'support group', includeInactive: true });
@@ -63,8 +63,64 @@ describe('recall: detail of a consolidated memory', () => {
     const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
     assert.ok(made);
     const plain = await episode(t, 'A support group newsletter.');
-    assert.deepEqual(await recalled(t, { query: 'support group', k: 1 }), [plain], 'the gist ranks second');
+    assert.deepEqual(
+      await recalled(t, { query: 'support group', k: 1, detail: false }),
+      [plain],
+      'the gist ranks second',
+    );
     assert.deepEqual(await recalled(t, { query: 'support group', k: 1, detail: true }), [answer]);
+    await t.host.close();
+  });
+
+  it('by default opens a consolidated hit only onto members that rank above it', async () => {
+    const t = await openTestHost();
+    const answer = await episode(
+      t,
+      'The support group meets weekly; the support group helped Caroline.',
+      'talk',
+    );
+    const others = [
+      await episode(t, 'Melanie painted a sunrise over the lake with her kids in July.', 'talk'),
+      await episode(t, 'Caroline is researching adoption agencies in Oregon for next spring.', 'talk'),
+      await episode(t, 'Melanie ran a charity marathon in Lisbon for the local shelter.', 'talk'),
+    ];
+    t.clock.advance(90 * DAY);
+    const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
+    assert.ok(made);
+
+    // One member answers better than the gist that quotes four: it stands in the gist's place.
+    assert.deepEqual(await recalled(t, { query: 'support group' }), [answer]);
+    assert.deepEqual(await recalled(t, { query: 'support group', detail: false }), [made]);
+    // Words spread over three members: the gist matches best, and stays.
+    const spread = await recalled(t, { query: 'sunrise adoption marathon' });
+    assert.equal(spread[0], made, JSON.stringify(spread));
+    assert.ok(!others.some((id) => spread.includes(id)), 'no member in place of a gist that ranks first');
+    await t.host.close();
+  });
+
+  it('notes the access of the hits it returns, not of its deeper first pass', async () => {
+    const t = await openTestHost();
+    for (let i = 0; i < 6; i++) await episode(t, `The support group met on day ${i} of the retreat.`, 'talk');
+    t.clock.advance(90 * DAY);
+    await t.call('consolidate', { dryRun: false });
+    for (let i = 0; i < 6; i++) await episode(t, `A support group flyer, number ${i}.`);
+    for (const detail of [true, undefined]) {
+      const { hits } = (await t.call('recall', {
+        query: 'support group',
+        k: 2,
+        ...(detail ? { detail } : {}),
+      })) as {
+        hits: Array<{ memory: { id: string } }>;
+      };
+      await episode(t, 'A write, which records the reads noted before it.');
+      const data = t.host.store.read((r) =>
+        r.value<string>("SELECT data FROM events WHERE type = 'recall' ORDER BY seq DESC LIMIT 1"),
+      );
+      assert.deepEqual(
+        (JSON.parse(data!) as { memoryIds: string[] }).memoryIds,
+        hits.map((h) => h.memory.id),
+      );
+    }
     await t.host.close();
   });
 });

@@ -71,7 +71,7 @@ const recallTool = defineTool({
   name: 'memory_recall',
   title: 'Recall',
   description:
-    'Find memories relevant to a question (hybrid: keywords, meaning, entity graph). explain adds per-channel ranks and why candidates were dropped; asOf recalls what Engram knew at a past time; detail puts the matching members of a consolidated memory in its place.',
+    'Find memories relevant to a question (hybrid: keywords, meaning, entity graph). explain adds per-channel ranks and why candidates were dropped; asOf recalls what Engram knew at a past time; a consolidated memory gives its place to its members that match better (detail true: all that match; false: none).',
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
