@@ -5,7 +5,13 @@ export interface SecretCandidate {
   readonly end: number;
 }
 
-export type SecretDetector = (text: string, out: SecretCandidate[]) => void;
+/** What a caller already knows of a text, sparing a detector its gate. */
+export interface ScanScope {
+  /** Whether the text holds a provider token's hint (secretPatterns.ts, mayHoldProviderToken). */
+  providerHints?: boolean;
+}
+
+export type SecretDetector = (text: string, out: SecretCandidate[], scope?: ScanScope) => void;
 
 /** A secret recognisable by its shape (secretPatterns.ts, providerTokens.ts). */
 export interface TokenPattern {

@@ -129,12 +129,22 @@ export const detectTokens: SecretDetector = (text, out) => {
   if (TOKEN_HINT(text)) scanPatterns(TOKEN_PATTERNS, text, out);
 };
 
-/** Any provider's hint: one pass over a text that holds none, instead of one per provider. */
-const PROVIDER_HINT = new RegExp(PROVIDER_PATTERNS.map((p) => hintSource(p.hint)).join('|'));
+/** Any provider's hint: one pass over a text that holds none, instead of one per provider (exported for tests). */
+export const PROVIDER_HINT = new RegExp(PROVIDER_PATTERNS.map((p) => hintSource(p.hint)).join('|'));
 
-/** The services' prefixed tokens (providerTokens.ts). */
-export const detectProviderTokens: SecretDetector = (text, out) => {
-  if (PROVIDER_HINT.test(text)) scanPatterns(PROVIDER_PATTERNS, text, out);
+/**
+ * Whether `text` holds some provider's hint. Every hint matches letters, digits and `_.=-` only,
+ * with no anchor or lookaround (test/extract/providerHintScope.test.ts), so a text without one
+ * has none in any string of it either when it is JSON without `\u` escapes: no other escape
+ * writes such a character (storedText.ts skips the strings' gate so).
+ */
+export function mayHoldProviderToken(text: string): boolean {
+  return PROVIDER_HINT.test(text);
+}
+
+/** The services' prefixed tokens (providerTokens.ts); `scope.providerHints` is the gate's answer when known. */
+export const detectProviderTokens: SecretDetector = (text, out, scope) => {
+  if (scope?.providerHints ?? PROVIDER_HINT.test(text)) scanPatterns(PROVIDER_PATTERNS, text, out);
 };
 
 /**

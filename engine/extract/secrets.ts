@@ -1,7 +1,7 @@
 import { EngramError } from '../errors';
 import { detectLowerCasedPrivateKeys, detectPrivateKeys } from './privateKeyBlocks';
 import { detectAssignments } from './secretAssignments';
-import type { SecretCandidate, SecretDetector } from './secretCandidate';
+import type { ScanScope, SecretCandidate, SecretDetector } from './secretCandidate';
 import { detectLowerCasedTokens, detectProviderTokens, detectTokens } from './secretPatterns';
 
 export interface Redaction {
@@ -45,14 +45,15 @@ const DETECTORS: readonly SecretDetector[] = [
 /**
  * Replaces secrets (API keys, tokens, private keys, credentials in assignments and connection
  * strings) with `[REDACTED:<kind>]`. Pure and linear in the length of the text. Redacting an
- * already redacted text changes nothing.
+ * already redacted text changes nothing. `scope` is what the caller knows of the text (it must be
+ * true of it): it spares gates, never changes the result.
  */
-export function redactSecrets(text: string): RedactionResult {
+export function redactSecrets(text: string, scope?: ScanScope): RedactionResult {
   if (typeof text !== 'string') {
     throw new EngramError('INVALID_INPUT', `redactSecrets expects a string, got ${typeof text}`);
   }
   const candidates: SecretCandidate[] = [];
-  for (const detect of DETECTORS) detect(text, candidates);
+  for (const detect of DETECTORS) detect(text, candidates, scope);
   if (candidates.length === 0) return { text, redactions: [] };
 
   const taken = new Uint8Array(text.length);

@@ -1,4 +1,6 @@
 import { mapStrings } from './jsonLeaves';
+import type { ScanScope } from './secretCandidate';
+import { mayHoldProviderToken } from './secretPatterns';
 import { redactSecrets } from './secrets';
 
 /**
@@ -79,11 +81,20 @@ export interface ParsedText {
  * is what it would give exactly).
  */
 export function storedJsonText(text: string, value?: unknown): ParsedText {
+  return scopedText(text, value, NOTHING_KNOWN);
+}
+
+const NOTHING_KNOWN: ScanScope = {};
+const NO_PROVIDER_HINTS: ScanScope = { providerHints: false };
+
+/** storedJsonText of a text `scope` is true of (a string of a JSON text scanned before it). */
+function scopedText(text: string, value: unknown, scope: ScanScope): ParsedText {
   const long = text.length > SHORT_LENGTH;
   const clean = long ? longTexts : shortTexts;
   if (clean.has(text) || foundClean.has(text)) return { text, value };
   if (long) longScans++;
-  const stored = redactedText(text, value);
+  // The scope only spares gates (the result is the same), so a text found clean is clean.
+  const stored = redactedText(text, value, scope);
   if (stored.text === text) clean.add(text);
   return stored;
 }
@@ -112,19 +123,20 @@ export function longTextScans(): number {
   return longScans;
 }
 
-function redactedText(text: string, known: unknown): ParsedText {
+function redactedText(text: string, known: unknown, scope: ScanScope): ParsedText {
   const first = text.charCodeAt(0); // '[' or '{': maybe JSON
   if (first === 0x5b || first === 0x7b) {
     const parsed = known === undefined ? parseJson(text) : { value: known };
-    if (parsed !== undefined) return storedJson(text, parsed.value);
+    if (parsed !== undefined) return storedJson(text, parsed.value, scope);
   }
-  return { text: redactSecrets(text).text };
+  return { text: redactSecrets(text, scope).text };
 }
 
-function storedJson(text: string, value: unknown): ParsedText {
+function storedJson(text: string, value: unknown, scope: ScanScope): ParsedText {
   let base = text;
   let parsed = value;
-  const whole = redactSecrets(text);
+  const providerHints = scope.providerHints ?? mayHoldProviderToken(text);
+  const whole = redactSecrets(text, { ...scope, providerHints });
   if (whole.redactions.length > 0) {
     const reparsed = parseJson(whole.text);
     if (reparsed !== undefined) {
@@ -132,7 +144,13 @@ function storedJson(text: string, value: unknown): ParsedText {
       parsed = reparsed.value;
     }
   }
-  const leaves = mapStrings(parsed, storedText);
+  // A provider token's hint is letters, digits and `_.=-` (secretPatterns.ts): in a string of
+  // this JSON it would be in its text too, unless a `\u` escape wrote it. The strings of a text
+  // without one (left as it was: the strings are the text's own) skip that gate: 8% of a record's
+  // redaction on real transcripts (entireio/cli, results compared equal on 6,015 records).
+  const leafScope =
+    providerHints || whole.redactions.length > 0 || text.includes('\\u') ? NOTHING_KNOWN : NO_PROVIDER_HINTS;
+  const leaves = mapStrings(parsed, (leaf) => scopedText(leaf, undefined, leafScope).text);
   return leaves === parsed ? { text: base, value: parsed } : { text: JSON.stringify(leaves) };
 }
 

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'sql.js';
 import type { SqlParams } from './statementLog';
+import { TextBinder } from './textBinding';
 
 export type Row = Record<string, string | number | null | Uint8Array>;
 
@@ -29,6 +30,8 @@ export class StatementCache {
    * took most of the time.
    */
   private readonly builders = new Map<Statement, RowBuilder>();
+  /** Binds long texts natively (textBinding.ts); null until a statement was prepared, undefined if unavailable. */
+  private binder: TextBinder | undefined | null = null;
 
   constructor(private readonly db: Database) {}
 
@@ -37,14 +40,21 @@ export class StatementCache {
     if (!statement) {
       statement = this.db.prepare(sql);
       this.statements.set(sql, statement);
+      if (this.binder === null) this.binder = TextBinder.of(this.db, statement);
     }
     return statement;
+  }
+
+  /** statement.bind(params), its long texts encoded natively where this sql.js allows. */
+  private bind(statement: Statement, params: SqlParams): void {
+    if (this.binder && Array.isArray(params)) this.binder.bind(statement, params);
+    else statement.bind(params);
   }
 
   all<T extends object>(sql: string, params?: SqlParams): T[] {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) this.bind(statement, params);
       const rows: T[] = [];
       while (statement.step()) rows.push(this.rowObject<T>(statement));
       return rows;
@@ -56,7 +66,7 @@ export class StatementCache {
   get<T extends object>(sql: string, params?: SqlParams): T | undefined {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) this.bind(statement, params);
       return statement.step() ? this.rowObject<T>(statement) : undefined;
     } finally {
       statement.reset();
@@ -66,7 +76,7 @@ export class StatementCache {
   value<T>(sql: string, params?: SqlParams): T | undefined {
     const statement = this.prepare(sql);
     try {
-      if (params !== undefined) statement.bind(params);
+      if (params !== undefined) this.bind(statement, params);
       return statement.step() ? (statement.get()[0] as T) : undefined;
     } finally {
       statement.reset();
@@ -76,7 +86,8 @@ export class StatementCache {
   run(sql: string, params?: SqlParams): number {
     const statement = this.prepare(sql);
     try {
-      statement.run(params);
+      if (params !== undefined) this.bind(statement, params);
+      statement.step();
     } finally {
       statement.reset();
     }

@@ -10,12 +10,18 @@
 // working directory replaced by the clone's (as Engram on the author's machine would see it);
 // sessions of other agents are left out.
 // Usage: ENGRAM_ENTIRE_BENCH_REPO=/path/to/cli node --import tsx test/bench/entireLinkBench.ts [maxSessions]
+// ENGRAM_ENTIRE_BENCH_HASH=1 also prints a hash of each capture table's rows (the temporary
+// directory's path, or what a cut output keeps of its name, written as <dir>), to compare what two
+// versions of the ingest stored.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ingestSource } from '../../engine/capture/ingest';
 import { linkCommits } from '../../engine/capture/link/commitLinks';
+import type { MemoryStore } from '../../engine/memory/memoryStore';
+import { dumpCapture } from '../capture/captureDb';
 import { openBenchHost } from './benchHost';
 import { machine, round } from './stats';
 
@@ -85,6 +91,27 @@ async function timeReplay(crashDir: string): Promise<void> {
     `  after a kill: journal ${round(journalBytes / 1048576)} MiB, database ${round(statSync(path.join(crashDir, 'db', 'memory.db')).size / 1048576)} MiB; open ${round(ms / 1000)} s (CPU ${round((cpu.user + cpu.system) / 1e6)} s)`,
   );
   await host.close();
+}
+
+/** One line per capture table: its rows and a hash of them, the same whatever directory the run used. */
+function printTableHashes(store: MemoryStore, dir: string): void {
+  const tables = {
+    ...dumpCapture(store),
+    capture_commit_links: store.read((r) =>
+      r.all('SELECT * FROM capture_commit_links ORDER BY session_id, commit_sha, path'),
+    ),
+  };
+  for (const [name, rows] of Object.entries(tables)) {
+    const hash = createHash('sha256');
+    for (const row of rows) {
+      // A record's content hash is of its text, which holds the directory: the text is compared instead.
+      const { content_hash: _, ...compared } = row as Record<string, unknown>;
+      // A tool's output is kept up to 4,000 characters: one may end inside the directory's name.
+      const text = JSON.stringify(compared).split(dir).join('<dir>');
+      hash.update(text.replace(/engram-entire-bench-[A-Za-z0-9]{0,6}/g, '<dir>')).update('\n');
+    }
+    console.log(`  ${name}: ${rows.length} rows, sha256 ${hash.digest('hex').slice(0, 16)}`);
+  }
 }
 
 async function main(root: string, dir: string): Promise<void> {
@@ -165,6 +192,7 @@ async function main(root: string, dir: string): Promise<void> {
   console.log(
     `  recall: ${truth.filter((k) => linked.has(k)).length} of ${truth.length} (session, commit) pairs the trailers name; ingest ${round(ingestMs / 1000)} s (CPU ${round(ingestCpuMs / 1000)} s), link ${round(linkMs / 1000)} s`,
   );
+  if (process.env['ENGRAM_ENTIRE_BENCH_HASH'] !== undefined) printTableHashes(host.store, dir);
   if (process.env['ENGRAM_ENTIRE_BENCH_WRONG'] !== undefined) {
     for (const l of labelled.filter((x) => !right.includes(x)))
       console.log(
