@@ -58,7 +58,12 @@ describe('token budgets (engine/mcp/budget.ts)', () => {
     }
   });
 
-  it('counts a page that may hold a special token, which the tokenizer refuses as before', () => {
-    assert.throws(() => fitToBudget([{ content: 'ends here <|endoftext|>' }], 4000), /special token/);
+  it('takes a page holding a special token, counted as the text it is', () => {
+    const items = [{ content: 'ends here <|endoftext|>' }, { content: 'and <|fim_prefix|> here' }];
+    assert.equal(fitToBudget(items, 4000).taken, 2);
+    // Counted when the byte bound cannot decide: the tokens of the text, never a refusal.
+    const tokens = jsonTokens(items[0]);
+    assert.ok(tokens > 5, `${tokens} tokens`);
+    assert.equal(fitToBudget(items, ENVELOPE_TOKENS + tokens + 1).taken, 1);
   });
 });
