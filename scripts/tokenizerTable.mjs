@@ -1,5 +1,6 @@
 // gpt-tokenizer's o200k rank table as a file engine/retrieval/bpeRankTable.ts reads without parsing.
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -7,7 +8,8 @@ const require = createRequire(import.meta.url);
 /**
  * Writes dist/lazy/o200k.bin: uint32 count, uint32 offsets[count + 1], then every token's bytes
  * end to end in rank order (little-endian). A token is its text's UTF-8 bytes, or its bytes
- * where the library lists them as numbers (the tokens that are not UTF-8 on their own).
+ * where the library lists them as numbers (the tokens that are not UTF-8 on their own). Gzipped:
+ * the installed extension has a 40 MB budget (test/vscode/packageContent.test.ts).
  */
 export function writeTokenizerTable(file) {
   const ranks = require('gpt-tokenizer/cjs/bpeRanks/o200k_base').default;
@@ -24,5 +26,5 @@ export function writeTokenizerTable(file) {
     offset += token.length;
   });
   head.writeUInt32LE(offset, 4 * (tokens.length + 1));
-  writeFileSync(file, Buffer.concat([head, ...tokens]));
+  writeFileSync(file, gzipSync(Buffer.concat([head, ...tokens]), { level: 9 }));
 }

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 /**
  * A byte-pair encoding's rank table in a form that loads without parsing: every token's bytes laid
  * end to end, its rank the index of its offset. gpt-tokenizer builds a Map of 200k strings from a
@@ -64,8 +65,12 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return hash >>> 0;
 }
 
-/** The table from the file scripts/tokenizerTable.mjs writes. */
-export function decodeRankTable(file: Uint8Array): BpeRankTable {
+/**
+ * The table from the file scripts/tokenizerTable.mjs writes, gzipped there to keep the installed
+ * extension within its 40 MB budget (2.2 -> 1.2 MB; ~11 ms to inflate).
+ */
+export function decodeRankTable(stored: Uint8Array): BpeRankTable {
+  const file = stored[0] === 0x1f && stored[1] === 0x8b ? gunzipSync(stored) : stored;
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
   const count = view.getUint32(0, true);
   const offsets = new Uint32Array(count + 1);
