@@ -22,7 +22,12 @@ describe('CoSQA tuning / reporting split', () => {
     assert.throws(() => parseCosqaHalf('test'), /--split must be tuning or reporting; got test/);
   });
 
-  it('keeps only the asked half and the whole corpus', { skip: !existsSync(queries) }, () => {
+  it('keeps only the asked half and the whole corpus', () => {
+    // The data sits beside the repository in CI (../shared); a missing copy is a failure, not a skip.
+    assert.ok(
+      existsSync(queries),
+      `CoSQA queries not found at ${queries}: put ../shared beside the repository`,
+    );
     const all = loadCosqa(queries, corpus);
     const tuning = loadCosqa(queries, corpus, 'tuning');
     const reporting = loadCosqa(queries, corpus, 'reporting');
