@@ -7,7 +7,7 @@ import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import { inBuiltTemplateText, isArgumentValue, withoutExampleStrings } from './exampleCode';
-import { matchPackageLinks, matchUsedPackages } from './usedPackages';
+import { matchPackageLinks, matchPossessivePackages, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
@@ -63,6 +63,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
   matchPackageLinks(text, special);
+  matchPossessivePackages(text, special);
   matchEvents(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
