@@ -16,6 +16,7 @@ import { matchSectionLinks } from './anchorClaims';
 import { matchSubpaths } from './subpathClaims';
 import { matchEvents } from './eventClaims';
 import { asPackageMember } from './leadingDotMembers';
+import { matchChainedMembers } from './chainedMembers';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -69,6 +70,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchPackageLinks(text, special);
   matchPossessivePackages(text, special);
   matchEvents(text, special);
+  matchChainedMembers(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
     text,
