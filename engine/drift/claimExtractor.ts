@@ -7,13 +7,16 @@ import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
 import { isInside, negatedRanges } from './negation';
 import { inBuiltTemplateText, isArgumentValue, withoutExampleStrings } from './exampleCode';
-import { matchPackageLinks, matchUsedPackages } from './usedPackages';
+import { matchPackageLinks, matchPossessivePackages, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
+import { headingOption, headingSymbolClaim } from './headingClaims';
+import type { SourceHeading } from './headingClaims';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
 import { matchSubpaths } from './subpathClaims';
 import { matchEvents } from './eventClaims';
 import { asPackageMember } from './leadingDotMembers';
+import { matchChainedMembers } from './chainedMembers';
 import {
   matchConfigKeys,
   matchProjectCommands,
@@ -28,6 +31,8 @@ export interface ClaimExtractionOptions {
   projectPrograms?: ReadonlySet<string>;
   /** Names of the project's own packages (package.json `name`): `pino.final()` in an example is its API. */
   projectPackages?: ReadonlySet<string>;
+  /** The heading above the memory's block in its source document (sourceHeadings.ts). */
+  heading?: SourceHeading;
 }
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -57,13 +62,15 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchSubpaths(text, options.projectPackages ?? new Set(), special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
-  matchDefaultValues(text, special);
+  matchDefaultValues(text, special, headingOption(options.heading));
   matchConfigKeys(text, special);
   matchBoldOptionItems(text, special);
   matchVersionedPackages(text, special);
   matchUsedPackages(text, special);
   matchPackageLinks(text, special);
+  matchPossessivePackages(text, special);
   matchEvents(text, special);
+  matchChainedMembers(text, special);
   matchProjectCommands(text, options.projectPrograms ?? new Set(), special);
   const fromEntities = claimsFromEntities(
     text,
@@ -87,15 +94,20 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
     ),
   );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
-  return named
-    .map(asDocumentPath(text))
-    .map(asPackageMember(text, options.projectPackages ?? new Set()))
-    .map(withUse(text))
-    .map((claim) => ({
-      ...claim,
-      ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
-      negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
-    }));
+  const described = options.heading && headingSymbolClaim(text, options.heading);
+  return [
+    ...named
+      .map(asDocumentPath(text))
+      .map(asPackageMember(text, options.projectPackages ?? new Set()))
+      .map(withUse(text))
+      .map((claim) => ({
+        ...claim,
+        ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
+        negated: claim.kind === 'dependency' ? negatedAt(claim.span[0]) : isInside(denied, claim.span[0]),
+      })),
+    // What the sentence describes exists: a denial in it ("Does not update ...") is about what it does.
+    ...(described ? [{ ...described, negated: false }] : []),
+  ];
 }
 
 /** "using `fsevents`", "use the `fsevents`", "backed by `chokidar`": a use right before the word. */

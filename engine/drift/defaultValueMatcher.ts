@@ -51,8 +51,10 @@ const TYPE_NAMES = new Set(['number', 'string', 'boolean', 'object', 'function',
 /**
  * Default values the text gives options, as config claims marked `isDefault`: checked only
  * against defaults the code declares in its structure (defaultValues.ts), never by a word search.
+ * `headingOption` is the option the heading above the memory's block in its document names
+ * (headingClaims.ts), for "Default: `'json'`" in a block that names none.
  */
-export function matchDefaultValues(text: string, out: Partial[]): void {
+export function matchDefaultValues(text: string, out: Partial[], headingOption?: string): void {
   NAMED_DEFAULT_RE.lastIndex = 0;
   for (let m = NAMED_DEFAULT_RE.exec(text); m !== null; m = NAMED_DEFAULT_RE.exec(text)) {
     // "* **idle** `number` - Default: `5000`": a type, not the option; the item's name is (below).
@@ -66,7 +68,7 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
   BARE_DEFAULT_RE.lastIndex = 0;
   const named = out.length;
   for (let m = BARE_DEFAULT_RE.exec(text); m !== null; m = BARE_DEFAULT_RE.exec(text)) {
-    const option = optionAbove(text, m.index) ?? paragraphOption(text, m.index);
+    const option = optionAbove(text, m.index) ?? paragraphOption(text, m.index) ?? headingOption;
     if (!option) continue;
     const value = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? m[6] ?? m[7] ?? m[8]) as string;
     const end = m.index + m[0].length;
@@ -78,7 +80,7 @@ export function matchDefaultValues(text: string, out: Partial[]): void {
   }
   DURATION_DEFAULT_RE.lastIndex = 0;
   for (let m = DURATION_DEFAULT_RE.exec(text); m !== null; m = DURATION_DEFAULT_RE.exec(text)) {
-    const option = optionAbove(text, m.index);
+    const option = optionAbove(text, m.index) ?? headingOption;
     const end = m.index + m[0].length;
     if (!option || out.some((c) => c.isDefault === true && c.span[0] < end && m.index < c.span[1])) continue;
     const amount = m[1] as string;

@@ -28,6 +28,7 @@ import { memoriesNamingPaths } from './changedPaths';
 import { readManifestFacts } from './manifestFacts';
 import type { ManifestFacts } from './manifestFacts';
 import { lazySymbolIndex } from './symbolIndex';
+import { sourceHeadings } from './sourceHeadings';
 
 export interface DriftCheckOptions {
   /** The workspace to check against (EngineContext.code's root); without one a check is UNAVAILABLE. */
@@ -58,7 +59,7 @@ export function requireDriftRoot(root: string | undefined): string {
 export async function checkDrift(store: MemoryStore, options: DriftCheckOptions = {}): Promise<DriftReport> {
   const started = Date.now();
   const root = requireDriftRoot(options.root);
-  return checkSelection(store, root, selectClaims(store, root, options.paths), options, started);
+  return checkSelection(store, root, await selectClaims(store, root, options.paths), options, started);
 }
 
 /** Up to this many claims, a check reads the code index name by name (lazySymbolIndex). */
@@ -80,9 +81,13 @@ export interface ClaimSelection {
  * them (looked up through the claims' indexes, see memoriesNamingPaths) and of every memory not
  * checked since it was written (its claims are not stored yet).
  */
-export function selectClaims(store: MemoryStore, root: string, paths?: readonly string[]): ClaimSelection {
+export async function selectClaims(
+  store: MemoryStore,
+  root: string,
+  paths?: readonly string[],
+): Promise<ClaimSelection> {
   const manifests = store.read((reader) => readManifestFacts(reader, root, realpathSync(root)));
-  const extracted = extractPending(store, manifests);
+  const extracted = await extractPending(store, root, manifests);
   const pendingIds = new Set(extracted.map((e) => e.memory.id));
   const fresh = extracted.flatMap((e) => e.claims);
   // Stored claims of memories extracted again are replaced by the new ones, checked unstored.
@@ -148,13 +153,24 @@ interface Extracted {
  * Claims of memories written (or edited) since the last check, and of those from before drift
  * existed. They are stored with their verdicts once checked (recordResults), in one write.
  */
-function extractPending(store: MemoryStore, manifests: ManifestFacts): Extracted[] {
+async function extractPending(
+  store: MemoryStore,
+  root: string,
+  manifests: ManifestFacts,
+): Promise<Extracted[]> {
   const pending = store.read(pendingExtraction);
+  const headings = await sourceHeadings(root, pending);
   const options = { projectPrograms: manifests.programs, projectPackages: manifests.ownNames };
-  return pending.map((memory) => ({
-    memory,
-    claims: newClaimsForCheck(memory, extractClaims(memory.content, options)),
-  }));
+  return pending.map((memory) => {
+    const heading = headings.get(memory.id);
+    return {
+      memory,
+      claims: newClaimsForCheck(
+        memory,
+        extractClaims(memory.content, heading ? { ...options, heading } : options),
+      ),
+    };
+  });
 }
 
 interface MemoryChecks {
@@ -206,7 +222,10 @@ function recordResults(
           saveVerdict(tx, claim.id, check, now);
       });
       let memory = current.get(id) ?? { ...currentMemory(tx, id), status: null, appliedValidTo: null };
-      const falseSpans = claims.filter((_, i) => checks[i]?.verdict === 'stale').map((c) => c.span);
+      // A doubtful finding says nothing is false (driftStatusOf): what it reads still counts as said.
+      const falseSpans = claims
+        .filter((_, i) => checks[i]?.verdict === 'stale' && checks[i]?.evidence.doubtful !== true)
+        .map((c) => c.span);
       const status = driftStatusOf(checks, falseSpans.length > 0 && saysMoreThan(memory.content, falseSpans));
       const state = memory;
       const since = status === 'stale' || status === 'dead' ? falseSince(checks) : undefined;

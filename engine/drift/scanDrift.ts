@@ -30,7 +30,7 @@ export async function driftOfScan(
   const paths = changedPathsOf(changes);
   if (paths.length === 0) return { checked: [], memories: [] };
   const root = requireDriftRoot(workspaceRoot);
-  const selection = selectClaims(store, root, paths);
+  const selection = await selectClaims(store, root, paths);
   if (selection.claims.length === 0 && selection.extracted.length === 0) return { checked: [], memories: [] };
   const report = await checkSelection(store, root, selection, { all: true, actor });
   return {

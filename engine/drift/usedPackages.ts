@@ -81,9 +81,13 @@ function isPackagePage(page: string, name: string): boolean {
  */
 const EXAMPLE_BEFORE_RE = /\b(?:e\.\s?g\.?|for\s+(?:example|instance)|such\s+as|like)[,:]?\s*\[?$/i;
 
-/** `[anymatch](https://github.com/es128/anymatch)`, `[\`debug\`](https://www.npmjs.com/package/debug)`. */
+/**
+ * `[anymatch](https://github.com/es128/anymatch)`, `[\`debug\`](https://www.npmjs.com/package/debug)`,
+ * the name with a noun or two in the text (`[http-proxy events](https://github.com/nodejitsu/node-http-proxy#...)`),
+ * or the name as code right before a link to its page (`` `http-proxy` [options](...node-http-proxy#options) ``).
+ */
 const PACKAGE_LINK_RE =
-  /\[`?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`?\]\(https?:\/\/(?:github\.com\/[\w.-]+\/([\w.-]+)\/?|(?:www\.)?npmjs\.(?:com|org)\/package\/((?:@[\w.-]+\/)?[\w.-]+)\/?)(?:#[^)\s]*)?\)/g;
+  /(?:`((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`\s+\[[^\]\n]{1,40}\]|\[`?((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][a-z0-9._-]*)`?(?:\s+[a-z]+){0,2}\])\(https?:\/\/(?:github\.com\/[\w.-]+\/([\w.-]+)\/?|(?:www\.)?npmjs\.(?:com|org)\/package\/((?:@[\w.-]+\/)?[\w.-]+)\/?)(?:#[^)\s]*)?\)/g;
 
 /**
  * A link whose text is a package's name and whose target is that package's repository or npm page
@@ -95,11 +99,57 @@ export function matchPackageLinks(text: string, out: Partial[]): void {
   if (!text.includes('](http')) return;
   PACKAGE_LINK_RE.lastIndex = 0;
   for (let m = PACKAGE_LINK_RE.exec(text); m !== null; m = PACKAGE_LINK_RE.exec(text)) {
-    const name = m[1] as string;
-    const page = (m[2] ?? m[3] ?? '').replace(/\.git$/, '').toLowerCase();
+    const name = (m[1] ?? m[2]) as string;
+    const page = (m[3] ?? m[4] ?? '').replace(/\.git$/, '').toLowerCase();
     if (NOT_PACKAGES.has(name) || !isPackagePage(page, name.replace(/^@[^/]+\//, ''))) continue;
     if (EXAMPLE_BEFORE_RE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
     const start = m.index + m[0].indexOf(name);
     out.push({ kind: 'dependency', subject: name, span: [start, start + name.length], usedAs: 'package' });
+  }
+}
+
+/**
+ * "subscribe to http-proxy's `open` event", "Chokidar's polling", "`debug`'s output": a package
+ * whose events, options or behaviour the text speaks of is one the project works through. Like a
+ * link to a package's page, it is this project's dependency only if its manifest declared it when
+ * the memory was written (usedAs), so "Express's router" in a guide for another stack costs nothing.
+ */
+const POSSESSIVE_RE =
+  /(?<![\w@/.`-])`?((?:@[a-z0-9][\w.-]*\/)?(?:[a-z0-9][a-z0-9._-]*|[A-Z][a-z0-9]+))`?['\u2019]s\b/g;
+/** Contractions ("it's", "that's") and pronouns: never a package. */
+const NOT_POSSESSORS = new Set([
+  'it',
+  'that',
+  'there',
+  'here',
+  'what',
+  'who',
+  'let',
+  'he',
+  'she',
+  'one',
+  'where',
+  'how',
+  'why',
+  'when',
+  'this',
+  'everything',
+  'nothing',
+  'today',
+  'everyone',
+]);
+
+export function matchPossessivePackages(text: string, out: Partial[]): void {
+  if (!/['\u2019]s\b/.test(text)) return;
+  POSSESSIVE_RE.lastIndex = 0;
+  for (let m = POSSESSIVE_RE.exec(text); m !== null; m = POSSESSIVE_RE.exec(text)) {
+    const written = m[1] as string;
+    const name = written.toLowerCase();
+    if (name.length < 2 || NOT_PACKAGES.has(name) || NOT_POSSESSORS.has(name)) continue;
+    // "the handler's promise", "the object's keys": a plain lower-case word is a common noun; a
+    // package names itself by a hyphen or dot (`http-proxy`), a capital (Chokidar) or as code.
+    if (!m[0].startsWith('`') && /^[a-z0-9]+$/.test(written)) continue;
+    const start = m.index + m[0].indexOf(written);
+    out.push({ kind: 'dependency', subject: name, span: [start, start + written.length], usedAs: 'package' });
   }
 }

@@ -145,7 +145,9 @@ describe('drift claims in context', () => {
   });
 
   it('"don\'t have to" is no denial, nor is a denial the text only supposes ("if it doesn\'t use X")', () => {
+    // (Redux's names the package: a dependency claim if the manifest declared it then, not denied.)
     assert.deepEqual(summary("Build it so that we don't have to go through Redux's `createStore`."), [
+      ['dependency', 'redux', false],
       ['symbol', 'createStore', false],
     ]);
     assert.deepEqual(summary("If the plugin doesn't use Redux hooks, name it after Rollup."), []);

@@ -66,4 +66,48 @@ describe('drift: a package linked to its own page', () => {
     assert.equal(verdict('debug')?.verdict, 'ok');
     assert.notEqual(verdict('picomatch')?.verdict, 'stale', 'never a dependency of this project');
   });
+
+  /*
+   * Seen on http-proxy-middleware (development): "subscribe to http-proxy's `open` event", "[http-proxy
+   * events](...node-http-proxy#...)" and "`http-proxy` [options](...node-http-proxy#options)" after
+   * the project replaced http-proxy; and nodemon's "Chokidar's polling". The package is named
+   * as such by its possessive or by a link to its page next to it.
+   */
+  it('names a package by its possessive, a link from the name with a noun, or a link right after the name', () => {
+    const text = [
+      "- **option.onOpen**: function, subscribe to http-proxy's `open` event; it's fine, that's all.",
+      'Subscribe to [http-proxy events](https://github.com/nodejitsu/node-http-proxy#listening-for-proxy-events):',
+      "_All_ `anymatch` [options](https://github.com/es128/anymatch#options) can be used. Chokidar's polling.",
+      "The handler's promise and the object's keys are the reader's own.",
+    ].join('\n');
+    const claims = extractClaims(text).filter((c) => c.kind === 'dependency');
+    assert.deepEqual(
+      claims.map((c) => [c.subject, text.slice(c.span[0], c.span[1]), c.usedAs]),
+      [
+        ['http-proxy', 'http-proxy', 'package'],
+        ['http-proxy', 'http-proxy', 'package'],
+        ['anymatch', 'anymatch', 'package'],
+        ['chokidar', 'Chokidar', 'package'],
+      ],
+    );
+  });
+
+  it("a possessive of a package declared when written and dropped since is stale; another word's is not", async () => {
+    const { test, changing } = await scannedAfterChange(
+      { 'package.json': pkg({ dependencies: { 'http-proxy': '^1.18.0', debug: '^4.0.0' } }) },
+      'Proxy with httpxy',
+      { write: { 'package.json': pkg({ dependencies: { httpxy: '^0.1.0', debug: '^4.0.0' } }) } },
+    );
+    const id = await rememberAt(
+      test,
+      "Subscribe to http-proxy's `proxyReq` event. The Server's answer goes through `debug`'s output.",
+      WRITTEN,
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const verdict = (subject: string) => claims.find((c) => c.subject === subject);
+    assert.equal(verdict('http-proxy')?.verdict, 'stale');
+    assert.equal(verdict('http-proxy')?.evidence.commit?.hash, changing);
+    assert.equal(verdict('debug')?.verdict, 'ok');
+    assert.notEqual(verdict('server')?.verdict, 'stale', 'never a dependency of this project');
+  });
 });

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { gitEnvironment } from '../gitEnvironment';
+import type { PendingMemory } from './claimStore';
+import { GitFailure } from './gitFailure';
+import { hasOwnHeading, headingAbove } from './headingClaims';
+import type { SourceHeading } from './headingClaims';
+import { resolveClaimPath } from './workspacePaths';
+
+const MARKDOWN_RE = /\.(?:md|mdx|markdown)$/i;
+
+/**
+ * The heading each memory stands under in the Markdown document it was taken from (its source
+ * file), in that document as git had it when the memory was written: the workspace's copy may
+ * have been rewritten since. A memory not found verbatim there, one with a heading of its own,
+ * and one whose document git does not have then get none. Two git calls per document and time.
+ */
+export async function sourceHeadings(
+  root: string,
+  memories: readonly PendingMemory[],
+): Promise<Map<string, SourceHeading>> {
+  const byDocument = new Map<string, { file: string; validFrom: number; memories: PendingMemory[] }>();
+  for (const memory of memories) {
+    const file = markdownSource(root, memory);
+    if (file === undefined || hasOwnHeading(memory.content)) continue;
+    const key = `${file}\u0000${memory.validFrom}`;
+    let group = byDocument.get(key);
+    if (!group) byDocument.set(key, (group = { file, validFrom: memory.validFrom, memories: [] }));
+    group.memories.push(memory);
+  }
+  const headings = new Map<string, SourceHeading>();
+  for (const { file, validFrom, memories: inDocument } of byDocument.values()) {
+    const doc = await documentAt(root, file, validFrom);
+    if (doc === undefined) continue;
+    for (const memory of inDocument) {
+      const heading = onlyHeading(doc, memory.content);
+      if (heading) headings.set(memory.id, heading);
+    }
+  }
+  return headings;
+}
+
+/**
+ * The heading above every place the text stands in the document, when they agree: an option
+ * reference repeats "Type: `string` / Default: `false`" under many headings, and which one the
+ * memory was taken from is then unknown.
+ */
+function onlyHeading(doc: string, text: string): SourceHeading | undefined {
+  let found: SourceHeading | undefined;
+  for (let at = doc.indexOf(text); at !== -1; at = doc.indexOf(text, at + 1)) {
+    const heading = headingAbove(doc, at);
+    if (!heading || (found && (found.name !== heading.name || found.call !== heading.call))) return undefined;
+    found = heading;
+  }
+  return found;
+}
+
+function markdownSource(root: string, memory: PendingMemory): string | undefined {
+  if (!memory.source) return undefined;
+  const file = (JSON.parse(memory.source) as { file?: unknown }).file;
+  if (typeof file !== 'string' || !MARKDOWN_RE.test(file)) return undefined;
+  const resolved = resolveClaimPath(root, file);
+  return resolved.inside ? resolved.relative : undefined;
+}
+
+/** The document as of the last commit at or before `time` (ms), or undefined if git has none. */
+async function documentAt(root: string, file: string, time: number): Promise<string | undefined> {
+  const commit = (
+    await git(root, ['log', '-1', '--format=%H', `--before=@${Math.floor(time / 1000)}`, 'HEAD', '--', file])
+  )?.trim();
+  if (!commit) return undefined;
+  return git(root, ['show', `${commit}:./${file}`]);
+}
+
+/**
+ * Git's answer, or undefined when git ran and said no (not a repository, no such file then). Git
+ * that could not run is asked once more, then fails the check: claims extracted without the
+ * heading would be stored and never extracted again.
+ */
+async function git(root: string, args: string[]): Promise<string | undefined> {
+  try {
+    return await runGit(root, args);
+  } catch {
+    return runGit(root, args);
+  }
+}
+
+function runGit(root: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      { cwd: root, env: gitEnvironment(), windowsHide: true, maxBuffer: 64 << 20 },
+      (error, stdout) => {
+        if (!error) return resolve(stdout);
+        if (typeof error.code === 'number' || error.code === 'ENOENT') return resolve(undefined);
+        reject(new GitFailure(`git ${args[0] ?? ''} could not run: ${error.message}`));
+      },
+    );
+  });
+}
