@@ -91,19 +91,22 @@ export function matchSession(
 interface SessionToLink {
   id: string;
   startedAt: number;
+  endedAt: number | null;
   branch: string | null;
 }
 
+const SESSION_COLUMNS = 'id, started_at AS startedAt, ended_at AS endedAt, git_branch AS branch';
+
 function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): SessionToLink[] {
   const rows = r.all<SessionToLink>(
-    `SELECT s.id, s.started_at AS startedAt, s.git_branch AS branch FROM capture_sessions s
+    `SELECT ${SESSION_COLUMNS} FROM capture_sessions s
      WHERE s.started_at IS NOT NULL AND s.started_at >= ?
        AND EXISTS (SELECT 1 FROM capture_file_touches f WHERE f.session_id = s.id AND f.action IN ('edit', 'create'))`,
     [since],
   );
   const extra = ids.length
     ? r.all<SessionToLink>(
-        `SELECT id, started_at AS startedAt, git_branch AS branch FROM capture_sessions
+        `SELECT ${SESSION_COLUMNS} FROM capture_sessions
          WHERE started_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
         [JSON.stringify(ids)],
       )
@@ -111,6 +114,30 @@ function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): Se
   const all = new Map<string, SessionToLink>();
   for (const s of [...rows, ...extra]) all.set(s.id, s);
   return [...all.values()];
+}
+
+/**
+ * The commits that may carry a session's edits: on its branch (when it still exists) or HEAD
+ * (where a squash merge lands), committed from its start until a live capture stops relinking it
+ * (RELINK_WINDOW_MS after its start, or its last record if later), so a rebuild months later finds
+ * the links live linking found, not a rework of the file weeks after. A commit authored before
+ * the session started was written before it: a rebase or a cherry-pick during the session gives
+ * it a new committer date, not a new author date. Each session is asked alone: a query over many
+ * sessions' files and months stops at MAX_COMMITS of the newest and misses the oldest sessions'.
+ */
+async function candidateCommits(
+  root: string,
+  session: SessionToLink,
+  paths: readonly string[],
+  branchKnown: Map<string, boolean>,
+): Promise<CommitDiff[]> {
+  const branch = session.branch ?? '';
+  if (branch !== '' && !branchKnown.has(branch)) branchKnown.set(branch, await branchExists(root, branch));
+  const refs = branchKnown.get(branch) === true ? [branch, 'HEAD'] : ['HEAD'];
+  const since = session.startedAt - CLOCK_SLACK_MS;
+  const until = Math.max(session.startedAt + RELINK_WINDOW_MS, session.endedAt ?? session.startedAt);
+  const commits = await commitsSince(root, refs, since, paths, until);
+  return commits.filter((c) => c.committedAt >= since && c.authoredAt >= since);
 }
 
 export interface LinkReport {
@@ -121,10 +148,9 @@ export interface LinkReport {
 
 /**
  * Links sessions to the commits that carry their edits: those given and every session that
- * started within RELINK_WINDOW_MS of `now` with edits. The candidates are the commits of the
- * session's branch (when it still exists) and of HEAD (where a squash merge lands), committed
- * after the session started, that changed a file it edited. A session's links are replaced as
- * a whole, so a commit rewritten away (amend, rebase) loses its link and its new one gains it.
+ * started within RELINK_WINDOW_MS of `now` with edits, each against its candidate commits
+ * (candidateCommits). A session's links are replaced as a whole, so a commit rewritten away
+ * (amend, rebase) loses its link and its new one gains it.
  */
 export async function linkCommits(
   store: MemoryStore,
@@ -134,26 +160,17 @@ export async function linkCommits(
 ): Promise<LinkReport> {
   const sessions = store.read((r) => sessionsToLink(r, sessionIds, now - RELINK_WINDOW_MS));
   const report: LinkReport = { changed: [], links: 0 };
-  const byBranch = new Map<string, SessionToLink[]>();
+  const branchKnown = new Map<string, boolean>();
   for (const s of sessions) {
-    const key = s.branch ?? '';
-    byBranch.set(key, [...(byBranch.get(key) ?? []), s]);
-  }
-  for (const [branch, group] of byBranch) {
-    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionEdits(r, s.id))]));
-    const paths = [...new Set([...edits.values()].flatMap((e) => [...e.keys()]))];
-    const refs = branch !== '' && (await branchExists(root, branch)) ? [branch, 'HEAD'] : ['HEAD'];
-    const since = Math.min(...group.map((s) => s.startedAt)) - CLOCK_SLACK_MS;
-    const commits = await commitsSince(root, refs, since, paths);
-    for (const s of group) {
-      const after = commits.filter((c) => c.committedAt >= s.startedAt - CLOCK_SLACK_MS);
-      const links = matchSession(s.id, edits.get(s.id) ?? new Map(), after);
-      report.links += links.length;
-      if (store.read((r) => sameLinks(r, s.id, links))) continue;
-      // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
-      store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
-      report.changed.push(s.id);
-    }
+    const edits = store.read((r) => sessionEdits(r, s.id));
+    const commits = await candidateCommits(root, s, [...edits.keys()], branchKnown);
+    const links = matchSession(s.id, edits, commits);
+    report.links += links.length;
+    if (store.read((r) => sameLinks(r, s.id, links))) continue;
+    // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
+    store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
+    report.changed.push(s.id);
+    // A session without edits asks git nothing: yield anyway, the host has other work.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return report;
