@@ -11,7 +11,7 @@ import type { SessionStep } from './editSession';
 
 // Which commits may carry a session's edits (found on entireio/cli's tuning half, see
 // docs/benchmarks.md "Commit links, held out"): not one written before the session, not one weeks
-// after it; and an old session is not crowded out.
+// after it, not one whose shared lines the file already had; and an old session is not crowded out.
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -96,6 +96,35 @@ test('a commit weeks after the session, past the time a live capture relinks it,
   });
   await linkCommits(t.host.store, repo.root, [S1], Date.now());
   assert.deepEqual(linked(t.host.store), [own]);
+  await t.host.close();
+});
+
+test('a commit whose shared lines the file already had (a copied test set-up) is not the session’s', async () => {
+  const repo = new GitRepository();
+  const start = Date.now() - HOUR;
+  const leapTest = (year: number, leap: boolean) =>
+    [
+      `test('leap ${year}', () => {`,
+      "  const calendar = new Calendar('gregorian');",
+      `  const result = calendar.isLeap(${year});`,
+      `  expect(result).toBe(${leap});`,
+      '});',
+      '',
+    ].join('\n');
+  repo.commit('Test leap years', iso(start - DAY), { write: { 'src/dates.test.ts': leapTest(2000, true) } });
+  const t = await withSession(repo, start, [
+    { user: 'Test 1900 too.' },
+    { edit: 'src/dates.test.ts', old: '});', new: `});\n${leapTest(1900, false)}` },
+  ]);
+  // Someone else adds a test for 2100 first: its set-up line is a copy of the one above it.
+  const other = repo.commit('Test 2100', iso(start + 10 * 60_000), {
+    write: { 'src/dates.test.ts': leapTest(2000, true) + leapTest(2100, false) },
+  });
+  const own = repo.commit('Test 1900', iso(start + 20 * 60_000), {
+    write: { 'src/dates.test.ts': leapTest(2000, true) + leapTest(2100, false) + leapTest(1900, false) },
+  });
+  await linkCommits(t.host.store, repo.root, [S1], Date.now());
+  assert.deepEqual(linked(t.host.store), [own], `not ${other}`);
   await t.host.close();
 });
 

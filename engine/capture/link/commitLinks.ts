@@ -1,6 +1,7 @@
 import type { MemoryStore } from '../../memory/memoryStore';
 import { DERIVED_WRITE } from '../../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../../store/sqlAccess';
+import { catFiles } from '../../gitCatFile';
 import { branchExists, commitsSince } from './gitCommits';
 import type { CommitDiff } from './gitCommits';
 import { lineSet, sessionEdits } from './sessionEdits';
@@ -43,17 +44,26 @@ export function carriesEdit(common: number, editLines: number, commitLines: numb
   return common > 0 && common * 2 >= editLines && common * 5 >= commitLines;
 }
 
+/** The significant lines a file had before a commit, keyed `sha:path` (linesBefore). */
+export type LinesBefore = ReadonlyMap<string, ReadonlySet<string>>;
+
+const NOTHING: ReadonlySet<string> = new Set();
+
 /**
  * The links of one session to the commits given (those after it started, on its branch): a
  * commit carries the session's edit of a file when it carries the session's lines there, or one
  * of its edits' (a session that edits a file ten times is often committed edit by edit). A line
  * goes to the first commit that carries it: a later commit that adds the same line again (code
- * moved back, a revert of a revert) carries someone else's change, not the session's.
+ * moved back, a revert of a revert) carries someone else's change, not the session's. A line the
+ * file already had before the commit (`before`) counts on neither side: a test's set-up copied
+ * from the test above it, `if err != nil {`, or the untouched lines of a file the session wrote
+ * whole say nothing about whose change the commit is.
  */
 export function matchSession(
   sessionId: string,
   edits: ReadonlyMap<string, FileEdits>,
   commits: readonly CommitDiff[],
+  before: LinesBefore = new Map(),
 ): CommitLink[] {
   const links: CommitLink[] = [];
   const claimed = new Map<string, Set<string>>();
@@ -63,14 +73,17 @@ export function matchSession(
     for (const [path, file] of edits) {
       const added = commit.added.get(path);
       if (!added) continue;
+      const old = before.get(`${commit.sha}:${path}`) ?? NOTHING;
+      const isNew = (line: string) => !old.has(line);
       const taken = claimed.get(path) ?? new Set<string>();
-      const theirs = lineSet(added);
+      const theirs = [...lineSet(added)].filter(isNew);
       const fresh = (lines: ReadonlySet<string>) =>
-        [...theirs].filter((l) => lines.has(l) && !taken.has(l)).length;
-      const common = [...theirs].filter((line) => file.all.has(line) && !taken.has(line));
+        theirs.filter((l) => lines.has(l) && !taken.has(l)).length;
+      const newIn = (lines: ReadonlySet<string>) => [...lines].filter(isNew).length;
+      const common = theirs.filter((line) => file.all.has(line) && !taken.has(line));
       const carried =
-        carries(common.length, file.all.size, theirs.size) ||
-        file.edits.some((edit) => carriesEdit(fresh(edit), edit.size, theirs.size));
+        carries(common.length, newIn(file.all), theirs.length) ||
+        file.edits.some((edit) => carriesEdit(fresh(edit), newIn(edit), theirs.length));
       if (!carried) continue;
       for (const line of common) taken.add(line);
       claimed.set(path, taken);
@@ -86,6 +99,30 @@ export function matchSession(
     }
   }
   return links;
+}
+
+/**
+ * What each file the session shares a line with had before the commit that added it (matchSession
+ * leaves those lines out), in one `git cat-file --batch` for the session. A file the commit created
+ * (or a root commit's) had nothing.
+ */
+async function linesBefore(
+  root: string,
+  edits: ReadonlyMap<string, FileEdits>,
+  commits: readonly CommitDiff[],
+): Promise<LinesBefore> {
+  const keys: string[] = [];
+  for (const commit of commits)
+    for (const [path, added] of commit.added) {
+      const mine = edits.get(path)?.all;
+      if (mine && !path.includes('\n') && [...lineSet(added)].some((line) => mine.has(line)))
+        keys.push(`${commit.sha}:${path}`);
+    }
+  const texts = await catFiles(
+    root,
+    keys.map((key) => key.replace(':', '^:')),
+  ).catch(() => keys.map(() => undefined));
+  return new Map(keys.map((key, i) => [key, lineSet((texts[i] ?? '').split('\n'))]));
 }
 
 interface SessionToLink {
@@ -164,7 +201,7 @@ export async function linkCommits(
   for (const s of sessions) {
     const edits = store.read((r) => sessionEdits(r, s.id));
     const commits = await candidateCommits(root, s, [...edits.keys()], branchKnown);
-    const links = matchSession(s.id, edits, commits);
+    const links = matchSession(s.id, edits, commits, await linesBefore(root, edits, commits));
     report.links += links.length;
     if (store.read((r) => sameLinks(r, s.id, links))) continue;
     // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
