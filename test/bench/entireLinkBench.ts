@@ -10,7 +10,14 @@
 // working directory replaced by the clone's (as Engram on the author's machine would see it);
 // sessions of other agents are left out.
 // Usage: ENGRAM_ENTIRE_BENCH_REPO=/path/to/cli node --import tsx test/bench/entireLinkBench.ts [maxSessions]
-// ENGRAM_ENTIRE_BENCH_HASH=1 also prints a hash of each capture table's rows (the temporary
+// The sessions are split in two halves by a rule fixed before any wrong link was looked at: a
+// session (its transcript's id, as Entire names it, without the date) is in the tuning half when
+// the first byte of the sha256 of its id is even, else in the reporting half. Each link and each
+// (session, commit) pair of the trailers counts in its session's half; the bench prints both
+// halves and all. The linker may be studied and changed on the tuning half only:
+// ENGRAM_ENTIRE_BENCH_WRONG=1 lists the tuning half's wrong links and never the reporting half's.
+// ENGRAM_ENTIRE_BENCH_HALF=tuning reads the tuning half's transcripts only (to study it without
+// ever reading the other half's). ENGRAM_ENTIRE_BENCH_HASH=1 also prints a hash of each capture table's rows (the temporary
 // directory's path, or what a cut output keeps of its name, written as <dir>), to compare what two
 // versions of the ingest stored.
 import { spawnSync } from 'node:child_process';
@@ -27,6 +34,7 @@ import { machine, round } from './stats';
 
 const BRANCH = 'entire/checkpoints/v1';
 const source = process.env['ENGRAM_ENTIRE_BENCH_REPO'];
+const onlyHalf = process.env['ENGRAM_ENTIRE_BENCH_HALF'];
 const maxSessions = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? Infinity);
 
 function git(cwd: string, ...args: string[]): string {
@@ -38,6 +46,14 @@ function git(cwd: string, ...args: string[]): string {
 /** Older versions of Entire prefixed a session's id with its date (`2026-01-20-<uuid>`). */
 function bare(session: string): string {
   return session.replace(/^\d{4}-\d{2}-\d{2}-/, '');
+}
+
+export type Half = 'tuning' | 'reporting';
+
+/** The half a session belongs to (see the header): fixed by its id alone, never by its links. */
+export function halfOf(session: string): Half {
+  const first = createHash('sha256').update(bare(session)).digest()[0] ?? 0;
+  return first % 2 === 0 ? 'tuning' : 'reporting';
 }
 
 interface Transcript {
@@ -114,11 +130,60 @@ function printTableHashes(store: MemoryStore, dir: string): void {
   }
 }
 
+interface Link {
+  session_id: string;
+  commit_sha: string;
+}
+
+interface Score {
+  links: number;
+  labelled: number;
+  right: number;
+  exact: number;
+  found: number;
+  truth: number;
+  wrong: Link[];
+}
+
+/** Links against the trailers' labels, and the trailers' (session, commit) pairs of `read` found. */
+function scoreLinks(
+  links: readonly Link[],
+  label: ReadonlyMap<string, ReadonlySet<string>>,
+  entire: (session: string) => string,
+  read: ReadonlySet<string>,
+): Score {
+  const labelled = links.filter((l) => label.has(l.commit_sha));
+  const right = labelled.filter((l) => label.get(l.commit_sha)?.has(entire(l.session_id)));
+  const exact = labelled.filter((l) => label.get(l.commit_sha)?.has(l.session_id));
+  const truth = [...label].flatMap(([sha, s]) =>
+    [...s].filter((id) => read.has(id)).map((id) => `${id} ${sha}`),
+  );
+  const linked = new Set(links.map((l) => `${entire(l.session_id)} ${l.commit_sha}`));
+  return {
+    links: links.length,
+    labelled: labelled.length,
+    right: right.length,
+    exact: exact.length,
+    found: truth.filter((k) => linked.has(k)).length,
+    truth: truth.length,
+    wrong: labelled.filter((l) => !right.includes(l)),
+  };
+}
+
+function printScore(name: string, s: Score): void {
+  console.log(
+    `  ${name}: ${s.links} links; ${s.labelled} to commits with a trailer: ${s.right} right by the transcript's session (precision ${round(s.right / Math.max(1, s.labelled), 3)}), ${s.exact} by the session id itself; ${s.links - s.labelled} to commits without one; recall ${s.found} of ${s.truth} (${round(s.found / Math.max(1, s.truth), 3)})`,
+  );
+}
+
 async function main(root: string, dir: string): Promise<void> {
   const { transcripts, sessionsOf } = checkpoints(root);
   const longest = new Map<string, Transcript>();
   for (const t of transcripts) if ((longest.get(t.session)?.size ?? -1) < t.size) longest.set(t.session, t);
-  const chosen = [...longest.values()].sort((a, b) => (a.session < b.session ? -1 : 1)).slice(0, maxSessions);
+  const chosen = [...longest.values()]
+    .filter((t) => onlyHalf === undefined || halfOf(t.session) === onlyHalf)
+    .sort((a, b) => (a.session < b.session ? -1 : 1))
+    .slice(0, maxSessions);
   const host = await openBenchHost(dir);
   const sessions: string[] = [];
   const owner = new Map<string, string>();
@@ -171,38 +236,39 @@ async function main(root: string, dir: string): Promise<void> {
       'SELECT DISTINCT session_id, commit_sha FROM capture_commit_links',
     ),
   );
-  const labelled = links.filter((l) => label.has(l.commit_sha));
   const entire = (session: string) => owner.get(session) ?? session;
-  const right = labelled.filter((l) => label.get(l.commit_sha)?.has(entire(l.session_id)));
-  const exact = labelled.filter((l) => label.get(l.commit_sha)?.has(l.session_id));
   const read = new Set(chosen.map((t) => t.session));
-  const truth = [...label].flatMap(([sha, s]) =>
-    [...s].filter((id) => read.has(id)).map((id) => `${id} ${sha}`),
-  );
-  const linked = new Set(links.map((l) => `${entire(l.session_id)} ${l.commit_sha}`));
   console.log(
     `commit links on entireio/cli (${git(root, 'rev-parse', '--short', 'HEAD').trim()}), ${read.size} Claude Code transcripts, ${new Set(sessions).size} sessions in them (${round(bytes / 2 ** 20)} MB), ${machine()}, load ${os
       .loadavg()
       .map((l) => round(l))
-      .join(' ')}`,
+      .join(
+        ' ',
+      )}; ingest ${round(ingestMs / 1000)} s (CPU ${round(ingestCpuMs / 1000)} s), link ${round(linkMs / 1000)} s`,
   );
-  console.log(
-    `  ${links.length} links; ${labelled.length} to commits with a trailer: ${right.length} right by the transcript's session (precision ${round(right.length / Math.max(1, labelled.length), 3)}), ${exact.length} by the session id itself; ${links.length - labelled.length} to commits without one`,
-  );
-  console.log(
-    `  recall: ${truth.filter((k) => linked.has(k)).length} of ${truth.length} (session, commit) pairs the trailers name; ingest ${round(ingestMs / 1000)} s (CPU ${round(ingestCpuMs / 1000)} s), link ${round(linkMs / 1000)} s`,
-  );
-  if (process.env['ENGRAM_ENTIRE_BENCH_HASH'] !== undefined) printTableHashes(host.store, dir);
-  if (process.env['ENGRAM_ENTIRE_BENCH_WRONG'] !== undefined) {
-    for (const l of labelled.filter((x) => !right.includes(x)))
-      console.log(
-        `  wrong: ${l.session_id} (${entire(l.session_id)}) -> ${l.commit_sha.slice(0, 8)} labelled ${[...(label.get(l.commit_sha) ?? [])].join(',')}`,
-      );
+  for (const half of ['tuning', 'reporting', 'all'] as const) {
+    const inHalf = (session: string) => half === 'all' || halfOf(session) === half;
+    const score = scoreLinks(
+      links.filter((l) => inHalf(entire(l.session_id))),
+      label,
+      entire,
+      new Set([...read].filter(inHalf)),
+    );
+    const transcripts = [...read].filter(inHalf).length;
+    printScore(`${half} (${transcripts} transcripts)`, score);
+    if (process.env['ENGRAM_ENTIRE_BENCH_WRONG'] !== undefined && half === 'tuning')
+      for (const l of score.wrong)
+        console.log(
+          `  wrong: ${l.session_id} (${entire(l.session_id)}) -> ${l.commit_sha.slice(0, 8)} labelled ${[...(label.get(l.commit_sha) ?? [])].join(',')}`,
+        );
   }
+  if (process.env['ENGRAM_ENTIRE_BENCH_HASH'] !== undefined) printTableHashes(host.store, dir);
   await host.close();
 }
 
-if (source === undefined) {
+if (onlyHalf !== undefined && onlyHalf !== 'tuning' && onlyHalf !== 'reporting') {
+  console.log(`entire links: ENGRAM_ENTIRE_BENCH_HALF must be tuning or reporting, not ${onlyHalf}.`);
+} else if (source === undefined) {
   console.log('entire links: no repository given (ENGRAM_ENTIRE_BENCH_REPO): nothing measured.');
 } else {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-entire-bench-'));

@@ -1,6 +1,7 @@
 import type { MemoryStore } from '../../memory/memoryStore';
 import { DERIVED_WRITE } from '../../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../../store/sqlAccess';
+import { catFiles } from '../../gitCatFile';
 import { branchExists, commitsSince } from './gitCommits';
 import type { CommitDiff } from './gitCommits';
 import { lineSet, sessionEdits } from './sessionEdits';
@@ -43,17 +44,26 @@ export function carriesEdit(common: number, editLines: number, commitLines: numb
   return common > 0 && common * 2 >= editLines && common * 5 >= commitLines;
 }
 
+/** The significant lines a file had before a commit, keyed `sha:path` (linesBefore). */
+export type LinesBefore = ReadonlyMap<string, ReadonlySet<string>>;
+
+const NOTHING: ReadonlySet<string> = new Set();
+
 /**
  * The links of one session to the commits given (those after it started, on its branch): a
  * commit carries the session's edit of a file when it carries the session's lines there, or one
  * of its edits' (a session that edits a file ten times is often committed edit by edit). A line
  * goes to the first commit that carries it: a later commit that adds the same line again (code
- * moved back, a revert of a revert) carries someone else's change, not the session's.
+ * moved back, a revert of a revert) carries someone else's change, not the session's. A line the
+ * file already had before the commit (`before`) counts on neither side: a test's set-up copied
+ * from the test above it, `if err != nil {`, or the untouched lines of a file the session wrote
+ * whole say nothing about whose change the commit is.
  */
 export function matchSession(
   sessionId: string,
   edits: ReadonlyMap<string, FileEdits>,
   commits: readonly CommitDiff[],
+  before: LinesBefore = new Map(),
 ): CommitLink[] {
   const links: CommitLink[] = [];
   const claimed = new Map<string, Set<string>>();
@@ -63,14 +73,17 @@ export function matchSession(
     for (const [path, file] of edits) {
       const added = commit.added.get(path);
       if (!added) continue;
+      const old = before.get(`${commit.sha}:${path}`) ?? NOTHING;
+      const isNew = (line: string) => !old.has(line);
       const taken = claimed.get(path) ?? new Set<string>();
-      const theirs = lineSet(added);
+      const theirs = [...lineSet(added)].filter(isNew);
       const fresh = (lines: ReadonlySet<string>) =>
-        [...theirs].filter((l) => lines.has(l) && !taken.has(l)).length;
-      const common = [...theirs].filter((line) => file.all.has(line) && !taken.has(line));
+        theirs.filter((l) => lines.has(l) && !taken.has(l)).length;
+      const newIn = (lines: ReadonlySet<string>) => [...lines].filter(isNew).length;
+      const common = theirs.filter((line) => file.all.has(line) && !taken.has(line));
       const carried =
-        carries(common.length, file.all.size, theirs.size) ||
-        file.edits.some((edit) => carriesEdit(fresh(edit), edit.size, theirs.size));
+        carries(common.length, newIn(file.all), theirs.length) ||
+        file.edits.some((edit) => carriesEdit(fresh(edit), newIn(edit), theirs.length));
       if (!carried) continue;
       for (const line of common) taken.add(line);
       claimed.set(path, taken);
@@ -88,22 +101,49 @@ export function matchSession(
   return links;
 }
 
+/**
+ * What each file the session shares a line with had before the commit that added it (matchSession
+ * leaves those lines out), in one `git cat-file --batch` for the session. A file the commit created
+ * (or a root commit's) had nothing.
+ */
+async function linesBefore(
+  root: string,
+  edits: ReadonlyMap<string, FileEdits>,
+  commits: readonly CommitDiff[],
+): Promise<LinesBefore> {
+  const keys: string[] = [];
+  for (const commit of commits)
+    for (const [path, added] of commit.added) {
+      const mine = edits.get(path)?.all;
+      if (mine && !path.includes('\n') && [...lineSet(added)].some((line) => mine.has(line)))
+        keys.push(`${commit.sha}:${path}`);
+    }
+  const texts = await catFiles(
+    root,
+    keys.map((key) => key.replace(':', '^:')),
+  ).catch(() => keys.map(() => undefined));
+  return new Map(keys.map((key, i) => [key, lineSet((texts[i] ?? '').split('\n'))]));
+}
+
 interface SessionToLink {
   id: string;
   startedAt: number;
+  endedAt: number | null;
   branch: string | null;
 }
 
+const SESSION_COLUMNS = 'id, started_at AS startedAt, ended_at AS endedAt, git_branch AS branch';
+
 function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): SessionToLink[] {
   const rows = r.all<SessionToLink>(
-    `SELECT s.id, s.started_at AS startedAt, s.git_branch AS branch FROM capture_sessions s
+    `SELECT ${SESSION_COLUMNS} FROM capture_sessions s
      WHERE s.started_at IS NOT NULL AND s.started_at >= ?
        AND EXISTS (SELECT 1 FROM capture_file_touches f WHERE f.session_id = s.id AND f.action IN ('edit', 'create'))`,
     [since],
   );
   const extra = ids.length
     ? r.all<SessionToLink>(
-        `SELECT id, started_at AS startedAt, git_branch AS branch FROM capture_sessions
+        `SELECT ${SESSION_COLUMNS} FROM capture_sessions
          WHERE started_at IS NOT NULL AND id IN (SELECT value FROM json_each(?))`,
         [JSON.stringify(ids)],
       )
@@ -111,6 +151,30 @@ function sessionsToLink(r: SqlReader, ids: readonly string[], since: number): Se
   const all = new Map<string, SessionToLink>();
   for (const s of [...rows, ...extra]) all.set(s.id, s);
   return [...all.values()];
+}
+
+/**
+ * The commits that may carry a session's edits: on its branch (when it still exists) or HEAD
+ * (where a squash merge lands), committed from its start until a live capture stops relinking it
+ * (RELINK_WINDOW_MS after its start, or its last record if later), so a rebuild months later finds
+ * the links live linking found, not a rework of the file weeks after. A commit authored before
+ * the session started was written before it: a rebase or a cherry-pick during the session gives
+ * it a new committer date, not a new author date. Each session is asked alone: a query over many
+ * sessions' files and months stops at MAX_COMMITS of the newest and misses the oldest sessions'.
+ */
+async function candidateCommits(
+  root: string,
+  session: SessionToLink,
+  paths: readonly string[],
+  branchKnown: Map<string, boolean>,
+): Promise<CommitDiff[]> {
+  const branch = session.branch ?? '';
+  if (branch !== '' && !branchKnown.has(branch)) branchKnown.set(branch, await branchExists(root, branch));
+  const refs = branchKnown.get(branch) === true ? [branch, 'HEAD'] : ['HEAD'];
+  const since = session.startedAt - CLOCK_SLACK_MS;
+  const until = Math.max(session.startedAt + RELINK_WINDOW_MS, session.endedAt ?? session.startedAt);
+  const commits = await commitsSince(root, refs, since, paths, until);
+  return commits.filter((c) => c.committedAt >= since && c.authoredAt >= since);
 }
 
 export interface LinkReport {
@@ -121,10 +185,9 @@ export interface LinkReport {
 
 /**
  * Links sessions to the commits that carry their edits: those given and every session that
- * started within RELINK_WINDOW_MS of `now` with edits. The candidates are the commits of the
- * session's branch (when it still exists) and of HEAD (where a squash merge lands), committed
- * after the session started, that changed a file it edited. A session's links are replaced as
- * a whole, so a commit rewritten away (amend, rebase) loses its link and its new one gains it.
+ * started within RELINK_WINDOW_MS of `now` with edits, each against its candidate commits
+ * (candidateCommits). A session's links are replaced as a whole, so a commit rewritten away
+ * (amend, rebase) loses its link and its new one gains it.
  */
 export async function linkCommits(
   store: MemoryStore,
@@ -134,26 +197,17 @@ export async function linkCommits(
 ): Promise<LinkReport> {
   const sessions = store.read((r) => sessionsToLink(r, sessionIds, now - RELINK_WINDOW_MS));
   const report: LinkReport = { changed: [], links: 0 };
-  const byBranch = new Map<string, SessionToLink[]>();
+  const branchKnown = new Map<string, boolean>();
   for (const s of sessions) {
-    const key = s.branch ?? '';
-    byBranch.set(key, [...(byBranch.get(key) ?? []), s]);
-  }
-  for (const [branch, group] of byBranch) {
-    const edits = new Map(group.map((s) => [s.id, store.read((r) => sessionEdits(r, s.id))]));
-    const paths = [...new Set([...edits.values()].flatMap((e) => [...e.keys()]))];
-    const refs = branch !== '' && (await branchExists(root, branch)) ? [branch, 'HEAD'] : ['HEAD'];
-    const since = Math.min(...group.map((s) => s.startedAt)) - CLOCK_SLACK_MS;
-    const commits = await commitsSince(root, refs, since, paths);
-    for (const s of group) {
-      const after = commits.filter((c) => c.committedAt >= s.startedAt - CLOCK_SLACK_MS);
-      const links = matchSession(s.id, edits.get(s.id) ?? new Map(), after);
-      report.links += links.length;
-      if (store.read((r) => sameLinks(r, s.id, links))) continue;
-      // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
-      store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
-      report.changed.push(s.id);
-    }
+    const edits = store.read((r) => sessionEdits(r, s.id));
+    const commits = await candidateCommits(root, s, [...edits.keys()], branchKnown);
+    const links = matchSession(s.id, edits, commits, await linesBefore(root, edits, commits));
+    report.links += links.length;
+    if (store.read((r) => sameLinks(r, s.id, links))) continue;
+    // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
+    store.write((tx) => replaceLinks(tx, s.id, links), DERIVED_WRITE);
+    report.changed.push(s.id);
+    // A session without edits asks git nothing: yield anyway, the host has other work.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return report;

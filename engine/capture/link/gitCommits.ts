@@ -7,6 +7,8 @@ export interface CommitDiff {
   subject: string;
   /** Committer time (ms): a rebase, an amend or a squash writes a new one. */
   committedAt: number;
+  /** Author time (ms): kept by a rebase or a cherry-pick, so older than the commit's rewrite. */
+  authoredAt: number;
   added: Map<string, string[]>;
 }
 
@@ -31,14 +33,16 @@ export async function branchExists(root: string, branch: string): Promise<boolea
 }
 
 /**
- * The commits reachable from `refs` committed since `since` (ms) that changed one of `paths`,
- * with their added lines (no context lines, paths relative to `root`). Empty outside a repository.
+ * The commits reachable from `refs` committed from `since` to `until` (ms) that changed one of
+ * `paths`, with their added lines (no context lines, paths relative to `root`). Empty outside a
+ * repository.
  */
 export async function commitsSince(
   root: string,
   refs: readonly string[],
   since: number,
   paths: readonly string[],
+  until = Infinity,
 ): Promise<CommitDiff[]> {
   if (paths.length === 0) return [];
   const out = await git(root, [
@@ -46,8 +50,9 @@ export async function commitsSince(
     'log',
     ...refs,
     `--since=@${Math.floor(since / 1000)}`,
+    ...(until === Infinity ? [] : [`--until=@${Math.ceil(until / 1000)}`]),
     `--max-count=${MAX_COMMITS}`,
-    '--format=%x1e%H%x1f%ct%x1f%s',
+    '--format=%x1e%H%x1f%ct%x1f%at%x1f%s',
     '-p',
     '--unified=0',
     '--no-color',
@@ -64,12 +69,13 @@ export function parseLog(out: string): CommitDiff[] {
   const commits: CommitDiff[] = [];
   for (const chunk of out.split('\u001e')) {
     const lines = chunk.split('\n');
-    const [sha, time, subject] = (lines[0] ?? '').split('\u001f');
+    const [sha, time, authored, subject] = (lines[0] ?? '').split('\u001f');
     if (!sha || !/^[0-9a-f]{40,64}$/.test(sha)) continue;
     const commit: CommitDiff = {
       sha,
       subject: subject ?? '',
       committedAt: Number(time) * 1000,
+      authoredAt: Number(authored) * 1000,
       added: new Map(),
     };
     let file: string[] | undefined;
