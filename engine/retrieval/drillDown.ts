@@ -29,7 +29,8 @@ export type DrillDown = 'all' | 'better';
  * active memories are ranked as usual, at least `CONSOLIDATED_DEPTH` deep; then, when some of them
  * are consolidated memories, the whole history is ranked for the same query (members and
  * consolidated memories alike) and kept to the first pass's other hits and the members of the
- * consolidated hits that open (see DrillDown), in the history-wide order, cut to `k`. A
+ * consolidated hits that open (see DrillDown), in the history-wide order except that an opened
+ * hit's members come in its own place (best first), cut to `k`. A
  * consolidated hit that does not open keeps its history-wide place (`better`); with `all`, one none
  * of whose members ranks keeps its place after them. The access is noted for what is returned.
  */
@@ -102,7 +103,19 @@ async function openMembers(
       .filter((h) => !(open === 'all' ? members.has(h.memory.id) : opened.has(h.memory.id)))
       .map((h) => h.memory.id),
   );
-  const detailed = history.hits.filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id));
+  // An opened consolidated memory gives its own place to its members, best first: the query found
+  // the episodes it stands for, so the turns that answer come there, not wherever they rank alone
+  // among the whole history (a member that ranks higher on its own keeps its higher place).
+  const placeOf = (id: string) => {
+    const owner = ownerOf.get(id);
+    return Math.min(rankOf.get(id)!, owner === undefined ? Infinity : (rankOf.get(owner) ?? Infinity));
+  };
+  const detailed = history.hits
+    .filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id))
+    .sort(
+      (a, b) =>
+        placeOf(a.memory.id) - placeOf(b.memory.id) || rankOf.get(a.memory.id)! - rankOf.get(b.memory.id)!,
+    );
   const shown = new Set(detailed.map((h) => ownerOf.get(h.memory.id) ?? h.memory.id));
   const rest: RecallHit[] = first.hits.filter((h) => !shown.has(h.memory.id));
   return { ...first, hits: [...detailed, ...rest] };

@@ -61,6 +61,8 @@ interface Run {
   promoted: number;
   archived: number;
   consolidated: { relevant: number; faded: number; members: number };
+  /** CPU per recall as callers ask it (ms, this process: the engine runs in it), both halves. */
+  cpuPerRecall: { before: number; after: number };
 }
 
 async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> {
@@ -80,6 +82,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   const call = <T>(method: string, params: Record<string, unknown>) =>
     host.dispatch(method, params, { requestId: `lc-${++seq}`, client: 'bench' }) as Promise<T>;
   const docOf = new Map<string, string[]>();
+  const textOf = new Map(corpus.docs.map((d) => [d.id, d.text]));
   for (let i = 0; i < corpus.docs.length; i += 500) {
     const batch = corpus.docs.slice(i, i + 500);
     const results = await call<RememberManyResult[]>('rememberMany', {
@@ -92,11 +95,19 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   now = Math.max(...corpus.docs.map((d) => d.time ?? 0)) + DAY;
   const development = corpus.queries.filter((_, i) => i % 2 === 0);
   const report = corpus.queries.filter((_, i) => i % 2 === 1);
+  // CPU of the recalls asked as callers ask them (no `detail`), before and after consolidation.
+  const cpu = { micros: 0, recalls: 0 };
   const score = async (queries: BenchQuery[], detail: boolean | undefined) => {
     let sum = 0;
     for (const q of queries) {
       const asked = { query: q.text, k: 10, readOnly: true, ...(detail === undefined ? {} : { detail }) };
+      const started = process.cpuUsage();
       const { hits } = await call<RecallResult>('recall', asked);
+      if (detail === undefined) {
+        const used = process.cpuUsage(started);
+        cpu.micros += used.user + used.system;
+        cpu.recalls++;
+      }
       const ranked = [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
       sum += recallAt(ranked, q.gold, 10);
     }
@@ -110,11 +121,12 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   await call('remember', { content: 'flush the read events', layer: 'working' });
   // Hosts run the lifecycle every 15 minutes: peer cards exist before, as after.
   await call('lifecycle', { dryRun: false });
-  creditQuotes(host, docOf);
+  creditQuotes(host, docOf, textOf);
   const before = {
     ...activeSize(host),
     development: await score(development, undefined),
     report: await score(report, undefined),
+    cpuPerRecall: cpuPerRecall(cpu),
   };
   now += 120 * DAY;
   const lifecycle = await call<{ promoted: unknown[]; archived: unknown[] }>('lifecycle', { dryRun: false });
@@ -130,7 +142,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   );
   // The next timed run, as a host makes it: the peer cards follow the consolidated memories.
   await call('lifecycle', { dryRun: false });
-  creditQuotes(host, docOf);
+  creditQuotes(host, docOf, textOf);
   const half = async (queries: BenchQuery[], beforeRecall: number): Promise<HalfRecall> => ({
     before: beforeRecall,
     quoted: await score(queries, false),
@@ -148,6 +160,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
     report: await half(report, before.report),
     promoted: lifecycle.promoted.length,
     archived: lifecycle.archived.length,
+    cpuPerRecall: { before: before.cpuPerRecall, after: cpuPerRecall(cpu) },
     consolidated: {
       relevant: consolidation.clusters.filter((c) => c.reason === 'relevant').length,
       faded: consolidation.clusters.filter((c) => c.reason === 'faded').length,
@@ -156,6 +169,14 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   };
   await host.close();
   return run;
+}
+
+/** Milliseconds of CPU per recall since the last call, then starts counting again. */
+function cpuPerRecall(cpu: { micros: number; recalls: number }): number {
+  const ms = round(cpu.micros / 1000 / Math.max(1, cpu.recalls), 2);
+  cpu.micros = 0;
+  cpu.recalls = 0;
+  return ms;
 }
 
 /** Active memories in recall by default, and their tokens (the memory an agent could be given); of them, peer cards. */
@@ -174,8 +195,16 @@ function activeSize(host: EngineDispatcher): { memories: number; tokens: number;
   };
 }
 
-/** A peer card quotes a line of its members, each with its id: credited, like a gist, with those turns. */
-function creditQuotes(host: EngineDispatcher, docOf: Map<string, string[]>): void {
+/**
+ * A peer card quotes a line of its members, each with its id: credited, like a gist, with those
+ * turns. A line cut at a card's line length that quotes a consolidated memory shows only its
+ * first sentences: it is credited with the turns whose sentences it shows, not all the gist quotes.
+ */
+function creditQuotes(
+  host: EngineDispatcher,
+  docOf: Map<string, string[]>,
+  textOf: Map<string, string>,
+): void {
   const cards = host.store.read((r) =>
     r.all<{ id: string; content: string }>(
       `SELECT id, content FROM memories WHERE superseded_at IS NULL AND conflict_key LIKE '${PEER_CARD_KEY}%'`,
@@ -184,8 +213,19 @@ function creditQuotes(host: EngineDispatcher, docOf: Map<string, string[]>): voi
   for (const card of cards)
     docOf.set(
       card.id,
-      [...card.content.matchAll(/^- \[([^\]]+)\]/gm)].flatMap((m) => docOf.get(m[1]!) ?? []),
+      [...card.content.matchAll(/^- \[([^\]]+)\] (.*)$/gm)].flatMap(([, id, line]) => {
+        const docs = docOf.get(id!) ?? [];
+        return docs.length < 2 ? docs : docs.filter((doc) => shows(line!, textOf.get(doc) ?? ''));
+      }),
     );
+}
+
+/** Whether a card's line shows one of a turn's sentences (its first 40 characters, at least 12). */
+function shows(line: string, turn: string): boolean {
+  const body = turn.replace(/^[^:]{1,80}:\s+/, '').replace(/\s+/g, ' ');
+  return body
+    .split(/(?<=[.!?])\s+/)
+    .some((sentence) => sentence.length >= 12 && line.includes(sentence.slice(0, 40)));
 }
 
 async function main(): Promise<void> {
@@ -214,6 +254,10 @@ async function main(): Promise<void> {
         memories: { before: total((r) => r.memories.before), after: total((r) => r.memories.after) },
         tokens: { before: total((r) => r.tokens.before), after: total((r) => r.tokens.after) },
         cardTokens: { before: total((r) => r.cardTokens.before), after: total((r) => r.cardTokens.after) },
+        cpuPerRecall: {
+          before: round(total((r) => r.cpuPerRecall.before) / runs.length, 2),
+          after: round(total((r) => r.cpuPerRecall.after) / runs.length, 2),
+        },
         development: weighted((r) => r.development),
         report: weighted((r) => r.report),
       },
@@ -235,7 +279,7 @@ async function main(): Promise<void> {
           ? `; promoted ${r.promoted}, archived ${r.archived}, consolidated ${r.consolidated.members} into ${r.consolidated.faded} faded + ${r.consolidated.relevant} relevant`
           : '';
       process.stdout.write(
-        `${r.conversation.padEnd(8)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x; peer cards ${r.cardTokens.before} -> ${r.cardTokens.after}, without them ${round((r.tokens.before - r.cardTokens.before) / Math.max(1, r.tokens.after - r.cardTokens.after), 2)}x); ${halfText('dev', r.development)}; ${halfText('report', r.report)}${extra}\n`,
+        `${r.conversation.padEnd(8)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x; peer cards ${r.cardTokens.before} -> ${r.cardTokens.after}, without them ${round((r.tokens.before - r.cardTokens.before) / Math.max(1, r.tokens.after - r.cardTokens.after), 2)}x); ${halfText('dev', r.development)}; ${halfText('report', r.report)}; CPU per recall ${r.cpuPerRecall.before} -> ${r.cpuPerRecall.after} ms${extra}\n`,
       );
     }
   } finally {

@@ -13,6 +13,23 @@ async function recalled(t: TestHost, params: Record<string, unknown>): Promise<s
   return hits.map((h) => h.memory.id);
 }
 
+/** Three episodes of one talk, each with one of the words of 'sunrise adoption marathon'. */
+async function threeTalks(t: TestHost): Promise<string[]> {
+  return [
+    await episode(t, 'Melanie painted a sunrise over the lake with her kids in July.', 'talk'),
+    await episode(t, 'Caroline is researching adoption agencies in Oregon for next spring.', 'talk'),
+    await episode(t, 'Melanie ran a charity marathon in Lisbon for the local shelter.', 'talk'),
+  ];
+}
+
+/** The one consolidated memory made 90 days later. */
+async function consolidated(t: TestHost): Promise<string> {
+  t.clock.advance(90 * DAY);
+  const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
+  assert.ok(made);
+  return made;
+}
+
 /* Issue 21 section 3, seed 003's drill-down: a consolidated hit opens onto its members on request. */
 describe('recall: detail of a consolidated memory', () => {
   it('puts the matching members in its place, in their rank order, only when asked', async () => {
@@ -79,14 +96,8 @@ describe('recall: detail of a consolidated memory', () => {
       'The support group meets weekly; the support group helped Caroline.',
       'talk',
     );
-    const others = [
-      await episode(t, 'Melanie painted a sunrise over the lake with her kids in July.', 'talk'),
-      await episode(t, 'Caroline is researching adoption agencies in Oregon for next spring.', 'talk'),
-      await episode(t, 'Melanie ran a charity marathon in Lisbon for the local shelter.', 'talk'),
-    ];
-    t.clock.advance(90 * DAY);
-    const [made] = ((await t.call('consolidate', { dryRun: false })) as { created: string[] }).created;
-    assert.ok(made);
+    const others = await threeTalks(t);
+    const made = await consolidated(t);
 
     // One member answers better than the gist that quotes four: it stands in the gist's place.
     assert.deepEqual(await recalled(t, { query: 'support group' }), [answer]);
@@ -95,6 +106,26 @@ describe('recall: detail of a consolidated memory', () => {
     const spread = await recalled(t, { query: 'sunrise adoption marathon' });
     assert.equal(spread[0], made, JSON.stringify(spread));
     assert.ok(!others.some((id) => spread.includes(id)), 'no member in place of a gist that ranks first');
+    await t.host.close();
+  });
+
+  it("puts an opened consolidated memory's members in its own place, ahead of hits it outranks", async () => {
+    const t = await openTestHost();
+    const members = await threeTalks(t);
+    const made = await consolidated(t);
+    const plain = await episode(t, 'A marathon.');
+    const query = 'sunrise adoption marathon';
+    // Across the whole history the gist ranks first, the short plain memory before the member
+    // that shares its one word.
+    const everything = await recalled(t, { query, includeInactive: true });
+    assert.equal(everything[0], made, JSON.stringify(everything));
+    assert.ok(everything.indexOf(plain) < everything.indexOf(members[2]!), JSON.stringify(everything));
+    // Opened, the gist's members take its first place (best first); the plain memory follows.
+    const detailed = await recalled(t, { query, detail: true });
+    assert.deepEqual(detailed, [
+      ...members.sort((a, b) => everything.indexOf(a) - everything.indexOf(b)),
+      plain,
+    ]);
     await t.host.close();
   });
 
