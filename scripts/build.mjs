@@ -9,7 +9,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeBundleAscii } from './asciiBundle.mjs';
 import { quantizeUseLite } from './quantizeUseLite.mjs';
-import { tokenizerRanksAsJson } from './tokenizerRanks.mjs';
 import { writeTokenizerTable } from './tokenizerTable.mjs';
 
 const require = createRequire(import.meta.url);
@@ -86,11 +85,10 @@ const engineWithoutSideEffects = {
 
 /**
  * Large libraries that few commands use, each bundled on its own into dist/lazy/ and required by
- * dist/engineCore.js on first use: every process reads and compiles all of engineCore.js at start,
- * and gpt-tokenizer's tables alone were 4.1 MB of its 6 MB (a drift check never counts tokens).
+ * dist/engineCore.js on first use: every process reads and compiles all of engineCore.js at start
+ * (gpt-tokenizer's tables were 4.1 MB of its 6 MB before tokens were counted with o200k.bin).
  */
 const lazyLibraries = [
-  { module: 'gpt-tokenizer', out: 'gptTokenizer' },
   { module: 'hnswlib-wasm/dist/hnswlib.js', out: 'hnswlibWasm' },
   { module: 'fake-indexeddb', out: 'fakeIndexeddb' },
   // The PostgreSQL driver: only `engram serve --team --store postgres://...` loads it (engine/pgStore).
@@ -134,12 +132,9 @@ for (const entry of nodeEntries) {
     plugins:
       entry.out === 'engineCore'
         ? [lazyLibrary]
-        : // The scan worker counts tokens only when asked: the tokenizer loads on first use.
-          entry.out === 'scanWorker'
-          ? [sharedEngineCore, lazyLibrary]
-          : entry.in.startsWith('extension/')
-            ? [sharedEngineCore, engineWithoutSideEffects]
-            : [sharedEngineCore],
+        : entry.in.startsWith('extension/')
+          ? [sharedEngineCore, engineWithoutSideEffects]
+          : [sharedEngineCore],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
@@ -150,12 +145,12 @@ for (const library of lazyLibraries) {
     entryPoints: [{ in: require.resolve(library.module), out: library.out }],
     outdir: path.join(dist, 'lazy'),
     minifyWhitespace: true,
-    plugins: [tokenizerRanksAsJson],
   });
   makeBundleAscii(path.join(dist, 'lazy', `${library.out}.js`));
 }
 // The o200k rank table the engine counts tokens with (engine/retrieval/tokenCount.ts): read as
-// one buffer instead of loading gpt-tokenizer's tables (~0.2-0.3 s of CPU) for a count.
+// one buffer in milliseconds, where gpt-tokenizer's tables took ~0.2-0.3 s of CPU to load; the
+// library itself ships no more (a devDependency: this table's source and the tests' oracle).
 writeTokenizerTable(path.join(dist, 'lazy', 'o200k.bin'));
 
 // The timeline and analytics webviews' scripts: browser bundles, loaded by

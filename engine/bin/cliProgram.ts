@@ -1,10 +1,8 @@
 import path from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
-import { EXPORT_FORMATS } from '../api/memoryParams';
+import { Command } from 'commander';
 import type { MethodParams } from '../api/methods';
 import { Engram } from '../engram';
 import type { OpenEngramOptions } from '../engram';
-import { EngramError } from '../errors';
 import { stderrLogger } from '../host';
 import { resolveDatabasePath, resolveWorkspaceRoot, userDataDirectory } from '../paths';
 import { EMBEDDING_SETTING_HELP, parseEmbeddingSetting } from '../embedding/embeddingSetting';
@@ -24,9 +22,8 @@ import { registerDriftCommands } from './driftCommands';
 import { registerCaptureCommands } from './captureCommands';
 import { registerTeamCommands } from './teamCommands';
 import { registerTeamServerCommands, teamTarget } from './teamServerCommands';
-import { invokeTeam } from './teamInvoke';
-import type { StaleMark } from './teamInvoke';
-import { servedByTeam } from '../teamClient/teamCall';
+import { routeToTeam, withStaleMark } from './teamInvoke';
+import type { PrintResult } from './teamInvoke';
 import { queueDirectory } from '../teamClient/writeQueue';
 import { defaultTokensFile } from '../teamServer/teamTokens';
 import { registerHookCommands } from './hookCommands';
@@ -35,14 +32,10 @@ import { registerReadCommands } from './readCommands';
 import { registerLifecycleCommands } from './lifecycleCommands';
 import { registerSkillsCommand } from './skillsCommand';
 import { memoryDetail, memoryLine, rememberLine } from './cliOutput';
-import { mcpImportLines, rejectedEvery } from './importOutput';
-import type { ImportResult } from './importOutput';
-import { MCP_CLIENTS, mcpConfig } from '../mcp/mcpConfig';
-import { launcherPath } from '../mcp/mcpLauncher';
 import { registerServeCommand } from './serveCommand';
-
-/** Exit codes: 0 ok, 1 usage error, 2 not found, 3 store error. */
-export const EXIT = { ok: 0, usage: 1, notFound: 2, store: 3 } as const;
+import { EXIT, reportError, usageLine } from './cliErrors';
+import { registerTransferCommands } from './transferCommands';
+import { registerMcpConfigCommand } from './mcpConfigCommand';
 
 export interface CliEnvironment {
   cwd: string;
@@ -132,37 +125,19 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   const invoke: Invoke = async (method, params, render, workspace) => {
     const options = globals();
     const dbPath = resolveDatabasePath(choice(workspace));
-    /** `stale`: the answer came from the replica of the team scope; --json carries the mark. */
-    const print = (result: unknown, stale?: StaleMark): void => {
+    const print: PrintResult = (result, stale) => {
       const rendered = render(result);
       const text = typeof rendered === 'string' ? rendered : rendered.text;
       if (typeof rendered !== 'string') exitCode = rendered.exit;
-      const marked =
-        stale && typeof result === 'object' && result !== null && !Array.isArray(result)
-          ? { ...result, stale }
-          : result;
       // An empty rendering prints nothing (a watch round that found nothing new).
       if (options.json || text !== '')
-        io.stdout(`${options.json ? JSON.stringify(marked, null, 2) : text}\n`);
+        io.stdout(`${options.json ? JSON.stringify(withStaleMark(result, stale), null, 2) : text}\n`);
     };
-    const team = teamTarget(options.teamUrl, io.env);
-    if (team && servedByTeam(method)) {
-      const answer = await invokeTeam(
-        team,
-        dbPath,
-        method,
-        { ...params, actor: actor() },
-        { ...io, json: options.json === true },
-        (file) => openCliEngine(file),
-      );
-      if (answer.kind === 'answered') {
-        print(answer.result);
-        return answer.afterPrint?.();
-      }
-      if (answer.kind === 'replica') return print(answer.result, answer.stale);
-      if (answer.kind === 'queued') return;
-      // offline, no replica: a read answered from this clone's database (its git team memories and its own).
-    }
+    const call = { teamUrl: options.teamUrl, dbPath, method, params: { ...params, actor: actor() } };
+    if (await routeToTeam(call, { ...io, json: options.json === true }, print, (file) => openCliEngine(file)))
+      return;
+    // No team server, or offline with no replica: answered from this clone's database (its git
+    // team memories and its own).
     const root = resolveWorkspaceRoot(choice(workspace));
     const engram = await openCliEngine(dbPath, {
       ...(root ? { code: { root, grammarsDirectory: io.grammarsDirectory } } : {}),
@@ -315,40 +290,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerReadCommands(program, invoke);
 
-  program
-    .command('export')
-    .argument('[file]', 'write here instead of stdout')
-    .option('--format <format>', EXPORT_FORMATS.join(', '), 'jsonl')
-    .description('export every memory (jsonl: every field and version; md: for reading)')
-    .action((file: string | undefined, o: { format: string }) =>
-      invoke(
-        'export',
-        { format: o.format, file: file === undefined ? undefined : absolute(io.cwd, file) },
-        (r) => {
-          const result = r as { text?: string; file?: string; bytes?: number };
-          return result.text !== undefined
-            ? result.text.replace(/\n$/, '')
-            : `wrote ${result.bytes} bytes to ${result.file}`;
-        },
-      ),
-    );
-
-  program
-    .command('import')
-    .argument('<file>')
-    .option('--from <format>', 'engram or mcp-memory', 'engram')
-    .description(
-      'import an Engram export or an MCP memory server memory.jsonl (mcp-memory: an observation that ' +
-        'cannot be a memory, e.g. empty, is printed on its own line and the others imported; exit 1 ' +
-        'when every observation was rejected)',
-    )
-    .action((file: string, o: { from: string }) =>
-      invoke('import', { file: absolute(io.cwd, file), from: o.from }, (r) => {
-        const result = r as ImportResult;
-        if (result.from === 'engram') return `imported: ${JSON.stringify(result)}`;
-        return { text: mcpImportLines(result), exit: rejectedEvery(result) ? EXIT.usage : EXIT.ok };
-      }),
-    );
+  registerTransferCommands(program, invoke, io.cwd);
 
   program
     .command('stats')
@@ -357,30 +299,15 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
 
   registerServeCommand(program, globals, io);
 
-  program
-    .command('mcp-config')
-    .description('print (or --write) the MCP configuration of a client for this workspace')
-    .addOption(new Option('--client <client>', 'the MCP client').choices(MCP_CLIENTS).makeOptionMandatory())
-    .option('--write', 'add Engram to the client configuration file (other entries are kept)')
-    .action((o: { client: string; write?: boolean }) => {
-      // The workspace is where the bridge will look for the database; --user has no workspace.
-      const workspace = configWorkspace();
-      // The build puts dist/mcp.js beside dist/sql-wasm.wasm.
-      const bridgeScript = path.join(path.dirname(io.sqlWasmPath), 'mcp.js');
-      const config = mcpConfig(o.client, {
-        workspace,
-        bridgeScript,
-        home: io.home,
-        platform: io.platform,
-        env: io.env,
-      });
-      if (o.write) config.write();
-      io.stdout(
-        o.write
-          ? `wrote the engram entry to ${config.file}; it starts ${launcherPath(io.home)}, which runs ${bridgeScript}\n`
-          : `# ${config.file}\n${config.snippet}\n`,
-      );
-    });
+  registerMcpConfigCommand(program, {
+    workspace: configWorkspace,
+    // The build puts dist/mcp.js beside dist/sql-wasm.wasm.
+    bridgeScript: path.join(path.dirname(io.sqlWasmPath), 'mcp.js'),
+    home: io.home,
+    platform: io.platform,
+    env: io.env,
+    stdout: io.stdout,
+  });
 
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
@@ -428,36 +355,4 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       return exitCode;
     },
   };
-}
-
-/**
- * Commander's usage errors as one line like every other error: `error: unknown option '--x'` and
- * its suggestion line become `engram: unknown option '--x' (run engram --help for usage)`.
- */
-function usageLine(text: string): string {
-  const message = text
-    .replace(/^error: /, '')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .join(' ');
-  return `engram: ${message} (run engram --help for usage)\n`;
-}
-
-function reportError(error: unknown, io: CliEnvironment, json: boolean): number {
-  if (error instanceof CommanderError) {
-    // Help and version are not failures; commander already printed its message.
-    return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? EXIT.ok : EXIT.usage;
-  }
-  const code = EngramError.is(error) ? error.code : 'STORE';
-  const exit =
-    code === 'INVALID_INPUT' || code === 'TOO_LARGE'
-      ? EXIT.usage
-      : code === 'NOT_FOUND'
-        ? EXIT.notFound
-        : EXIT.store;
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
-  if (json) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
-  io.stderr(`engram: ${message}\n`);
-  return exit;
 }

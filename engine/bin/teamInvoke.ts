@@ -1,6 +1,6 @@
 import type { MethodName } from '../api/methods';
 import type { Engram } from '../engram';
-import { callThroughTeam } from '../teamClient/teamCall';
+import { callThroughTeam, servedByTeam } from '../teamClient/teamCall';
 import type { TeamTarget } from '../teamClient/teamConnection';
 import {
   readReplica,
@@ -12,6 +12,7 @@ import {
 } from '../teamClient/teamReplica';
 import { queueDirectory, WriteQueue } from '../teamClient/writeQueue';
 import { METHOD_SCOPES } from '../teamServer/methodScopes';
+import { teamTarget } from './teamServerCommands';
 
 /** Where an answer came from when the team server did not give it: the replica, and as of when. */
 export interface StaleMark {
@@ -92,4 +93,41 @@ export async function invokeTeam(
   } finally {
     await engram.close();
   }
+}
+
+/** Prints a CLI call's result; `stale`: it came from the replica of the team scope. */
+export type PrintResult = (result: unknown, stale?: StaleMark) => void;
+
+/**
+ * Routes a CLI call to the team server when --team-url (or ENGRAM_TEAM_URL) names one and the
+ * server serves the method. True when the call is done: answered by the server or from the
+ * replica (printed), or queued; false when the caller answers it from the local database (no
+ * server, a method it does not serve, or a read it did not answer with no replica here).
+ */
+export async function routeToTeam(
+  call: { teamUrl: string | undefined; dbPath: string; method: MethodName; params: unknown },
+  io: { env: NodeJS.ProcessEnv; stdout(text: string): void; stderr(text: string): void; json: boolean },
+  print: PrintResult,
+  open: (dbPath: string) => Promise<Engram>,
+): Promise<boolean> {
+  const target = teamTarget(call.teamUrl, io.env);
+  if (!target || !servedByTeam(call.method)) return false;
+  const answer = await invokeTeam(target, call.dbPath, call.method, call.params, io, open);
+  if (answer.kind === 'answered') {
+    print(answer.result);
+    await answer.afterPrint?.();
+    return true;
+  }
+  if (answer.kind === 'replica') {
+    print(answer.result, answer.stale);
+    return true;
+  }
+  return answer.kind === 'queued';
+}
+
+/** The result as --json prints it: an answer from the replica carries its stale mark. */
+export function withStaleMark(result: unknown, stale: StaleMark | undefined): unknown {
+  return stale && typeof result === 'object' && result !== null && !Array.isArray(result)
+    ? { ...result, stale }
+    : result;
 }

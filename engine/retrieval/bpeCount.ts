@@ -5,7 +5,7 @@ import type { BpeRankTable } from './bpeRankTable';
  * (tiktoken's pattern for o200k_base, as gpt-tokenizer spells it for JavaScript's regular expressions).
  */
 const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
-const O200K_PIECES = new RegExp(
+export const O200K_PIECES = new RegExp(
   [
     String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
     String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*${CONTRACTION}`,
@@ -26,11 +26,15 @@ const MAX_CACHED_PIECES = 50_000;
 
 /**
  * Counts tokens under byte-pair encoding with `table` and o200k's pre-tokenizer, special tokens
- * read as text: each piece is one token when it is one, else its bytes are merged pair by pair,
- * always the adjacent pair of lowest rank first (leftmost on a tie), until no adjacent pair is a
- * token; the count is what is left. Texts must be well formed (no lone surrogates). Each piece's
- * count is kept: words repeat, and a Map lookup costs less than encoding and hashing them again
- * (warm, this counts the repository's sources faster than gpt-tokenizer with its merge cache).
+ * (`<|endoftext|>`) read as text: each piece is one token when it is one, else its bytes are
+ * merged pair by pair, always the adjacent pair of lowest rank first (leftmost on a tie), until no
+ * adjacent pair is a token; the count is what is left. A lone surrogate is encoded as U+FFFD, as
+ * TextEncoder writes it and gpt-tokenizer reads it (the merges reach every o200k token holding
+ * U+FFFD, so looking a piece up whole gives the library's count). gpt-tokenizer misses the nine
+ * tokens that begin with U+FEFF (its byte lookup decodes them without the byte order mark); this
+ * counts them as o200k lists them. Each piece's count is kept: words repeat, and a Map lookup
+ * costs less than encoding and hashing them again (warm, this counts the repository's sources
+ * faster than gpt-tokenizer with its merge cache).
  */
 export function bpeTokenCounter(table: BpeRankTable): (text: string) => number {
   const pieceTokens = new Map<string, number>();

@@ -1,47 +1,42 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bpeTokenCounter } from './bpeCount';
-import { decodeRankTable } from './bpeRankTable';
+import { type BpeRankTable, decodeRankTable, rankTableFromRanks } from './bpeRankTable';
 
 /**
  * Tokens of a text as a modern OpenAI BPE (o200k) counts them: a real tokenizer, since
  * characters/4 is off by 2x for code and non-English text. Other model families differ by a few
  * percent, which the budgets' headroom absorbs.
  *
- * A built bundle counts with the rank table beside it (dist/lazy/o200k.bin, bpeRankTable.ts),
- * which loads in milliseconds; gpt-tokenizer's own tables took ~0.2-0.3 s of CPU to load, most of
- * an MCP bridge's first answer. gpt-tokenizer still counts from the sources (tests: both count
- * the same, test/retrieval/bpeCount.test.ts) and any text that could hold a special token or a
- * lone surrogate, so what it does with those stays as it was. Either loads on first use, not with
- * the engine: most CLI calls and writes never count tokens.
+ * Counted with o200k's rank table (bpeCount.ts). A built bundle reads the table written beside it
+ * (dist/lazy/o200k.bin, bpeRankTable.ts) in milliseconds; the sources build it from gpt-tokenizer's
+ * rank list, a devDependency and the oracle the counts are tested against
+ * (test/retrieval/bpeCount.test.ts). Special tokens (`<|endoftext|>`) written in a memory are
+ * text, as a model reading it gets them, and a lone surrogate counts as U+FFFD, both as
+ * gpt-tokenizer counts them. The table loads on first use, not with the engine: most CLI calls
+ * and writes never count tokens.
  */
-type CountTokens = (text: string) => number;
-type LibraryCount = (text: string, options: { disallowedSpecial: Set<string> }) => number;
-let library: LibraryCount | undefined;
-let counter: CountTokens | null | undefined;
+let counter: ((text: string) => number) | undefined;
 
-/** What the bundled table cannot count as gpt-tokenizer does: `<|` begins every special token. */
-const LIBRARY_ONLY = /<\||\p{Cs}/u;
-
-/**
- * Special tokens (`<|endoftext|>`) written in a memory are text, as a model reading it gets them:
- * the tokenizer refuses them by default, which failed every budgeted read of such a memory.
- */
-const SPECIAL_AS_TEXT = { disallowedSpecial: new Set<string>() };
+/** gpt-tokenizer's o200k rank list, which scripts/tokenizerTable.mjs writes the bundles' table from. */
+const SOURCE_RANKS = 'gpt-tokenizer/cjs/bpeRanks/o200k_base';
 
 export function tokenCount(text: string): number {
-  if (counter === undefined) counter = bundledCounter();
-  if (counter && !LIBRARY_ONLY.test(text)) return counter(text);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  library ??= (require('gpt-tokenizer') as { countTokens: LibraryCount }).countTokens;
-  return library(text, SPECIAL_AS_TEXT);
+  counter ??= bpeTokenCounter(rankTable());
+  return counter(text);
 }
 
-/** The table scripts/tokenizerTable.mjs writes beside the bundles (every bundle is in dist/); none from the sources. */
-function bundledCounter(): CountTokens | null {
-  const file = path.join(__dirname, 'lazy', 'o200k.bin');
-  if (__filename.endsWith('.ts') || !existsSync(file)) return null;
-  return bpeTokenCounter(decodeRankTable(readFileSync(file)));
+function rankTable(): BpeRankTable {
+  if (!__filename.endsWith('.ts')) {
+    // Every bundle is in dist/, the table in dist/lazy/ (scripts/build.mjs).
+    const file = path.join(__dirname, 'lazy', 'o200k.bin');
+    if (!existsSync(file)) throw new Error(`the token count table is missing: ${file}`);
+    return decodeRankTable(readFileSync(file));
+  }
+  // A name in a variable, not a literal: esbuild leaves this require out of the bundles.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ranks = (require(SOURCE_RANKS) as { default: Array<string | number[]> }).default;
+  return rankTableFromRanks(ranks);
 }
 
 /** The longest prefix of `text` (cut at a word boundary when possible) within `budget` tokens. */

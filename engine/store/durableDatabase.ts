@@ -1,92 +1,27 @@
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  linkSync,
-  openSync,
-  promises as fsp,
-  renameSync,
-  rmSync,
-} from 'node:fs';
-import path from 'node:path';
-import type { Database, SqlJsStatic } from 'sql.js';
+import { closeSync, openSync } from 'node:fs';
+import type { Database } from 'sql.js';
 import { EngramError } from '../errors';
-import type { Clock, Logger } from '../host';
 import { closeJournalBytes } from './closeSnapshot';
 import { releaseCopy } from './databaseCopy';
 import type { DatabaseCopy } from './databaseCopy';
-import { databaseFileBytes, fileCapacity } from './fileCapacity';
+import { CHECKPOINT_WORKER_MIN_BYTES, DEFAULT_SNAPSHOT_POLICY } from './durableOptions';
+import type { DurableDatabaseOptions, SnapshotPolicy } from './durableOptions';
+import { fileCapacity } from './fileCapacity';
 import type { FileCapacity } from './fileCapacity';
-import { fsyncDirectory } from './fsync';
-import { Journal } from './journal';
+import type { Journal } from './journal';
 import { runMigrations } from './migrate';
-import type { Migration } from './migrate';
 import type { EngineDatabase, StoreStats, WriteOptions } from './engineDatabase';
 import { LocalTransactions } from './localTransactions';
 import type { SqlReader, SqlWriter } from './sqlAccess';
 import { defaultWorkerScripts } from '../process/workerScripts';
 import { runCheckpoint } from './checkpoint';
-import type { CheckpointWorkerScript } from './checkpoint';
-import { replayRecords } from './replay';
+import { exportSnapshot, installSnapshot } from './snapshotInstall';
+import { loadStore } from './storeOpen';
 import { storeFiles } from './storeFiles';
-import {
-  checkPageCache,
-  createEmpty,
-  loadSnapshot,
-  readMeta,
-  setPageCache,
-  snapshotSum,
-  writeSnapshotSum,
-} from './snapshotFile';
 import { recoverStore } from './recoverStore';
 import type { RecoverOptions, RecoverReport } from './recoverStore';
 
-export interface SnapshotPolicy {
-  /** Snapshot soon once the journal holds this many bytes. @default 16 MiB */
-  maxJournalBytes: number;
-  /** Snapshot after this long without writes, if anything was written. @default 5000 */
-  idleMs: number;
-  /**
-   * On close, snapshot if the journal holds at least this many bytes after the last snapshot;
-   * `by-size`: a threshold from the snapshot's size that keeps the next open's replay short, for
-   * processes that open for one command (closeSnapshot.ts). @default 1 MiB
-   */
-  closeJournalBytes: number | 'by-size';
-}
-
-export interface DurableDatabaseOptions {
-  /** The database file, e.g. `<workspace>/.engram/memory.db`. */
-  path: string;
-  sql: SqlJsStatic;
-  logger: Logger;
-  clock: Clock;
-  migrations: readonly Migration[];
-  snapshot?: Partial<SnapshotPolicy>;
-  /** Called on the open database before anything runs: register SQL functions here. */
-  configure?: (db: Database) => void;
-  /** SQLite's page cache (KiB; see setPageCache). @default DEFAULT_PAGE_CACHE_KIB */
-  pageCacheKib?: number;
-  /**
-   * Write snapshots in a worker thread (long-lived hosts: the extension, the MCP bridge): it loads
-   * the last snapshot and replays the journal onto it, so this thread never exports the database.
-   * Omitted: snapshots are exported here (short-lived processes, tests).
-   */
-  checkpointWorker?: CheckpointWorkerOptions;
-}
-
-export interface CheckpointWorkerOptions {
-  sqlWasmPath: string;
-  script?: CheckpointWorkerScript;
-  /**
-   * Databases smaller than this are exported on the host's thread instead: a worker is a second
-   * V8 isolate, sql.js runtime and database copy (~60 MB of RSS while it runs, and the allocator
-   * keeps part of it), while exporting a few MB here blocks for milliseconds.
-   * @default 4 MiB (an 11 MB export on the host thread, at 10k knowledge-graph entities, slowed the
-   * compat bridge's read_graph about 2x in bench:mcp while it ran)
-   */
-  minDatabaseBytes?: number;
-}
-
+export type { CheckpointWorkerOptions, DurableDatabaseOptions, SnapshotPolicy } from './durableOptions';
 export type { WriteOptions } from './engineDatabase';
 
 /**
@@ -95,13 +30,8 @@ export type { WriteOptions } from './engineDatabase';
  */
 export const DERIVED_WRITE: WriteOptions = { durable: false };
 
-const CHECKPOINT_WORKER_MIN_BYTES = 4 * 1024 * 1024;
-
-const DEFAULT_POLICY: SnapshotPolicy = {
-  maxJournalBytes: 16 * 1024 * 1024,
-  idleMs: 5000,
-  closeJournalBytes: 1024 * 1024,
-};
+/** During bulk, journal bytes per database byte before a snapshot (replay bounded, exports few). */
+const BULK_JOURNAL_PER_DATABASE = 4;
 
 /**
  * A sql.js database that loses no acknowledged write.
@@ -113,9 +43,6 @@ const DEFAULT_POLICY: SnapshotPolicy = {
  * The previous snapshot is kept as `<db>.prev`, and the journal keeps every record since it, so a
  * damaged snapshot can be recovered without loss.
  */
-/** During bulk, journal bytes per database byte before a snapshot (replay bounded, exports few). */
-const BULK_JOURNAL_PER_DATABASE = 4;
-
 export class DurableDatabase implements EngineDatabase {
   private readonly transactions: LocalTransactions;
   private readonly policy: SnapshotPolicy;
@@ -139,7 +66,7 @@ export class DurableDatabase implements EngineDatabase {
     seq: number,
   ) {
     this.transactions = new LocalTransactions(db, seq);
-    this.policy = { ...DEFAULT_POLICY, ...options.snapshot };
+    this.policy = { ...DEFAULT_SNAPSHOT_POLICY, ...options.snapshot };
     this.snapshotSeq = seq;
     this.capacity = fileCapacity(db);
   }
@@ -158,56 +85,15 @@ export class DurableDatabase implements EngineDatabase {
    * and the `.prev` snapshot that `recover` would restore.
    */
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
-    if (options.pageCacheKib !== undefined) checkPageCache(options.pageCacheKib);
-    const files = storeFiles(options.path);
-    await fsp.mkdir(path.dirname(options.path), { recursive: true });
-    for (const leftover of [files.snapshotTemp, files.journalTemp]) rmSync(leftover, { force: true });
-
-    if (!existsSync(files.database)) {
-      // A journal with no record beside no snapshot at all: a first open that crashed before it
-      // wrote the database file (the journal is created first). Nothing was ever written.
-      if (!existsSync(files.previous) && Journal.isEmptyFile(files.journal)) rmSync(files.journal);
-      if (existsSync(files.journal) || existsSync(files.previous)) {
-        throw new EngramError(
-          'CORRUPT',
-          `database ${files.database} is missing but its journal or previous snapshot exists; ` +
-            `run \`engram recover\` to rebuild it from them`,
-          { database: files.database },
-        );
-      }
-      createEmpty(options.sql, files.database, files.journal);
-    }
-
-    const db = loadSnapshot(options.sql, files.database, files.previous, files.snapshotSum, true);
-    let journal: Journal | undefined;
+    const loaded = await loadStore(options);
     try {
-      if (options.pageCacheKib !== undefined) setPageCache(db, options.pageCacheKib);
-      options.configure?.(db);
-      const dbId = readMeta(db, 'db_id');
-      const snapshotSeq = Number(readMeta(db, 'journal_seq'));
-      // Every snapshot has a journal beside it (created with the database): without it, the writes
-      // after the snapshot would vanish without a word.
-      if (!existsSync(files.journal)) {
-        throw new EngramError(
-          'CORRUPT',
-          `journal ${files.journal} is missing: the writes after transaction ${snapshotSeq} of ${files.database} ` +
-            `are in it; restore it, or run \`engram recover --accept-loss\` to go on without them`,
-          { journal: files.journal },
-        );
-      }
-      const opened = Journal.open(files.journal, dbId, options.logger, snapshotSeq);
-      journal = opened.journal;
-      const capacity = fileCapacity(db);
-      const seq = replayRecords(db, opened.records, snapshotSeq, files.journal, () =>
-        capacity?.ensure(databaseFileBytes(db)),
-      );
-      const store = new DurableDatabase(db, journal, options, dbId, seq);
-      store.snapshotSeq = snapshotSeq;
+      const store = new DurableDatabase(loaded.db, loaded.journal, options, loaded.dbId, loaded.seq);
+      store.snapshotSeq = loaded.snapshotSeq;
       runMigrations(store, options.migrations);
       return store;
     } catch (error) {
-      journal?.close();
-      db.close();
+      loaded.journal.close();
+      loaded.db.close();
       throw error;
     }
   }
@@ -449,27 +335,9 @@ export class DurableDatabase implements EngineDatabase {
         })
       ).sum;
     } else {
-      const bytes = this.db.export();
-      sum = snapshotSum(bytes);
-      const handle = await fsp.open(files.snapshotTemp, 'w', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      sum = await exportSnapshot(this.db, files.snapshotTemp);
     }
-    // Keep the snapshot being replaced as `.prev`: with the journal records after it, it can rebuild
-    // everything if the new snapshot is ever damaged.
-    rmSync(files.previous, { force: true });
-    try {
-      linkSync(files.database, files.previous);
-    } catch {
-      copyFileSync(files.database, files.previous); // file systems without hard links
-    }
-    renameSync(files.snapshotTemp, files.database);
-    fsyncDirectory(path.dirname(files.database));
-    writeSnapshotSum(files.snapshotSum, sum);
+    installSnapshot(files, sum);
     const previousSeq = this.snapshotSeq;
     this.snapshotSeq = seq;
     this.journal.compact(previousSeq);

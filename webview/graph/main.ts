@@ -10,39 +10,19 @@ import { runForceLayout } from './forceLayout';
 import { themedHoverLabel } from './hoverLabel';
 import { collisionFreeLabels } from './labelPlacement';
 import type { LayoutRun } from './forceLayout';
-import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, isGraphSeed, parseHostMessage } from './protocol';
-import type { GraphData, GraphNode, GraphQuery, GraphSeed, LayerName, WebviewToHost } from './protocol';
+import { ENTITY_TYPES, LAYER_NAMES, MAX_SEEDS, parseHostMessage } from './protocol';
+import type { GraphData, GraphNode, GraphSeed } from './protocol';
 import { summaryLine } from '../shared/text';
 import { css, palette, readColours } from './theme';
-import { describe, fillNodeList, fillResults, filterCheckbox } from './panelText';
+import { clickHint, describe, fillNodeList, fillResults, filterCheckbox, statusText } from './panelText';
+import { graphQuery, restoreState, seedOf } from './viewState';
+import type { VsCodeApi } from './viewState';
 import { fillLegend, legendEntries } from './legend';
-
-/** What VS Code gives a webview script (acquireVsCodeApi); state holds UI state only. */
-interface VsCodeApi {
-  postMessage(message: WebviewToHost): void;
-  getState(): unknown;
-  setState(state: UiState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-interface UiState {
-  /** Where the exploration starts; null: the overview. */
-  seeds: GraphSeed[] | null;
-  /** What the start is called, for the status line. */
-  seedLabel: string;
-  hops: number;
-  limit: number;
-  layout: 'force' | 'concentric';
-  hiddenTypes: string[];
-  hiddenLayers: LayerName[];
-  find: string;
-  /** The session layer: captured sessions on the files in view, and their commits. Off by default. */
-  sessions: boolean;
-}
 
 /** How long a recall's nodes stay lit. */
 const RECALL_LIGHT_MS = 5000;
 
+declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 const ui = restoreState(vscode.getState());
 
@@ -70,22 +50,6 @@ let extraTypes: string[] = [];
 
 function byId<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
-}
-
-function restoreState(saved: unknown): UiState {
-  const s = (typeof saved === 'object' && saved !== null ? saved : {}) as Partial<UiState>;
-  const seeds = Array.isArray(s.seeds) && s.seeds.length > 0 && s.seeds.every(isGraphSeed) ? s.seeds : null;
-  return {
-    seeds,
-    seedLabel: seeds && typeof s.seedLabel === 'string' ? s.seedLabel : '',
-    hops: s.hops === 2 || s.hops === 3 ? s.hops : 1,
-    limit: [150, 400, 1000, 2000].includes(s.limit as number) ? (s.limit as number) : 400,
-    layout: s.layout === 'concentric' ? 'concentric' : 'force',
-    hiddenTypes: Array.isArray(s.hiddenTypes) ? s.hiddenTypes.filter((t) => typeof t === 'string') : [],
-    hiddenLayers: Array.isArray(s.hiddenLayers) ? s.hiddenLayers.filter((l) => LAYER_NAMES.includes(l)) : [],
-    find: typeof s.find === 'string' ? s.find : '',
-    sessions: s.sessions === true,
-  };
 }
 
 let colours = readColours();
@@ -191,23 +155,10 @@ function refresh(): void {
 
 // ---- data -----------------------------------------------------------------------------------
 
-function query(): GraphQuery {
-  const types = [...new Set([...ENTITY_TYPES, ...extraTypes])].filter((t) => !ui.hiddenTypes.includes(t));
-  const layers = LAYER_NAMES.filter((l) => !ui.hiddenLayers.includes(l));
-  return {
-    ...(ui.seeds ? { seeds: ui.seeds } : {}),
-    hops: ui.hops,
-    limit: ui.limit,
-    ...(ui.hiddenTypes.length > 0 ? { types } : {}),
-    ...(ui.hiddenLayers.length > 0 ? { layers } : {}),
-    ...(ui.sessions ? { sessions: true } : {}),
-  };
-}
-
 function requestData(): void {
   pendingData = nextRequest++;
   status.textContent = 'Loading…';
-  vscode.postMessage({ type: 'graph/data/get', id: pendingData, query: query() });
+  vscode.postMessage({ type: 'graph/data/get', id: pendingData, query: graphQuery(ui, extraTypes) });
 }
 
 function saveState(): void {
@@ -270,21 +221,7 @@ function showData(next: GraphData): void {
 }
 
 function updateStatus(): void {
-  if (!data) return;
-  const start = ui.seeds
-    ? `from ${ui.seedLabel || 'the start'}, ${ui.hops} hop${ui.hops > 1 ? 's' : ''}`
-    : 'overview';
-  const count = (kind: GraphNode['kind']) => data?.nodes.filter((n) => n.kind === kind).length ?? 0;
-  const entities = count('entity');
-  const capture = ui.sessions ? `, ${count('session')} sessions, ${count('commit')} commits` : '';
-  const cut = data.truncated ? ` (limited to ${data.limit} nodes)` : '';
-  const finding = ui.find.trim() ? `, ${found.size} match “${summaryLine(ui.find, 40)}”` : '';
-  status.textContent =
-    data.nodes.length === 0
-      ? ui.seeds
-        ? `Nothing connected ${start}.`
-        : 'No entities yet: remember something that names files, symbols, tools or people.'
-      : `${entities} entities, ${count('memory')} memories${capture}, ${data.edges.length} links · ${start}${cut}${finding}`;
+  if (data) status.textContent = statusText(data, ui, found.size);
 }
 
 // ---- messages from the host -------------------------------------------------------------------
@@ -364,12 +301,6 @@ function open(node: GraphNode): void {
   }
 }
 
-/** Where exploring from a node starts; sessions and commits are not in the entity graph. */
-function seedOf(node: GraphNode): GraphSeed | undefined {
-  if (node.kind === 'memory') return { memory: node.memoryId };
-  return node.kind === 'entity' ? { entityId: node.entityId } : undefined;
-}
-
 renderer?.on('clickNode', ({ node }) => {
   const attrs = graph.getNodeAttributes(node);
   open(attrs.node);
@@ -391,18 +322,6 @@ renderer?.on('enterNode', ({ node, event }) => {
   container.style.cursor = 'pointer';
   refresh();
 });
-function clickHint(node: GraphNode): string {
-  switch (node.kind) {
-    case 'memory':
-      return 'click: open · double-click: explore from here';
-    case 'session':
-      return 'click: open its transcript';
-    case 'commit':
-      return 'a commit that carries the session’s edits';
-    case 'entity':
-      return `click: ${node.type === 'file' || node.type === 'symbol' ? 'open in the editor' : 'explore'} · double-click: explore from here`;
-  }
-}
 
 renderer?.on('leaveNode', () => {
   clearHover();
