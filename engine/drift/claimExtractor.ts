@@ -95,6 +95,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   );
   // Only a package can be denied by "no longer needed"; a flag or a function no longer needed exists.
   const described = options.heading && headingSymbolClaim(text, options.heading);
+  // In text order, as the claim store reads them back: a re-check gives the first check's report.
   return [
     ...named
       .map(asDocumentPath(text))
@@ -107,7 +108,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
       })),
     // What the sentence describes exists: a denial in it ("Does not update ...") is about what it does.
     ...(described ? [{ ...described, negated: false }] : []),
-  ];
+  ].sort((a, b) => a.span[0] - b.span[0]);
 }
 
 /** "using `fsevents`", "use the `fsevents`", "backed by `chokidar`": a use right before the word. */

@@ -158,10 +158,13 @@ describe('drift: the heading above a memory in its source document', () => {
     assert.deepEqual(
       counted.claims.map((c) => [c.subject, c.verdict, c.evidence.doubtful === true]),
       [
-        ['test/count.js', 'stale', false],
         ['itemCount', 'stale', true],
+        ['test/count.js', 'stale', false],
       ],
     );
     assert.equal(counted.status, 'stale');
+    // A re-check reads the stored claims: the same report, claims in the same (text) order.
+    const again = await test.call('drift', { all: true });
+    assert.deepEqual(memoryIn(again, count).claims, counted.claims);
   });
 });
