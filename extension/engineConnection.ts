@@ -37,6 +37,8 @@ export interface TeamRoute {
   router(): Promise<TeamRouter | undefined>;
   /** A write went to the team server (answered, queued or refused). */
   noteWrite(): void;
+  /** A read the server did not answer was answered from the replica of the team scope. */
+  noteStaleRead(): void;
 }
 
 /** How long others' writes may keep coming before the views re-read. */
@@ -159,8 +161,17 @@ export class EngineConnection implements vscode.Disposable {
       // Sent, queued or refused: the team item shows what came of it.
       if (router?.serves(method) && write) this.team?.noteWrite();
     }
+    if (router?.serves(method) && !write && router.staleNote()) this.team?.noteStaleRead();
     if (write || method === 'scan') this.changed.fire();
     return result;
+  }
+
+  /**
+   * While the team server does not answer and reads come from the local replica of the team scope:
+   * one line saying answers may be stale, for a host to show beside them.
+   */
+  async staleNote(): Promise<string | undefined> {
+    return (await this.team?.router())?.staleNote();
   }
 
   /** After a change elsewhere (another process wrote): views re-read. */

@@ -72,5 +72,18 @@ export function engineOptions(
   };
 }
 
+/**
+ * The replica of the team scope (engine/teamClient/teamReplica.ts): a store opened for one read or
+ * one sync and closed, so no workers, model, scans or lifecycle of its own.
+ */
+export function replicaOptions(extensionPath: string, dbPath: string, logger: Logger): OpenEngramOptions {
+  return {
+    dbPath,
+    sqlWasmPath: path.join(extensionPath, 'dist', 'sql-wasm.wasm'),
+    clientName: 'vscode-team-replica',
+    logger,
+  };
+}
+
 /** How often a long-lived host runs the lifecycle (engine/lifecycle). */
 export const LIFECYCLE_EVERY_MS = 15 * 60 * 1000;

@@ -47,6 +47,8 @@ export interface EngramExtensionApi {
   statusBar: EngramStatusBar;
   /** The team server's status-bar item (Team: connected / offline (N queued) / token refused). */
   teamStatus: TeamStatusItem;
+  /** The window's team server: its route (tests wait for its replica's background sync). */
+  team: TeamServerLink;
   capture: CaptureControl;
   sessions: SessionTreeProvider;
   chatHandler: vscode.ChatRequestHandler;
@@ -75,7 +77,9 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
       log.debug(`embedding ${p.model}: ${p.done}/${p.total}`),
   };
   // The engine's own code loads with it, after activation (EngineConnection.start).
-  const team = new TeamServerLink(context.secrets);
+  const team = new TeamServerLink(context.secrets, (e, dbPath) =>
+    e.replicaOptions(context.extensionPath, dbPath, hooks.logger),
+  );
   const engine = new EngineConnection(
     (e) => e.engineOptions(context.extensionPath, readSettings(), root, hooks),
     log,
@@ -182,6 +186,7 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     scans,
     statusBar,
     teamStatus,
+    team,
     capture,
     sessions,
     chatHandler,

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { TeamRouter } from '../engine/index';
+import type { Engram, OpenEngramOptions, TeamRouter } from '../engine/index';
 import { databasePath } from './databasePath';
 import { loadEngineModule } from './engineConnection';
-import type { TeamRoute } from './engineConnection';
+import type { EngineModule, TeamRoute } from './engineConnection';
 import { readSettings } from './settings';
 import { workspaceRoot } from './workspaceRoot';
 
@@ -20,7 +20,9 @@ function secretKey(url: string): string {
 /**
  * The window's team server: `engram.team.url` from the settings and its token from SecretStorage
  * (never in settings, where a synced or committed file would carry it). `router()` is undefined
- * while no URL is set, or no token for it: then every call stays on the local database.
+ * while no URL is set, or no token for it: then every call stays on the local database. Reads the
+ * server does not answer come from the replica of the team scope beside the window's database
+ * (`team-replica/`, as the CLI's), opened with `replicaOptions`.
  */
 export class TeamServerLink implements TeamRoute, vscode.Disposable {
   private cached: { key: string; router: TeamRouter } | undefined;
@@ -29,15 +31,22 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
   private readonly wrote = new vscode.EventEmitter<void>();
+  private readonly readStale = new vscode.EventEmitter<void>();
   /** The URL, the token or the database (where the queue is) changed. */
   readonly onDidChange = this.changed.event;
   /** A write went to the team server (answered, queued or refused). */
   readonly onDidWrite = this.wrote.event;
+  /** A read the server did not answer came from the replica of the team scope. */
+  readonly onDidReadReplica = this.readStale.event;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly replicaOptions: (engine: EngineModule, dbPath: string) => OpenEngramOptions,
+  ) {
     this.subscriptions = [
       this.changed,
       this.wrote,
+      this.readStale,
       secrets.onDidChange((e) => {
         if (!e.key.startsWith('engram.team.token')) return;
         this.token = undefined;
@@ -80,15 +89,26 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
     const token = this.token.value;
     if (!token) return undefined;
     // Beside the database, as the CLI's: `engram team flush` sends what this window queued.
-    const queue = loadEngineModule().queueDirectory(databasePath(readSettings(), workspaceRoot()));
+    const engine = loadEngineModule();
+    const db = databasePath(readSettings(), workspaceRoot());
+    const queue = engine.queueDirectory(db);
     const key = JSON.stringify([url, token, queue]);
-    if (this.cached?.key !== key)
-      this.cached = { key, router: new (loadEngineModule().TeamRouter)({ url, token }, queue, TOKEN_FIX) };
+    if (this.cached?.key !== key) {
+      const replica = {
+        directory: engine.replicaDirectory(db),
+        open: (file: string): Promise<Engram> => engine.Engram.open(this.replicaOptions(engine, file)),
+      };
+      this.cached = { key, router: new engine.TeamRouter({ url, token }, queue, TOKEN_FIX, replica) };
+    }
     return this.cached.router;
   }
 
   noteWrite(): void {
     this.wrote.fire();
+  }
+
+  noteStaleRead(): void {
+    this.readStale.fire();
   }
 
   /** The configured URL, or one line saying to set it. */

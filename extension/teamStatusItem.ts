@@ -12,7 +12,8 @@ export type TeamItemState = TeamStatus['state'] | 'no token' | 'off';
 
 /**
  * The team server's status-bar item, shown while `engram.team.url` is set: Team: connected /
- * offline (N queued) / token refused / no token, from teamStatus, checked on a timer, after writes
+ * offline (N queued) / offline, reads may be stale (N queued) (reads come from the replica of the
+ * team scope) / token refused / no token, from teamStatus, checked on a timer, after writes
  * and when the URL or the token changes. A refused token is told once, in one message naming the
  * command that fixes it (not at every check).
  */
@@ -40,6 +41,7 @@ export class TeamStatusItem implements vscode.Disposable {
     this.subscriptions = [
       link.onDidChange(() => void this.refresh()),
       link.onDidWrite(() => this.refreshSoon()),
+      link.onDidReadReplica(() => this.refreshSoon()),
     ];
     this.timer = setInterval(() => void this.refresh(), CHECK_EVERY_MS);
     // Not during activation: with a URL set, the check loads the engine's bundle.
@@ -83,7 +85,7 @@ export class TeamStatusItem implements vscode.Disposable {
         status.state === 'connected'
           ? 'Team: connected'
           : status.state === 'offline'
-            ? `Team: offline (${status.queued} queued)`
+            ? `Team: offline${status.replicaAsOf ? ', reads may be stale' : ''} (${status.queued} queued)`
             : 'Team: token refused';
       this.show(
         status.state,
@@ -122,8 +124,11 @@ export class TeamStatusItem implements vscode.Disposable {
     this.item.tooltip = tooltip;
     this.item.command = command;
     this.item.accessibilityInformation = { label: `Engram ${text}`, role: command ? 'button' : 'status' };
+    // A refused token, or answers that may be stale (reads from the replica of the team scope).
     this.item.backgroundColor =
-      state === 'unauthorized' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      state === 'unauthorized' || text.includes('stale')
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
     this.item.show();
   }
 

@@ -58,6 +58,7 @@ import { CAPTURE_METHODS } from './captureMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 import { LINK_METHODS } from './linkMethods';
 import { SKILL_METHODS } from './skillMethods';
+import { REPLICA_METHODS } from './replicaMethods';
 
 /**
  * Embeds what is about to be remembered (waiting for the model if it is still loading). Inputs
@@ -301,6 +302,7 @@ export const METHODS = {
   ...TEAM_METHODS,
   ...LINK_METHODS,
   ...SKILL_METHODS,
+  ...REPLICA_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

@@ -18,3 +18,4 @@ export { agentStores } from '../capture/workspaceSources';
 export { TeamRouter } from '../teamClient/teamRouter';
 export { parseTeamUrl } from '../teamClient/teamConnection';
 export { queueDirectory } from '../teamClient/writeQueue';
+export { replicaDirectory } from '../teamClient/teamReplica';

@@ -88,6 +88,28 @@ function columnsOf(reader: SqlReader, table: Table): string[] {
     .filter((name) => !(table === 'memories' && name === 'rowid'));
 }
 
+/**
+ * The export lines of a few memories: every version, their counters and annotations (what a
+ * replica of the team scope copies, teamReplica.ts), in the same form as exportLines.
+ */
+export function memoryLines(reader: SqlReader, ids: readonly string[]): string[] {
+  const lines: string[] = [];
+  const given = JSON.stringify(ids);
+  for (const [table, key] of [
+    ['memories', 'id'],
+    ['memory_state', 'id'],
+    ['annotations', 'memory_id'],
+  ] as const) {
+    const rows = reader.all(
+      `SELECT ${columnsOf(reader, table).join(', ')} FROM ${table}
+       WHERE ${key} IN (SELECT value FROM json_each(?)) ORDER BY ${ORDER_BY[table]}`,
+      [given],
+    );
+    for (const row of rows) lines.push(JSON.stringify({ _table: table, ...row }));
+  }
+  return lines;
+}
+
 export function* exportLines(
   reader: SqlReader,
   schemaVersion: number,

@@ -2,9 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Engram } from '../engram';
-import { FORMAT, FORMAT_VERSION } from '../exchange/engramJsonl';
-import type { Memory } from '../memory/types';
-import { MIGRATIONS } from '../memory/schema';
+import type { ReplicaChanges, StorePosition } from '../api/replicaMethods';
 import { sendToTeam } from './teamConnection';
 import type { TeamTarget } from './teamConnection';
 
@@ -14,11 +12,13 @@ import type { TeamTarget } from './teamConnection';
  * the server does not answer are answered from what the team knew at the last sync rather than
  * from the clone's own memories alone. Answers from it are marked stale (staleNotice).
  *
- * A sync asks the server for `stats` (one cheap read); when its count of memory versions moved
- * since the last sync, the active memories are listed and written into a new store, which then
- * replaces the old one whole (rename): a reader never sees half a sync, and a sync that fails
- * leaves the last one in place. Counters that change without a version (pins, confirmations,
- * access counts) are copied with the next change of a memory.
+ * A sync asks the server for what changed after the replica's position in the server's store
+ * (`replicaChanges`, engine/api/replicaMethods.ts: every version of each memory with a new row or
+ * a ledger event since, with its counters and annotations), a page at a time, and replaces those
+ * memories in the replica (`replicaApply`), one transaction per page. Nothing changed: one small
+ * answer. The first copy, or one of a store that went back (replaced, restored), is written into a
+ * new store that then replaces the old one whole (rename): a reader never sees half of it, and a
+ * sync that fails leaves the last copy and its position in place.
  */
 export interface ReplicaState {
   /** The server the replica copies; another URL's replica is never answered from. */
@@ -28,15 +28,10 @@ export interface ReplicaState {
    * private memories to that user only, so another token's replica is never answered from.
    */
   token: string;
-  /**
-   * How many memory versions the server's store held when the copy was taken. Every change of a
-   * memory (remember, edit, a status change) adds a version; the store's transaction number would
-   * also move with every flush of read events, and make each sync a copy.
-   */
-  versions: number;
+  /** Where the copy stands in the server's store: the next sync asks for what came after. */
+  position: StorePosition;
   /** When the copy was last checked against the server (ms since epoch). */
   syncedAt: number;
-  memories: number;
 }
 
 /** Opens an engine on a database file (the host's options: wasm, workers, logger). */
@@ -63,6 +58,7 @@ export function readReplica(directory: string, target: TeamTarget): ReplicaState
     const state = JSON.parse(readFileSync(path.join(directory, STATE_FILE), 'utf8')) as ReplicaState;
     return state.url === target.url &&
       state.token === tokenHash(target) &&
+      typeof state.position?.versions === 'number' &&
       existsSync(replicaDatabase(directory))
       ? state
       : undefined;
@@ -77,36 +73,87 @@ export function replicaSyncDue(directory: string, target: TeamTarget, now: numbe
   return state === undefined || now - state.syncedAt >= REPLICA_SYNC_EVERY_MS;
 }
 
+/**
+ * - `current`: nothing changed on the server since the last sync;
+ * - `updated`: the changed memories were replaced in the replica (`memories`: how many);
+ * - `copied`: the replica was written whole (the first copy, or the server's store went back).
+ */
 export type SyncOutcome =
-  { kind: 'current' | 'copied'; state: ReplicaState } | { kind: 'failed'; reason: string };
+  | { kind: 'current' | 'updated' | 'copied'; state: ReplicaState; memories: number }
+  | { kind: 'failed'; reason: string };
 
-/** Brings the replica up to the server's store (see the file comment); never throws. */
+const NOTHING: StorePosition = { versions: 0, events: 0 };
+
+/**
+ * Brings the replica up to the server's store (see the file comment); never throws. `page`: memory
+ * rows (and events) per request.
+ */
 export async function syncReplica(
   target: TeamTarget,
   directory: string,
   open: OpenReplica,
   now: number,
+  page = PAGE,
 ): Promise<SyncOutcome> {
+  const changesAfter = (after: StorePosition) =>
+    ask<ReplicaChanges>(target, 'replicaChanges', { after, limit: page });
   try {
-    const { versions } = await ask<{ versions: number }>(target, 'stats', {});
     const known = readReplica(directory, target);
-    if (known && known.versions === versions) {
-      const state = { ...known, syncedAt: now };
-      writeState(directory, state);
-      return { kind: 'current', state };
-    }
-    const memories = await listAll(target);
-    const state: ReplicaState = {
+    const first = await changesAfter(known?.position ?? NOTHING);
+    const stateAt = (position: StorePosition): ReplicaState => ({
       url: target.url,
       token: tokenHash(target),
-      versions,
+      position,
       syncedAt: now,
-      memories: memories.length,
-    };
-    await replaceReplica(directory, memories, state, open);
-    return { kind: 'copied', state };
+    });
+    if (known && !behind(first.head, known.position)) {
+      if (first.memories === 0 && !first.more) {
+        const state = stateAt(first.position);
+        writeState(directory, state);
+        return { kind: 'current', state, memories: 0 };
+      }
+      const engram = await open(replicaDatabase(directory));
+      try {
+        const { position, memories } = await applyPages(changesAfter, first, engram);
+        const state = stateAt(position);
+        writeState(directory, state);
+        return { kind: 'updated', state, memories };
+      } finally {
+        await engram.close();
+      }
+    }
+    const whole = known ? await changesAfter(NOTHING) : first;
+    return await replaceReplica(directory, open, async (engram) => {
+      const { position, memories } = await applyPages(changesAfter, whole, engram);
+      return { state: stateAt(position), memories };
+    });
   } catch (error) {
     return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The server's store is behind the copy: it was replaced or restored since, so the copy starts over. */
+function behind(head: StorePosition, copy: StorePosition): boolean {
+  return head.versions < copy.versions || head.events < copy.events;
+}
+
+/**
+ * Applies `first` and the pages after it to the replica, in order, one transaction each (a memory
+ * changed again between two pages comes whole in the later one); where the last page ends.
+ */
+async function applyPages(
+  changesAfter: (after: StorePosition) => Promise<ReplicaChanges>,
+  first: ReplicaChanges,
+  replica: Engram,
+): Promise<{ position: StorePosition; memories: number }> {
+  // A memory whose rows span two pages (or that changed between them) is counted once.
+  const memories = new Set<string>();
+  let page = first;
+  for (;;) {
+    if (page.memories > 0)
+      for (const id of (await replica.call('replicaApply', { text: page.text })).replaced) memories.add(id);
+    if (!page.more) return { position: page.position, memories: memories.size };
+    page = await changesAfter(page.position);
   }
 }
 
@@ -130,39 +177,27 @@ async function ask<T>(target: TeamTarget, method: string, params: unknown): Prom
   throw new Error(outcome.kind === 'refused' ? outcome.message : outcome.reason);
 }
 
-async function listAll(target: TeamTarget): Promise<Memory[]> {
-  const all: Memory[] = [];
-  for (let offset: number | null = 0; offset !== null;) {
-    const page: { items: Memory[]; next: number | null } = await ask(target, 'list', {
-      limit: PAGE,
-      offset,
-    });
-    all.push(...page.items);
-    offset = page.next;
-  }
-  return all;
-}
-
-/** Writes the copy into a new store beside the old one, then renames it into place. */
+/** Writes a whole copy into a new store beside the old one, then renames it into place. */
 async function replaceReplica(
   directory: string,
-  memories: Memory[],
-  state: ReplicaState,
   open: OpenReplica,
-): Promise<void> {
+  copy: (engram: Engram) => Promise<{ state: ReplicaState; memories: number }>,
+): Promise<SyncOutcome> {
   const fresh = `${directory}.new-${process.pid}-${randomUUID().slice(0, 8)}`;
   const old = `${directory}.old-${process.pid}-${randomUUID().slice(0, 8)}`;
   mkdirSync(fresh, { recursive: true });
   try {
     const engram = await open(replicaDatabase(fresh));
+    let copied: { state: ReplicaState; memories: number };
     try {
-      if (memories.length > 0) await engram.call('import', { text: importText(memories) });
+      copied = await copy(engram);
     } finally {
       await engram.close();
     }
-    writeState(fresh, state);
+    writeState(fresh, copied.state);
     if (existsSync(directory)) renameSync(directory, old);
     renameSync(fresh, directory);
+    return { kind: 'copied', ...copied };
   } finally {
     rmSync(fresh, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
@@ -173,49 +208,4 @@ function writeState(directory: string, state: ReplicaState): void {
   const file = path.join(directory, STATE_FILE);
   writeFileSync(`${file}.tmp`, JSON.stringify(state));
   renameSync(`${file}.tmp`, file);
-}
-
-/** The memories as an Engram export (engramJsonl.ts): their current versions and counters. */
-function importText(memories: Memory[]): string {
-  const lines = [JSON.stringify({ _format: FORMAT, version: FORMAT_VERSION, schema: MIGRATIONS.length })];
-  for (const m of memories) {
-    lines.push(
-      JSON.stringify({
-        _table: 'memories',
-        id: m.id,
-        version: m.version,
-        layer: m.layer,
-        kind: m.kind,
-        content: m.content,
-        context: m.context,
-        tags: JSON.stringify(m.tags),
-        importance: m.importance,
-        trust: m.trust,
-        critical: m.critical ? 1 : 0,
-        scope: m.scope,
-        agent: m.agent,
-        session: m.session,
-        conflict_key: m.conflictKey,
-        content_hash: m.contentHash,
-        source: m.source === null ? null : JSON.stringify(m.source),
-        status: m.status,
-        status_reason: m.statusReason,
-        superseded_by: m.supersededBy,
-        valid_from: m.validFrom,
-        valid_to: m.validTo,
-        recorded_at: m.recordedAt,
-        superseded_at: m.supersededAt,
-        change: m.change,
-      }),
-      JSON.stringify({
-        _table: 'memory_state',
-        id: m.id,
-        pinned: m.pinned ? 1 : 0,
-        access_count: m.accessCount,
-        last_accessed_at: m.lastAccessedAt,
-        confirmations: m.confirmations,
-      }),
-    );
-  }
-  return `${lines.join('\n')}\n`;
 }

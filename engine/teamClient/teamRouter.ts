@@ -4,7 +4,7 @@ import { callThroughTeam, servedByTeam } from './teamCall';
 import type { TeamTarget } from './teamConnection';
 import { METHOD_SCOPES } from '../teamServer/methodScopes';
 import { readReplica, replicaCopy, replicaDatabase, replicaSyncDue, syncReplica } from './teamReplica';
-import type { OpenReplica } from './teamReplica';
+import type { OpenReplica, ReplicaState } from './teamReplica';
 import { teamStatus } from './teamStatus';
 import type { TeamStatus } from './teamStatus';
 import { WriteQueue } from './writeQueue';
@@ -25,6 +25,8 @@ export interface RouterReplica {
 export class TeamRouter {
   private readonly queue: WriteQueue;
   private syncing: Promise<void> | undefined;
+  /** The replica the last read was answered from, until the server answers again. */
+  private answeredFrom: ReplicaState | undefined;
 
   /** `tokenFix`: what a user whose token the server refused should do, in this host's words. */
   constructor(
@@ -50,6 +52,7 @@ export class TeamRouter {
     if (!this.serves(method)) return local();
     const outcome = await callThroughTeam(this.target, this.queue, method, params, Date.now(), this.tokenFix);
     if (outcome.kind === 'answered') {
+      this.answeredFrom = undefined;
       if (METHOD_SCOPES[method] === 'memory:read') this.syncIfDue();
       return outcome.result;
     }
@@ -67,12 +70,25 @@ export class TeamRouter {
    */
   async status(): Promise<TeamStatus> {
     const status = await teamStatus(this.target, this.queue, this.tokenFix);
+    if (status.state === 'connected') this.answeredFrom = undefined;
     const state = this.replica && readReplica(this.replica.directory, this.target);
     if (status.state !== 'offline' || !state) return status;
     return {
       ...status,
       message: `${status.message}; reads come from ${replicaCopy(state)}: they may be stale`,
+      replicaAsOf: new Date(state.syncedAt).toISOString(),
     };
+  }
+
+  /**
+   * While reads come from the replica (the last one the server did not answer did, and it has not
+   * answered since): one line for a host to put beside what it shows, saying it may be stale.
+   */
+  staleNote(): string | undefined {
+    const state = this.answeredFrom;
+    return (
+      state && `The team server ${state.url} did not answer: from ${replicaCopy(state)}, which may be stale.`
+    );
   }
 
   /** The background refresh of the replica in progress, if any (tests wait for it). */
@@ -102,7 +118,9 @@ export class TeamRouter {
     await this.synced();
     const engram = await this.replica.open(replicaDatabase(this.replica.directory));
     try {
-      return await engram.call(method, params as never);
+      const result = await engram.call(method, params as never);
+      this.answeredFrom = state;
+      return result;
     } finally {
       await engram.close();
     }

@@ -13,6 +13,8 @@ export interface TeamStatus {
   state: 'connected' | 'offline' | 'unauthorized';
   queued: number;
   message: string;
+  /** Offline with a replica of the team scope (TeamRouter): when it was last synced, ISO 8601. */
+  replicaAsOf?: string;
 }
 
 /**

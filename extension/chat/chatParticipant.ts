@@ -70,6 +70,8 @@ async function recallCommand(
   }
   stream.progress('Recalling…');
   const { hits } = await deps.engine.call('recall', { query, k: 8 }, CHAT_ACTOR);
+  const stale = await deps.engine.staleNote();
+  if (stale) stream.markdown(`_${escapedText(stale)}_\n\n`);
   if (hits.length === 0) {
     stream.markdown(`No memory matches ${escapedText(`"${query}"`)}. Teach me with \`/remember\`.`);
     return { metadata: { command: 'recall', hits: 0 } };

@@ -71,15 +71,16 @@ export function registerLanguageModelTools(
             { query: input.query, k: Math.min(Math.max(input.limit ?? 8, 1), 30) },
             TOOL_ACTOR,
           );
-          if (hits.length === 0) return text(`No memory matches "${input.query}".`);
-          return text(
-            hits
-              .map(
-                (h) =>
-                  `[${shortId(h.memory.id)}] (${h.memory.layer}/${h.memory.kind}) ${markedContent(h.memory, h.memory.content)}`,
-              )
-              .join('\n'),
-          );
+          // Answered from the replica of the team scope while the server is down: the agent is told.
+          const stale = await engine.staleNote();
+          const lines =
+            hits.length === 0
+              ? [`No memory matches "${input.query}".`]
+              : hits.map(
+                  (h) =>
+                    `[${shortId(h.memory.id)}] (${h.memory.layer}/${h.memory.kind}) ${markedContent(h.memory, h.memory.content)}`,
+                );
+          return text([...lines, ...(stale ? [stale] : [])].join('\n'));
         },
         (options) => ({ invocationMessage: `Recalling "${options.input.query}"` }),
       ),

@@ -49,8 +49,11 @@ export function registerRecallCommand(services: EngramServices): vscode.Disposab
         pick.busy = true;
         engine
           .call('recall', { query: text, k: 20 })
-          .then((result) => {
+          .then(async (result) => {
+            const stale = await engine.staleNote();
             if (ticket !== latest) return;
+            // Answered from the replica of the team scope while its server is down: say so.
+            pick.title = stale ? `Engram: Recall (offline: ${stale})` : 'Engram: Recall';
             pick.items =
               result.hits.length > 0
                 ? result.hits.map(hitItem)

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
+import { Engram } from '../../engine/engram';
+import { replicaDatabase, replicaDirectory, syncReplica } from '../../engine/teamClient/teamReplica';
 import { startPostgres } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
-import { tempDir } from '../support/temp';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { CLI } from '../cli/engramCli';
 import { checkIsolation, startIsolationServer } from './teamIsolation';
 import { addToken, freePort, rpc, startTeamServer, teamEnv } from './teamServerProcess';
@@ -296,5 +299,45 @@ it("a team's token cannot read, list, search or change another team's memories (
     );
   } finally {
     await client.end();
+  }
+});
+
+it("a replica's position in the store holds on every server of one PostgreSQL store", async () => {
+  const { db, token, a, b } = await twoServers('replica_position');
+  const remember = async (server: TeamServerProcess, id: string, content: string) => {
+    const answer = await rpc(server.url, token, { id, method: 'remember', params: { content } });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return (answer.body['result'] as { memory: { id: string } }).memory.id;
+  };
+  const cache = await remember(a, 'pg-replica-1', 'The build cache is kept for a week');
+  await remember(b, 'pg-replica-2', 'Release notes are written by the on-call engineer');
+  const replica = replicaDirectory(path.join(path.dirname(db), 'client', 'memory.db'));
+  const open = (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH });
+  const viaA = await syncReplica({ url: a.url, token }, replica, open, 1000);
+  assert.equal(viaA.kind !== 'failed' && `${viaA.kind} ${viaA.memories}`, 'copied 2');
+
+  const edited = await rpc(b.url, token, {
+    id: 'pg-replica-edit',
+    method: 'edit',
+    params: { id: cache, changes: { content: 'The build cache is kept for two weeks' } },
+  });
+  assert.equal(edited.status, 200, JSON.stringify(edited.body));
+  // A load balancer sends the next sync to the other server: the same URL, another replica of the store.
+  const stateFile = path.join(replica, 'replica.json');
+  writeFileSync(stateFile, JSON.stringify({ ...JSON.parse(readFileSync(stateFile, 'utf8')), url: b.url }));
+  const viaB = await syncReplica({ url: b.url, token }, replica, open, 2000);
+  assert.equal(
+    viaB.kind !== 'failed' && `${viaB.kind} ${viaB.memories}`,
+    'updated 1',
+    'only the edited memory',
+  );
+  const engram = await open(replicaDatabase(replica));
+  try {
+    assert.deepEqual((await engram.call('list', {})).items.map((m) => m.content).sort(), [
+      'Release notes are written by the on-call engineer',
+      'The build cache is kept for two weeks',
+    ]);
+  } finally {
+    await engram.close();
   }
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, it } from 'node:test';
 import { Engram } from '../../engine/engram';
@@ -11,6 +12,7 @@ import {
   replicaSyncDue,
   syncReplica,
 } from '../../engine/teamClient/teamReplica';
+import type { SyncOutcome } from '../../engine/teamClient/teamReplica';
 import { CLI } from '../cli/engramCli';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { addToken, rpc, startTeamServer, teamEnv } from './teamServerProcess';
@@ -20,7 +22,7 @@ const servers: TeamServerProcess[] = [];
 after(() => Promise.all(servers.map((server) => server.stop())));
 
 interface Listed {
-  items: Array<{ content: string }>;
+  items: Array<{ id: string; content: string; pinned: boolean }>;
   stale?: { url: string; asOf: string };
 }
 
@@ -78,26 +80,12 @@ it('reads the team server does not answer come from the local replica of the tea
 });
 
 it("a sync copies the team's memories only when the server's store moved, and a replica answers for its own server and token only", async () => {
-  const dir = tempDir('engram-team-sync-', { afterTest: false });
-  const serverDb = path.join(dir, 'server', 'team.db');
-  const token = addToken(serverDb, 'alice', 'memory:read,memory:write');
-  const server = await startTeamServer(serverDb, ['--port', '0']);
-  servers.push(server);
-  const target = { url: server.url, token };
-  const replica = replicaDirectory(path.join(dir, 'client', 'memory.db'));
-  const open = (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH });
-  const remember = async (id: string, content: string) =>
-    assert.equal((await rpc(server.url, token, { id, method: 'remember', params: { content } })).status, 200);
-  const contents = async () => {
-    const engram = await open(replicaDatabase(replica));
-    try {
-      return (await engram.call('list', {})).items.map((m) => m.content).sort();
-    } finally {
-      await engram.close();
-    }
-  };
+  const { server, token, target, replica, open, send, inReplica } = await setUp('engram-team-sync-');
+  const remember = (content: string) => send('remember', { content });
+  const contents = () =>
+    inReplica(async (engram) => (await engram.call('list', {})).items.map((m) => m.content).sort());
 
-  await remember('sync-first', 'Builds are cached for a week');
+  await remember('Builds are cached for a week');
   const first = await syncReplica(target, replica, open, 1000);
   assert.equal(first.kind, 'copied');
   assert.deepEqual(await contents(), ['Builds are cached for a week']);
@@ -107,8 +95,8 @@ it("a sync copies the team's memories only when the server's store moved, and a 
   assert.equal(replicaSyncDue(replica, target, 2000 + REPLICA_SYNC_EVERY_MS - 1), false);
   assert.equal(replicaSyncDue(replica, target, 2000 + REPLICA_SYNC_EVERY_MS), true);
 
-  await remember('sync-second', 'Release notes are written by the on-call engineer');
-  assert.equal((await syncReplica(target, replica, open, 3000)).kind, 'copied');
+  await remember('Release notes are written by the on-call engineer');
+  assert.equal((await syncReplica(target, replica, open, 3000)).kind, 'updated');
   assert.deepEqual(await contents(), [
     'Builds are cached for a week',
     'Release notes are written by the on-call engineer',
@@ -123,4 +111,118 @@ it("a sync copies the team's memories only when the server's store moved, and a 
   const refused = await syncReplica({ url: server.url, token: 'engram_wrong' }, replica, open, 4000);
   assert.equal(refused.kind, 'failed');
   assert.equal(readReplica(replica, target)?.syncedAt, 3000, 'a failed sync leaves the last copy');
+});
+
+/** `copied 5`, `updated 1`, `current 0`, or why it failed. */
+function outcome(sync: SyncOutcome): string {
+  return sync.kind === 'failed' ? sync.reason : `${sync.kind} ${sync.memories}`;
+}
+
+async function setUp(prefix: string) {
+  const dir = tempDir(prefix, { afterTest: false });
+  const serverDb = path.join(dir, 'server', 'team.db');
+  const token = addToken(serverDb, 'alice', 'memory:read,memory:write');
+  const server = await startTeamServer(serverDb, ['--port', '0']);
+  servers.push(server);
+  const target = { url: server.url, token };
+  const replica = replicaDirectory(path.join(dir, 'client', 'memory.db'));
+  const open = (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH });
+  let calls = 0;
+  const send = async <T>(method: string, params: unknown): Promise<T> => {
+    const answer = await rpc(server.url, token, { id: `${prefix}${++calls}`, method, params });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    return answer.body['result'] as T;
+  };
+  /** Reads the replica's own store, as an offline read would. */
+  const inReplica = async <T>(read: (engram: Engram) => Promise<T>): Promise<T> => {
+    const engram = await open(replicaDatabase(replica));
+    try {
+      return await read(engram);
+    } finally {
+      await engram.close();
+    }
+  };
+  return { server, token, target, replica, open, send, inReplica };
+}
+
+it('a sync after the first copies only the memories changed since: edits with their history, invalidations and pins', async () => {
+  const { target, replica, open, send, inReplica } = await setUp('engram-replica-inc-');
+  const ids: string[] = [];
+  for (const content of [
+    'The billing job runs at 02:00 UTC',
+    'Feature flags live in the flags service',
+    'The staging database is reset every Sunday',
+    'Use pnpm for the web workspace',
+    'Logs are kept for 30 days',
+  ])
+    ids.push((await send<{ memory: { id: string } }>('remember', { content })).memory.id);
+  assert.equal(outcome(await syncReplica(target, replica, open, 1000)), 'copied 5');
+
+  const [billing, flags, staging, pnpm] = ids as [string, string, string, string];
+  await send('edit', { id: billing, changes: { content: 'The billing job runs at 03:00 UTC' } });
+  await send('invalidate', { id: flags, reason: 'flags moved into the config repository' });
+  await send('pin', { id: staging });
+  await send('remember', { content: 'Deploy freezes start on the 20th of December' });
+  // Reads move access counters only: no reason to copy anything.
+  await send('get', { id: pnpm });
+
+  assert.equal(
+    outcome(await syncReplica(target, replica, open, 2000)),
+    'updated 4',
+    'the edited, invalidated, pinned and new memory only',
+  );
+  const listed = await inReplica((engram) => engram.call('list', {}) as Promise<Listed>);
+  assert.deepEqual(listed.items.map((m) => m.content).sort(), [
+    'Deploy freezes start on the 20th of December',
+    'Logs are kept for 30 days',
+    'The billing job runs at 03:00 UTC',
+    'The staging database is reset every Sunday',
+    'Use pnpm for the web workspace',
+  ]);
+  assert.equal(listed.items.find((m) => m.id === staging)?.pinned, true);
+  const history = await inReplica((engram) => engram.call('history', { id: billing }));
+  assert.deepEqual(
+    history.versions.map((v) => v.content),
+    ['The billing job runs at 02:00 UTC', 'The billing job runs at 03:00 UTC'],
+    'the replica keeps every version, not only the current one',
+  );
+  const recalled = await inReplica((engram) => engram.call('recall', { query: 'billing job' }));
+  assert.deepEqual(
+    recalled.hits.map((h) => h.memory.content),
+    ['The billing job runs at 03:00 UTC'],
+    'the lexical index holds the edited text, not the old one',
+  );
+  const gone = await inReplica((engram) => engram.call('get', { id: flags }));
+  assert.equal(gone.memory.status, 'invalidated');
+
+  assert.equal(outcome(await syncReplica(target, replica, open, 3000)), 'current 0');
+  await send('unpin', { id: staging });
+  assert.equal(outcome(await syncReplica(target, replica, open, 4000)), 'updated 1');
+  const unpinned = await inReplica((engram) => engram.call('get', { id: staging }));
+  assert.equal(unpinned.memory.pinned, false, 'a pin changes no version: it comes through the ledger');
+});
+
+it('a sync copies in pages, and starts over when the server is behind the copy', async () => {
+  const { target, replica, open, send, inReplica } = await setUp('engram-replica-page-');
+  const many = Array.from({ length: 12 }, (_, i) => ({
+    content: `Runbook step ${i + 1} of the failover drill`,
+  }));
+  await send('rememberMany', { memories: many });
+  assert.equal(outcome(await syncReplica(target, replica, open, 1000, 5)), 'copied 12');
+  const edited = (await send<Listed>('list', { limit: 3 })).items;
+  for (const m of edited) await send('edit', { id: m.id, changes: { content: `${m.content}, checked` } });
+  assert.equal(outcome(await syncReplica(target, replica, open, 2000, 2)), 'updated 3');
+  const listed = await inReplica((engram) => engram.call('list', { limit: 100 }) as Promise<Listed>);
+  assert.equal(listed.items.length, 12);
+  assert.equal(listed.items.filter((m) => m.content.endsWith(', checked')).length, 3);
+
+  // A copy ahead of the server's store is of another store (replaced, restored): copied whole.
+  const stateFile = path.join(replica, 'replica.json');
+  const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { position: { versions: number } };
+  writeFileSync(
+    stateFile,
+    JSON.stringify({ ...state, position: { ...state.position, versions: 1_000_000 } }),
+  );
+  assert.equal(outcome(await syncReplica(target, replica, open, 3000, 5)), 'copied 12');
+  assert.ok((readReplica(replica, target)?.position.versions ?? 0) < 1_000_000);
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { after, before, it } from 'node:test';
 import { Engram } from '../../engine/engram';
 import { EngramError } from '../../engine/errors';
+import { readReplica } from '../../engine/teamClient/teamReplica';
 import { TeamRouter } from '../../engine/teamClient/teamRouter';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { addToken, freePort, rpc, startTeamServer } from './teamServerProcess';
@@ -93,6 +94,7 @@ it('with a replica: a read the server answered refreshes it; once the server is 
   const router = new TeamRouter({ url, token }, path.join(dir, 'queue'), FIX, replica);
   const { calls, local } = localCalls();
   const online = (await router.call('list', {}, local('list'))) as { items: Array<{ content: string }> };
+  assert.equal(router.staleNote(), undefined, 'the server answered');
   assert.deepEqual(online.items.map((m) => m.content).sort(), ['queued while offline', 'sent online']);
   await router.synced();
 
@@ -108,5 +110,12 @@ it('with a replica: a read the server answered refreshes it; once the server is 
   assert.match(
     status.message,
     /reads come from the local replica of the team's memories as of \S+: they may be stale$/,
+  );
+  const copy = readReplica(replica.directory, { url, token });
+  assert.ok(copy, 'the answered read took a copy');
+  assert.equal(status.replicaAsOf, new Date(copy.syncedAt).toISOString());
+  assert.match(
+    router.staleNote() ?? '',
+    /^The team server \S+ did not answer: from the local replica of the team's memories as of \S+, which may be stale\.$/,
   );
 });

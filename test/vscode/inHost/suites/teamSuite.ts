@@ -9,6 +9,11 @@ import { eventually, test } from '../harness';
 const URL_ = process.env['ENGRAM_TEST_TEAM_URL'] ?? '';
 const TOKEN = process.env['ENGRAM_TEST_TEAM_TOKEN'] ?? '';
 const DEAD_URL = process.env['ENGRAM_TEST_TEAM_DEAD_URL'] ?? '';
+/** A second server (teamHost.test.ts), killed by the last test: its URL, token, pid and one memory on it. */
+const REPLICA_URL = process.env['ENGRAM_TEST_TEAM_REPLICA_URL'] ?? '';
+const REPLICA_TOKEN = process.env['ENGRAM_TEST_TEAM_REPLICA_TOKEN'] ?? '';
+const REPLICA_PID = Number(process.env['ENGRAM_TEST_TEAM_REPLICA_PID']);
+const REPLICA_NOTE = process.env['ENGRAM_TEST_TEAM_REPLICA_NOTE'] ?? '';
 /** What the node:test side looks for on the server after the run. */
 const TEAM_NOTE = 'The team deploys from main only, through the release workflow';
 
@@ -78,5 +83,42 @@ test('team: with the right token the item says connected and a remember reaches 
 test('team: Clear Team Server Token leaves the item at no token', async () => {
   await vscode.commands.executeCommand('engram.clearTeamToken');
   await teamText(/Team: no token$/);
+  await pointAt('');
+});
+
+test('team: with its server killed, reads come from the replica of the team scope, marked stale', async () => {
+  assert.ok(
+    REPLICA_URL && REPLICA_TOKEN && REPLICA_PID > 0 && REPLICA_NOTE,
+    'teamHost.test.ts passes the second server',
+  );
+  const api = await engramApi();
+  await pointAt(REPLICA_URL);
+  await vscode.commands.executeCommand('engram.setTeamToken', REPLICA_TOKEN);
+  await teamText(/Team: connected$/);
+  // A teammate's memory, on the server only: this window's database never had it.
+  const online = await vscode.commands.executeCommand<RecallHit[]>('engram.recall', 'on-call handover');
+  assert.equal(online[0]?.memory.content, REPLICA_NOTE);
+  assert.equal(await api.engine.staleNote(), undefined, 'the server answered');
+  // That answered read took the copy, in the background.
+  await (await api.team.router())?.synced();
+
+  process.kill(REPLICA_PID, 'SIGKILL');
+  const offline = await vscode.commands.executeCommand<RecallHit[]>('engram.recall', 'on-call handover');
+  assert.equal(offline[0]?.memory.content, REPLICA_NOTE, 'answered from the replica, not the local database');
+  assert.match(
+    (await api.engine.staleNote()) ?? '',
+    /did not answer: from the local replica of the team's memories as of \S+, which may be stale\.$/,
+  );
+  const tool = await vscode.lm.invokeTool('engram_recall', {
+    input: { query: 'on-call handover' },
+    toolInvocationToken: undefined,
+  });
+  const told = tool.content
+    .map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : ''))
+    .join('');
+  assert.ok(told.includes(REPLICA_NOTE), told);
+  assert.match(told, /which may be stale\.$/, 'the agent is told too');
+  await teamText(/Team: offline, reads may be stale \(0 queued\)$/);
+  await vscode.commands.executeCommand('engram.clearTeamToken');
   await pointAt('');
 });
