@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { hiddenIds, viewerOf } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
+import type { MemoryStore } from '../memory/memoryStore';
+import type { DriftReport } from '../drift/driftReport';
 import { invalidInput } from '../errors';
 import { claimsForCheck } from '../drift/claimStore';
 import { resolveId } from '../memory/memoryQueries';
@@ -28,6 +32,19 @@ export const DRIFT_PARAMS = methodParams({
  *   proposed); with `dryRun` only says what a fix would do.
  * - `driftClaims` {id} -> the memory's claims with their last verdicts.
  */
+/**
+ * The report as `viewer` may read it: another agent's private memories are checked and repaired
+ * like any (drift keeps the whole store true) but not listed with their text (visibility.ts).
+ */
+function reportFor(store: MemoryStore, report: DriftReport, viewer: Viewer): DriftReport {
+  if (viewer === undefined) return report;
+  const hidden = store.read((r) => hiddenIds(r, viewer));
+  if (hidden.size === 0) return report;
+  const memories = report.memories.filter((m) => !hidden.has(m.id));
+  const fix = report.fix && { ...report.fix, actions: report.fix.actions.filter((a) => !hidden.has(a.id)) };
+  return { ...report, memories, ...(fix ? { fix } : {}) };
+}
+
 export const DRIFT_METHODS = {
   drift: defineMethod({
     params: DRIFT_PARAMS,
@@ -48,11 +65,12 @@ export const DRIFT_METHODS = {
       const options = {
         root,
         ...(paths ? { paths } : {}),
-        ...(ids ? { ids: store.read((r) => ids.map((id) => resolveId(r, id))) } : {}),
+        ...(ids ? { ids: store.read((r) => ids.map((id) => resolveId(r, id, viewerOf(p)))) } : {}),
         all: p.all === true,
         actor: actorOf(p),
       };
-      return fix ? fixDrift(store, { ...options, dryRun }) : checkDrift(store, options);
+      const report = await (fix ? fixDrift(store, { ...options, dryRun }) : checkDrift(store, options));
+      return reportFor(store, report, viewerOf(p));
     },
     after: rewriteRepaired,
   }),
@@ -61,7 +79,7 @@ export const DRIFT_METHODS = {
     write: false,
     run: ({ store }, p) =>
       store.read((r) => {
-        const id = resolveId(r, p.id);
+        const id = resolveId(r, p.id, viewerOf(p));
         return claimsForCheck(r, [id]).map(({ memoryValidFrom: _v, sourceFile: _s, ...claim }) => claim);
       }),
   }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { invalidInput } from '../errors';
 import { clampLimit } from '../memory/memoryQueries';
 import type { MemoryStore } from '../memory/memoryStore';
+import { viewerOf, visibleCondition } from '../memory/visibility';
 import { defineMethod, methodParams } from './defineMethod';
 import { textList, timeParam } from './paramFields';
 
@@ -53,6 +54,10 @@ function readEvents(store: MemoryStore, params: z.output<typeof EVENTS_PARAMS>):
     where.push('e.memory_id = ?');
     values.push(memoryId);
   }
+  // Events of another agent's private memory are its own too (visibility.ts).
+  const visible = visibleCondition(viewerOf(params));
+  where.push(`(m.id IS NULL OR ${visible.sql})`);
+  values.push(...visible.params);
   const rows = store.read((reader) =>
     reader.all<TimelineEvent>(
       `SELECT e.seq, e.at, e.type, e.memory_id AS memoryId, e.agent, e.session, m.content

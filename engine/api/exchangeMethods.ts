@@ -6,6 +6,7 @@ import { renderMarkdown } from '../exchange/markdownExport';
 import { importMcpMemory } from '../exchange/mcpMemoryImport';
 import type { MemoryStore } from '../memory/memoryStore';
 import { listMemories } from '../memory/memoryQueries';
+import { hiddenIds, viewerOf } from '../memory/visibility';
 import { indexMissing } from '../lexical/lexicalIndex';
 import { schemaVersion } from '../store/migrate';
 import type { EXPORT_PARAMS, IMPORT_PARAMS } from './memoryParams';
@@ -18,17 +19,19 @@ import type { EXPORT_PARAMS, IMPORT_PARAMS } from './memoryParams';
 export function exportMemories(store: MemoryStore, p: z.output<typeof EXPORT_PARAMS>) {
   const format = p.format ?? 'jsonl';
   const now = store.clock();
+  // An agent's export leaves out other agents' private memories; the owner's holds everything.
+  const viewer = viewerOf(p);
   const body = store.read((r) => {
     if (format === 'md') {
       const all = [];
       for (let offset: number | null = 0; offset !== null;) {
-        const page = listMemories(r, { status: 'active', limit: 10_000, offset });
+        const page = listMemories(r, { status: 'active', limit: 10_000, offset }, viewer);
         all.push(...page.items);
         offset = page.next;
       }
       return renderMarkdown(all, 'Engram memories', now);
     }
-    return [...exportLines(r, schemaVersion(r), now)].join('\n') + '\n';
+    return [...exportLines(r, schemaVersion(r), now, hiddenIds(r, viewer))].join('\n') + '\n';
   });
   const file = p.file;
   if (file === undefined) return { format, text: body };

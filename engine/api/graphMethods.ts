@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { viewerOf, visibleCondition } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import { notFound } from '../errors';
 import { findEntity, entityById } from '../memory/entityGraph';
 import { resolveId } from '../memory/memoryQueries';
@@ -113,6 +115,8 @@ interface Filters {
   layers: Layer[] | undefined;
   limit: number;
   sessions: boolean;
+  /** Who reads: another agent's private memories are not nodes (visibility.ts). */
+  viewer: Viewer;
 }
 
 type Seed = { entity: string } | { entityId: number } | { memory: string } | { file: string };
@@ -161,6 +165,7 @@ function filtersOf(p: z.output<typeof GRAPH_OVERVIEW_PARAMS>): Filters {
     layers: p.layers,
     limit: p.limit ?? GRAPH_DEFAULT_LIMIT,
     sessions: p.sessions === true,
+    viewer: viewerOf(p),
   };
 }
 
@@ -195,7 +200,7 @@ function withCapture(r: SqlReader, payload: GraphPayload, f: Filters): GraphPayl
 function neighbourhood(r: SqlReader, seeds: Seed[], hops: number, f: Filters): GraphPayload {
   const chosen = new Map<string, Candidate>();
   for (const seed of seeds) {
-    const id = resolveSeed(r, seed);
+    const id = resolveSeed(r, seed, f.viewer);
     chosen.set(id, { id, score: 1, hops: 0 });
   }
   let frontier = [...chosen.values()];
@@ -230,8 +235,8 @@ function neighbourhood(r: SqlReader, seeds: Seed[], hops: number, f: Filters): G
   };
 }
 
-function resolveSeed(r: SqlReader, seed: Seed): string {
-  if ('memory' in seed) return memoryKey(resolveId(r, seed.memory));
+function resolveSeed(r: SqlReader, seed: Seed, viewer: Viewer): string {
+  if ('memory' in seed) return memoryKey(resolveId(r, seed.memory, viewer));
   if ('entityId' in seed) {
     const entity = entityById(r, seed.entityId);
     if (!entity) throw notFound(`no entity with id ${seed.entityId}`);
@@ -261,10 +266,13 @@ function typeClause(f: Filters, alias: string): { sql: string; params: string[] 
     : { sql: '', params: [] };
 }
 
-function layerClause(f: Filters, alias: string): { sql: string; params: string[] } {
-  return f.layers
+/** The memories a walk may show: of the chosen layers, and visible to the reader (visibility.ts). */
+function memoryClause(f: Filters, alias: string): { sql: string; params: string[] } {
+  const visible = visibleCondition(f.viewer, alias);
+  const layers = f.layers
     ? { sql: ` AND ${alias}.layer IN (SELECT value FROM json_each(?))`, params: [json(f.layers)] }
     : { sql: '', params: [] };
+  return { sql: `${layers.sql} AND ${visible.sql}`, params: [...layers.params, ...visible.params] };
 }
 
 /** A node's strongest neighbours as [node id, strength 0..1]. */
@@ -285,7 +293,7 @@ function neighboursOf(r: SqlReader, nodeId: string, f: Filters, fanOut: number):
       for (const row of rows) out.push([entityKey(row.id), row.s]);
     }
     if (f.layers === undefined || f.layers.length > 0) {
-      const layer = layerClause(f, 'm');
+      const layer = memoryClause(f, 'm');
       const rows = r.all<{ id: string; w: number }>(
         `SELECT me.memory_id AS id, me.weight AS w FROM memory_entities me
          JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active'${layer.sql}
@@ -325,7 +333,7 @@ function overview(r: SqlReader, f: Filters): GraphPayload {
   if (memoryAllowed && remaining > 0 && entities.length > 0) {
     // Each top entity offers its strongest mentions (an indexed, limited read, not a scan of every
     // link); memories offered by more of them rank first.
-    const layer = layerClause(f, 'm');
+    const layer = memoryClause(f, 'm');
     const perEntity = Math.max(3, Math.ceil((2 * remaining) / entities.length));
     const offered = new Map<string, { id: string; count: number; weight: number }>();
     for (const entity of entities) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { viewerOf } from '../memory/visibility';
 import { currentMemory, resolveId } from '../memory/memoryQueries';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
@@ -28,7 +29,7 @@ export const LIFECYCLE_METHODS = {
     write: false,
     run: ({ store }, p) =>
       store.read((r) => {
-        const memory = currentMemory(r, resolveId(r, p.id));
+        const memory = currentMemory(r, resolveId(r, p.id, viewerOf(p)));
         const [facts] = lifecycleFacts(r, [memory], store.clock());
         return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
       }),

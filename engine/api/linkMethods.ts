@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { viewerOf } from '../memory/visibility';
 import { fileHistory } from '../capture/link/fileHistory';
 import { currentBranch } from '../capture/link/gitCommits';
 import { explainLines } from '../capture/link/why';
@@ -75,7 +76,11 @@ export const LINK_METHODS = {
       const workspace = engine.code?.options.root;
       const branch = workspace === undefined ? undefined : await currentBranch(workspace);
       return engine.store.read((r) =>
-        primeBlock(r, { branch: branch ?? null, budget: p.budget ?? DEFAULT_PRIME_BUDGET }),
+        primeBlock(r, {
+          branch: branch ?? null,
+          budget: p.budget ?? DEFAULT_PRIME_BUDGET,
+          viewer: viewerOf(p),
+        }),
       );
     },
     run: ({ store }, p, block) => {

@@ -60,7 +60,7 @@ const rememberInput = z.object({
   scope: z
     .enum(SCOPES)
     .optional()
-    .describe("private: this agent's own (deduplicated apart; other readers still see it); shared (default)"),
+    .describe('private: visible to this agent only; shared (default): everyone'),
   conflictKey: z.string().nullish().describe('supersede the active memory with this key'),
   source: sourceParam.optional(),
   validFrom: z

@@ -20,6 +20,7 @@ import { recallWithDetail } from '../retrieval/drillDown';
 import { buildContext, markContextInjected } from '../retrieval/contextBuilder';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { actorOf } from './params';
+import { isVisible, viewerOf } from '../memory/visibility';
 import { defineMethod } from './defineMethod';
 import {
   ANNOTATE_PARAMS,
@@ -81,12 +82,20 @@ async function embedContents(
 /** `readOnly: true`: the caller promised to change nothing (an MCP read-only tool), so no access is noted. */
 const readOnlyCall = (p: { readOnly?: boolean | undefined }) => p.readOnly === true;
 
+/**
+ * The memory a write names, as its caller sees it: another agent's private memory is not found
+ * (visibility.ts), so no agent edits, forgets or pins what it cannot read.
+ */
+function visibleId(store: MemoryStore, p: { id: string; actor?: { agent?: string | null } }): string {
+  return store.read((r) => resolveId(r, p.id, viewerOf(p)));
+}
+
 /** A method that takes a memory id and writes: forget, restore, archive, pin, unpin. */
 function idWrite<R>(run: (store: MemoryStore, id: string, actor: Actor) => R) {
   return defineMethod({
     params: ID_PARAMS,
     write: true,
-    run: ({ store }, p) => run(store, p.id, actorOf(p)),
+    run: ({ store }, p) => run(store, visibleId(store, p), actorOf(p)),
   });
 }
 
@@ -117,7 +126,7 @@ export const METHODS = {
     write: false,
     run: ({ store }, p) =>
       store.read((r) => {
-        const id = resolveId(r, p.id);
+        const id = resolveId(r, p.id, viewerOf(p));
         const memory = currentMemory(r, id);
         if (!readOnlyCall(p)) store.noteRead({ type: 'read', memoryId: id, ...actorOf(p) });
         return { memory, annotations: annotationsOf(r, id) };
@@ -126,24 +135,24 @@ export const METHODS = {
   list: defineMethod({
     params: LIST_PARAMS,
     write: false,
-    run: ({ store }, { actor: _actor, readOnly: _readOnly, ...options }) =>
-      store.read((r) => listMemories(r, options)),
+    run: ({ store }, { actor, readOnly: _readOnly, ...options }) =>
+      store.read((r) => listMemories(r, options, viewerOf({ actor }))),
   }),
   edit: defineMethod({
     params: EDIT_PARAMS,
     write: true,
-    run: ({ store }, p) => store.edit(p.id, p.changes ?? {}, actorOf(p)),
+    run: ({ store }, p) => store.edit(visibleId(store, p), p.changes ?? {}, actorOf(p)),
     after: rewriteEdited,
   }),
   annotate: defineMethod({
     params: ANNOTATE_PARAMS,
     write: true,
-    run: ({ store }, p) => store.annotate(p.id, p.text, actorOf(p)),
+    run: ({ store }, p) => store.annotate(visibleId(store, p), p.text, actorOf(p)),
   }),
   invalidate: defineMethod({
     params: INVALIDATE_PARAMS,
     write: true,
-    run: ({ store }, p) => store.invalidate(p.id, p.reason, actorOf(p), p.validTo),
+    run: ({ store }, p) => store.invalidate(visibleId(store, p), p.reason, actorOf(p), p.validTo),
     after: rewriteEdited,
   }),
   forget: idWrite((store, id, actor) => store.forget(id, actor)),
@@ -156,7 +165,7 @@ export const METHODS = {
     write: false,
     run: ({ store }, p) =>
       store.read((r) => {
-        const id = resolveId(r, p.id);
+        const id = resolveId(r, p.id, viewerOf(p));
         return { versions: versionsOf(r, id), annotations: annotationsOf(r, id) };
       }),
   }),
@@ -164,7 +173,9 @@ export const METHODS = {
     params: AS_OF_PARAMS,
     write: false,
     run: ({ store }, p) =>
-      store.read((r) => memoriesAsOf(r, p.time, p.axis ?? 'transaction', p.limit ?? 100, p.layer)),
+      store.read((r) =>
+        memoriesAsOf(r, p.time, p.axis ?? 'transaction', p.limit ?? 100, p.layer, viewerOf(p)),
+      ),
   }),
   recall: defineMethod({
     params: RECALL_PARAMS,
@@ -183,6 +194,7 @@ export const METHODS = {
         includeInactive: p.includeInactive,
         asOf: p.asOf,
         session: actorOf(p).session,
+        viewer: viewerOf(p),
         explain: p.explain,
         noteAccess: p.readOnly !== true,
       };
@@ -199,6 +211,7 @@ export const METHODS = {
         query: boundedQuery('query', p.query),
         budget: p.budget,
         session: actorOf(p).session,
+        viewer: viewerOf(p),
         conversation: p.conversation,
         k: p.k,
       }),
@@ -216,6 +229,7 @@ export const METHODS = {
         query: p.query === undefined ? undefined : boundedQuery('query', p.query),
         budget: p.budget,
         session: actorOf(p).session,
+        viewer: viewerOf(p),
         noteAccess: p.readOnly !== true,
       }),
   }),
@@ -239,10 +253,10 @@ export const METHODS = {
         const entity = findEntity(r, p.entity);
         if (!entity) throw notFound(`no entity named "${p.entity}"`);
         const limit = clampLimit(p.limit ?? 25);
-        const memories = backlinks(r, entity.id, limit).map((link) => ({
-          ...link,
-          memory: currentMemory(r, link.memoryId),
-        }));
+        const viewer = viewerOf(p);
+        const memories = backlinks(r, entity.id, limit)
+          .map((link) => ({ ...link, memory: currentMemory(r, link.memoryId) }))
+          .filter((link) => isVisible(viewer, link.memory));
         return { entity, related: relatedEntities(r, entity, p.hops ?? 1, limit), memories };
       }),
   }),

@@ -9,6 +9,7 @@ import {
 import { noteLexicalChange } from '../lexical/lexicalChanges';
 import { indexMissing } from '../lexical/lexicalIndex';
 import type { MemoryStore } from '../memory/memoryStore';
+import { viewerOf, visibleIds } from '../memory/visibility';
 import type { SqlReader } from '../store/sqlAccess';
 import { schemaVersion } from '../store/migrate';
 import { defineMethod, methodParams } from './defineMethod';
@@ -63,6 +64,8 @@ const APPLY_PARAMS = methodParams({ text: requiredText });
  */
 function replicaChanges(store: MemoryStore, p: z.output<typeof CHANGES_PARAMS>): ReplicaChanges {
   const after = p.after ?? { versions: 0, events: 0 };
+  // A replica is one reader's copy: another agent's private memories never go into it.
+  const viewer = viewerOf(p);
   const limit = p.limit ?? 1000;
   return store.read((r) => {
     const head = headOf(r);
@@ -84,7 +87,7 @@ function replicaChanges(store: MemoryStore, p: z.output<typeof CHANGES_PARAMS>):
     };
     const v = pageOf(versions, after.versions);
     const e = pageOf(events, after.events);
-    const ids = [...new Set([...v.kept, ...e.kept].map((row) => row.id))];
+    const ids = visibleIds(r, viewer, [...new Set([...v.kept, ...e.kept].map((row) => row.id))]);
     const header = JSON.stringify({ _format: FORMAT, version: FORMAT_VERSION, schema: schemaVersion(r) });
     return {
       text: [header, ...memoryLines(r, ids)].join('\n'),

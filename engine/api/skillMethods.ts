@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { viewerOf } from '../memory/visibility';
 import { boundedQuery } from '../retrieval/queryLimit';
 import { DEFAULT_SKILL_LIMIT, DEFAULT_SKILL_THRESHOLD, selectSkills } from '../retrieval/skillGate';
 import { defineMethod, methodParams } from './defineMethod';
@@ -33,6 +34,7 @@ export const SKILL_METHODS = {
         limit: p.limit,
         threshold: p.threshold,
         noteAccess: p.readOnly !== true,
+        viewer: viewerOf(p),
       }),
   }),
 };

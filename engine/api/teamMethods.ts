@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { viewerOf } from '../memory/visibility';
 import { invalidInput } from '../errors';
 import { currentMemory, resolveId } from '../memory/memoryQueries';
 import type { DriftReport } from '../drift/driftReport';
@@ -97,7 +98,7 @@ export const TEAM_METHODS = {
     write: false,
     run: (engine, p) => {
       const root = teamRoot(engine);
-      const id = engine.store.read((r) => resolveId(r, p.id));
+      const id = engine.store.read((r) => resolveId(r, p.id, viewerOf(p)));
       return shareMemory(engine.store, id, {
         root,
         author: () => authorOf(engine, p),
@@ -123,7 +124,7 @@ export const TEAM_METHODS = {
     params: ID_PARAMS,
     write: true,
     run: ({ store }, p) => {
-      const memory = store.read((r) => currentMemory(r, resolveId(r, p.id)));
+      const memory = store.read((r) => currentMemory(r, resolveId(r, p.id, viewerOf(p))));
       // Already proposed or shared: proposing again changes nothing.
       if (memory.tags.includes(PROPOSED_TAG) || memory.tags.includes(TEAM_TAG)) return memory;
       return store.edit(memory.id, { tags: [...memory.tags, PROPOSED_TAG] }, actorOf(p));

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { viewerOf, visibleCondition } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import type { MemoryStore } from '../memory/memoryStore';
 import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import type { ChangeKind, Layer } from '../memory/types';
@@ -30,6 +32,8 @@ interface TimelineFilters {
   tag?: string;
   text?: string;
   limit: number;
+  /** Who reads: another agent's private memories are not on its timeline (visibility.ts). */
+  viewer?: Viewer;
 }
 
 /**
@@ -48,6 +52,8 @@ export const TIMELINE_PARAMS = methodParams({
 
 function filtersOf(p: z.output<typeof TIMELINE_PARAMS>): TimelineFilters {
   const filters: TimelineFilters = { limit: p.limit ?? MAX_MEMORIES };
+  const viewer = viewerOf(p);
+  if (viewer !== undefined) filters.viewer = viewer;
   if (p.layer !== undefined) filters.layer = p.layer;
   if (p.kind !== undefined) filters.kind = p.kind;
   if (p.status !== undefined && p.status !== 'all') filters.status = p.status;
@@ -78,8 +84,9 @@ interface CurrentRow {
 
 /** The WHERE clause (current versions, the filters) and its parameters. */
 function whereOf(f: TimelineFilters): { filter: string; params: Array<string | number> } {
-  const where = ['m.superseded_at IS NULL'];
-  const params: Array<string | number> = [];
+  const visible = visibleCondition(f.viewer);
+  const where = ['m.superseded_at IS NULL', visible.sql];
+  const params: Array<string | number> = [...visible.params];
   for (const [column, value] of [
     ['m.layer', f.layer],
     ['m.kind', f.kind],

@@ -180,7 +180,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     .option('--critical', 'always include first in context')
     .option('--pin', 'pin the memory')
     .option('--valid-from <time>', 'when it became true (ISO 8601)')
-    .option('--private', "this agent's own: deduplicated only against its private memories")
+    .option('--private', 'visible to this agent only (you see it without --agent)')
     .option('--negative', 'something that does not exist or must not be done (kind negative, semantic)')
     .action((words: string[], o: Record<string, unknown>) => {
       const input = {

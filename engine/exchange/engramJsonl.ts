@@ -110,15 +110,35 @@ export function memoryLines(reader: SqlReader, ids: readonly string[]): string[]
   return lines;
 }
 
+/** The column naming the memory a row belongs to, in the tables that hold one. */
+const MEMORY_COLUMN: Partial<Record<Table, string>> = {
+  memories: 'id',
+  memory_state: 'id',
+  annotations: 'memory_id',
+  memory_entities: 'memory_id',
+  events: 'memory_id',
+  injections: 'memory_id',
+};
+
+/**
+ * The whole export. `hidden`: memories the reader may not see (visibility.ts), left out with
+ * every row that names them.
+ */
 export function* exportLines(
   reader: SqlReader,
   schemaVersion: number,
   exportedAt: number,
+  hidden: ReadonlySet<string> = new Set(),
 ): Generator<string> {
   yield JSON.stringify({ _format: FORMAT, version: FORMAT_VERSION, schema: schemaVersion, exportedAt });
   for (const table of TABLES) {
     const columns = columnsOf(reader, table);
-    for (const row of reader.all(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${ORDER_BY[table]}`)) {
+    const memoryColumn = hidden.size > 0 ? MEMORY_COLUMN[table] : undefined;
+    const rows = reader.all<Record<string, unknown>>(
+      `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${ORDER_BY[table]}`,
+    );
+    for (const row of rows) {
+      if (memoryColumn !== undefined && hidden.has(row[memoryColumn] as string)) continue;
       yield JSON.stringify({ _table: table, ...row });
     }
   }

@@ -124,6 +124,10 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
     for (const cluster of clusters) {
       const members = cluster.members.map((id) => currentMemory(tx, id));
       if (members.some((m) => m.status !== 'active')) continue;
+      // A cluster is one shelf (scope and agent): the gist of an agent's private memories stays
+      // that agent's private memory, or any reader would see what they hid (visibility.ts).
+      const shelf = members[0]!;
+      const owner = shelf.scope === 'private' ? shelf.agent : 'engram-lifecycle';
       const result = store.remember(
         {
           content: cluster.summary,
@@ -136,9 +140,10 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
           tags: [...new Set(members.flatMap((m) => m.tags))],
           importance: cluster.importance,
           trust: 'consolidation',
+          scope: shelf.scope,
           dedupe: false,
         },
-        { agent: 'engram-lifecycle', trust: 'consolidation' },
+        { ...(owner === null ? {} : { agent: owner }), trust: 'consolidation' },
       );
       const id = result.memory.id;
       for (const member of members)

@@ -10,7 +10,8 @@ import type { SqlReader } from '../store/sqlAccess';
  * (what we know about `auth.ts`, a service, a person), kept current by the lifecycle run. A card is
  * a semantic `summary` whose conflict key names its entity (`peer-card:<entity id>`): that key is
  * what marks it, finds it, and keeps it out of its own members, of dedup and of the write path's
- * restatement merge. Its members are the entity's active memories outside the codebase layer.
+ * restatement merge. Its members are the entity's active shared memories outside the codebase
+ * layer: a card is shared, so it never quotes an agent's private memory (visibility.ts).
  */
 export const PEER_CARD_KEY = 'peer-card:';
 export const PEER_CARD_TAG = 'peer-card';
@@ -159,6 +160,7 @@ function cardChange(
     .all<MemoryRow>(
       `${CURRENT_SELECT} JOIN memory_entities me ON me.memory_id = m.id AND me.entity_id = ?
        WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.layer != 'codebase' AND ${NOT_A_CARD}
+       AND m.scope = 'shared'
        ORDER BY m.importance DESC, m.valid_from DESC, m.id`,
       [entityId],
     )

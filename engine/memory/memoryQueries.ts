@@ -3,21 +3,34 @@ import type { SqlReader } from '../store/sqlAccess';
 import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from './rows';
 import type { MemoryRow } from './rows';
 import type { Annotation, Layer, Memory, MemoryVersion, Status } from './types';
+import { isHiddenId, visibleCondition } from './visibility';
+import type { Viewer } from './visibility';
 
-/** Resolves a full id or a unique prefix of at least 6 characters to a memory id. */
-export function resolveId(reader: SqlReader, idOrPrefix: string): string {
+/**
+ * Resolves a full id or a unique prefix of at least 6 characters to a memory id. With a `viewer`,
+ * another agent's private memory is not found (the same error as a missing one: its existence is
+ * not told either), and a prefix matches only the memories the viewer sees.
+ */
+export function resolveId(reader: SqlReader, idOrPrefix: string, viewer?: Viewer): string {
   const id = idOrPrefix.trim();
   if (id === '') throw invalidInput('a memory id is required');
-  if (reader.value('SELECT 1 FROM memories WHERE id = ? LIMIT 1', [id]) !== undefined) return id;
+  const missing = () => notFound(`no memory with id "${id}"`);
+  if (reader.value('SELECT 1 FROM memories WHERE id = ? LIMIT 1', [id]) !== undefined) {
+    if (isHiddenId(reader, viewer, id)) throw missing();
+    return id;
+  }
   if (id.length >= 6) {
+    const visible = visibleCondition(viewer);
+    // Every memory has one current version, so current rows list each id once.
     const matches = reader.all<{ id: string }>(
-      'SELECT DISTINCT id FROM memories WHERE id >= ? AND id < ? || char(1114111) LIMIT 2',
-      [id, id],
+      `SELECT m.id FROM memories m WHERE m.id >= ? AND m.id < ? || char(1114111)
+       AND m.superseded_at IS NULL AND ${visible.sql} LIMIT 2`,
+      [id, id, ...visible.params],
     );
     if (matches.length === 1) return matches[0]!.id;
     if (matches.length > 1) throw invalidInput(`memory id prefix "${id}" is ambiguous; give more characters`);
   }
-  throw notFound(`no memory with id "${id}"`);
+  throw missing();
 }
 
 export function currentMemory(reader: SqlReader, id: string): Memory {
@@ -61,9 +74,11 @@ export interface Page<T> {
   next: number | null;
 }
 
-export function listMemories(reader: SqlReader, options: ListOptions): Page<Memory> {
-  const where = ['m.superseded_at IS NULL'];
-  const params: Array<string | number> = [];
+/** A page of current memories, newest first; with a `viewer`, only those it sees (visibility.ts). */
+export function listMemories(reader: SqlReader, options: ListOptions, viewer?: Viewer): Page<Memory> {
+  const visible = visibleCondition(viewer);
+  const where = ['m.superseded_at IS NULL', visible.sql];
+  const params: Array<string | number> = [...visible.params];
   const status = options.status ?? 'active';
   if (status !== 'all') {
     where.push('m.status = ?');
@@ -114,9 +129,12 @@ export function memoriesAsOf(
   axis: TimeAxis,
   limit: number,
   layer?: Layer,
+  viewer?: Viewer,
 ): MemoryVersion[] {
-  const layerFilter = layer === undefined ? '' : ' AND m.layer = ?';
-  const tail = layer === undefined ? [] : [layer];
+  // The version of that time decides what a viewer sees, as it decided then.
+  const visible = visibleCondition(viewer);
+  const layerFilter = `${layer === undefined ? '' : ' AND m.layer = ?'} AND ${visible.sql}`;
+  const tail = [...(layer === undefined ? [] : [layer]), ...visible.params];
   const sql =
     axis === 'transaction'
       ? `SELECT ${VERSION_COLUMNS} FROM memories m WHERE m.recorded_at <= ? AND (m.superseded_at IS NULL OR m.superseded_at > ?) AND m.status = 'active'${layerFilter} ORDER BY m.recorded_at DESC LIMIT ?`

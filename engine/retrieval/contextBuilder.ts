@@ -5,6 +5,8 @@ import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import type { Memory } from '../memory/types';
 import { markedContent } from '../memory/negativeKnowledge';
 import { recall } from './recall';
+import { visibleCondition } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import type { ContextSources } from './recallSources';
 import { tokenCount, truncateToTokens } from './tokenCount';
 
@@ -19,6 +21,8 @@ export interface ContextOptions {
   /** Conversation whose injection ledger to honour (defaults to the session). */
   conversation?: string;
   session?: string;
+  /** Who reads: another agent's private memories are left out (visibility.ts). */
+  viewer?: Viewer;
   /** Memories to consider from recall. @default 20 */
   k?: number;
 }
@@ -46,11 +50,11 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
   const { store } = sources;
   const budget = options.budget ?? 1500;
   const conversation = options.conversation ?? options.session;
-  const pinned = store.read(pinnedMemories);
+  const pinned = store.read((r) => pinnedMemories(r, options.viewer));
   const ranked = (
     await recall(
       sources,
-      { query: options.query, k: options.k ?? 20, session: options.session },
+      { query: options.query, k: options.k ?? 20, session: options.session, viewer: options.viewer },
       sources.vectors,
     )
   ).hits.map((h) => h.memory);
@@ -112,11 +116,12 @@ export async function buildContext(sources: ContextSources, options: ContextOpti
 }
 
 /** Pinned and critical memories, critical first, then by importance: what leads every block. */
-export function pinnedMemories(r: SqlReader): Memory[] {
+export function pinnedMemories(r: SqlReader, viewer?: Viewer): Memory[] {
+  const visible = visibleCondition(viewer);
   return r
     .all<MemoryRow>(
-      `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND (s.pinned = 1 OR m.critical = 1) ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
-      [MAX_PINNED],
+      `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND (s.pinned = 1 OR m.critical = 1) AND ${visible.sql} ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
+      [...visible.params, MAX_PINNED],
     )
     .map(toMemory);
 }

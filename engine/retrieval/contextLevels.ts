@@ -3,6 +3,8 @@ import { LAYERS } from '../memory/types';
 import type { Kind, Memory } from '../memory/types';
 import type { SqlReader } from '../store/sqlAccess';
 import { pinnedMemories } from './contextBuilder';
+import { visibleCondition } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import { peerCardLine, peerCards } from './peerCards';
 import { recall } from './recall';
 import { storedCardLines } from './storedCardLines';
@@ -39,6 +41,8 @@ export interface LevelOptions {
   /** @default 1500 */
   budget?: number;
   session?: string;
+  /** Who reads: another agent's private memories are left out of every level (visibility.ts). */
+  viewer?: Viewer;
   /** Record the search's access, as recall does. @default true */
   noteAccess?: boolean;
 }
@@ -74,21 +78,27 @@ export async function buildLevelledContext(
 ): Promise<LevelledContext> {
   const budget = options.budget ?? 1500;
   const { store } = sources;
-  const pinned = store.read((r) => pinnedMemories(r));
+  const pinned = store.read((r) => pinnedMemories(r, options.viewer));
   let hits: Memory[] = [];
   if (options.query !== undefined) {
     await sources.ensureVectors();
     const shown = new Set(pinned.map((m) => m.id));
     const found = await recall(
       sources,
-      { query: options.query, k: 20, session: options.session, noteAccess: options.noteAccess },
+      {
+        query: options.query,
+        k: 20,
+        session: options.session,
+        viewer: options.viewer,
+        noteAccess: options.noteAccess,
+      },
       sources.vectors,
     );
     hits = found.hits.map((h) => h.memory).filter((m) => !shown.has(m.id));
   }
   const lines: Record<Level, Line[]> = store.read((r) => ({
     L0: pinned.map(memoryLine),
-    L1: layerLines(r),
+    L1: layerLines(r, options.viewer),
     L2: l2Lines(
       r,
       hits.map((m) => m.id),
@@ -151,10 +161,13 @@ function memoryLine(memory: Memory): Line {
 }
 
 /** `- semantic: 42 memories (20 fact, 12 decision, 10 preference); most important [id]: ...`. */
-function layerLines(r: SqlReader): Line[] {
+function layerLines(r: SqlReader, viewer: Viewer): Line[] {
+  const visible = visibleCondition(viewer);
   const counts = r.all<{ layer: string; kind: string; n: number }>(
-    `SELECT layer, kind, count(*) AS n FROM memories WHERE superseded_at IS NULL AND status = 'active'
-     GROUP BY layer, kind ORDER BY n DESC, kind`,
+    `SELECT m.layer AS layer, m.kind AS kind, count(*) AS n FROM memories m
+     WHERE m.superseded_at IS NULL AND m.status = 'active' AND ${visible.sql}
+     GROUP BY m.layer, m.kind ORDER BY n DESC, m.kind`,
+    visible.params,
   );
   const lines: Line[] = [];
   for (const layer of LAYERS) {
@@ -162,9 +175,10 @@ function layerLines(r: SqlReader): Line[] {
     if (kinds.length === 0) continue;
     const total = kinds.reduce((sum, c) => sum + c.n, 0);
     const top = r.get<{ id: string; content: string; kind: Kind }>(
-      `SELECT id, content, kind FROM memories WHERE superseded_at IS NULL AND status = 'active' AND layer = ?
-       ORDER BY importance DESC, valid_from DESC, id LIMIT 1`,
-      [layer],
+      `SELECT m.id AS id, m.content AS content, m.kind AS kind FROM memories m
+       WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.layer = ? AND ${visible.sql}
+       ORDER BY m.importance DESC, m.valid_from DESC, m.id LIMIT 1`,
+      [layer, ...visible.params],
     );
     const kindList = kinds
       .slice(0, 3)

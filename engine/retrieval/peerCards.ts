@@ -5,7 +5,8 @@ import type { SqlReader } from '../store/sqlAccess';
  * `auth.ts (path): 7 memories; with billing, Stripe; latest: "Tokens expire after 15 minutes"`.
  * Computed when asked from the entity links (no model, nothing stored), so a card is never stale.
  * The codebase layer is left out: the scanner links every file to its symbols, which would make
- * every file "well connected" and crowd out what people and agents learned.
+ * every file "well connected" and crowd out what people and agents learned. Private memories are
+ * left out too: a card is shown to every reader (visibility.ts).
  */
 export interface PeerCard {
   entityId: number;
@@ -28,6 +29,7 @@ const NEIGHBOUR_SAMPLE = 50;
 
 const ACTIVE_LINKS = `FROM memory_entities me
   JOIN memories m ON m.id = me.memory_id AND m.superseded_at IS NULL AND m.status = 'active' AND m.layer != 'codebase'
+    AND m.scope = 'shared'
   WHERE me.entity_id = ?`;
 
 /**

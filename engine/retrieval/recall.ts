@@ -1,4 +1,6 @@
 import { invalidInput } from '../errors';
+import { isVisible } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import type { Layer, Memory } from '../memory/types';
 import { cachedEntityByAlias, cachedSessionMembers } from './storeCounts';
 import type { RecallSources } from './recallSources';
@@ -36,6 +38,8 @@ export interface RecallOptions {
   /** Recall what Engram knew at this time (transaction time, ms). */
   asOf?: number;
   session?: string;
+  /** Who reads: another agent's private memories are never candidates (visibility.ts). */
+  viewer?: Viewer;
   /** Return the trace: per-channel ranks, boosts, dropped candidates. @default false */
   explain?: boolean;
   /**
@@ -208,6 +212,8 @@ export async function recall(
         : options.asOf !== undefined
           ? 'not known at asOf'
           : 'not current';
+      // Hidden from this reader: not even its id goes into the trace.
+      if (memory && !isVisible(options.viewer, memory)) return undefined;
       if (!memory || reason) {
         dropped.push({ memoryId: candidate.memoryId, reason: reason ?? 'filtered', fused: candidate.fused });
         return undefined;

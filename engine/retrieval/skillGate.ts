@@ -1,4 +1,6 @@
 import { idf } from '../lexical/bm25';
+import { visibleCondition } from '../memory/visibility';
+import type { Viewer } from '../memory/visibility';
 import { affordableTerms, LEXICAL_WEIGHTS, MAX_QUERY_TERMS } from '../lexical/lexicalIndex';
 import { queryTerms, tokenize } from '../lexical/tokenizer';
 import { fullMemories } from './candidateRows';
@@ -45,6 +47,8 @@ export interface SkillOptions {
   threshold?: number;
   /** Record the access, as recall does (false for read-only callers). @default true */
   noteAccess?: boolean;
+  /** Who reads: another agent's private procedures are not its skills (visibility.ts). */
+  viewer?: Viewer;
 }
 
 export interface SkillCandidate {
@@ -91,14 +95,17 @@ export function selectSkills(store: MemoryReads, options: SkillOptions): SkillAn
     considered,
   });
 
+  const visible = visibleCondition(options.viewer);
   return store.read((r) => {
     const procedures = r.value<number>(
-      `SELECT count(*) FROM memories m WHERE m.superseded_at IS NULL AND m.status = 'active' AND ${SKILL_FILTER}`,
+      `SELECT count(*) FROM memories m WHERE m.superseded_at IS NULL AND m.status = 'active' AND ${SKILL_FILTER}
+       AND ${visible.sql}`,
+      visible.params,
     );
     if (!procedures) return answer('need', 'no procedural memories yet');
     const terms = queryTerms(options.query).slice(0, MAX_QUERY_TERMS);
     if (terms.length === 0) return answer('need', 'the task has no searchable words');
-    const found = skillCandidates(r, terms);
+    const found = skillCandidates(r, terms, visible);
     if (found.length === 0)
       return answer('need', `none of the ${procedures} procedures shares a word with the task`);
 
@@ -142,15 +149,19 @@ export function selectSkills(store: MemoryReads, options: SkillOptions): SkillAn
 }
 
 /** BM25 over the procedures only, best first (the FTS4 rows every host writes). */
-function skillCandidates(r: SqlReader, terms: string[]): Array<{ memoryId: string; score: number }> {
+function skillCandidates(
+  r: SqlReader,
+  terms: string[],
+  visible: ReturnType<typeof visibleCondition>,
+): Array<{ memoryId: string; score: number }> {
   const match = affordableTerms(r, terms).join(' OR ');
   return r.all<{ memoryId: string; score: number }>(
     `SELECT d.memory_id AS memoryId, bm25(matchinfo(memory_fts, 'pcnalx'), ${LEXICAL_WEIGHTS.join(', ')}) AS score
      FROM memory_fts JOIN memory_docs d ON d.doc = memory_fts.docid
      JOIN memories m ON m.id = d.memory_id AND m.superseded_at IS NULL
-     WHERE memory_fts MATCH ? AND m.status = 'active' AND ${SKILL_FILTER}
+     WHERE memory_fts MATCH ? AND m.status = 'active' AND ${SKILL_FILTER} AND ${visible.sql}
      ORDER BY score DESC, d.memory_id LIMIT ?`,
-    [match, CANDIDATES],
+    [match, ...visible.params, CANDIDATES],
   );
 }
 

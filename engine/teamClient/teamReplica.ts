@@ -24,8 +24,8 @@ export interface ReplicaState {
   /** The server the replica copies; another URL's replica is never answered from. */
   url: string;
   /**
-   * Whose view it copies (the token's SHA-256, as the server keeps it): another token's replica is
-   * never answered from, so per-user visibility, once reads have it, carries over to replicas.
+   * Whose view it copies (the token's SHA-256, as the server keeps it): the server copies a user's
+   * private memories to that user only, so another token's replica is never answered from.
    */
   token: string;
   /** Where the copy stands in the server's store: the next sync asks for what came after. */

@@ -5,6 +5,10 @@ import { tokenCount, truncateToTokens } from '../../retrieval/tokenCount';
 import { summaryMemory } from '../sessionFacts';
 import { openThreads } from './openThreads';
 import { markedContent } from '../../memory/negativeKnowledge';
+import { visibleCondition } from '../../memory/visibility';
+import type { Viewer } from '../../memory/visibility';
+
+type Visible = ReturnType<typeof visibleCondition>;
 
 /** @default 1500 tokens, as `context`. */
 export const DEFAULT_PRIME_BUDGET = 1500;
@@ -44,26 +48,26 @@ const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
 const day = (time: number | null | undefined) =>
   time === null || time === undefined ? 'undated' : new Date(time).toISOString().slice(0, 10);
 
-function pinned(r: SqlReader): Line[] {
+function pinned(r: SqlReader, visible: Visible): Line[] {
   return r
     .all<MemoryRow>(
       `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND (s.pinned = 1 OR m.critical = 1)
-       ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
-      [CAPS.pinned],
+       AND ${visible.sql} ORDER BY m.critical DESC, m.importance DESC, m.recorded_at DESC LIMIT ?`,
+      [...visible.params, CAPS.pinned],
     )
     .map(toMemory)
     .map((m) => ({ id: m.id, text: `(${m.kind}) ${markedContent(m, flat(m.content))}` }));
 }
 
 /** The last sessions' summaries: this branch's first (three), then the others' (two). */
-function lastSessions(r: SqlReader, branch: string | null): Line[] {
+function lastSessions(r: SqlReader, branch: string | null, visible: Visible): Line[] {
   const query = (sameBranch: boolean, limit: number) =>
     r.all<{ id: string; content: string }>(
       `SELECT m.id, m.content FROM memories m JOIN capture_sessions c ON m.conflict_key = 'capture:' || c.id
        WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.kind = 'summary'
-         AND (coalesce(c.git_branch, '') = coalesce(?, '')) = ?
+         AND (coalesce(c.git_branch, '') = coalesce(?, '')) = ? AND ${visible.sql}
        ORDER BY coalesce(c.ended_at, c.started_at, 0) DESC LIMIT ?`,
-      [branch, sameBranch ? 1 : 0, limit],
+      [branch, sameBranch ? 1 : 0, ...visible.params, limit],
     );
   return [...query(true, 3), ...query(false, 2)].map((m) => ({ id: m.id, text: flat(m.content) }));
 }
@@ -75,24 +79,25 @@ function threads(r: SqlReader): Line[] {
   });
 }
 
-function decisions(r: SqlReader, shown: ReadonlySet<string>): Line[] {
+function decisions(r: SqlReader, shown: ReadonlySet<string>, visible: Visible): Line[] {
   return r
     .all<{ id: string; kind: string; content: string; recorded_at: number }>(
-      `SELECT id, kind, content, recorded_at FROM memories WHERE superseded_at IS NULL AND status = 'active'
-       AND kind IN ('decision', 'preference') ORDER BY recorded_at DESC LIMIT ?`,
-      [CAPS.decisions + shown.size],
+      `SELECT m.id AS id, m.kind AS kind, m.content AS content, m.recorded_at AS recorded_at FROM memories m
+       WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.kind IN ('decision', 'preference')
+       AND ${visible.sql} ORDER BY m.recorded_at DESC LIMIT ?`,
+      [...visible.params, CAPS.decisions + shown.size],
     )
     .filter((m) => !shown.has(m.id))
     .map((m) => ({ id: m.id, text: `(${m.kind}, ${day(m.recorded_at)}) ${flat(m.content)}` }));
 }
 
-function driftWarnings(r: SqlReader): Line[] {
+function driftWarnings(r: SqlReader, visible: Visible): Line[] {
   return r
     .all<{ id: string; content: string; status: string }>(
       `SELECT m.id, m.content, d.status FROM drift_memories d JOIN memories m ON m.id = d.memory_id
        WHERE m.superseded_at IS NULL AND m.status = 'active' AND d.status IN ('stale', 'dead', 'moved')
-       ORDER BY d.checked_at DESC LIMIT ?`,
-      [CAPS.drift],
+       AND ${visible.sql} ORDER BY d.checked_at DESC LIMIT ?`,
+      [...visible.params, CAPS.drift],
     )
     .map((m) => ({ id: m.id, text: `(${m.status}) ${flat(m.content)}` }));
 }
@@ -104,15 +109,20 @@ function driftWarnings(r: SqlReader): Line[] {
  * tokens as the real tokenizer counts them. Sections come in that order and each takes a few
  * lines at most, so a long first section never crowds out the others.
  */
-export function primeBlock(r: SqlReader, options: { branch: string | null; budget?: number }): PrimeBlock {
+export function primeBlock(
+  r: SqlReader,
+  options: { branch: string | null; budget?: number; viewer?: Viewer },
+): PrimeBlock {
   const budget = options.budget ?? DEFAULT_PRIME_BUDGET;
-  const pins = pinned(r);
+  // An agent is primed with what it may read: not another agent's private memories.
+  const visible = visibleCondition(options.viewer);
+  const pins = pinned(r, visible);
   const sections: Array<[PrimeSection, Line[]]> = [
     ['pinned', pins],
-    ['sessions', lastSessions(r, options.branch)],
+    ['sessions', lastSessions(r, options.branch, visible)],
     ['threads', threads(r)],
-    ['decisions', decisions(r, new Set(pins.map((p) => p.id)))],
-    ['drift', driftWarnings(r)],
+    ['decisions', decisions(r, new Set(pins.map((p) => p.id)), visible)],
+    ['drift', driftWarnings(r, visible)],
   ];
   const header = `## Engram: where this project stands${options.branch ? ` (branch ${options.branch})` : ''}; cite memories by id`;
   const lines = [header];
