@@ -242,6 +242,7 @@ export const METHODS = {
           r,
           p.query === undefined ? undefined : boundedQuery('query', p.query),
           clampLimit(p.limit ?? 50),
+          viewerOf(p),
         ),
       ),
   }),

@@ -1,4 +1,6 @@
 import { notFound } from '../errors';
+import { visibleCondition } from './visibility';
+import type { Viewer } from './visibility';
 import { withoutSecrets } from '../extract/secrets';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 
@@ -104,17 +106,29 @@ export function entityById(reader: SqlReader, id: number): Entity | undefined {
 }
 
 /** Entities whose name or alias contains `query` (all entities when empty), most linked first. */
-export function searchEntities(reader: SqlReader, query: string | undefined, limit: number): Entity[] {
+export function searchEntities(
+  reader: SqlReader,
+  query: string | undefined,
+  limit: number,
+  viewer?: Viewer,
+): Entity[] {
   const like = `%${(query ?? '')
     .trim()
     .toLowerCase()
     .replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  // An agent is not told of entities only another agent's private memories name (visibility.ts).
+  const visible = visibleCondition(viewer);
+  const seen =
+    viewer === undefined
+      ? ''
+      : `AND EXISTS (SELECT 1 FROM memory_entities me JOIN memories m ON m.id = me.memory_id
+           AND m.superseded_at IS NULL WHERE me.entity_id = e.id AND ${visible.sql})`;
   const rows = reader.all<{ id: number; name: string; key: string; type: string; n: number }>(
     `SELECT e.id, e.name, e.key, e.type, (SELECT count(*) FROM memory_entities me WHERE me.entity_id = e.id) AS n
      FROM entities e WHERE e.merged_into IS NULL AND (e.key LIKE ? ESCAPE '\\' OR EXISTS (
-       SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.alias LIKE ? ESCAPE '\\'))
+       SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.alias LIKE ? ESCAPE '\\')) ${seen}
      ORDER BY n DESC, e.key LIMIT ?`,
-    [like, like, limit],
+    [like, like, ...visible.params, limit],
   );
   return rows.map((row) => ({
     id: row.id,

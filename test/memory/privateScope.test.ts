@@ -83,6 +83,11 @@ describe('private memories: hidden from other agents on every read path', () => 
       if (leaks(answer, secretId)) leaking.push(`${method} ${JSON.stringify(params)}`);
     }
     assert.deepEqual(leaking, []);
+    // An entity only a private memory names is not listed to another agent.
+    const named = async (reader: object) =>
+      (await t.call('entities', { query: 'rotate', ...reader })).map((e) => e.name);
+    assert.deepEqual(await named(bob), []);
+    assert.ok((await named(alice)).some((name) => name.includes('ops/rotate.sh')));
     // The shared memory is still there for bob, and the private one for alice and the owner.
     const bobRecall = await t.call('recall', { query: 'staging database kestrel', ...bob });
     assert.deepEqual(
