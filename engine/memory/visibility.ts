@@ -40,8 +40,18 @@ export function isHiddenId(reader: SqlReader, viewer: Viewer, id: string): boole
 
 /** The ids among `ids` that `viewer` may see (in order); all of them for an owner. */
 export function visibleIds(reader: SqlReader, viewer: Viewer, ids: readonly string[]): string[] {
-  if (viewer === undefined) return [...ids];
-  return ids.filter((id) => !isHiddenId(reader, viewer, id));
+  if (viewer === undefined || ids.length === 0) return [...ids];
+  // One statement for the whole list: a lookup per id doubled the CPU of a replica's copy.
+  const hidden = new Set(
+    reader
+      .all<{ id: string }>(
+        `SELECT m.id AS id FROM json_each(?) j JOIN memories m ON m.id = j.value AND m.superseded_at IS NULL
+         WHERE m.scope = 'private' AND (m.agent IS NULL OR m.agent <> ?)`,
+        [JSON.stringify(ids), viewer],
+      )
+      .map((row) => row.id),
+  );
+  return ids.filter((id) => !hidden.has(id));
 }
 
 /**
