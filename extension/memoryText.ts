@@ -86,6 +86,8 @@ export function memorySummary(memory: Memory, now: number): string {
   const said = new Set(`${kind} ${title}`.toLowerCase().split(/[^\p{L}\p{N}_-]+/u));
   const tags = memory.tags.filter((t) => !said.has(t.toLowerCase()));
   if (tags.length > 0) parts.push(tags.map((t) => `#${t}`).join(' '));
+  // Only its agent and the owner see a private memory (engine/memory/visibility.ts): say which agent.
+  if (memory.scope === 'private') parts.push(memory.agent ? `private to ${memory.agent}` : 'private');
   return parts.join(' · ');
 }
 

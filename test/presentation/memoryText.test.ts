@@ -67,6 +67,17 @@ describe('memory text in words', () => {
     );
   });
 
+  it('says whose a private memory is (other agents never see it, so the owner is told who does)', () => {
+    assert.equal(
+      memorySummary(memory({ scope: 'private', agent: 'claude-code' }), NOW),
+      'error pattern · 2 days ago · private to claude-code',
+    );
+    assert.equal(
+      memorySummary(memory({ scope: 'private', agent: null }), NOW),
+      'error pattern · 2 days ago · private',
+    );
+  });
+
   it('calls negative knowledge by its name, not "negative"', () => {
     assert.equal(
       memorySummary(memory({ kind: 'negative', source: null, tags: [] }), NOW),
