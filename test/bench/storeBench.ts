@@ -1,11 +1,12 @@
 /**
  * npm run bench:store — write throughput, durable write latency, open and snapshot cost of the
  * store on a real sql.js database in a temp directory. A benchmark, not a test: it prints figures.
- * Baseline, in the same process: the same rows inserted into a bare sql.js table in one
- * transaction, with no journal, versions or entities (the ceiling the engine's work costs against).
+ * Baselines, in the same process: texts inserted into a bare sql.js table in one transaction; the
+ * rows 10k batched remembers stored, inserted again with the same schema (sameRowsFloor.ts); and
+ * beside each single durable remember, an fsync'd append of the bytes it journaled.
  * Usage: node --import tsx test/bench/storeBench.ts [--json] [--large N]
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -16,6 +17,8 @@ import { loadSqlJs } from '../../engine/store/sqlite';
 import { machine, median, ms, percentile, round } from './stats';
 import { syntheticMemories } from './syntheticMemories';
 import { writtenOrReported } from './batchRejections';
+import { sameRowsInsert, timedAppend } from './sameRowsFloor';
+import { storeFiles } from '../../engine/store/storeFiles';
 import type { RememberManyResult } from '../../engine/memory/types';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
@@ -84,20 +87,37 @@ async function batched(count: number, batchSize: number, texts: string[]) {
   };
 }
 
-async function singles(host: EngineDispatcher, texts: string[]) {
+/**
+ * Single durable remembers, each followed by the floor: an fsync'd append of the bytes that
+ * remember added to the journal, to a file in the same directory (issue 18: p50 <= 2x the floor).
+ * Interleaved, so both see the same load.
+ */
+async function singles(host: EngineDispatcher, dbPath: string, texts: string[]) {
   const latencies: number[] = [];
-  const start = process.hrtime.bigint();
+  const floor: number[] = [];
+  const journal = storeFiles(dbPath).journal;
+  const fd = openSync(path.join(path.dirname(dbPath), 'floor.append'), 'a', 0o600);
+  let elapsed = 0;
   for (const content of texts) {
+    const before = statSync(journal).size;
     const t = process.hrtime.bigint();
     await call(host, 'remember', { content });
-    latencies.push(ms(t));
+    const took = ms(t);
+    elapsed += took;
+    latencies.push(took);
+    floor.push(timedAppend(fd, Math.max(1, statSync(journal).size - before)));
   }
-  const elapsed = ms(start);
+  closeSync(fd);
   latencies.sort((a, b) => a - b);
+  floor.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
   return {
     writesPerSecond: round(texts.length / (elapsed / 1000), 0),
-    p50Ms: round(percentile(latencies, 50), 3),
+    p50Ms: round(p50, 3),
     p95Ms: round(percentile(latencies, 95), 3),
+    floorP50Ms: round(percentile(floor, 50), 3),
+    floorP95Ms: round(percentile(floor, 95), 3),
+    p50OverFloor: round(p50 / percentile(floor, 50), 2),
   };
 }
 
@@ -155,6 +175,7 @@ async function main(): Promise<void> {
   const singleDb = await openHost(path.join(root, 'singles.db'));
   results['single_durable_1k'] = await singles(
     singleDb,
+    path.join(root, 'singles.db'),
     texts.slice(0, 1000).map((t) => `${t} single`),
   );
   await singleDb.close();
@@ -165,6 +186,14 @@ async function main(): Promise<void> {
     cpuMicrosecondsPerMemory: ten.cpuMicrosecondsPerMemory,
   };
   results['open_snapshot_10k'] = await openAndSnapshot(ten.host, ten.dbPath);
+  // The rows those 10 batches stored, inserted again into a bare sql.js database, 10 transactions.
+  const sameRows = sameRowsInsert(await loadSqlJs(sqlWasmPath), ten.dbPath, 10);
+  results['same_rows_bare_sqljs_10k'] = {
+    ...sameRows,
+    memoriesPerSecond: round(10_000 / (sameRows.wallMs / 1000), 0),
+    cpuMicrosecondsPerMemory: round((sameRows.cpuMs * 1000) / 10_000, 0),
+    rememberCpuOverSameRows: round(ten.cpuMicrosecondsPerMemory / ((sameRows.cpuMs * 1000) / 10_000), 2),
+  };
 
   const large = await batched(LARGE, 1000, texts);
   results[`batched_${LARGE / 1000}k`] = {
@@ -172,7 +201,11 @@ async function main(): Promise<void> {
     seconds: large.seconds,
     cpuMicrosecondsPerMemory: large.cpuMicrosecondsPerMemory,
   };
-  results[`single_durable_at_${LARGE / 1000}k`] = await singles(large.host, texts.slice(LARGE, LARGE + 1000));
+  results[`single_durable_at_${LARGE / 1000}k`] = await singles(
+    large.host,
+    large.dbPath,
+    texts.slice(LARGE, LARGE + 1000),
+  );
   results[`open_snapshot_${LARGE / 1000}k`] = await openAndSnapshot(large.host, large.dbPath);
   results[`worker_snapshot_${LARGE / 1000}k`] = await workerSnapshot(
     large.dbPath,
