@@ -93,6 +93,14 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     accept: (s) => !isPlaceholder(s) && !/^(?:[$%]|\{\{)/.test(s),
   },
   {
+    // `curl -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:`: a key sent as the user, with no password.
+    kind: 'api-key',
+    hint: /(?:^|\s)(?:-u|--user)[ \t=]/,
+    re: /(?<![\w-])(?:-u|--user)(?:[ \t]{1,8}|=)["']?([^\s:'"<>[\]]{8,256}):(?=["'\s]|$)/dg,
+    group: 1,
+    accept: (s) => hasDigitAndLetter(s) && !isPlaceholder(s) && !/^[$%{]/.test(s),
+  },
+  {
     kind: 'bearer-token',
     hint: /authorization|bearer/i,
     re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|[a-z-]{0,16}token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([A-Za-z0-9._~+/-]{16,4096}=*)(?![\w.~+/-]))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,

@@ -245,6 +245,7 @@ describe('keys, tokens and logins the first pass on gitleaks rules A-M missed', 
     [`String t = "${UNSIGNED_JWT}";`, 'String t = "[REDACTED:jwt]";'],
     [`app ${FACEBOOK_APP} here`, 'app [REDACTED:facebook-token] here'],
     [`curl -u ":${VALUE}" https://localhost:9200`, 'curl -u ":[REDACTED:password]" https://localhost:9200'],
+    [`curl -u "${VALUE}:" https://localhost:9200`, 'curl -u "[REDACTED:api-key]:" https://localhost:9200'],
     [`curl --user kevin:'${VALUE}' -iX PATCH`, "curl --user kevin:'[REDACTED:password]' -iX PATCH"],
     [
       `curl -H "Authorization: Api-Token ${VALUE}" https://x.test`,
@@ -257,6 +258,7 @@ describe('keys, tokens and logins the first pass on gitleaks rules A-M missed', 
     'token: config.auth.token, secret: this.handleOAuth2',
     '"display name": "Ada", "sort key": "name"',
     'curl -u "$USER:$PASS" https://x.test and curl --user "{{ user }}:{{ password }}"',
+    'curl -u admin: https://x.test',
     'jq .payload.eyJhbGciOiJub25lIn0.',
   ];
   expectRedactions(cases, clean);
