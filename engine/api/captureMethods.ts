@@ -184,6 +184,7 @@ export const CAPTURE_METHODS = {
             summaries: 0,
             conventions: 0,
             links: 0,
+            linksUnread: 0,
             lessons: 0,
           })
         : runCapture(engine.store, {

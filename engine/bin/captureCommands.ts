@@ -151,7 +151,10 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
     .action(() =>
       invoke('captureRebuild', {}, (r) => {
         const b = r as MethodResult<'captureRebuild'>;
-        return `rebuilt ${plural(b.sessions, 'session')} from ${plural(b.records, 'record')} of ${plural(b.files, 'file')}, ${plural(b.summaries, 'summary memory', 'summary memories')} written`;
+        return [
+          `rebuilt ${plural(b.sessions, 'session')} from ${plural(b.records, 'record')} of ${plural(b.files, 'file')}, ${plural(b.summaries, 'summary memory', 'summary memories')} written`,
+          ...unreadLinksNote(b.linksUnread),
+        ].join('\n');
       }),
     );
 
@@ -205,6 +208,7 @@ function runLines(r: MethodResult<'captureRun'>): string {
       `${total('excluded')} excluded, ` +
       `${total('skipped')} already stored or purged), ${plural(sessions.size, 'session')} updated, ` +
       `${plural(r.summaries, 'summary memory', 'summary memories')} written${conventionsNote(r.conventions)}${lessonsNote(r.lessons)}`,
+    ...unreadLinksNote(r.linksUnread),
   ];
   for (const s of r.sources) {
     if (s.records === 0) continue;
@@ -253,6 +257,12 @@ function purgeLine(r: MethodResult<'capturePurge'>): string {
     ].join(', ')
   );
 }
+
+/** A git failure keeps a session's old links: said, or a wrong or stale link would go unnoticed. */
+const unreadLinksNote = (n: number) =>
+  n > 0
+    ? [`git could not read the commits of ${plural(n, 'session')}: their commit links are kept as they were`]
+    : [];
 
 /** Stated conventions are rare: said only when there were some. */
 const conventionsNote = (n: number) => (n > 0 ? `, ${plural(n, 'stated convention')} remembered` : '');

@@ -35,6 +35,8 @@ export interface CaptureRunReport {
   conventions: number;
   /** Links of sessions to the commits that carry their edits (link/commitLinks.ts). */
   links: number;
+  /** Sessions whose links were kept as they were: git could not read their commits (LinkReport.unread). */
+  linksUnread: number;
   /** New memories of corrections, recovered commands and absences (sessionLessons.ts). */
   lessons: number;
 }
@@ -75,7 +77,15 @@ export async function runCapture(store: MemoryStore, options: CaptureRunOptions)
   const summaries = await writeSessionSummaries(store, [...new Set([...updated, ...linked.changed])]);
   const conventions = await writeStatedConventions(store, updated);
   const lessons = await writeSessionLessons(store, updated);
-  return { root: options.root, sources, summaries, conventions, lessons, links: linked.links };
+  return {
+    root: options.root,
+    sources,
+    summaries,
+    conventions,
+    lessons,
+    links: linked.links,
+    linksUnread: linked.unread,
+  };
 }
 
 /** OpenCode keeps sessions as rows, not files: its sessions of this workspace, one source each. */

@@ -22,6 +22,8 @@ export interface RebuildReport {
   summaries: number;
   /** Links to commits made again from the rebuilt file touches and the repository. */
   links: number;
+  /** Sessions whose links were kept as they were: git could not read their commits (LinkReport.unread). */
+  linksUnread: number;
 }
 
 /**
@@ -36,7 +38,14 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
   const sources = store.read((r) =>
     r.all<{ path: string; agent: CaptureAgent }>('SELECT path, agent FROM capture_sources ORDER BY path'),
   );
-  const report: RebuildReport = { files: 0, records: 0, sessions: 0, summaries: 0, links: 0 };
+  const report: RebuildReport = {
+    files: 0,
+    records: 0,
+    sessions: 0,
+    summaries: 0,
+    links: 0,
+    linksUnread: 0,
+  };
   const rebuilt = new Set<string>();
   for (const source of sources) {
     const format = formatOf(FORMATS[source.agent], source.path);
@@ -82,7 +91,9 @@ export async function rebuildCapture(store: MemoryStore, root: string): Promise<
     await new Promise((resolve) => setImmediate(resolve));
   }
   report.sessions = rebuilt.size;
-  report.links = (await linkCommits(store, root, [...rebuilt], Date.now())).links;
+  const linked = await linkCommits(store, root, [...rebuilt], Date.now());
+  report.links = linked.links;
+  report.linksUnread = linked.unread;
   report.summaries = await writeSessionSummaries(store, [...rebuilt]);
   return report;
 }

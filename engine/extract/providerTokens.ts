@@ -51,6 +51,8 @@ export const PROVIDER_PATTERNS: readonly TokenPattern[] = [
   { kind: 'dynatrace-token', hint: 'dt0c01.', re: token('dt0c01\\.[a-z0-9]{24}\\.[a-z0-9]{64}', 'gi') },
   { kind: 'easypost-token', hint: /EZ[AT]K/, re: token('EZ[AT]K[A-Za-z0-9]{54}') },
   { kind: 'facebook-token', hint: /EAA[MC]/, re: token('EAA[MC][A-Za-z0-9]{100,1024}') },
+  // An app's access token: its id, a pipe (or `%7C` in a URL), its secret.
+  { kind: 'facebook-token', hint: /\d{15}/, re: token('\\d{15,16}(?:\\||%7[Cc])[A-Za-z0-9_-]{27,40}') },
   {
     kind: 'flutterwave-key',
     hint: /FLW(?:PUB|SEC)K_TEST/,

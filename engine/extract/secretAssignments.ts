@@ -9,6 +9,9 @@ import { isPlaceholder } from './secretPatterns';
  */
 const ASSIGNMENT_RE =
   /(?<![\w.-])(["']?)([A-Za-z0-9_][\w.-]{0,63})\1\]?(?:[ \t]{1,4}(?:string|String|str))?[ \t]{0,8}(:::=|::=|:=|\?=|\.=|\+=|=>|=|:)(?![=:])([ \t]{0,8})/g;
+/** `"facebook access_token": "..."`: a quoted key may hold spaces (JSON keys are any string). */
+const SPACED_KEY_RE =
+  /(["'])([A-Za-z0-9_][\w.-]{0,31}(?: [\w.-]{1,31}){1,3})\1[ \t]{0,8}(:=|=>|=|:)(?![=:])([ \t]{0,8})/g;
 /** `setProperty("API_TOKEN", "...")`, `put('password', '...')`: a call's quoted key, a comma, a quoted value. */
 const ARGUMENT_RE = /\([ \t]{0,8}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,8},[ \t]{0,8}(?=["'`])/g;
 /** `<apiToken>...</apiToken>`: an XML element named for a secret, its text the value. */
@@ -74,8 +77,15 @@ function kindOfKey(key: string): string | undefined {
     if (previous.endsWith('api') || previous === 'access') return 'api-key';
     if (SECRET_KEY_QUALIFIERS.has(previous)) return 'secret';
   }
-  return undefined;
+  return last === 'key' ? ANY_KEY : undefined;
 }
+
+/**
+ * A key of a service (`HEROKU_KEY`, `hubspotKey`) or of anything else (`cacheKey`): a secret only
+ * when its value is a UUID, the shape several services issue keys in, and no name or path has.
+ */
+const ANY_KEY = 'key';
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Form = 'env' | 'spaced' | 'colon';
 
@@ -96,6 +106,7 @@ export const detectAssignments: SecretDetector = (text, out) => {
   if (!mayHoldAssignment(text)) return;
   for (const [re, formOf, hint] of [
     [ASSIGNMENT_RE, assignmentForm, /[:=]/],
+    [SPACED_KEY_RE, assignmentForm, /\w ["']?[\w.-]*["'][ \t]*[:=]/],
     [FLAG_RE, () => 'env' as const, '--'],
     // Arguments and elements hold names as often as values: only a generated-looking value counts.
     [ARGUMENT_RE, () => 'colon' as const, '('],
@@ -104,9 +115,11 @@ export const detectAssignments: SecretDetector = (text, out) => {
     if (typeof hint === 'string' ? !text.includes(hint) : !hint.test(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      const key = (re === ASSIGNMENT_RE || re === ARGUMENT_RE ? m[2] : m[1]) as string;
-      const kind = secretKindOfKey(key);
-      if (kind === undefined) continue;
+      const key = (
+        re === ASSIGNMENT_RE || re === ARGUMENT_RE || re === SPACED_KEY_RE ? m[2] : m[1]
+      ) as string;
+      const named = secretKindOfKey(key);
+      if (named === undefined) continue;
       const value =
         re === ELEMENT_RE
           ? elementText(text, m.index + m[0].length, key)
@@ -114,6 +127,9 @@ export const detectAssignments: SecretDetector = (text, out) => {
       if (value === undefined || (re === ARGUMENT_RE && !value.quoted)) continue;
       const secret = text.slice(value.start, value.end);
       if (re === FLAG_RE && !value.quoted && secret.startsWith('-')) continue; // `--password --verbose`
+      // `cacheKey`, `sortKey`: a key names a secret only when its value is generated.
+      if (named === ANY_KEY && !UUID_RE.test(secret)) continue;
+      const kind = named === ANY_KEY ? 'api-key' : named;
       if (!acceptValue(secret, kind, value.quoted && re !== ARGUMENT_RE, formOf(m))) continue;
       out.push({ kind, start: value.start, end: value.end });
       re.lastIndex = Math.max(re.lastIndex, value.end);
@@ -162,6 +178,11 @@ function readValue(text: string, pos: number): { start: number; end: number; quo
   return { start: pos, end, quoted: false };
 }
 
+/** 16 characters or more mixing digits, lower and upper case: drawn at random, not named. */
+function looksGenerated(word: string): boolean {
+  return word.length >= 16 && /\d/.test(word) && /[a-z]/.test(word) && /[A-Z]/.test(word);
+}
+
 function acceptValue(value: string, kind: string, quoted: boolean, form: Form): boolean {
   if (value.length === 0 || NOT_VALUES.has(value.toLowerCase())) return false;
   if (isPlaceholder(value) || ENV_REFERENCE_RE.test(value)) return false;
@@ -171,7 +192,8 @@ function acceptValue(value: string, kind: string, quoted: boolean, form: Form): 
   if (form === 'env') return true;
   // Unquoted after `: ` or ` = `: code and prose are common, so short values do not count.
   if (value.length < (kind === 'password' ? MIN_LOOSE_PASSWORD : MIN_LOOSE_SECRET)) return false;
-  if (CODE_PATH_RE.test(value)) return false; // config.auth.token
+  // config.auth.token; not Vault's `s.ZC9Ecf4M5g9o34Q6RkzGsj0z`, whose last part no one names so.
+  if (CODE_PATH_RE.test(value) && !looksGenerated(value.slice(value.lastIndexOf('.') + 1))) return false;
   if (form === 'spaced') return !(IDENTIFIER_RE.test(value) && !/\d/.test(value)); // token = newToken
   // After a colon, prose ("Token: we need one") and type annotations (`password: Password`) are
   // common, so only a value that looks generated counts.

@@ -57,6 +57,12 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,4096}\.[A-Za-z0-9_-]{5,4096}(?![A-Za-z0-9_-])/g,
   },
   {
+    // Unsigned (`"alg":"none"`): its claims are still the token's, and some servers accept it.
+    kind: 'jwt',
+    hint: 'eyJ',
+    re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{2,4096}\.(?![A-Za-z0-9_-])/g,
+  },
+  {
     kind: 'aws-secret-key',
     hint: /secret/i,
     re: /(?<![A-Za-z0-9])(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)["']?[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
@@ -81,14 +87,23 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     kind: 'password',
     hint: /(?:^|\s)(?:-u|--user)[ \t=]/,
     // Not `user:user` (a test login), nor a placeholder or variable (`$PASSWORD`, `${{ ... }}`).
-    re: /(?<![\w-])(?:-u|--user)(?:[ \t]{1,8}|=)["']?([^\s:'"<>[\]]{1,128}):(?!\1(?:["'\s]|$))([^\s'"<>[\]]{4,256})/dg,
+    // The user may be empty (`-u ":password"`), and each part quoted (`--user "id":"password"`).
+    re: /(?<![\w-])(?:-u|--user)(?:[ \t]{1,8}|=)["']?([^\s:'"<>[\]]{0,128})["']?:["']?(?!\1(?:["'\s]|$))([^\s'"<>[\]]{4,256})/dg,
     group: 2,
-    accept: (s) => !isPlaceholder(s) && !/^[$%{]/.test(s),
+    accept: (s) => !isPlaceholder(s) && !/^(?:[$%]|\{\{)/.test(s),
+  },
+  {
+    // `curl -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:`: a key sent as the user, with no password.
+    kind: 'api-key',
+    hint: /(?:^|\s)(?:-u|--user)[ \t=]/,
+    re: /(?<![\w-])(?:-u|--user)(?:[ \t]{1,8}|=)["']?([^\s:'"<>[\]]{8,256}):(?=["'\s]|$)/dg,
+    group: 1,
+    accept: (s) => hasDigitAndLetter(s) && !isPlaceholder(s) && !/^[$%{]/.test(s),
   },
   {
     kind: 'bearer-token',
     hint: /authorization|bearer/i,
-    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([A-Za-z0-9._~+/-]{16,4096}=*)(?![\w.~+/-]))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
+    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|[a-z-]{0,16}token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([A-Za-z0-9._~+/-]{16,4096}=*)(?![\w.~+/-]))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
     accept: hasDigitAndLetter,
   },
 ];

@@ -36,6 +36,8 @@ export class CaptureRunner implements vscode.Disposable {
   private interval: NodeJS.Timeout | undefined;
   private readonly watchers = new Map<string, vscode.Disposable>();
   private lastRun: CaptureRun | undefined;
+  /** Whether the last run could not read some sessions' commits: said once, not every few minutes. */
+  private linksUnread = false;
   private readonly ran = new vscode.EventEmitter<CaptureRun>();
   /** Fires after each finished run. */
   readonly onDidRun = this.ran.event;
@@ -114,6 +116,12 @@ export class CaptureRunner implements vscode.Disposable {
     const sessions = new Set(report.sources.flatMap((s) => s.sessions)).size;
     this.lastRun = { at: Date.now(), records, sessions };
     if (records > 0) this.log.info(`capture: ${records} records of ${sessions} sessions`);
+    if (report.linksUnread > 0 && !this.linksUnread) {
+      this.log.warn(
+        `capture: git could not read the commits of ${report.linksUnread} sessions; their commit links are kept as they were`,
+      );
+    }
+    this.linksUnread = report.linksUnread > 0;
     this.watch(report.sources.map((s) => path.dirname(s.path)));
     this.ran.fire(this.lastRun);
   }

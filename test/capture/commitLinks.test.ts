@@ -52,7 +52,7 @@ const links = (store: MemoryStore) =>
 test('a session is linked to the commit that carries its edits, file by file; an unrelated commit is not', async () => {
   const { repo, t, store } = await sessionOnBranch();
   const before = await linkCommits(store, repo.root, [SESSION], Date.now());
-  assert.deepEqual(before, { changed: [], links: 0 }, 'nothing committed yet');
+  assert.deepEqual(before, { changed: [], links: 0, unread: 0 }, 'nothing committed yet');
 
   const fix = repo.commit('Fix leap years', now(), {
     write: { 'src/dates.ts': NEW, 'src/february.ts': HELPER },
@@ -62,7 +62,7 @@ test('a session is linked to the commit that carries its edits, file by file; an
     write: { 'src/dates.ts': `/** Gregorian leap years. */\n${NEW}` },
   });
   const report = await linkCommits(store, repo.root, [SESSION], Date.now());
-  assert.deepEqual(report, { changed: [SESSION], links: 2 });
+  assert.deepEqual(report, { changed: [SESSION], links: 2, unread: 0 });
   assert.deepEqual(links(store), [
     { commit_sha: fix, path: 'src/dates.ts', lines: 2, session_lines: 3, subject: 'Fix leap years' },
     { commit_sha: fix, path: 'src/february.ts', lines: 2, session_lines: 2, subject: 'Fix leap years' },
@@ -78,7 +78,11 @@ test('a session is linked to the commit that carries its edits, file by file; an
   assert.match(summary ?? '', new RegExp(`Commits: ${fix.slice(0, 7)} "Fix leap years"\\.$`));
 
   // Linking again changes nothing; the links are made again from the ledger by a rebuild.
-  assert.deepEqual(await linkCommits(store, repo.root, [SESSION], Date.now()), { changed: [], links: 2 });
+  assert.deepEqual(await linkCommits(store, repo.root, [SESSION], Date.now()), {
+    changed: [],
+    links: 2,
+    unread: 0,
+  });
   const kept = links(store);
   store.write((tx) => tx.run('DELETE FROM capture_commit_links'));
   const rebuilt = await rebuildCapture(store, repo.root);

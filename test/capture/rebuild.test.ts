@@ -18,7 +18,7 @@ test('rebuild derives from the ledger alone exactly what ingest derived', async 
   rmSync(dir, { recursive: true, force: true });
   store.write((tx) => tx.run('DELETE FROM capture_turns'));
   const report = await rebuildCapture(store, SHOP);
-  assert.deepEqual(report, { files: 6, records: 64, sessions: 7, summaries: 6, links: 0 });
+  assert.deepEqual(report, { files: 6, records: 64, sessions: 7, summaries: 6, links: 0, linksUnread: 0 });
   assert.deepEqual(dumpCapture(store), ingested);
   await t.host.close();
 });

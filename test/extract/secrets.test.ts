@@ -185,6 +185,16 @@ const HUGGINGFACE = 'hf_' + 'AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh';
 const DATABRICKS = 'dapi' + '0123456789abcdef0123456789abcdef';
 const VALUE = 'Zr8xQ2vL9kW3mN7p';
 
+/** A test per case: each input redacted as expected, each clean text untouched. */
+function expectRedactions(cases: ReadonlyArray<[string, string]>, clean: readonly string[]): void {
+  for (const [input, expected] of cases) {
+    test(input, () => assert.equal(redacted(input), expected));
+  }
+  for (const text of clean) {
+    test(`untouched: ${text}`, () => assertUntouched(text));
+  }
+}
+
 describe('assignments in more languages, arguments and elements (tuned on gitleaks rules A-M)', () => {
   const cases: Array<[string, string]> = [
     [`API_TOKEN ::= "${VALUE}"`, 'API_TOKEN ::= "[REDACTED:token]"'],
@@ -206,9 +216,6 @@ describe('assignments in more languages, arguments and elements (tuned on gitlea
     [`hf ${HUGGINGFACE}`, 'hf [REDACTED:huggingface-token]'],
     [`DATABRICKS_HOST=x ${DATABRICKS}`, 'DATABRICKS_HOST=x [REDACTED:databricks-token]'],
   ];
-  for (const [input, expected] of cases) {
-    test(input, () => assert.equal(redacted(input), expected));
-  }
   const clean = [
     '<password>Enter your password</password>',
     '<apiKey>YOUR_API_KEY</apiKey>',
@@ -218,9 +225,43 @@ describe('assignments in more languages, arguments and elements (tuned on gitlea
     'curl -u username:token',
     'http://assets.example.com/media/video_box.ico-7a388b69018576d24b59331fd60aab0c.png',
   ];
-  for (const text of clean) {
-    test(`untouched: ${text}`, () => assertUntouched(text));
-  }
+  expectRedactions(cases, clean);
+});
+
+const UUID = '12345678-' + 'ABCD-4BCD-9BCD-1234567890AB';
+const VAULT_LEGACY = 's.' + 'ZC9Ecf4M5g9o34Q6RkzGsj0z';
+const UNSIGNED_JWT = 'eyJhbGciOiJub25lIn0' + '.eyJzdWIiOiJ0ZXN0LXVzZXIifQ.';
+const FACEBOOK_APP = '911602140448729' + '|AY-lRJZq9BoDLobvAiP25L7RcMg';
+
+describe('keys, tokens and logins the first pass on gitleaks rules A-M missed', () => {
+  const cases: Array<[string, string]> = [
+    [`const HEROKU_KEY = "${UUID}"`, 'const HEROKU_KEY = "[REDACTED:api-key]"'],
+    [`hubspotKey: '${UUID}'`, "hubspotKey: '[REDACTED:api-key]'"],
+    [
+      `{"facebook access_token":"${VALUE}","token_type":"bearer"}`,
+      '{"facebook access_token":"[REDACTED:token]","token_type":"bearer"}',
+    ],
+    [`token: ${VAULT_LEGACY}`, 'token: [REDACTED:token]'],
+    [`String t = "${UNSIGNED_JWT}";`, 'String t = "[REDACTED:jwt]";'],
+    [`app ${FACEBOOK_APP} here`, 'app [REDACTED:facebook-token] here'],
+    [`curl -u ":${VALUE}" https://localhost:9200`, 'curl -u ":[REDACTED:password]" https://localhost:9200'],
+    [`curl -u "${VALUE}:" https://localhost:9200`, 'curl -u "[REDACTED:api-key]:" https://localhost:9200'],
+    [`curl --user kevin:'${VALUE}' -iX PATCH`, "curl --user kevin:'[REDACTED:password]' -iX PATCH"],
+    [
+      `curl -H "Authorization: Api-Token ${VALUE}" https://x.test`,
+      'curl -H "Authorization: Api-Token [REDACTED:bearer-token]" https://x.test',
+    ],
+  ];
+  const clean = [
+    `const requestId = "${UUID}"`,
+    'cacheKey: "users-by-team", sortKey = "createdAt", primaryKey: "id"',
+    'token: config.auth.token, secret: this.handleOAuth2',
+    '"display name": "Ada", "sort key": "name"',
+    'curl -u "$USER:$PASS" https://x.test and curl --user "{{ user }}:{{ password }}"',
+    'curl -u admin: https://x.test',
+    'jq .payload.eyJhbGciOiJub25lIn0.',
+  ];
+  expectRedactions(cases, clean);
 });
 
 describe('no false positives', () => {

@@ -1,8 +1,8 @@
 import type { MemoryStore } from '../../memory/memoryStore';
 import { DERIVED_WRITE } from '../../store/durableDatabase';
 import type { SqlReader, SqlWriter } from '../../store/sqlAccess';
-import { catFiles } from '../../gitCatFile';
-import { branchExists, commitsSince } from './gitCommits';
+import { visitFiles } from '../../gitCatFile';
+import { branchExists, commitsSince, insideRepository } from './gitCommits';
 import type { CommitDiff } from './gitCommits';
 import { lineSet, sessionEdits } from './sessionEdits';
 import type { FileEdits } from './sessionEdits';
@@ -103,26 +103,54 @@ export function matchSession(
 
 /**
  * What each file the session shares a line with had before the commit that added it (matchSession
- * leaves those lines out), in one `git cat-file --batch` for the session. A file the commit created
- * (or a root commit's) had nothing.
+ * leaves those lines out), in one `git cat-file --batch` for the session, streamed: of each file
+ * only the lines the commit or the session added are kept, so a session over hundreds of large
+ * files holds one of them at a time. A file the commit created had nothing. Undefined when git
+ * could not read one (it failed, or says a file the diff shows before the commit is missing: a
+ * corrupt or absent object): "nothing" would count every shared line as new and may link a
+ * commit that only copied them.
  */
-async function linesBefore(
+export async function linesBefore(
   root: string,
   edits: ReadonlyMap<string, FileEdits>,
   commits: readonly CommitDiff[],
-): Promise<LinesBefore> {
-  const keys: string[] = [];
+): Promise<LinesBefore | undefined> {
+  const before = new Map<string, ReadonlySet<string>>();
+  const asked: Array<{
+    key: string;
+    object: string;
+    theirs: ReadonlySet<string>;
+    mine: ReadonlySet<string>;
+  }> = [];
   for (const commit of commits)
     for (const [path, added] of commit.added) {
       const mine = edits.get(path)?.all;
-      if (mine && !path.includes('\n') && [...lineSet(added)].some((line) => mine.has(line)))
-        keys.push(`${commit.sha}:${path}`);
+      const theirs = lineSet(added);
+      if (!mine || ![...theirs].some((line) => mine.has(line))) continue;
+      const key = `${commit.sha}:${path}`;
+      const from = commit.from.has(path) ? (commit.from.get(path) ?? null) : path;
+      if (from === null) before.set(key, NOTHING);
+      // `./`: relative to the workspace, which may be a folder of the repository.
+      else if (!from.includes('\n')) asked.push({ key, object: `${commit.sha}^:./${from}`, theirs, mine });
     }
-  const texts = await catFiles(
+  let unread = false;
+  const keep = (index: number, text: string | undefined) => {
+    const { key, theirs, mine } = asked[index] as (typeof asked)[number];
+    if (text === undefined) unread = true;
+    const kept = new Set<string>();
+    for (const line of lineSet((text ?? '').split('\n')))
+      if (theirs.has(line) || mine.has(line)) kept.add(line);
+    before.set(key, kept);
+  };
+  const read = await visitFiles(
     root,
-    keys.map((key) => key.replace(':', '^:')),
-  ).catch(() => keys.map(() => undefined));
-  return new Map(keys.map((key, i) => [key, lineSet((texts[i] ?? '').split('\n'))]));
+    asked.map((a) => a.object),
+    keep,
+  ).then(
+    () => true,
+    () => false,
+  );
+  return read && !unread ? before : undefined;
 }
 
 interface SessionToLink {
@@ -167,27 +195,34 @@ async function candidateCommits(
   session: SessionToLink,
   paths: readonly string[],
   branchKnown: Map<string, boolean>,
-): Promise<CommitDiff[]> {
+): Promise<CommitDiff[] | undefined> {
   const branch = session.branch ?? '';
   if (branch !== '' && !branchKnown.has(branch)) branchKnown.set(branch, await branchExists(root, branch));
   const refs = branchKnown.get(branch) === true ? [branch, 'HEAD'] : ['HEAD'];
   const since = session.startedAt - CLOCK_SLACK_MS;
   const until = Math.max(session.startedAt + RELINK_WINDOW_MS, session.endedAt ?? session.startedAt);
   const commits = await commitsSince(root, refs, since, paths, until);
-  return commits.filter((c) => c.committedAt >= since && c.authoredAt >= since);
+  return commits?.filter((c) => c.committedAt >= since && c.authoredAt >= since);
 }
 
 export interface LinkReport {
   /** Sessions whose set of linked commits changed (their summaries name the commits). */
   changed: string[];
   links: number;
+  /**
+   * Sessions whose links were left as they were: git could not read their commits or the files
+   * before them (a corrupt object, a diff past the output limit, git gone), so this run knows no
+   * answer for them; the next run asks again.
+   */
+  unread: number;
 }
 
 /**
  * Links sessions to the commits that carry their edits: those given and every session that
  * started within RELINK_WINDOW_MS of `now` with edits, each against its candidate commits
  * (candidateCommits). A session's links are replaced as a whole, so a commit rewritten away
- * (amend, rebase) loses its link and its new one gains it.
+ * (amend, rebase) loses its link and its new one gains it; a session git could not answer for
+ * keeps its links (LinkReport.unread).
  */
 export async function linkCommits(
   store: MemoryStore,
@@ -196,12 +231,20 @@ export async function linkCommits(
   now: number,
 ): Promise<LinkReport> {
   const sessions = store.read((r) => sessionsToLink(r, sessionIds, now - RELINK_WINDOW_MS));
-  const report: LinkReport = { changed: [], links: 0 };
+  const report: LinkReport = { changed: [], links: 0, unread: 0 };
+  // Outside a repository there is nothing to link, and git's refusal is no failure to report.
+  if (sessions.length === 0 || !(await insideRepository(root))) return report;
   const branchKnown = new Map<string, boolean>();
   for (const s of sessions) {
     const edits = store.read((r) => sessionEdits(r, s.id));
     const commits = await candidateCommits(root, s, [...edits.keys()], branchKnown);
-    const links = matchSession(s.id, edits, commits, await linesBefore(root, edits, commits));
+    const before = commits && (await linesBefore(root, edits, commits));
+    if (commits === undefined || before === undefined) {
+      report.unread++;
+      report.links += store.read((r) => storedLinks(r, s.id));
+      continue;
+    }
+    const links = matchSession(s.id, edits, commits, before);
     report.links += links.length;
     if (store.read((r) => sameLinks(r, s.id, links))) continue;
     // Derived rows, made again by any run: journaled like the ingest's, synced in the background.
@@ -211,6 +254,10 @@ export async function linkCommits(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return report;
+}
+
+function storedLinks(r: SqlReader, sessionId: string): number {
+  return r.value<number>('SELECT count(*) FROM capture_commit_links WHERE session_id = ?', [sessionId]) ?? 0;
 }
 
 /** Whether the session's stored links are these (commit, file and lines alike). */

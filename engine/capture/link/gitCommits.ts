@@ -10,6 +10,11 @@ export interface CommitDiff {
   /** Author time (ms): kept by a rebase or a cherry-pick, so older than the commit's rewrite. */
   authoredAt: number;
   added: Map<string, string[]>;
+  /**
+   * Per file of `added`, its path before the commit (another after a rename), or null when the
+   * commit created it: a file that had a path there must be readable at the parent.
+   */
+  from: Map<string, string | null>;
 }
 
 /** Commits read at most per question: a session's history is days, not years. */
@@ -32,10 +37,15 @@ export async function branchExists(root: string, branch: string): Promise<boolea
   return (await git(root, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`])) !== undefined;
 }
 
+/** Whether `root` is in a git repository (a work tree or a bare one): git answers nothing elsewhere. */
+export async function insideRepository(root: string): Promise<boolean> {
+  return (await git(root, ['rev-parse', '--git-dir'])) !== undefined;
+}
+
 /**
  * The commits reachable from `refs` committed from `since` to `until` (ms) that changed one of
- * `paths`, with their added lines (no context lines, paths relative to `root`). Empty outside a
- * repository.
+ * `paths`, with their added lines (no context lines, paths relative to `root`). Undefined when git
+ * failed (outside a repository, a corrupt object, more output than MAX_OUTPUT): not "no commits".
  */
 export async function commitsSince(
   root: string,
@@ -43,7 +53,7 @@ export async function commitsSince(
   since: number,
   paths: readonly string[],
   until = Infinity,
-): Promise<CommitDiff[]> {
+): Promise<CommitDiff[] | undefined> {
   if (paths.length === 0) return [];
   const out = await git(root, [
     '--literal-pathspecs',
@@ -61,7 +71,7 @@ export async function commitsSince(
     '--',
     ...paths,
   ]);
-  return out === undefined ? [] : parseLog(out);
+  return out === undefined ? undefined : parseLog(out);
 }
 
 /** `git log -p` output in our format, commit by commit. */
@@ -77,19 +87,25 @@ export function parseLog(out: string): CommitDiff[] {
       committedAt: Number(time) * 1000,
       authoredAt: Number(authored) * 1000,
       added: new Map(),
+      from: new Map(),
     };
     let file: string[] | undefined;
+    let from: string | null = null;
     let inHunk = false;
     for (const line of lines.slice(1)) {
       if (line.startsWith('diff --git ')) {
         inHunk = false;
         file = undefined;
+      } else if (!inHunk && line.startsWith('--- ')) {
+        const name = unquote(line.slice(4));
+        from = name === '/dev/null' ? null : name.replace(/^a\//, '');
       } else if (!inHunk && line.startsWith('+++ ')) {
         const name = unquote(line.slice(4));
         if (name === '/dev/null') continue;
         const relative = name.replace(/^b\//, '');
         file = commit.added.get(relative) ?? [];
         commit.added.set(relative, file);
+        commit.from.set(relative, from);
       } else if (line.startsWith('@@')) {
         inHunk = true;
       } else if (inHunk && line.startsWith('+')) {
