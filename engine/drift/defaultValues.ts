@@ -49,9 +49,12 @@ export async function verifyDefaultClaim(
   };
   const heldIn = await filesDeclaringThen(ctx, claim, name, sites, reader, matches);
   if (heldIn === undefined) return withoutHistory(sites, claim);
-  // Declared nowhere when it was written (placeholder, another library's option, a mistake): no drift.
-  if (heldIn.length === 0)
-    return unverifiable('the code did not declare this default when the memory was written');
+  // Declared nowhere when it was written (placeholder, another library's option, a mistake): no
+  // drift, unless the code has since taken the default over with another value.
+  if (heldIn.length === 0) {
+    const adopted = await adoptedSince(ctx, claim, sites, reader, matches);
+    return adopted ?? unverifiable('the code did not declare this default when the memory was written');
+  }
   const commit = await ctx.fileBreak(
     heldIn,
     claim.memoryValidFrom,
@@ -121,6 +124,40 @@ async function filesDeclaringThen(
   );
   if (held.some((h) => h === undefined)) return undefined;
   return files.filter((_, i) => held[i] === true);
+}
+
+/**
+ * A default the project left to the platform or a dependency when the memory was written (execa
+ * passing `serialization` to `child_process`, whose default is `'json'`) and declares itself now:
+ * stale when exactly one place in the code declares it, as a plain literal of another value, in a
+ * file that declared no default of that name then. Several places, an expression or a file that
+ * already declared one (the memory never held there) leave it unverifiable.
+ */
+async function adoptedSince(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  sites: readonly Site[],
+  reader: FileReader<string[]>,
+  matches: (value: string) => boolean,
+): Promise<ClaimCheck | undefined> {
+  const [site] = sites;
+  if (!site || sites.length > 1 || site.derived || !LITERAL_RE.test(site.value) || matches(site.value))
+    return undefined;
+  const declaredThen = await ctx.heldThen(
+    [site.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => found.length > 0,
+  );
+  if (declaredThen !== false) return undefined;
+  const commit = await ctx.fileBreak(
+    [site.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => found.some((value) => !matches(value)),
+    'every',
+  );
+  return withCommit(changedTo(site, claim), commit);
 }
 
 /** Without history: one site, a plain literal as written, decides; anything else is a guess. */

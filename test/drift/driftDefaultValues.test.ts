@@ -141,6 +141,50 @@ describe('drift on documented defaults', () => {
     );
   });
 
+  it('calls a default stale when the code, which left it to the platform then, now declares another one', async () => {
+    // `serialization` was passed through to the platform; a new module now declares its own default.
+    const run = `function run (file, { serialization, limit = 10 } = {}) {\n  return spawn(file, { serialization, limit })\n}\nmodule.exports = run\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/run.js': run },
+      'Advanced serialization by default',
+      {
+        write: {
+          'lib/options.js': `function normalize ({ serialization = 'advanced', ...rest } = {}) {\n  return { serialization, ...rest }\n}\nmodule.exports = normalize\n`,
+        },
+      },
+    );
+    const adopted = await rememberAt(test, "The `serialization` option defaults to `'json'`.", BEFORE_CHANGE);
+    const same = await rememberAt(
+      test,
+      "The `serialization` option defaults to `'advanced'`.",
+      BEFORE_CHANGE,
+    );
+    // `limit` was declared then with another value: the memory never held, nothing drifted.
+    const never = await rememberAt(test, 'The `limit` option defaults to `5`.', BEFORE_CHANGE);
+
+    const report = await test.call('drift', { all: true });
+    const stale = defaultClaim(report, adopted);
+    assert.deepEqual([stale.verdict, stale.evidence.now], ['stale', 'advanced']);
+    assert.equal(stale.evidence.commit?.hash, changing);
+    assert.equal(defaultClaim(report, same).verdict, 'ok');
+    assert.equal(defaultClaim(report, never).verdict, 'unverifiable');
+  });
+
+  it('leaves a default the code did not declare then unverifiable when several places declare one now', async () => {
+    const { test } = await scannedAfterChange(
+      { 'lib/run.js': 'function run (file, { encoding } = {}) {\n  return spawn(file, { encoding })\n}\n' },
+      'Encodings per stream',
+      {
+        write: {
+          'lib/stdout.js': "function out ({ encoding = 'utf8' } = {}) {\n  return encoding\n}\n",
+          'lib/stderr.js': "function err ({ encoding = 'buffer' } = {}) {\n  return encoding\n}\n",
+        },
+      },
+    );
+    const id = await rememberAt(test, "The `encoding` option defaults to `'latin1'`.", BEFORE_CHANGE);
+    assert.equal(defaultClaim(await test.call('drift', { all: true }), id).verdict, 'unverifiable');
+  });
+
   it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
