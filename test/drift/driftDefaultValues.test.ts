@@ -185,6 +185,42 @@ describe('drift on documented defaults', () => {
     assert.equal(defaultClaim(await test.call('drift', { all: true }), id).verdict, 'unverifiable');
   });
 
+  it('reads "`x` is `v` by default" and "By default, `x` is `v`" as that option\'s default, and checks it', async () => {
+    const defaults = (text: string) =>
+      extractClaims(text)
+        .filter((c) => c.isDefault)
+        .map((c) => [c.subject, c.value, text.slice(c.span[0], c.span[1])]);
+    assert.deepEqual(
+      defaults('`options.useDefaults` is `false` by default, but will be `true` in the next major version.'),
+      [['options.useDefaults', 'false', 'false']],
+    );
+    assert.deepEqual(defaults('The `strict` option is set to `true` by default.'), [
+      ['strict', 'true', 'true'],
+    ]);
+    assert.deepEqual(defaults("By default, `level` is `'info'`."), [['level', 'info', "'info'"]]);
+    // Not a default: what happens by default, or a value that is not the option's.
+    assert.deepEqual(defaults('`watch` is enabled by default.'), []);
+    assert.deepEqual(defaults('`cwd` is `process.cwd()` unless set, and `false` by default elsewhere.'), []);
+
+    const csp = (useDefaults: string) =>
+      `function contentSecurityPolicy ({ useDefaults = ${useDefaults} } = {}) {\n  return useDefaults\n}\nmodule.exports = contentSecurityPolicy\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'middlewares/csp.js': csp('false') },
+      'Content-Security-Policy: enable useDefaults by default',
+      { write: { 'middlewares/csp.js': csp('true') } },
+    );
+    const id = await rememberAt(
+      test,
+      '`options.useDefaults` is `false` by default, but will be `true` in the next major version.',
+      BEFORE_CHANGE,
+    );
+    const claim = defaultClaim(await test.call('drift', { all: true }), id);
+    assert.deepEqual(
+      [claim.verdict, claim.evidence.now, claim.evidence.commit?.hash],
+      ['stale', 'true', changing],
+    );
+  });
+
   it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
