@@ -18,6 +18,8 @@ const LITERAL_RE =
   /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined)$/i;
 /** A literal after `||` or `??`: only a written value is a default, never another expression. */
 const FALLBACK_LITERAL = String.raw`'[^'\n]*'|"[^"\n]*"|-?\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null`;
+/** A boolean the code computes from other state: `this.method !== 'HEAD'`, `!opts.stream`. */
+const COMPARISON_RE = /^(?:!\s*[\w$.]+|[^=<>!]+?\s*(?:===?|!==?|<=?|>=?)\s*[^=<>]+)$/;
 /** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
 const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
 
@@ -68,8 +70,9 @@ export async function verifyDefaultClaim(
   const values = [...new Set(there.map((site) => site.value))];
   if (values.length === 1) {
     const site = there[0] as Site;
-    // An expression left (`init.signal`, `defaultMaxRedirections` of a parameter) may well be the value.
-    if (!LITERAL_RE.test(site.value))
+    // An expression left (`init.signal`, `defaultMaxRedirections` of a parameter) may well be the
+    // value; a comparison (`this.method !== 'HEAD'`) makes a stated `true` or `false` hold only sometimes.
+    if (!LITERAL_RE.test(site.value) && !(COMPARISON_RE.test(site.value) && /^(?:true|false)$/.test(stated)))
       return unverifiable(`the code's default is an expression: ${site.value}`);
     return withCommit(changedTo(site, claim), commit);
   }
@@ -220,6 +223,15 @@ export function declaredDefaults(source: string, name: string): string[] {
     'g',
   );
   for (let m = fallback.exec(source); m !== null; m = fallback.exec(source)) values.push(m[1] as string);
+  // A fallback computed from other state: `blocking ?? this.method !== 'HEAD'`.
+  const computed = new RegExp(
+    String.raw`(?<![\w$.])(?:[\w$]+\.)?${escaped}\s*\?\?\s*([^,;\n(){}?]+?)\s*(?=[,;\n)}]|$)`,
+    'g',
+  );
+  for (let m = computed.exec(source); m !== null; m = computed.exec(source)) {
+    const value = (m[1] as string).trim();
+    if (COMPARISON_RE.test(value)) values.push(value);
+  }
   // The same, written as a test for a missing value: `bodyTimeout != null ? bodyTimeout : 300e3`,
   // `opts.threshold == null ? 2e3 : opts.threshold`.
   const subject = `((?:[\\w$]+\\.)?${escaped})`;

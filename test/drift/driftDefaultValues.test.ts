@@ -221,6 +221,26 @@ describe('drift on documented defaults', () => {
     );
   });
 
+  it('calls a boolean default stale when its declaration now computes it from other state', async () => {
+    const request = (blocking: string) =>
+      `class Request {\n  constructor ({ method, blocking, reset }) {\n    this.method = method\n    this.blocking = ${blocking}\n    this.reset = reset ?? other\n  }\n}\nmodule.exports = Request\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/request.js': request('blocking == null ? false : blocking') },
+      'Assume blocking unless HEAD',
+      { write: { 'lib/request.js': request("blocking ?? this.method !== 'HEAD'") } },
+    );
+    const id = await rememberAt(
+      test,
+      '* **blocking** `boolean` (optional) - Default: `false`',
+      BEFORE_CHANGE,
+    );
+    const claim = defaultClaim(await test.call('drift', { all: true }), id);
+    assert.deepEqual(
+      [claim.verdict, claim.evidence.now, claim.evidence.commit?.hash, claim.evidence.repair],
+      ['stale', "this.method !== 'HEAD'", changing, undefined],
+    );
+  });
+
   it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
