@@ -5,7 +5,7 @@ import { claimsFromEntities } from './entityClaims';
 import { claimsInContext } from './claimContext';
 import { matchConfigValues } from './configValueMatcher';
 import { parameterListAt } from './signatures';
-import { isInside, negatedRanges } from './negation';
+import { isInside, listAt, negatedRanges } from './negation';
 import { inBuiltTemplateText, isArgumentValue, withoutExampleStrings } from './exampleCode';
 import { matchPackageLinks, matchPossessivePackages, matchUsedPackages } from './usedPackages';
 import { matchDefaultValues } from './defaultValueMatcher';
@@ -33,6 +33,8 @@ export interface ClaimExtractionOptions {
   projectPackages?: ReadonlySet<string>;
   /** The heading above the memory's block in its source document (sourceHeadings.ts). */
   heading?: SourceHeading;
+  /** The block is a list under "the following ... are not implemented:" there: its items are denied. */
+  deniedList?: boolean;
 }
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -55,6 +57,8 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   const negated = negatedRanges(sentences, true);
   const negatedAt = (position: number) => isInside(negated, position);
   const denied = negatedRanges(sentences);
+  const deniedItems = options.deniedList ? listAt(sentences, 0) : undefined;
+  if (deniedItems) denied.push(deniedItems);
   const special: Partial[] = [];
   matchSpecialPaths(text, special);
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);

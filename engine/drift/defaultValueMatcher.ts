@@ -13,6 +13,15 @@ const NAMED_DEFAULT_RE = new RegExp(
   'gi',
 );
 /**
+ * "`options.useDefaults` is `false` by default", "The `strict` option is set to `true` by default",
+ * "By default, `level` is `'info'`": the value written right after the name, nothing between.
+ */
+const IS_BY_DEFAULT_RE = new RegExp(
+  String.raw`\`(${NAME})\`(?:\s+(?:option|setting|property|flag))?\s+is\s+(?:set\s+to\s+)?\`([^\`\n]{1,80})\`\s+by\s+default\b` +
+    String.raw`|\bBy\s+default,?\s+\`(${NAME})\`(?:\s+(?:option|setting|property|flag))?\s+is\s+(?:set\s+to\s+)?\`([^\`\n]{1,80})\``,
+  'gi',
+);
+/**
  * "Default: `false`" at the end of an option's list item or section; "(default: `os.EOL`)",
  * "(default false)", "(Default: **localhost**)" in parentheses, where a bare value must be a
  * literal ("(default: level set on parent logger)" states no value); ", default to 2" closing
@@ -64,6 +73,15 @@ export function matchDefaultValues(text: string, out: Partial[], headingOption?:
     // The claim's span is the value: the name stays the symbol claim it already is.
     const claim = defaultClaim(m[1] as string, [valueStart, valueStart + value.length], value, valueStart);
     out.push(withUnit(text, m.index + m[0].length, claim));
+  }
+  IS_BY_DEFAULT_RE.lastIndex = 0;
+  for (let m = IS_BY_DEFAULT_RE.exec(text); m !== null; m = IS_BY_DEFAULT_RE.exec(text)) {
+    const value = (m[2] ?? m[4]) as string;
+    // The value is the last backticked text of the match, or of its first half ("By default, ...").
+    const valueStart = m.index + m[0].lastIndexOf(`\`${value}\``) + 1;
+    out.push(
+      defaultClaim((m[1] ?? m[3]) as string, [valueStart, valueStart + value.length], value, valueStart),
+    );
   }
   BARE_DEFAULT_RE.lastIndex = 0;
   const named = out.length;

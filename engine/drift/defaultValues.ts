@@ -18,6 +18,8 @@ const LITERAL_RE =
   /^(?:'[^'\n]*'|"[^"\n]*"|`[^`$\n]*`|-?\d[\d_]*(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null|undefined)$/i;
 /** A literal after `||` or `??`: only a written value is a default, never another expression. */
 const FALLBACK_LITERAL = String.raw`'[^'\n]*'|"[^"\n]*"|-?\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null`;
+/** A boolean the code computes from other state: `this.method !== 'HEAD'`, `!opts.stream`. */
+const COMPARISON_RE = /^(?:!\s*[\w$.]+|[^=<>!]+?\s*(?:===?|!==?|<=?|>=?)\s*[^=<>]+)$/;
 /** `const defaultOptions = {`, `DEFAULTS: Object.freeze({`: an object of defaults opens here. */
 const DEFAULTS_OBJECT_RE = /\b\w*default\w*\s*[=:]\s*(?:Object\.freeze\(\s*)?\{/gi;
 
@@ -49,9 +51,12 @@ export async function verifyDefaultClaim(
   };
   const heldIn = await filesDeclaringThen(ctx, claim, name, sites, reader, matches);
   if (heldIn === undefined) return withoutHistory(sites, claim);
-  // Declared nowhere when it was written (placeholder, another library's option, a mistake): no drift.
-  if (heldIn.length === 0)
-    return unverifiable('the code did not declare this default when the memory was written');
+  // Declared nowhere when it was written (placeholder, another library's option, a mistake): no
+  // drift, unless the code has since taken the default over with another value.
+  if (heldIn.length === 0) {
+    const adopted = await adoptedSince(ctx, claim, sites, reader, matches);
+    return adopted ?? unverifiable('the code did not declare this default when the memory was written');
+  }
   const commit = await ctx.fileBreak(
     heldIn,
     claim.memoryValidFrom,
@@ -65,8 +70,9 @@ export async function verifyDefaultClaim(
   const values = [...new Set(there.map((site) => site.value))];
   if (values.length === 1) {
     const site = there[0] as Site;
-    // An expression left (`init.signal`, `defaultMaxRedirections` of a parameter) may well be the value.
-    if (!LITERAL_RE.test(site.value))
+    // An expression left (`init.signal`, `defaultMaxRedirections` of a parameter) may well be the
+    // value; a comparison (`this.method !== 'HEAD'`) makes a stated `true` or `false` hold only sometimes.
+    if (!LITERAL_RE.test(site.value) && !(COMPARISON_RE.test(site.value) && /^(?:true|false)$/.test(stated)))
       return unverifiable(`the code's default is an expression: ${site.value}`);
     return withCommit(changedTo(site, claim), commit);
   }
@@ -121,6 +127,40 @@ async function filesDeclaringThen(
   );
   if (held.some((h) => h === undefined)) return undefined;
   return files.filter((_, i) => held[i] === true);
+}
+
+/**
+ * A default the project left to the platform or a dependency when the memory was written (execa
+ * passing `serialization` to `child_process`, whose default is `'json'`) and declares itself now:
+ * stale when exactly one place in the code declares it, as a plain literal of another value, in a
+ * file that declared no default of that name then. Several places, an expression or a file that
+ * already declared one (the memory never held there) leave it unverifiable.
+ */
+async function adoptedSince(
+  ctx: VerificationContext,
+  claim: ClaimUnderCheck,
+  sites: readonly Site[],
+  reader: FileReader<string[]>,
+  matches: (value: string) => boolean,
+): Promise<ClaimCheck | undefined> {
+  const [site] = sites;
+  if (!site || sites.length > 1 || site.derived || !LITERAL_RE.test(site.value) || matches(site.value))
+    return undefined;
+  const declaredThen = await ctx.heldThen(
+    [site.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => found.length > 0,
+  );
+  if (declaredThen !== false) return undefined;
+  const commit = await ctx.fileBreak(
+    [site.file],
+    claim.memoryValidFrom,
+    reader,
+    (found) => found.some((value) => !matches(value)),
+    'every',
+  );
+  return withCommit(changedTo(site, claim), commit);
 }
 
 /** Without history: one site, a plain literal as written, decides; anything else is a guess. */
@@ -183,6 +223,15 @@ export function declaredDefaults(source: string, name: string): string[] {
     'g',
   );
   for (let m = fallback.exec(source); m !== null; m = fallback.exec(source)) values.push(m[1] as string);
+  // A fallback computed from other state: `blocking ?? this.method !== 'HEAD'`.
+  const computed = new RegExp(
+    String.raw`(?<![\w$.])(?:[\w$]+\.)?${escaped}\s*\?\?\s*([^,;\n(){}?]+?)\s*(?=[,;\n)}]|$)`,
+    'g',
+  );
+  for (let m = computed.exec(source); m !== null; m = computed.exec(source)) {
+    const value = (m[1] as string).trim();
+    if (COMPARISON_RE.test(value)) values.push(value);
+  }
   // The same, written as a test for a missing value: `bodyTimeout != null ? bodyTimeout : 300e3`,
   // `opts.threshold == null ? 2e3 : opts.threshold`.
   const subject = `((?:[\\w$]+\\.)?${escaped})`;

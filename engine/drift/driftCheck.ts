@@ -28,7 +28,7 @@ import { memoriesNamingPaths } from './changedPaths';
 import { readManifestFacts } from './manifestFacts';
 import type { ManifestFacts } from './manifestFacts';
 import { lazySymbolIndex } from './symbolIndex';
-import { sourceHeadings } from './sourceHeadings';
+import { sourceContexts } from './sourceHeadings';
 
 export interface DriftCheckOptions {
   /** The workspace to check against (EngineContext.code's root); without one a check is UNAVAILABLE. */
@@ -159,18 +159,15 @@ async function extractPending(
   manifests: ManifestFacts,
 ): Promise<Extracted[]> {
   const pending = store.read(pendingExtraction);
-  const headings = await sourceHeadings(root, pending);
+  const contexts = await sourceContexts(root, pending);
   const options = { projectPrograms: manifests.programs, projectPackages: manifests.ownNames };
-  return pending.map((memory) => {
-    const heading = headings.get(memory.id);
-    return {
+  return pending.map((memory) => ({
+    memory,
+    claims: newClaimsForCheck(
       memory,
-      claims: newClaimsForCheck(
-        memory,
-        extractClaims(memory.content, heading ? { ...options, heading } : options),
-      ),
-    };
-  });
+      extractClaims(memory.content, { ...options, ...contexts.get(memory.id) }),
+    ),
+  }));
 }
 
 interface MemoryChecks {

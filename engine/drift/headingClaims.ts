@@ -33,17 +33,26 @@ const PLAIN_NAME_RE = new RegExp(String.raw`^(\.?[a-z_$][\w$]*(?:\.[A-Za-z_$][\w
  * block is not the first under a heading that names something.
  */
 export function headingAbove(doc: string, start: number): SourceHeading | undefined {
+  const last = lineAbove(doc, start);
+  if (last === undefined) return undefined;
+  const heading = ATX_RE.exec(last)?.[1] ?? CODE_ITEM_RE.exec(last)?.[1];
+  return heading === undefined ? undefined : headingName(heading.trim());
+}
+
+/**
+ * The last line with text above `start` in `doc` (blank lines and `<a name>` anchors aside), or
+ * undefined when there is none or `start` is inside a fenced block.
+ */
+export function lineAbove(doc: string, start: number): string | undefined {
   const lines = doc.slice(0, start).split('\n');
   lines.pop(); // the start of the memory's own first line
   let fenced = false;
-  let last: { line: string; index: number } | undefined;
-  lines.forEach((line, index) => {
+  let last: string | undefined;
+  for (const line of lines) {
     if (FENCE_RE.test(line)) fenced = !fenced;
-    else if (!fenced && line.trim() !== '' && !ANCHOR_RE.test(line)) last = { line, index };
-  });
-  if (fenced || last === undefined) return undefined;
-  const heading = ATX_RE.exec(last.line)?.[1] ?? CODE_ITEM_RE.exec(last.line)?.[1];
-  return heading === undefined ? undefined : headingName(heading.trim());
+    else if (!fenced && line.trim() !== '' && !ANCHOR_RE.test(line)) last = line;
+  }
+  return fenced ? undefined : last;
 }
 
 function headingName(text: string): SourceHeading | undefined {

@@ -100,7 +100,48 @@ export function negatedRanges(text: string, need = false): Array<[number, number
     start = m.index + m[0].length;
   }
   if (start < text.length) consider(text.length);
+  return [...ranges, ...deniedLists(text)];
+}
+
+/**
+ * "the following properties are not implemented at this moment:" then a list: the denial is about
+ * the items below, not about anything in its own clause (which names none). Only a line that
+ * announces "the following" and denies them, ending in a colon, and only the list right under it
+ * (in the same text, or the memory's own block when the line stands above it in its document).
+ */
+const DENIED_LIST_INTRO = String.raw`^[^\n]*\bthe\s+following\b[^\n:]*\b(?:is|are)\s+(?:not|no\s+longer)(?:\s+(?:yet|currently))?\s+(?:implemented|supported|available|provided)\b[^\n:]*:[ \t]*$`;
+const LIST_ITEM_RE = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S/;
+
+/** Whether a line announces a list of things the project does not have. */
+export function deniesFollowingList(line: string): boolean {
+  return new RegExp(DENIED_LIST_INTRO, 'i').test(line);
+}
+
+function deniedLists(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const intro = new RegExp(DENIED_LIST_INTRO, 'gim');
+  for (let m = intro.exec(text); m !== null; m = intro.exec(text)) {
+    const lineEnd = m.index + m[0].length;
+    if (lineEnd >= text.length) continue;
+    let at = lineEnd + 1;
+    // One blank line may stand between the announcement and its list.
+    const blank = /^[ \t]*\n/.exec(text.slice(at));
+    if (blank) at += blank[0].length;
+    const list = listAt(text, at);
+    if (list) ranges.push(list);
+  }
   return ranges;
+}
+
+/** The list items that start at `at`, one after another, as one range (undefined: no list there). */
+export function listAt(text: string, at: number): [number, number] | undefined {
+  let end = at;
+  while (end < text.length) {
+    const lineEnd = text.indexOf('\n', end);
+    if (!LIST_ITEM_RE.test(text.slice(end, lineEnd === -1 ? text.length : lineEnd))) break;
+    end = lineEnd === -1 ? text.length : lineEnd + 1;
+  }
+  return end > at ? [at, end] : undefined;
 }
 
 export function isInside(ranges: ReadonlyArray<[number, number]>, at: number): boolean {

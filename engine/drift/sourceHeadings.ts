@@ -2,41 +2,68 @@ import { execFile } from 'node:child_process';
 import { gitEnvironment } from '../gitEnvironment';
 import type { PendingMemory } from './claimStore';
 import { GitFailure } from './gitFailure';
-import { hasOwnHeading, headingAbove } from './headingClaims';
+import { hasOwnHeading, headingAbove, lineAbove } from './headingClaims';
 import type { SourceHeading } from './headingClaims';
+import { deniesFollowingList, listAt } from './negation';
 import { resolveClaimPath } from './workspacePaths';
 
 const MARKDOWN_RE = /\.(?:md|mdx|markdown)$/i;
 
+/** What a memory's place in its source document says about it (see sourceContexts). */
+export interface SourceContext {
+  /** The heading right above it, when it names something. */
+  heading?: SourceHeading;
+  /** A list under "the following ... are not implemented:": its items are denied. */
+  deniedList?: true;
+}
+
 /**
  * The heading each memory stands under in the Markdown document it was taken from (its source
- * file), in that document as git had it when the memory was written: the workspace's copy may
- * have been rewritten since. A memory not found verbatim there, one with a heading of its own,
- * and one whose document git does not have then get none. Two git calls per document and time.
+ * file), and whether it is a list a denial above it announces, in that document as git had it
+ * when the memory was written: the workspace's copy may have been rewritten since. A memory not
+ * found verbatim there and one whose document git does not have then get neither; one with a
+ * heading of its own gets no heading. Two git calls per document and time.
  */
-export async function sourceHeadings(
+export async function sourceContexts(
   root: string,
   memories: readonly PendingMemory[],
-): Promise<Map<string, SourceHeading>> {
+): Promise<Map<string, SourceContext>> {
   const byDocument = new Map<string, { file: string; validFrom: number; memories: PendingMemory[] }>();
   for (const memory of memories) {
     const file = markdownSource(root, memory);
-    if (file === undefined || hasOwnHeading(memory.content)) continue;
+    if (file === undefined) continue;
     const key = `${file}\u0000${memory.validFrom}`;
     let group = byDocument.get(key);
     if (!group) byDocument.set(key, (group = { file, validFrom: memory.validFrom, memories: [] }));
     group.memories.push(memory);
   }
-  const headings = new Map<string, SourceHeading>();
+  const contexts = new Map<string, SourceContext>();
   for (const { file, validFrom, memories: inDocument } of byDocument.values()) {
     const doc = await documentAt(root, file, validFrom);
     if (doc === undefined) continue;
     for (const memory of inDocument) {
-      const heading = onlyHeading(doc, memory.content);
-      if (heading) headings.set(memory.id, heading);
+      const heading = hasOwnHeading(memory.content) ? undefined : onlyHeading(doc, memory.content);
+      const denied = deniedBelow(doc, memory.content);
+      if (heading || denied)
+        contexts.set(memory.id, { ...(heading ? { heading } : {}), ...(denied ? { deniedList: true } : {}) });
     }
   }
-  return headings;
+  return contexts;
+}
+
+/**
+ * A block that opens with a list, right under "the following properties are not implemented at
+ * this moment:" at every place it stands in the document.
+ */
+function deniedBelow(doc: string, text: string): boolean {
+  if (listAt(text, 0) === undefined) return false;
+  let found = false;
+  for (let at = doc.indexOf(text); at !== -1; at = doc.indexOf(text, at + 1)) {
+    const above = lineAbove(doc, at);
+    if (above === undefined || !deniesFollowingList(above)) return false;
+    found = true;
+  }
+  return found;
 }
 
 /**

@@ -141,6 +141,106 @@ describe('drift on documented defaults', () => {
     );
   });
 
+  it('calls a default stale when the code, which left it to the platform then, now declares another one', async () => {
+    // `serialization` was passed through to the platform; a new module now declares its own default.
+    const run = `function run (file, { serialization, limit = 10 } = {}) {\n  return spawn(file, { serialization, limit })\n}\nmodule.exports = run\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/run.js': run },
+      'Advanced serialization by default',
+      {
+        write: {
+          'lib/options.js': `function normalize ({ serialization = 'advanced', ...rest } = {}) {\n  return { serialization, ...rest }\n}\nmodule.exports = normalize\n`,
+        },
+      },
+    );
+    const adopted = await rememberAt(test, "The `serialization` option defaults to `'json'`.", BEFORE_CHANGE);
+    const same = await rememberAt(
+      test,
+      "The `serialization` option defaults to `'advanced'`.",
+      BEFORE_CHANGE,
+    );
+    // `limit` was declared then with another value: the memory never held, nothing drifted.
+    const never = await rememberAt(test, 'The `limit` option defaults to `5`.', BEFORE_CHANGE);
+
+    const report = await test.call('drift', { all: true });
+    const stale = defaultClaim(report, adopted);
+    assert.deepEqual([stale.verdict, stale.evidence.now], ['stale', 'advanced']);
+    assert.equal(stale.evidence.commit?.hash, changing);
+    assert.equal(defaultClaim(report, same).verdict, 'ok');
+    assert.equal(defaultClaim(report, never).verdict, 'unverifiable');
+  });
+
+  it('leaves a default the code did not declare then unverifiable when several places declare one now', async () => {
+    const { test } = await scannedAfterChange(
+      { 'lib/run.js': 'function run (file, { encoding } = {}) {\n  return spawn(file, { encoding })\n}\n' },
+      'Encodings per stream',
+      {
+        write: {
+          'lib/stdout.js': "function out ({ encoding = 'utf8' } = {}) {\n  return encoding\n}\n",
+          'lib/stderr.js': "function err ({ encoding = 'buffer' } = {}) {\n  return encoding\n}\n",
+        },
+      },
+    );
+    const id = await rememberAt(test, "The `encoding` option defaults to `'latin1'`.", BEFORE_CHANGE);
+    assert.equal(defaultClaim(await test.call('drift', { all: true }), id).verdict, 'unverifiable');
+  });
+
+  it('reads "`x` is `v` by default" and "By default, `x` is `v`" as that option\'s default, and checks it', async () => {
+    const defaults = (text: string) =>
+      extractClaims(text)
+        .filter((c) => c.isDefault)
+        .map((c) => [c.subject, c.value, text.slice(c.span[0], c.span[1])]);
+    assert.deepEqual(
+      defaults('`options.useDefaults` is `false` by default, but will be `true` in the next major version.'),
+      [['options.useDefaults', 'false', 'false']],
+    );
+    assert.deepEqual(defaults('The `strict` option is set to `true` by default.'), [
+      ['strict', 'true', 'true'],
+    ]);
+    assert.deepEqual(defaults("By default, `level` is `'info'`."), [['level', 'info', "'info'"]]);
+    // Not a default: what happens by default, or a value that is not the option's.
+    assert.deepEqual(defaults('`watch` is enabled by default.'), []);
+    assert.deepEqual(defaults('`cwd` is `process.cwd()` unless set, and `false` by default elsewhere.'), []);
+
+    const csp = (useDefaults: string) =>
+      `function contentSecurityPolicy ({ useDefaults = ${useDefaults} } = {}) {\n  return useDefaults\n}\nmodule.exports = contentSecurityPolicy\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'middlewares/csp.js': csp('false') },
+      'Content-Security-Policy: enable useDefaults by default',
+      { write: { 'middlewares/csp.js': csp('true') } },
+    );
+    const id = await rememberAt(
+      test,
+      '`options.useDefaults` is `false` by default, but will be `true` in the next major version.',
+      BEFORE_CHANGE,
+    );
+    const claim = defaultClaim(await test.call('drift', { all: true }), id);
+    assert.deepEqual(
+      [claim.verdict, claim.evidence.now, claim.evidence.commit?.hash],
+      ['stale', 'true', changing],
+    );
+  });
+
+  it('calls a boolean default stale when its declaration now computes it from other state', async () => {
+    const request = (blocking: string) =>
+      `class Request {\n  constructor ({ method, blocking, reset }) {\n    this.method = method\n    this.blocking = ${blocking}\n    this.reset = reset ?? other\n  }\n}\nmodule.exports = Request\n`;
+    const { test, changing } = await scannedAfterChange(
+      { 'lib/request.js': request('blocking == null ? false : blocking') },
+      'Assume blocking unless HEAD',
+      { write: { 'lib/request.js': request("blocking ?? this.method !== 'HEAD'") } },
+    );
+    const id = await rememberAt(
+      test,
+      '* **blocking** `boolean` (optional) - Default: `false`',
+      BEFORE_CHANGE,
+    );
+    const claim = defaultClaim(await test.call('drift', { all: true }), id);
+    assert.deepEqual(
+      [claim.verdict, claim.evidence.now, claim.evidence.commit?.hash, claim.evidence.repair],
+      ['stale', "this.method !== 'HEAD'", changing, undefined],
+    );
+  });
+
   it('reads option lists with bold names and defaults in parentheses, and checks them the same way', async () => {
     const { test, changing } = await scannedAfterChange(
       { 'lib/logger.js': logger('info') },
