@@ -151,7 +151,7 @@ for (const library of lazyLibraries) {
 // The o200k rank table the engine counts tokens with (engine/retrieval/tokenCount.ts): read as
 // one buffer in milliseconds, where gpt-tokenizer's tables took ~0.2-0.3 s of CPU to load; the
 // library itself ships no more (a devDependency: this table's source and the tests' oracle).
-writeTokenizerTable(path.join(dist, 'lazy', 'o200k.bin'));
+await writeTokenizerTable(path.join(dist, 'lazy', 'o200k.bin'));
 
 // The timeline and analytics webviews' scripts: browser bundles, loaded by
 // extension/webviews/timelinePanel.ts and analyticsPanel.ts.
