@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeBundleAscii } from './asciiBundle.mjs';
+import { englishZodLocale, oneAjv } from './bundleSlimming.mjs';
 import { quantizeUseLite } from './quantizeUseLite.mjs';
 import { writeTokenizerTable } from './tokenizerTable.mjs';
 
@@ -129,12 +130,15 @@ for (const entry of nodeEntries) {
     // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
     // comments: the in-host profiler names the module of each long task by them.
     minifyWhitespace: entry.out !== 'extension',
-    plugins:
-      entry.out === 'engineCore'
+    plugins: [
+      englishZodLocale,
+      oneAjv,
+      ...(entry.out === 'engineCore'
         ? [lazyLibrary]
         : entry.in.startsWith('extension/')
           ? [sharedEngineCore, engineWithoutSideEffects]
-          : [sharedEngineCore],
+          : [sharedEngineCore]),
+    ],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
