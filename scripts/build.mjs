@@ -94,6 +94,13 @@ const lazyLibraries = [
   { module: 'fake-indexeddb', out: 'fakeIndexeddb' },
   // The PostgreSQL driver: only `engram serve --team --store postgres://...` loads it (engine/pgStore).
   { module: 'pg', out: 'pg' },
+  // Loaded on first use already (test/boundaries/engineStartup.test.ts) but parsed by every process
+  // with the bundle (~290 KB): config and manifest parsers for drift checks and scans, git history
+  // for drift, and the HTTP server under `--http` bridges and the team server.
+  { module: 'yaml', out: 'yaml' },
+  { module: 'smol-toml', out: 'smolToml' },
+  { module: 'simple-git', out: 'simpleGit' },
+  { module: '@hono/node-server', out: 'honoNodeServer' },
 ];
 const lazyLibrary = {
   name: 'lazyLibrary',
