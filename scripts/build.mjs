@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { makeBundleAscii } from './asciiBundle.mjs';
+import { englishZodLocale, oneAjv } from './bundleSlimming.mjs';
 import { quantizeUseLite } from './quantizeUseLite.mjs';
 import { writeTokenizerTable } from './tokenizerTable.mjs';
 
@@ -93,6 +94,13 @@ const lazyLibraries = [
   { module: 'fake-indexeddb', out: 'fakeIndexeddb' },
   // The PostgreSQL driver: only `engram serve --team --store postgres://...` loads it (engine/pgStore).
   { module: 'pg', out: 'pg' },
+  // Loaded on first use already (test/boundaries/engineStartup.test.ts) but parsed by every process
+  // with the bundle (~290 KB): config and manifest parsers for drift checks and scans, git history
+  // for drift, and the HTTP server under `--http` bridges and the team server.
+  { module: 'yaml', out: 'yaml' },
+  { module: 'smol-toml', out: 'smolToml' },
+  { module: 'simple-git', out: 'simpleGit' },
+  { module: '@hono/node-server', out: 'honoNodeServer' },
 ];
 const lazyLibrary = {
   name: 'lazyLibrary',
@@ -129,12 +137,15 @@ for (const entry of nodeEntries) {
     // classes whose names errors print. dist/extension.js (85 KB) keeps esbuild's `// module`
     // comments: the in-host profiler names the module of each long task by them.
     minifyWhitespace: entry.out !== 'extension',
-    plugins:
-      entry.out === 'engineCore'
+    plugins: [
+      englishZodLocale,
+      oneAjv,
+      ...(entry.out === 'engineCore'
         ? [lazyLibrary]
         : entry.in.startsWith('extension/')
           ? [sharedEngineCore, engineWithoutSideEffects]
-          : [sharedEngineCore],
+          : [sharedEngineCore]),
+    ],
   });
   makeBundleAscii(path.join(dist, `${entry.out}.js`));
 }
@@ -151,7 +162,7 @@ for (const library of lazyLibraries) {
 // The o200k rank table the engine counts tokens with (engine/retrieval/tokenCount.ts): read as
 // one buffer in milliseconds, where gpt-tokenizer's tables took ~0.2-0.3 s of CPU to load; the
 // library itself ships no more (a devDependency: this table's source and the tests' oracle).
-writeTokenizerTable(path.join(dist, 'lazy', 'o200k.bin'));
+await writeTokenizerTable(path.join(dist, 'lazy', 'o200k.bin'));
 
 // The timeline and analytics webviews' scripts: browser bundles, loaded by
 // extension/webviews/timelinePanel.ts and analyticsPanel.ts.

@@ -11,12 +11,15 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { z } from 'zod';
 import { argumentError, invalidParams, isCallerError, oneLine, ProtocolError } from './argumentErrors';
 import { compatArgumentMessage, compatErrorResult } from './compatErrors';
 import type { MethodName, MethodParams, MethodResult } from '../api/methods';
 import { EngramError } from '../errors';
 import type { BridgeRuntime } from './processRuntime';
+import type { Profile } from './profiles';
 import { portableSchema } from './portableSchema';
 import { getPrompt, PROMPTS, RECORDING_PROMPTS } from './prompts';
 import { readResource, RECORDING_RESOURCES, RESOURCE_TEMPLATES, RESOURCES } from './resources';
@@ -42,6 +45,34 @@ function describeTool(tool: ToolDefinition): Tool {
 }
 
 /**
+ * Each profile's tools/list answer, described on the first tools/list rather than when a server is
+ * made: the JSON schemas of every tool cost a stdio bridge ~35 ms of CPU (cold zod code) before it
+ * could answer anything, and a tool call needs none of them. Kept for the process: the tools are
+ * fixed, and an HTTP bridge makes a server per session.
+ */
+const listings = new Map<Profile, Tool[]>();
+
+function listingOf(profile: Profile, tools: readonly ToolDefinition[]): Tool[] {
+  let listing = listings.get(profile);
+  if (!listing) listings.set(profile, (listing = tools.map(describeTool)));
+  return listing;
+}
+
+/**
+ * The SDK's server checks elicitation answers with Ajv, which its constructor builds (~6 ms of CPU
+ * before a bridge answers anything); Engram never elicits, so it is built on first use, if ever.
+ */
+function validatorOnFirstUse(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator<T>(schema: JsonSchemaType) {
+      ajv ??= new AjvJsonSchemaValidator();
+      return ajv.getValidator<T>(schema);
+    },
+  };
+}
+
+/**
  * Who is calling when the transport knows it (the team server's tokens): every write is recorded
  * as `agent`, and `authorize` refuses a method the caller may not call (throws).
  */
@@ -61,13 +92,13 @@ export function createBridgeServer(runtime: BridgeRuntime, caller?: BridgeCaller
     { name: 'engram', title: 'Engram', version: VERSION },
     {
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+      jsonSchemaValidator: validatorOnFirstUse(),
       instructions:
         'Engram is the project memory. Call memory_context or memory_recall before working on something, memory_remember when you learn a decision, convention or fix worth keeping.',
     },
   );
   const tools = toolsFor(runtime.profile);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed = tools.map(describeTool);
   const session = `mcp-${randomUUID()}`;
   const roots = async () => {
     if (!server.getClientCapabilities()?.roots) return [];
@@ -85,7 +116,7 @@ export function createBridgeServer(runtime: BridgeRuntime, caller?: BridgeCaller
     },
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listingOf(runtime.profile, tools) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     const tool = byName.get(name);

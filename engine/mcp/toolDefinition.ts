@@ -39,10 +39,34 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   run(args: z.output<I>, context: ToolContext): Promise<ToolOutput<z.input<O>>>;
 }
 
-/** Types a tool against its schemas, then erases them so the registry can hold every tool in one list. */
+/** A tool as written: its schemas as functions that build them. */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> extends Omit<
+  ToolDefinition<I, O>,
+  'input' | 'output'
+> {
+  input: () => I;
+  output: () => O;
+}
+
+/**
+ * Types a tool against its schemas, then erases them so the registry can hold every tool in one
+ * list. The schemas are built on first use: a bridge's process built every tool's at load (zod
+ * objects, ~22 ms of CPU before it answered anything), and a call needs only its own tool's.
+ */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
-  tool: ToolDefinition<I, O>,
+  spec: ToolSpec<I, O>,
 ): ToolDefinition {
+  let input: I | undefined;
+  let output: O | undefined;
+  const tool: ToolDefinition<I, O> = {
+    ...spec,
+    get input() {
+      return (input ??= spec.input());
+    },
+    get output() {
+      return (output ??= spec.output());
+    },
+  };
   return tool;
 }
 

@@ -1,26 +1,33 @@
 import { gunzipSync } from 'node:zlib';
 /**
  * A byte-pair encoding's rank table in a form that loads without parsing: every token's bytes laid
- * end to end, its rank the index of its offset. gpt-tokenizer builds a Map of 200k strings from a
- * 2.4 MB JSON string at load, which was most of an MCP bridge's first answer (~0.2-0.3 s of CPU of
- * ~0.9 s at 10k memories, docs/benchmarks.md); this table is read as one buffer and hashed in a
- * few milliseconds. scripts/tokenizerTable.mjs writes it at build as dist/lazy/o200k.bin:
- * uint32 count, uint32 offsets[count + 1], then the bytes (little-endian).
+ * end to end, its rank the index of its offset, and the hash table over them. gpt-tokenizer builds
+ * a Map of 200k strings from a 2.4 MB JSON string at load, which was most of an MCP bridge's first
+ * answer (~0.2-0.3 s of CPU of ~0.9 s at 10k memories, docs/benchmarks.md). Hashing the 200k
+ * tokens at load still cost a bridge's first budgeted answer ~40 ms of cold code, so the build
+ * stores the hash table too, and a load is one inflate and three views of its bytes.
+ * scripts/tokenizerTable.mjs writes it at build as dist/lazy/o200k.bin (`encode`):
+ * uint32 count, uint32 offsets[count + 1], int32 slots[slotCountFor(count)], then the bytes
+ * (little-endian).
  */
 export class BpeRankTable {
-  /** Open addressing: rank + 1 per slot, 0 when empty; at most a third full. */
+  /** Open addressing: rank + 1 per slot, 0 when empty; at most half full. */
   private readonly slots: Int32Array;
   private readonly mask: number;
 
   constructor(
     private readonly bytes: Uint8Array,
     private readonly offsets: Uint32Array,
+    /** The hash table an earlier table's `slots` held (a stored table); else hashed here. */
+    slots?: Int32Array,
   ) {
     const count = offsets.length - 1;
-    let size = 1;
-    while (size < count * 3) size *= 2;
-    this.slots = new Int32Array(size);
+    const size = slotCountFor(count);
+    if (slots && slots.length !== size)
+      throw new Error(`not a rank table: ${slots.length} slots for ${count} tokens`);
+    this.slots = slots ?? new Int32Array(size);
     this.mask = size - 1;
+    if (slots) return;
     for (let rank = 0; rank < count; rank++) {
       const start = offsets[rank]!;
       const end = offsets[rank + 1]!;
@@ -37,6 +44,20 @@ export class BpeRankTable {
 
   get size(): number {
     return this.offsets.length - 1;
+  }
+
+  /** The table as decodeRankTable reads it (before the build gzips it). */
+  encode(): Uint8Array {
+    const count = this.size;
+    const head = new Uint32Array(1 + count + 1);
+    head[0] = count;
+    head.set(this.offsets, 1);
+    const file = new Uint8Array(head.byteLength + this.slots.byteLength + this.bytes.length);
+    const view = new DataView(file.buffer);
+    head.forEach((value, i) => view.setUint32(i * 4, value, true));
+    this.slots.forEach((value, i) => view.setInt32(head.byteLength + i * 4, value, true));
+    file.set(this.bytes, head.byteLength + this.slots.byteLength);
+    return file;
   }
 
   /** The rank of `piece[start, end)`, or -1 when those bytes are no token. */
@@ -65,19 +86,53 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return hash >>> 0;
 }
 
+/** Hash slots for `count` tokens: a power of two, at most half full. */
+function slotCountFor(count: number): number {
+  let size = 1;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /**
  * The table from the file scripts/tokenizerTable.mjs writes, gzipped there to keep the installed
- * extension within its 40 MB budget (2.2 -> 1.2 MB; ~11 ms to inflate).
+ * extension within its 40 MB budget (4.3 -> 2.1 MB; ~15 ms to inflate). Its numbers are read in place where the
+ * machine is little-endian, as the file is.
  */
 export function decodeRankTable(stored: Uint8Array): BpeRankTable {
-  const file = stored[0] === 0x1f && stored[1] === 0x8b ? gunzipSync(stored) : stored;
+  let file = stored[0] === 0x1f && stored[1] === 0x8b ? inflate(stored) : stored;
+  // Typed arrays over the file need its start 4-byte aligned.
+  if (file.byteOffset % 4 !== 0) file = file.slice();
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const count = view.getUint32(0, true);
-  const offsets = new Uint32Array(count + 1);
-  for (let i = 0; i <= count; i++) offsets[i] = view.getUint32(4 + i * 4, true);
-  const bytes = file.subarray(4 + (count + 1) * 4);
+  const count = file.byteLength >= 4 ? view.getUint32(0, true) : 0;
+  const slotCount = slotCountFor(count);
+  const bytesAt = 4 * (count + 2 + slotCount);
+  if (count === 0 || file.byteLength < bytesAt) throw new Error('not a rank table: too short');
+  const words = (at: number, length: number) => {
+    if (LITTLE_ENDIAN) return new Uint32Array(file.buffer, file.byteOffset + at, length);
+    const copy = new Uint32Array(length);
+    for (let i = 0; i < length; i++) copy[i] = view.getUint32(at + i * 4, true);
+    return copy;
+  };
+  const offsets = words(4, count + 1);
+  const slotWords = words(4 * (count + 2), slotCount);
+  const slots = new Int32Array(slotWords.buffer, slotWords.byteOffset, slotCount);
+  const bytes = file.subarray(bytesAt);
   if (offsets[count] !== bytes.length) throw new Error('not a rank table: its offsets and bytes disagree');
-  return new BpeRankTable(bytes, offsets);
+  return new BpeRankTable(bytes, offsets, slots);
+}
+
+/**
+ * A gzip file inflated into one buffer of its stated size (the trailer's last 4 bytes): in 16 KiB
+ * pieces, as by default, the 4 MB table took ~20% more CPU, the last of it joining the pieces.
+ */
+function inflate(gzipped: Uint8Array): Buffer {
+  const size = new DataView(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength).getUint32(
+    gzipped.byteLength - 4,
+    true,
+  );
+  return gunzipSync(gzipped, { chunkSize: Math.max(64, size) });
 }
 
 /** The table from gpt-tokenizer's rank list (a token as its text, or as bytes when not UTF-8). */

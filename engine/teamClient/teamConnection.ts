@@ -1,5 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import { invalidInput } from '../errors';
 
 /** Where the team server is and who we are to it (engram.team.url / --team-url, ENGRAM_TEAM_TOKEN). */
@@ -59,6 +59,17 @@ export async function sendToTeam(
 
 const STALE_CONNECTION = Symbol('stale connection');
 
+/**
+ * Node's HTTP and TLS stack, loaded on the first call to a team server rather than with the
+ * engine: every one-shot CLI command and MCP bridge loads this module, few talk to a team server,
+ * and loading the stack cost each ~6 ms of CPU. `require`, not `import()`: the CLI compiles the
+ * engine bundle through vm.Script (bin/codeCache.ts), where Node 20 has no loader for import().
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const requireHttp = () => require('node:http') as typeof http;
+const requireHttps = () => require('node:https') as typeof https;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /** One POST /rpc; `pooled` false: on a connection of its own (no agent). */
 function post(
   target: TeamTarget,
@@ -67,7 +78,7 @@ function post(
   pooled: boolean,
 ): Promise<TeamOutcome | typeof STALE_CONNECTION> {
   const url = new URL(`${target.url}/rpc`);
-  const request = url.protocol === 'https:' ? https.request : http.request;
+  const { request } = url.protocol === 'https:' ? requireHttps() : requireHttp();
   return new Promise((resolve) => {
     const req = request(
       url,

@@ -9,6 +9,9 @@
 // checkout's dist/). Every Node process loads the certificates NODE_EXTRA_CA_CERTS names at start
 // (~35 ms of CPU per process on the machine of docs/benchmarks.md, which sets it; a user's machine
 // usually does not): --no-extra-ca runs every subject without it, and the first line says which.
+// A server's CPU is given twice: the whole process's (/usr/bin/time, to its exit, which includes
+// what a bridge does after answering: its background index builds, closing) and to the answer
+// (every thread's schedstat read when the answer arrives, Linux only).
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -105,6 +108,32 @@ function freshWorkspace(): string {
 interface Sample {
   wallMs: number;
   cpuMs: number;
+  /** A server's CPU from spawn to its first answer (the rest of cpuMs is after it, to exit). */
+  answerCpuMs?: number;
+}
+
+/**
+ * CPU time a running process has used, every thread's, in ms (Linux's schedstat: nanoseconds, where
+ * /usr/bin/time's figures are in 10 ms steps); NaN where /proc cannot tell.
+ */
+function cpuSoFar(pid: number): number {
+  try {
+    let ns = 0;
+    for (const thread of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    return ns / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The process /usr/bin/time `timePid` runs (its one child). */
+function timedChild(timePid: number | null): number {
+  try {
+    return Number(readFileSync(`/proc/${timePid}/task/${timePid}/children`, 'utf8').trim().split(' ')[0]);
+  } catch {
+    return NaN;
+  }
 }
 
 /** Runs a command to its end under /usr/bin/time, for its CPU time beside the wall time. */
@@ -130,21 +159,21 @@ async function firstAnswer(args: string[], cwd: string, tool: string, query: str
   const usage = path.join(cwd, 'usage.txt');
   const client = new Client({ name: 'oneshot-bench', version: '1.0.0' });
   const start = process.hrtime.bigint();
-  await client.connect(
-    new StdioClientTransport({
-      command: '/usr/bin/time',
-      args: ['-f', '%U %S', '-o', usage, process.execPath, ...args],
-      env: { ...childEnv, ENGRAM_EMBEDDING: 'off', MEMORY_FILE_PATH: path.join(cwd, 'server-memory.jsonl') },
-      cwd,
-      stderr: 'ignore',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: '/usr/bin/time',
+    args: ['-f', '%U %S', '-o', usage, process.execPath, ...args],
+    env: { ...childEnv, ENGRAM_EMBEDDING: 'off', MEMORY_FILE_PATH: path.join(cwd, 'server-memory.jsonl') },
+    cwd,
+    stderr: 'ignore',
+  });
+  await client.connect(transport);
   const result = (await client.callTool({ name: tool, arguments: { query } })) as { isError?: boolean };
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  const answerCpuMs = cpuSoFar(timedChild(transport.pid));
   if (result.isError) throw new Error(`${tool} failed: ${JSON.stringify(result)}`);
   await client.close();
   await new Promise((resolve) => setTimeout(resolve, 100));
-  return { wallMs, cpuMs: cpuOf(usage) };
+  return { wallMs, cpuMs: cpuOf(usage), answerCpuMs };
 }
 
 type Subject = [string, (cwd: string) => Sample | Promise<Sample>];
@@ -198,14 +227,18 @@ async function main(): Promise<void> {
   console.log(
     `${before.machine}; ${ROUNDS} rounds; load ${before.load} -> ${after.load}; ${before.date}; ${extraCa}`,
   );
-  for (const [name, list] of samples)
+  for (const [name, list] of samples) {
+    const answerCpu = list.map((s) => s.answerCpuMs ?? NaN).filter((ms) => !Number.isNaN(ms));
     console.log(
       `${name.padEnd(40)} wall median ${round(median(list.map((s) => s.wallMs)), 1)
         .toString()
         .padStart(
           7,
-        )} ms (${round(Math.min(...list.map((s) => s.wallMs)), 1)}-${round(Math.max(...list.map((s) => s.wallMs)), 1)})  CPU median ${round(median(list.map((s) => s.cpuMs)), 0)} ms`,
+        )} ms (${round(Math.min(...list.map((s) => s.wallMs)), 1)}-${round(Math.max(...list.map((s) => s.wallMs)), 1)})  CPU median ${round(median(list.map((s) => s.cpuMs)), 0)} ms${
+        answerCpu.length > 0 ? `, to the answer ${round(median(answerCpu), 0)} ms` : ''
+      }`,
     );
+  }
   rmSync(work, { recursive: true, force: true });
 }
 

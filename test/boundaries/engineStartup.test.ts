@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -40,6 +41,24 @@ describe('what loading the engine bundle evaluates', () => {
         [],
         `${lazy} is initialized with the bundle`,
       );
+  });
+
+  it("loads none of Node's HTTP or TLS modules: only a team server's client needs them", () => {
+    // The built bundle in a process of its own: Node lists every built-in module it has loaded.
+    // The test runner builds dist/ before any test runs (scripts/runTests.mjs).
+    const bundle = path.join(__dirname, '..', '..', 'dist', 'engineCore.js');
+    const loaded = JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['-e', `require(${JSON.stringify(bundle)}); console.log(JSON.stringify(process.moduleLoadList))`],
+        { encoding: 'utf8' },
+      ),
+    ) as string[];
+    assert.ok(loaded.includes('NativeModule zlib'), 'the list names the built-ins the engine loads');
+    assert.deepEqual(
+      loaded.filter((name) => /^NativeModule (_?https?|_http_\w+|tls|_tls_\w+)$/.test(name)),
+      [],
+    );
   });
 
   it('the check itself tells a static import from a dynamic one', async () => {

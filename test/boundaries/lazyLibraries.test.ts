@@ -15,6 +15,14 @@ const LAZY = [
   { file: 'lazy/hnswlibWasm.js', marker: 'waitForFileSystemSynced', users: ['engineCore.js'] },
   { file: 'lazy/fakeIndexeddb.js', marker: 'FDBKeyRange', users: ['engineCore.js'] },
   { file: 'lazy/pg.js', marker: 'SCRAM-SHA-256', users: ['engineCore.js'] },
+  { file: 'lazy/yaml.js', marker: 'Implicit map keys need to be', users: ['engineCore.js'] },
+  { file: 'lazy/smolToml.js', marker: 'Invalid TOML document', users: ['engineCore.js'] },
+  {
+    file: 'lazy/simpleGit.js',
+    marker: 'Cannot use simple-git on a directory that does not exist',
+    users: ['engineCore.js'],
+  },
+  { file: 'lazy/honoNodeServer.js', marker: 'Backslash in request path', users: ['engineCore.js'] },
 ];
 
 describe('libraries the engine loads on first use stay out of the bundles that load the engine', () => {

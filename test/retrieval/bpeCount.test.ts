@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { countTokens as libraryCount } from 'gpt-tokenizer';
 import o200k from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
@@ -131,6 +132,33 @@ describe('token counts from the rank table (engine/retrieval/bpeCount.ts)', () =
     for (const text of texts.slice(-400)) assert.equal(count(text), countTokens(text));
     const probe = Buffer.from('function budget');
     assert.equal(built.rankOf(probe, 0, probe.length), fromRanks.rankOf(probe, 0, probe.length));
+  });
+
+  it('the build stores the table, hash table included, as the engine encodes it from the ranks', () => {
+    const stored = gunzipSync(readFileSync(path.join(root, 'dist', 'lazy', 'o200k.bin')));
+    const encoded = rankTableFromRanks(o200k).encode();
+    assert.equal(stored.length, encoded.length);
+    assert.ok(stored.equals(encoded), 'dist/lazy/o200k.bin differs from the encoded ranks');
+  });
+
+  it('a stored table answers from the hash table it stores, without hashing its tokens again', () => {
+    const ranks = ['a', 'b', 'ab', 'abc', [0xff, 0xfe]];
+    const file = rankTableFromRanks(ranks).encode();
+    const table = decodeRankTable(file);
+    ranks.forEach((token, rank) => {
+      const bytes = typeof token === 'string' ? Buffer.from(token) : Uint8Array.from(token);
+      assert.equal(table.rankOf(bytes, 0, bytes.length), rank);
+    });
+    // Its 16 slots emptied (after the count and 6 offsets): nothing is found any more.
+    const slotsAt = 4 * (1 + ranks.length + 1);
+    const emptied = decodeRankTable(file.fill(0, slotsAt, slotsAt + 4 * 16));
+    assert.equal(emptied.rankOf(Buffer.from('ab'), 0, 2), -1);
+    assert.equal(emptied.size, ranks.length);
+  });
+
+  it('refuses a stored table cut short', () => {
+    const file = rankTableFromRanks(['a', 'b', 'ab']).encode();
+    assert.throws(() => decodeRankTable(file.subarray(0, 40)), /not a rank table/);
   });
 
   it('splits a text into pieces with the pattern gpt-tokenizer splits o200k text with', () => {

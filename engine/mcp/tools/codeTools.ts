@@ -35,67 +35,69 @@ const scanTool = defineTool({
   // Writes the code index and codebase memories (invalidating those of deleted files), and ends the
   // memories its drift check finds false (valid_to), as drift_check does; a repeat finds nothing changed.
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  input: z.object({
-    paths: z
-      .array(pathField)
-      .min(1)
-      .max(1000)
-      .optional()
-      .describe('rescan just these files or directories (workspace-relative); default the whole workspace'),
-    tokens: z
-      .boolean()
-      .optional()
-      .describe('also measure codebase memory tokens against source tokens (slower)'),
-    budget: budgetField,
-  }),
-  output: z.object({
-    root: z.string(),
-    generation: z.number(),
-    files: z.number(),
-    symbols: z.number(),
-    imports: z.number(),
-    skipped: z.number(),
-    skippedByReason: z.record(z.string(), z.number()),
-    counts: z.object({
-      added: z.number(),
-      changed: z.number(),
-      deleted: z.number(),
-      renamed: z.number(),
-      unchanged: z.number(),
+  input: () =>
+    z.object({
+      paths: z
+        .array(pathField)
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe('rescan just these files or directories (workspace-relative); default the whole workspace'),
+      tokens: z
+        .boolean()
+        .optional()
+        .describe('also measure codebase memory tokens against source tokens (slower)'),
+      budget: budgetField,
     }),
-    changes: z.object({
-      added: z.array(z.string()),
-      changed: z.array(z.string()),
-      deleted: z.array(z.string()),
-      renamed: z.array(z.object({ from: z.string(), to: z.string() })),
-    }),
-    /** The change lists were cut to the budget; counts has the totals. */
-    changesTruncated: z.boolean(),
-    memories: z.object({
+  output: () =>
+    z.object({
+      root: z.string(),
+      generation: z.number(),
       files: z.number(),
-      added: z.number(),
-      unchanged: z.number(),
-      invalidated: z.number(),
-      /** Drafts over a limit the host set: not written. */
-      rejected: z.number(),
-      memoryTokens: z.number(),
+      symbols: z.number(),
+      imports: z.number(),
+      skipped: z.number(),
+      skippedByReason: z.record(z.string(), z.number()),
+      counts: z.object({
+        added: z.number(),
+        changed: z.number(),
+        deleted: z.number(),
+        renamed: z.number(),
+        unchanged: z.number(),
+      }),
+      changes: z.object({
+        added: z.array(z.string()),
+        changed: z.array(z.string()),
+        deleted: z.array(z.string()),
+        renamed: z.array(z.object({ from: z.string(), to: z.string() })),
+      }),
+      /** The change lists were cut to the budget; counts has the totals. */
+      changesTruncated: z.boolean(),
+      memories: z.object({
+        files: z.number(),
+        added: z.number(),
+        unchanged: z.number(),
+        invalidated: z.number(),
+        /** Drafts over a limit the host set: not written. */
+        rejected: z.number(),
+        memoryTokens: z.number(),
+      }),
+      tokenRatio: z
+        .object({ memoryTokens: z.number(), sourceTokens: z.number(), ratio: z.number() })
+        .optional(),
+      interruptedScans: z.array(z.number()),
+      importsReresolved: z.number(),
+      millis: z.number(),
+      drift: z.object({
+        /** Memories checked again: those naming a changed path, and those never checked before. */
+        checked: z.number(),
+        /** How many of them drifted (moved, stale or dead); `memories` lists those the budget left room for. */
+        drifted: z.number(),
+        memories: z.array(memoryDriftSchema),
+        truncated: z.boolean(),
+        error: z.string().optional(),
+      }),
     }),
-    tokenRatio: z
-      .object({ memoryTokens: z.number(), sourceTokens: z.number(), ratio: z.number() })
-      .optional(),
-    interruptedScans: z.array(z.number()),
-    importsReresolved: z.number(),
-    millis: z.number(),
-    drift: z.object({
-      /** Memories checked again: those naming a changed path, and those never checked before. */
-      checked: z.number(),
-      /** How many of them drifted (moved, stale or dead); `memories` lists those the budget left room for. */
-      drifted: z.number(),
-      memories: z.array(memoryDriftSchema),
-      truncated: z.boolean(),
-      error: z.string().optional(),
-    }),
-  }),
   async run({ paths, tokens, budget = DEFAULT_BUDGET }, context) {
     const result = await context.call('scan', {
       ...(paths ? { paths } : {}),
@@ -238,23 +240,25 @@ const symbolsTool = defineTool({
   group: 'code',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({ query: z.string().min(1).max(500).describe('part of a symbol name'), ...searchInput }),
-  output: z.object({
-    symbols: z.array(
-      z.object({
-        name: z.string(),
-        kind: z.string(),
-        signature: z.string(),
-        doc: z.string().nullable(),
-        path: z.string(),
-        startLine: z.number(),
-        endLine: z.number(),
-        exported: z.boolean(),
-        container: z.string().nullable(),
-      }),
-    ),
-    nextCursor: nextCursorField,
-  }),
+  input: () =>
+    z.object({ query: z.string().min(1).max(500).describe('part of a symbol name'), ...searchInput }),
+  output: () =>
+    z.object({
+      symbols: z.array(
+        z.object({
+          name: z.string(),
+          kind: z.string(),
+          signature: z.string(),
+          doc: z.string().nullable(),
+          path: z.string(),
+          startLine: z.number(),
+          endLine: z.number(),
+          exported: z.boolean(),
+          container: z.string().nullable(),
+        }),
+      ),
+      nextCursor: nextCursorField,
+    }),
   async run(args, context) {
     const page = await searchPage(
       'code_symbols',
@@ -285,19 +289,21 @@ const filesTool = defineTool({
   group: 'code',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({ query: z.string().min(1).max(500).describe('part of a file path'), ...searchInput }),
-  output: z.object({
-    files: z.array(
-      z.object({
-        path: z.string(),
-        language: z.string().nullable(),
-        lines: z.number(),
-        size: z.number(),
-        symbols: z.number(),
-      }),
-    ),
-    nextCursor: nextCursorField,
-  }),
+  input: () =>
+    z.object({ query: z.string().min(1).max(500).describe('part of a file path'), ...searchInput }),
+  output: () =>
+    z.object({
+      files: z.array(
+        z.object({
+          path: z.string(),
+          language: z.string().nullable(),
+          lines: z.number(),
+          size: z.number(),
+          symbols: z.number(),
+        }),
+      ),
+      nextCursor: nextCursorField,
+    }),
   async run(args, context) {
     const page = await searchPage(
       'code_files',
@@ -383,16 +389,19 @@ const mapTool = defineTool({
   group: 'code',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    focus: z
-      .array(pathField)
-      .max(100)
-      .optional()
-      .describe('files to centre the map on (workspace-relative), e.g. the ones being edited'),
-    query: queryField.optional().describe('the task in words; files and identifiers it names centre the map'),
-    budget: budgetField,
-  }),
-  output: repoMapOutput,
+  input: () =>
+    z.object({
+      focus: z
+        .array(pathField)
+        .max(100)
+        .optional()
+        .describe('files to centre the map on (workspace-relative), e.g. the ones being edited'),
+      query: queryField
+        .optional()
+        .describe('the task in words; files and identifiers it names centre the map'),
+      budget: budgetField,
+    }),
+  output: () => repoMapOutput,
   async run({ focus, query, budget = DEFAULT_BUDGET }, context) {
     const map = await repoMapWithin({ focus, query }, budget, context);
     const footer = `(${map.tokens} tokens of ${map.budget}; ${map.files.length + map.filesOmitted} of ${map.indexedFiles} indexed files)`;

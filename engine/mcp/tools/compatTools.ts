@@ -44,8 +44,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: KG_CREATE_ENTITIES_PARAMS.pick({ entities: true }),
-    output: z.object({ entities: z.array(KG_ENTITY) }),
+    input: () => KG_CREATE_ENTITIES_PARAMS.pick({ entities: true }),
+    output: () => z.object({ entities: z.array(KG_ENTITY) }),
     async run(args, context) {
       const result = await context.call('graphCreateEntities', args);
       return { structured: result, text: json(result.entities) };
@@ -59,8 +59,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: KG_CREATE_RELATIONS_PARAMS.pick({ relations: true }),
-    output: z.object({ relations: z.array(KG_RELATION) }),
+    input: () => KG_CREATE_RELATIONS_PARAMS.pick({ relations: true }),
+    output: () => z.object({ relations: z.array(KG_RELATION) }),
     async run(args, context) {
       const result = await context.call('graphCreateRelations', args);
       return { structured: result, text: json(result.relations) };
@@ -73,10 +73,11 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: WRITE,
-    input: KG_ADD_OBSERVATIONS_PARAMS.pick({ observations: true }),
-    output: z.object({
-      results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })),
-    }),
+    input: () => KG_ADD_OBSERVATIONS_PARAMS.pick({ observations: true }),
+    output: () =>
+      z.object({
+        results: z.array(z.object({ entityName: z.string(), addedObservations: z.array(z.string()) })),
+      }),
     async run(args, context) {
       const result = await context.call('graphAddObservations', args);
       return { structured: result, text: json(result.results) };
@@ -89,8 +90,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: KG_DELETIONS.pick({ entityNames: true }),
-    output: doneOutput,
+    input: () => KG_DELETIONS.pick({ entityNames: true }),
+    output: () => doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
       return done('Entities deleted successfully');
@@ -103,8 +104,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: KG_DELETIONS.pick({ deletions: true }),
-    output: doneOutput,
+    input: () => KG_DELETIONS.pick({ deletions: true }),
+    output: () => doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
       return done('Observations deleted successfully');
@@ -117,8 +118,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: DELETE,
-    input: KG_DELETIONS.pick({ relations: true }),
-    output: doneOutput,
+    input: () => KG_DELETIONS.pick({ relations: true }),
+    output: () => doneOutput,
     async run(args, context) {
       await context.call('graphDelete', args);
       return done('Relations deleted successfully');
@@ -131,8 +132,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: z.object({}),
-    output: graphOutput,
+    input: () => z.object({}),
+    output: () => graphOutput,
     run: async (_args, context) => graphResult(await context.call('graphRead', {})),
   }),
   defineTool({
@@ -142,8 +143,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: KG_READ_FIELDS.pick({ query: true }),
-    output: graphOutput,
+    input: () => KG_READ_FIELDS.pick({ query: true }),
+    output: () => graphOutput,
     run: async ({ query }, context) => graphResult(await context.call('graphRead', { query })),
   }),
   defineTool({
@@ -153,8 +154,8 @@ export const COMPAT_TOOLS: ToolDefinition[] = [
     group: 'compat',
     profiles: COMPAT,
     hints: READ_ONLY,
-    input: KG_READ_FIELDS.pick({ names: true }),
-    output: graphOutput,
+    input: () => KG_READ_FIELDS.pick({ names: true }),
+    output: () => graphOutput,
     run: async ({ names }, context) => graphResult(await context.call('graphRead', { names })),
   }),
 ];

@@ -13,25 +13,27 @@ export const contextLevelsTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: CONTEXT_LEVELS_PARAMS.pick({ budget: true }).extend({
-    query: queryField.optional().describe('what the agent is about to work on'),
-  }),
-  output: z.object({
-    text: z.string(),
-    tokens: z.number(),
-    budget: z.number(),
-    levels: z.array(
-      z.object({
-        level: z.enum(LEVELS),
-        text: z.string(),
-        tokens: z.number(),
-        budget: z.number(),
-        lines: z.number(),
-        omitted: z.number(),
-        ids: z.array(z.string()),
-      }),
-    ),
-  }),
+  input: () =>
+    CONTEXT_LEVELS_PARAMS.pick({ budget: true }).extend({
+      query: queryField.optional().describe('what the agent is about to work on'),
+    }),
+  output: () =>
+    z.object({
+      text: z.string(),
+      tokens: z.number(),
+      budget: z.number(),
+      levels: z.array(
+        z.object({
+          level: z.enum(LEVELS),
+          text: z.string(),
+          tokens: z.number(),
+          budget: z.number(),
+          lines: z.number(),
+          omitted: z.number(),
+          ids: z.array(z.string()),
+        }),
+      ),
+    }),
   async run(args, context) {
     const block = await context.call('contextLevels', args);
     return { structured: block, text: levelledText(block) };

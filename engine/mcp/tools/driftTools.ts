@@ -173,13 +173,15 @@ const checkTool = defineTool({
   profiles: ['full'],
   // Ends memories found false (valid_to), as memory_invalidate does; a repeat records nothing new.
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  input: z.object({
-    paths: pathsField,
-    all: z.boolean().optional().describe('list every checked memory, not only the drifted ones'),
-    budget: budgetField,
-    cursor: cursorField,
-  }),
-  output: z.object({ ...summarySchema, memories: z.array(memoryDriftSchema), nextCursor: nextCursorField }),
+  input: () =>
+    z.object({
+      paths: pathsField,
+      all: z.boolean().optional().describe('list every checked memory, not only the drifted ones'),
+      budget: budgetField,
+      cursor: cursorField,
+    }),
+  output: () =>
+    z.object({ ...summarySchema, memories: z.array(memoryDriftSchema), nextCursor: nextCursorField }),
   async run({ paths, all, budget = DEFAULT_BUDGET, cursor }, context) {
     // A later page checks again (idempotent: same verdicts) and shows the memories after the cursor.
     const offset = cursorNumber('drift_check', decodeCursor('drift_check', cursor), 'o', 0);
@@ -214,19 +216,21 @@ const fixTool = defineTool({
   group: 'drift',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  input: z.object({
-    dryRun: z.boolean().optional().describe('only say what would be repaired (default true)'),
-    paths: pathsField,
-    budget: budgetField,
-  }),
-  output: z.object({
-    ...summarySchema,
-    dryRun: z.boolean(),
-    actions: z.array(actionSchema),
-    /** Actions left out to fit the budget (all were applied unless dryRun). */
-    actionsOmitted: z.number(),
-    memories: z.array(memoryDriftSchema),
-  }),
+  input: () =>
+    z.object({
+      dryRun: z.boolean().optional().describe('only say what would be repaired (default true)'),
+      paths: pathsField,
+      budget: budgetField,
+    }),
+  output: () =>
+    z.object({
+      ...summarySchema,
+      dryRun: z.boolean(),
+      actions: z.array(actionSchema),
+      /** Actions left out to fit the budget (all were applied unless dryRun). */
+      actionsOmitted: z.number(),
+      memories: z.array(memoryDriftSchema),
+    }),
   async run({ dryRun = true, paths, budget = DEFAULT_BUDGET }, context) {
     const report = await context.call('drift', {
       fix: true,

@@ -11,23 +11,24 @@ const explainTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: ID_PARAMS.pick({ id: true }),
-  output: z.object({
-    memoryId: z.string(),
-    layer: z.string(),
-    trust: z.string(),
-    status: z.string(),
-    ageDays: z.number(),
-    idleDays: z.number(),
-    retention: z.number(),
-    importance: z.object({
-      score: z.number(),
-      factors: z.array(
-        z.object({ factor: z.string(), value: z.number(), weight: z.number(), contribution: z.number() }),
-      ),
+  input: () => ID_PARAMS.pick({ id: true }),
+  output: () =>
+    z.object({
+      memoryId: z.string(),
+      layer: z.string(),
+      trust: z.string(),
+      status: z.string(),
+      ageDays: z.number(),
+      idleDays: z.number(),
+      retention: z.number(),
+      importance: z.object({
+        score: z.number(),
+        factors: z.array(
+          z.object({ factor: z.string(), value: z.number(), weight: z.number(), contribution: z.number() }),
+        ),
+      }),
+      archive: z.object({ due: z.boolean(), unmet: z.array(z.string()) }),
     }),
-    archive: z.object({ due: z.boolean(), unmet: z.array(z.string()) }),
-  }),
   async run({ id }, context) {
     const facts = await context.call('explain', { id });
     const factors = facts.importance.factors
@@ -51,23 +52,25 @@ const dedupTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  input: z.object({
-    dryRun: z.boolean().optional().describe('list the pairs only (default true)'),
-    threshold: z.number().min(0.5).max(1).optional(),
-  }),
-  output: z.object({
-    dryRun: z.boolean(),
-    merged: z.number(),
-    pairs: z.array(
-      z.object({
-        keep: z.string(),
-        merge: z.string(),
-        similarity: z.number(),
-        keepExcerpt: z.string(),
-        mergeExcerpt: z.string(),
-      }),
-    ),
-  }),
+  input: () =>
+    z.object({
+      dryRun: z.boolean().optional().describe('list the pairs only (default true)'),
+      threshold: z.number().min(0.5).max(1).optional(),
+    }),
+  output: () =>
+    z.object({
+      dryRun: z.boolean(),
+      merged: z.number(),
+      pairs: z.array(
+        z.object({
+          keep: z.string(),
+          merge: z.string(),
+          similarity: z.number(),
+          keepExcerpt: z.string(),
+          mergeExcerpt: z.string(),
+        }),
+      ),
+    }),
   async run({ dryRun = true, threshold }, context) {
     const result = await context.call('dedup', { dryRun, ...(threshold === undefined ? {} : { threshold }) });
     const lines = result.pairs.map((p) => `${p.merge} -> ${p.keep} (${p.similarity}): ${p.mergeExcerpt}`);
@@ -86,20 +89,21 @@ const consolidateTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  input: z.object({ dryRun: z.boolean().optional().describe('list the clusters only (default true)') }),
-  output: z.object({
-    dryRun: z.boolean(),
-    created: z.array(z.string()),
-    clusters: z.array(
-      z.object({
-        members: z.array(z.string()),
-        entities: z.array(z.string()),
-        summary: z.string(),
-        importance: z.number(),
-        confidence: z.number(),
-      }),
-    ),
-  }),
+  input: () => z.object({ dryRun: z.boolean().optional().describe('list the clusters only (default true)') }),
+  output: () =>
+    z.object({
+      dryRun: z.boolean(),
+      created: z.array(z.string()),
+      clusters: z.array(
+        z.object({
+          members: z.array(z.string()),
+          entities: z.array(z.string()),
+          summary: z.string(),
+          importance: z.number(),
+          confidence: z.number(),
+        }),
+      ),
+    }),
   async run({ dryRun = true }, context) {
     const result = await context.call('consolidate', { dryRun });
     const lines = result.clusters.map((c) => `${c.members.length} memories -> ${c.summary}`);

@@ -16,52 +16,54 @@ export const locateTool = defineTool({
   group: 'code',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    query: z.string().min(1).max(MAX_ISSUE_CHARS).describe('the question or the issue text'),
-    limit: z.number().int().min(1).max(100).optional().describe('most files (default 10)'),
-    budget: budgetField,
-  }),
-  output: z.object({
-    files: z.array(
-      z.object({
-        path: z.string(),
-        role: z.string(),
-        score: z.number(),
-        channels: z.object({
-          code: channelRank
-            .extend({ score: z.number(), fields: z.record(z.string(), z.number()), prior: z.number() })
-            .optional(),
-          recall: channelRank.extend({ memories: z.array(z.string()) }).optional(),
-          map: channelRank.extend({ score: z.number() }).optional(),
-        }),
-        symbols: z.array(
-          z.object({
-            name: z.string(),
-            container: z.string().nullable(),
-            kind: z.string(),
-            line: z.number(),
-            endLine: z.number(),
-            score: z.number(),
-          }),
-        ),
-      }),
-    ),
-    /** Files left out to keep the result within the budget. */
-    filesOmitted: z.number(),
-    trace: z.object({
-      rolesAskedFor: z.array(z.string()),
-      channels: z.array(
+  input: () =>
+    z.object({
+      query: z.string().min(1).max(MAX_ISSUE_CHARS).describe('the question or the issue text'),
+      limit: z.number().int().min(1).max(100).optional().describe('most files (default 10)'),
+      budget: budgetField,
+    }),
+  output: () =>
+    z.object({
+      files: z.array(
         z.object({
-          name: z.enum(LOCATE_CHANNELS),
-          weight: z.number(),
-          candidates: z.number(),
-          ms: z.number(),
+          path: z.string(),
+          role: z.string(),
+          score: z.number(),
+          channels: z.object({
+            code: channelRank
+              .extend({ score: z.number(), fields: z.record(z.string(), z.number()), prior: z.number() })
+              .optional(),
+            recall: channelRank.extend({ memories: z.array(z.string()) }).optional(),
+            map: channelRank.extend({ score: z.number() }).optional(),
+          }),
+          symbols: z.array(
+            z.object({
+              name: z.string(),
+              container: z.string().nullable(),
+              kind: z.string(),
+              line: z.number(),
+              endLine: z.number(),
+              score: z.number(),
+            }),
+          ),
         }),
       ),
-      indexedFiles: z.number(),
-      note: z.string().optional(),
+      /** Files left out to keep the result within the budget. */
+      filesOmitted: z.number(),
+      trace: z.object({
+        rolesAskedFor: z.array(z.string()),
+        channels: z.array(
+          z.object({
+            name: z.enum(LOCATE_CHANNELS),
+            weight: z.number(),
+            candidates: z.number(),
+            ms: z.number(),
+          }),
+        ),
+        indexedFiles: z.number(),
+        note: z.string().optional(),
+      }),
     }),
-  }),
   async run({ query, limit = 10, budget = DEFAULT_BUDGET }, context) {
     const result = await context.call('locate', { query, limit });
     // The text repeats the files, one line each: the structured list gets what is left of half.

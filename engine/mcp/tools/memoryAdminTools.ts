@@ -21,17 +21,19 @@ const exportTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: EXPORT_PARAMS.pick({ format: true }).extend({
-    budget: budgetField,
-    cursor: cursorField,
-  }),
-  output: z.object({
-    format: z.enum(EXPORT_FORMATS),
-    text: z.string(),
-    lines: z.number(),
-    totalLines: z.number(),
-    nextCursor: nextCursorField,
-  }),
+  input: () =>
+    EXPORT_PARAMS.pick({ format: true }).extend({
+      budget: budgetField,
+      cursor: cursorField,
+    }),
+  output: () =>
+    z.object({
+      format: z.enum(EXPORT_FORMATS),
+      text: z.string(),
+      lines: z.number(),
+      totalLines: z.number(),
+      nextCursor: nextCursorField,
+    }),
   async run({ format = 'jsonl', budget = DEFAULT_BUDGET, cursor }, context) {
     const line = cursorNumber('memory_export', decodeCursor('memory_export', cursor), 'l', 0);
     // Without a file the engine answers with the text itself.
@@ -59,19 +61,20 @@ const statsTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({}),
-  output: z.object({
-    memories: z.number(),
-    versions: z.number(),
-    byLayer: z.record(z.string(), z.number()),
-    byStatus: z.record(z.string(), z.number()),
-    byKind: z.record(z.string(), z.number()),
-    entities: z.number(),
-    relations: z.number(),
-    events: z.number(),
-    bridge: z.object({ role: z.string(), profile: z.string(), database: z.string() }),
-    engine: z.record(z.string(), z.unknown()),
-  }),
+  input: () => z.object({}),
+  output: () =>
+    z.object({
+      memories: z.number(),
+      versions: z.number(),
+      byLayer: z.record(z.string(), z.number()),
+      byStatus: z.record(z.string(), z.number()),
+      byKind: z.record(z.string(), z.number()),
+      entities: z.number(),
+      relations: z.number(),
+      events: z.number(),
+      bridge: z.object({ role: z.string(), profile: z.string(), database: z.string() }),
+      engine: z.record(z.string(), z.unknown()),
+    }),
   async run(_args, context) {
     const stats = await context.call('stats', {});
     const { memories, versions, byLayer, byStatus, byKind, entities, relations, events, ...engine } = stats;

@@ -38,12 +38,13 @@ const entitiesTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    query: z.string().max(400).optional().describe('part of a name; omit for all'),
-    limit: z.number().int().min(1).max(500).optional().describe('at most this many (default 50)'),
-    budget: budgetField,
-  }),
-  output: z.object({ entities: z.array(entitySchema), truncated: z.boolean() }),
+  input: () =>
+    z.object({
+      query: z.string().max(400).optional().describe('part of a name; omit for all'),
+      limit: z.number().int().min(1).max(500).optional().describe('at most this many (default 50)'),
+      budget: budgetField,
+    }),
+  output: () => z.object({ entities: z.array(entitySchema), truncated: z.boolean() }),
   async run({ query, limit = 50, budget = DEFAULT_BUDGET }, context) {
     const found = (await context.call('entities', { query, limit })).map(entityView);
     const fitted = fitToBudget(found, budget);
@@ -62,18 +63,20 @@ const relatedTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    entity: z.string().min(1).max(400).describe('entity name or alias, e.g. a file path or package'),
-    hops: RELATED_PARAMS.shape.hops.describe('how far to walk (default 1)'),
-    limit: z.number().int().min(1).max(200).optional().describe('at most this many of each (default 25)'),
-    budget: budgetField,
-  }),
-  output: z.object({
-    entity: entitySchema,
-    related: z.array(entitySchema.extend({ hops: z.number(), score: z.number() })),
-    memories: z.array(memoryViewSchema),
-    truncated: z.boolean(),
-  }),
+  input: () =>
+    z.object({
+      entity: z.string().min(1).max(400).describe('entity name or alias, e.g. a file path or package'),
+      hops: RELATED_PARAMS.shape.hops.describe('how far to walk (default 1)'),
+      limit: z.number().int().min(1).max(200).optional().describe('at most this many of each (default 25)'),
+      budget: budgetField,
+    }),
+  output: () =>
+    z.object({
+      entity: entitySchema,
+      related: z.array(entitySchema.extend({ hops: z.number(), score: z.number() })),
+      memories: z.array(memoryViewSchema),
+      truncated: z.boolean(),
+    }),
   async run({ entity, hops, limit, budget = DEFAULT_BUDGET }, context) {
     const result = await context.call('related', { entity, hops, limit });
     const related = fitToBudget(
@@ -124,19 +127,20 @@ const timelineTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: z.object({
-    from: timeField.optional().describe('start of the range (ISO 8601; default: the beginning)'),
-    to: timeField.optional().describe('end of the range (ISO 8601; default: now)'),
-    types: z
-      .array(z.string().min(1).max(40))
-      .max(30)
-      .optional()
-      .describe('only these event types, e.g. ["remember","invalidate"]'),
-    memoryId: z.string().min(1).max(200).optional().describe('only the events of this memory'),
-    budget: budgetField,
-    cursor: cursorField,
-  }),
-  output: z.object({ events: z.array(eventSchema), nextCursor: nextCursorField }),
+  input: () =>
+    z.object({
+      from: timeField.optional().describe('start of the range (ISO 8601; default: the beginning)'),
+      to: timeField.optional().describe('end of the range (ISO 8601; default: now)'),
+      types: z
+        .array(z.string().min(1).max(40))
+        .max(30)
+        .optional()
+        .describe('only these event types, e.g. ["remember","invalidate"]'),
+      memoryId: z.string().min(1).max(200).optional().describe('only the events of this memory'),
+      budget: budgetField,
+      cursor: cursorField,
+    }),
+  output: () => z.object({ events: z.array(eventSchema), nextCursor: nextCursorField }),
   async run({ budget = DEFAULT_BUDGET, cursor, ...range }, context) {
     const after = cursorNumber('memory_timeline', decodeCursor('memory_timeline', cursor), 'a', 0);
     const page = await context.call('events', { ...range, after, limit: TIMELINE_FETCH });

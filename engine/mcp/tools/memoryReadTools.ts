@@ -76,32 +76,34 @@ const recallTool = defineTool({
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
   // The method's own limits (recall k: 1 to 1000); the query and time as agents write them.
-  input: RECALL_PARAMS.pick({
-    k: true,
-    layer: true,
-    channels: true,
-    explain: true,
-    includeInactive: true,
-    detail: true,
-  }).extend({
-    query: queryField.describe('what to look for, in words'),
-    asOf: timeField.optional().describe('recall what Engram knew at this time (ISO 8601)'),
-    budget: budgetField,
-    cursor: cursorField,
-  }),
-  output: z.object({
-    query: z.string(),
-    hits: z.array(
-      z.object({
-        memory: memoryViewSchema,
-        score: z.number(),
-        channels: z.record(z.string(), z.object({ rank: z.number(), score: z.number() })),
-      }),
-    ),
-    total: z.number(),
-    trace: traceSchema.optional(),
-    nextCursor: nextCursorField,
-  }),
+  input: () =>
+    RECALL_PARAMS.pick({
+      k: true,
+      layer: true,
+      channels: true,
+      explain: true,
+      includeInactive: true,
+      detail: true,
+    }).extend({
+      query: queryField.describe('what to look for, in words'),
+      asOf: timeField.optional().describe('recall what Engram knew at this time (ISO 8601)'),
+      budget: budgetField,
+      cursor: cursorField,
+    }),
+  output: () =>
+    z.object({
+      query: z.string(),
+      hits: z.array(
+        z.object({
+          memory: memoryViewSchema,
+          score: z.number(),
+          channels: z.record(z.string(), z.object({ rank: z.number(), score: z.number() })),
+        }),
+      ),
+      total: z.number(),
+      trace: traceSchema.optional(),
+      nextCursor: nextCursorField,
+    }),
   async run({ budget, cursor, ...args }, context) {
     const offset = cursorNumber('memory_recall', decodeCursor('memory_recall', cursor), 'o', 0);
     const result = await context.call('recall', args);
@@ -146,18 +148,20 @@ const contextTool = defineTool({
   // Records what was handed out (the injection ledger), so a repeat skips it.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   // The method's own limits (budget: 50 to 200,000 tokens).
-  input: CONTEXT_PARAMS.pick({ budget: true, conversation: true }).extend({
-    query: queryField.describe('what the agent is about to work on'),
-  }),
-  output: z.object({
-    text: z.string(),
-    tokens: z.number(),
-    budget: z.number(),
-    included: z.array(
-      z.object({ id: z.string(), section: z.enum(['pinned', 'relevant']), truncated: z.boolean() }),
-    ),
-    skipped: z.array(z.object({ id: z.string(), reason: z.enum(['already injected', 'over budget']) })),
-  }),
+  input: () =>
+    CONTEXT_PARAMS.pick({ budget: true, conversation: true }).extend({
+      query: queryField.describe('what the agent is about to work on'),
+    }),
+  output: () =>
+    z.object({
+      text: z.string(),
+      tokens: z.number(),
+      budget: z.number(),
+      included: z.array(
+        z.object({ id: z.string(), section: z.enum(['pinned', 'relevant']), truncated: z.boolean() }),
+      ),
+      skipped: z.array(z.object({ id: z.string(), reason: z.enum(['already injected', 'over budget']) })),
+    }),
   async run(args, context) {
     const block = await context.call('context', args);
     return {
@@ -183,12 +187,13 @@ const getTool = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
-  input: ID_PARAMS.pick({ id: true }).extend({ budget: budgetField }),
-  output: z.object({
-    memory: fullMemorySchema,
-    annotations: z.array(annotationSchema),
-    truncated: z.boolean(),
-  }),
+  input: () => ID_PARAMS.pick({ id: true }).extend({ budget: budgetField }),
+  output: () =>
+    z.object({
+      memory: fullMemorySchema,
+      annotations: z.array(annotationSchema),
+      truncated: z.boolean(),
+    }),
   async run({ id, budget = DEFAULT_BUDGET }, context) {
     const { memory, annotations } = await context.call('get', { id });
     let full: z.input<typeof fullMemorySchema> = {
@@ -235,14 +240,16 @@ const listTool = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: READ_ONLY,
-  input: LIST_PARAMS.pick({ layer: true, kind: true, status: true, pinned: true }).extend({
-    tag: z.string().min(1).max(100).optional(),
-    agent: z.string().min(1).max(200).optional(),
-    limit: z.number().int().min(1).max(500).optional().describe('most memories per page (default 50)'),
-    budget: budgetField,
-    cursor: cursorField,
-  }),
-  output: z.object({ memories: z.array(memoryViewSchema), total: z.number(), nextCursor: nextCursorField }),
+  input: () =>
+    LIST_PARAMS.pick({ layer: true, kind: true, status: true, pinned: true }).extend({
+      tag: z.string().min(1).max(100).optional(),
+      agent: z.string().min(1).max(200).optional(),
+      limit: z.number().int().min(1).max(500).optional().describe('most memories per page (default 50)'),
+      budget: budgetField,
+      cursor: cursorField,
+    }),
+  output: () =>
+    z.object({ memories: z.array(memoryViewSchema), total: z.number(), nextCursor: nextCursorField }),
   async run({ budget = DEFAULT_BUDGET, cursor, limit = 50, ...filters }, context) {
     const offset = cursorNumber('memory_list', decodeCursor('memory_list', cursor), 'o', 0);
     const page = await context.call('list', { ...filters, limit, offset });
@@ -262,12 +269,13 @@ const historyTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: ID_PARAMS.pick({ id: true }).extend({ budget: budgetField, cursor: cursorField }),
-  output: z.object({
-    versions: z.array(memoryViewSchema.extend({ change: z.string() })),
-    annotations: z.array(annotationSchema),
-    nextCursor: nextCursorField,
-  }),
+  input: () => ID_PARAMS.pick({ id: true }).extend({ budget: budgetField, cursor: cursorField }),
+  output: () =>
+    z.object({
+      versions: z.array(memoryViewSchema.extend({ change: z.string() })),
+      annotations: z.array(annotationSchema),
+      nextCursor: nextCursorField,
+    }),
   async run({ id, budget = DEFAULT_BUDGET, cursor }, context) {
     const offset = cursorNumber('memory_history', decodeCursor('memory_history', cursor), 'o', 0);
     const result = await context.call('history', { id });

@@ -76,8 +76,8 @@ const remember = defineTool({
   profiles: FULL_AND_CORE,
   // Restating a memory grows its confirmation count: a repeat is not free of effects.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: rememberInput,
-  output: rememberOutput,
+  input: () => rememberInput,
+  output: () => rememberOutput,
   async run(args, context) {
     return rememberAnswer(await context.call('remember', args));
   },
@@ -92,8 +92,8 @@ const rememberNegative = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: rememberInput.omit({ kind: true }),
-  output: rememberOutput,
+  input: () => rememberInput.omit({ kind: true }),
+  output: () => rememberOutput,
   async run(args, context) {
     return rememberAnswer(await context.call('remember', negativeInput(args)));
   },
@@ -106,14 +106,20 @@ const edit = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: ID_PARAMS.pick({ id: true }).extend({
-    ...EDIT_CHANGES.partial().pick({ tags: true, importance: true, kind: true, layer: true, critical: true })
-      .shape,
-    content: contentField.optional(),
-    context: contextField.nullable().optional(),
-    conflictKey: conflictKeyField.nullable().optional(),
-  }),
-  output: memoryOutput,
+  input: () =>
+    ID_PARAMS.pick({ id: true }).extend({
+      ...EDIT_CHANGES.partial().pick({
+        tags: true,
+        importance: true,
+        kind: true,
+        layer: true,
+        critical: true,
+      }).shape,
+      content: contentField.optional(),
+      context: contextField.nullable().optional(),
+      conflictKey: conflictKeyField.nullable().optional(),
+    }),
+  output: () => memoryOutput,
   async run({ id, ...changes }, context) {
     const memory = memoryView(await context.call('edit', { id, changes }));
     return { structured: { memory }, text: `edited: ${memoryLine(memory)}` };
@@ -137,8 +143,8 @@ function statusTool(options: {
     group: 'memory',
     profiles: options.profiles ?? ['full'],
     hints: options.hints,
-    input: ID_PARAMS.pick({ id: true }),
-    output: memoryOutput,
+    input: () => ID_PARAMS.pick({ id: true }),
+    output: () => memoryOutput,
     async run({ id }, context) {
       const memory = memoryView(await context.call(options.method, { id }));
       return { structured: { memory }, text: `${options.verb}: ${memoryLine(memory)}` };
@@ -154,11 +160,12 @@ const invalidate = defineTool({
   group: 'memory',
   profiles: FULL_AND_CORE,
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-  input: INVALIDATE_PARAMS.pick({ id: true }).extend({
-    reason: z.string().min(1).max(2000).describe('why it is no longer true'),
-    validTo: timeField.optional().describe('when it stopped being true (default now)'),
-  }),
-  output: memoryOutput,
+  input: () =>
+    INVALIDATE_PARAMS.pick({ id: true }).extend({
+      reason: z.string().min(1).max(2000).describe('why it is no longer true'),
+      validTo: timeField.optional().describe('when it stopped being true (default now)'),
+    }),
+  output: () => memoryOutput,
   async run(args, context) {
     const memory = memoryView(await context.call('invalidate', args));
     return { structured: { memory }, text: `invalidated: ${memoryLine(memory)}` };
@@ -172,10 +179,11 @@ const annotate = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  input: ANNOTATE_PARAMS.pick({ id: true }).extend({
-    text: z.string().min(1).max(DEFAULT_LIMITS.maxAnnotationChars).describe('the note'),
-  }),
-  output: z.object({ memoryId: z.string(), annotationId: z.string(), text: z.string() }),
+  input: () =>
+    ANNOTATE_PARAMS.pick({ id: true }).extend({
+      text: z.string().min(1).max(DEFAULT_LIMITS.maxAnnotationChars).describe('the note'),
+    }),
+  output: () => z.object({ memoryId: z.string(), annotationId: z.string(), text: z.string() }),
   async run(args, context) {
     const note = await context.call('annotate', args);
     return {

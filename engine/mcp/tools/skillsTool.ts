@@ -22,18 +22,20 @@ export const skillsTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: READ_ONLY,
-  input: SKILLS_PARAMS.pick({ limit: true, threshold: true }).extend({
-    query: queryField.describe('the task, in words'),
-  }),
-  output: z.object({
-    query: z.string(),
-    decision: z.enum(['inject', 'skip']),
-    stage: z.enum(['need', 'calibration']),
-    reason: z.string(),
-    threshold: z.number(),
-    skills: z.array(z.object({ ...candidate, memory: memoryViewSchema })),
-    considered: z.array(z.object(candidate)),
-  }),
+  input: () =>
+    SKILLS_PARAMS.pick({ limit: true, threshold: true }).extend({
+      query: queryField.describe('the task, in words'),
+    }),
+  output: () =>
+    z.object({
+      query: z.string(),
+      decision: z.enum(['inject', 'skip']),
+      stage: z.enum(['need', 'calibration']),
+      reason: z.string(),
+      threshold: z.number(),
+      skills: z.array(z.object({ ...candidate, memory: memoryViewSchema })),
+      considered: z.array(z.object(candidate)),
+    }),
   async run(args, context) {
     const answer = await context.call('skills', args);
     const skills = answer.skills.map((s) => ({ ...s, memory: memoryView(s.memory) }));

@@ -15,18 +15,20 @@ const teamShareTool = defineTool({
   profiles: ['full'],
   // Writes a file (not hidden, not destructive); a repeat writes the same bytes.
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  input: z.object({
-    id: z.string().describe('memory id, or a unique prefix of 6+ characters'),
-    confirm: z.boolean().optional().describe('true once the user agreed to share it; otherwise a preview'),
-  }),
-  output: z.object({
-    outcome: z.enum(['written', 'unchanged', 'preview']),
-    teamId: z.string(),
-    memoryId: z.string(),
-    file: z.string(),
-    version: z.number(),
-    text: z.string(),
-  }),
+  input: () =>
+    z.object({
+      id: z.string().describe('memory id, or a unique prefix of 6+ characters'),
+      confirm: z.boolean().optional().describe('true once the user agreed to share it; otherwise a preview'),
+    }),
+  output: () =>
+    z.object({
+      outcome: z.enum(['written', 'unchanged', 'preview']),
+      teamId: z.string(),
+      memoryId: z.string(),
+      file: z.string(),
+      version: z.number(),
+      text: z.string(),
+    }),
   async run({ id, confirm }, context) {
     const result = await context.call('teamShare', { id, dryRun: confirm !== true });
     const text =

@@ -16,29 +16,31 @@ export const whyTool = defineTool({
   profiles: ['full'],
   // Read-only: it answers from the links of the last capture run and links nothing itself.
   hints: READ_ONLY,
-  input: z.object({
-    target: z.string().min(1).max(1000).describe('a workspace file, or file:line'),
-    budget: budgetField,
-  }),
-  output: z.object({
-    file: z.string(),
-    line: z.number().nullable(),
-    commit: commit.nullable(),
-    via: z.enum(['commit', 'line', 'file', 'none']),
-    sessions: z.array(
-      z.object({
-        id: z.string(),
-        agent: z.string(),
-        startedAt: z.number().nullable(),
-        branch: z.string().nullable(),
-        goal: z.string().nullable(),
-        summary: z.object({ id: z.string(), content: z.string() }).nullable(),
-        decisions: z.array(z.object({ id: z.string(), kind: z.string(), content: z.string() })),
-        commits: z.array(commit.extend({ lines: z.number() })),
-      }),
-    ),
-    sessionsOmitted: z.number(),
-  }),
+  input: () =>
+    z.object({
+      target: z.string().min(1).max(1000).describe('a workspace file, or file:line'),
+      budget: budgetField,
+    }),
+  output: () =>
+    z.object({
+      file: z.string(),
+      line: z.number().nullable(),
+      commit: commit.nullable(),
+      via: z.enum(['commit', 'line', 'file', 'none']),
+      sessions: z.array(
+        z.object({
+          id: z.string(),
+          agent: z.string(),
+          startedAt: z.number().nullable(),
+          branch: z.string().nullable(),
+          goal: z.string().nullable(),
+          summary: z.object({ id: z.string(), content: z.string() }).nullable(),
+          decisions: z.array(z.object({ id: z.string(), kind: z.string(), content: z.string() })),
+          commits: z.array(commit.extend({ lines: z.number() })),
+        }),
+      ),
+      sessionsOmitted: z.number(),
+    }),
   async run({ target, budget = DEFAULT_BUDGET }, context) {
     const { file, line } = parseTarget(target);
     const answer = await context.call('why', { file, ...(line === undefined ? {} : { line }) });
