@@ -92,8 +92,21 @@ function sentencesOf(text: string): string[] {
 
 function namesEntity(sentence: string, entities: readonly string[]): boolean {
   const lower = sentence.toLowerCase();
-  return entities.some((e) => e.length > 1 && lower.includes(e.toLowerCase()));
+  return entities.some((e) => e.length > 1 && namedIn(lower, e.toLowerCase()));
 }
+
+/** Whether `name` stands in `text` as a whole word: "Max" names Max, not "maximum". */
+function namedIn(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if ((before === undefined || !WORD_CHAR.test(before)) && (after === undefined || !WORD_CHAR.test(after)))
+      return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 function informative(sentence: string, { documents, frequency }: TermRarity): boolean {
   if (documents < 2) return true;
