@@ -1,4 +1,5 @@
 import { tokenize } from '../lexical/tokenizer';
+import { standsAsWord } from './nameEvidence';
 
 /**
  * The text of a consolidated memory (issue 21, section 3.3): the members' sentences that carry
@@ -97,16 +98,10 @@ function namesEntity(sentence: string, entities: readonly string[]): boolean {
 
 /** Whether `name` stands in `text` as a whole word: "Max" names Max, not "maximum". */
 function namedIn(text: string, name: string): boolean {
-  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + name.length];
-    if ((before === undefined || !WORD_CHAR.test(before)) && (after === undefined || !WORD_CHAR.test(after)))
-      return true;
-  }
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1))
+    if (standsAsWord(text, at, name.length)) return true;
   return false;
 }
-
-const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 function informative(sentence: string, { documents, frequency }: TermRarity): boolean {
   if (documents < 2) return true;
