@@ -1,4 +1,5 @@
 import { tokenize } from '../lexical/tokenizer';
+import { standsAsWord } from './nameEvidence';
 
 /**
  * The text of a consolidated memory (issue 21, section 3.3): the members' sentences that carry
@@ -92,7 +93,14 @@ function sentencesOf(text: string): string[] {
 
 function namesEntity(sentence: string, entities: readonly string[]): boolean {
   const lower = sentence.toLowerCase();
-  return entities.some((e) => e.length > 1 && lower.includes(e.toLowerCase()));
+  return entities.some((e) => e.length > 1 && namedIn(lower, e.toLowerCase()));
+}
+
+/** Whether `name` stands in `text` as a whole word: "Max" names Max, not "maximum". */
+function namedIn(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1))
+    if (standsAsWord(text, at, name.length)) return true;
+  return false;
 }
 
 function informative(sentence: string, { documents, frequency }: TermRarity): boolean {

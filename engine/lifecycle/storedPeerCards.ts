@@ -4,6 +4,7 @@ import type { MemoryRow } from '../memory/rows';
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { showsAsName } from './nameEvidence';
 
 /**
  * Stored peer cards (issue 21 section 3.4, seed 003): one summary memory per well-connected entity
@@ -171,7 +172,16 @@ function cardChange(
   );
   const name = `${entity.name} (${entity.type})`;
   const because = reasonOf(reader, entityId, changed);
-  if (members.length < settings.minMemories) {
+  const few = members.length < settings.minMemories;
+  // A capitalised word that only ever opens a sentence ("Aww", "Long", "Appreciate") is no name.
+  const ordinary =
+    !few &&
+    entity.type === 'name' &&
+    !showsAsName(
+      entity.name,
+      members.map((m) => m.content),
+    );
+  if (few || ordinary) {
     if (!card) return undefined;
     return {
       entityId,
@@ -179,7 +189,9 @@ function cardChange(
       action: 'archive',
       cardId: card.id,
       members: members.length,
-      reason: `${members.length} active memories, fewer than ${settings.minMemories}${because}`,
+      reason: few
+        ? `${members.length} active memories, fewer than ${settings.minMemories}${because}`
+        : `capitalised only where a sentence starts in its ${members.length} memories: not a name${because}`,
       content: card.content,
     };
   }

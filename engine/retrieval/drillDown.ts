@@ -26,13 +26,14 @@ export type DrillDown = 'all' | 'better';
  * Recall with detail (seed 003's drill-down, issue 21 section 3): consolidation keeps recall
  * small by replacing episodes with one memory that quotes their informative sentences; in place of
  * such a memory, those of its members (superseded, in history) that answer the query. First the
- * active memories are ranked as usual, at least `CONSOLIDATED_DEPTH` deep; then, when some of them
- * are consolidated memories, the whole history is ranked for the same query (members and
- * consolidated memories alike) and kept to the first pass's other hits and the members of the
- * consolidated hits that open (see DrillDown), in the history-wide order except that an opened
- * hit's members come in its own place (best first), cut to `k`. A
- * consolidated hit that does not open keeps its history-wide place (`better`); with `all`, one none
- * of whose members ranks keeps its place after them. The access is noted for what is returned.
+ * active memories are ranked as usual, at least `CONSOLIDATED_DEPTH` deep; then, when the store
+ * holds consolidated members, the whole history is ranked for the same query (members and
+ * consolidated memories alike) and kept to the first pass's other hits, the members of the
+ * consolidated hits that open (see DrillDown) and the members that rank in the top `k` on their
+ * own (see strayMembers), in the history-wide order except that an opened hit's members come in
+ * its own place (best first), cut to `k`. A consolidated hit that does not open keeps its
+ * history-wide place (`better`); with `all`, one none of whose members ranks keeps its place after
+ * them. The access is noted for what is returned.
  */
 export async function recallWithDetail(
   sources: RecallSources,
@@ -42,8 +43,7 @@ export async function recallWithDetail(
 ): Promise<RecallResult> {
   // A store where nothing was consolidated recalls as it always did (the deeper first pass below
   // reaches more candidates, which moves the graph channels' ranks a little).
-  if (open === 'better' && !sources.store.read(holdsConsolidatedMembers))
-    return recall(sources, options, dense);
+  if (!sources.store.read(holdsConsolidatedMembers)) return recall(sources, options, dense);
   const k = options.k ?? 10;
   const first = await recall(
     sources,
@@ -56,8 +56,7 @@ export async function recallWithDetail(
       first.hits.filter((h) => h.memory.trust === 'consolidation').map((h) => h.memory.id),
     ),
   );
-  const result =
-    members.size === 0 ? first : await openMembers(sources, options, dense, first, members, open);
+  const result = await openMembers(sources, options, dense, first, members, open);
   const hits = result.hits.slice(0, k);
   if (options.noteAccess !== false) noteRecallAccess(sources, first.query, hits, options.session);
   return { ...result, hits, ...(result.trace ? { trace: cutTrace(result.trace, result.hits, k) } : {}) };
@@ -97,6 +96,7 @@ async function openMembers(
     if (opens) for (const id of ids) ownerOf.set(id, owner);
   }
   const opened = new Set(ownerOf.values());
+  const strays = sources.store.read((r) => strayMembers(r, history.hits.slice(0, options.k ?? 10), members));
   // With `all`, a consolidated hit is never shown among the others: its members stand for it.
   const plain = new Set(
     first.hits
@@ -111,7 +111,7 @@ async function openMembers(
     return Math.min(rankOf.get(id)!, owner === undefined ? Infinity : (rankOf.get(owner) ?? Infinity));
   };
   const detailed = history.hits
-    .filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id))
+    .filter((h) => plain.has(h.memory.id) || ownerOf.has(h.memory.id) || strays.has(h.memory.id))
     .sort(
       (a, b) =>
         placeOf(a.memory.id) - placeOf(b.memory.id) || rankOf.get(a.memory.id)! - rankOf.get(b.memory.id)!,
@@ -119,6 +119,32 @@ async function openMembers(
   const shown = new Set(detailed.map((h) => ownerOf.get(h.memory.id) ?? h.memory.id));
   const rest: RecallHit[] = first.hits.filter((h) => !shown.has(h.memory.id));
   return { ...first, hits: [...detailed, ...rest] };
+}
+
+/**
+ * The consolidated members among the history's top `k` whose consolidated memory is not among the
+ * first pass's hits (`found`): a gist leaves out sentences (gist.ts) and ranks as one long text,
+ * so the turn that matches best in the whole history can belong to a gist the query does not find
+ * among the active memories; recall would lose it. Such a member is shown at its own rank. Nothing
+ * else superseded comes back: a memory replaced through its conflict key or merged by dedup is
+ * not listed by a `consolidate` event.
+ */
+function strayMembers(
+  reader: SqlReader,
+  top: readonly RecallHit[],
+  found: ReadonlyMap<string, string[]>,
+): Set<string> {
+  const candidates = top.filter(
+    (h) =>
+      h.memory.status === 'superseded' && h.memory.supersededBy !== null && !found.has(h.memory.supersededBy),
+  );
+  if (candidates.length === 0) return new Set();
+  const owners = consolidatedMembers(reader, [...new Set(candidates.map((h) => h.memory.supersededBy!))]);
+  return new Set(
+    candidates
+      .filter((h) => owners.get(h.memory.supersededBy!)?.includes(h.memory.id) === true)
+      .map((h) => h.memory.id),
+  );
 }
 
 /** Whether any current episode was superseded (consolidation's members are): an index seek. */

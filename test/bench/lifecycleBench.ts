@@ -15,7 +15,10 @@
  * matching members in its place. The last two count evidence kept in history, reached through the
  * consolidated memory's provenance. "before" is recall as callers ask it.
  *
- * Usage: npm run bench:lifecycle [-- --locomo FILE] [--json]
+ * `--misses` adds to each conversation the development questions consolidation lost and where their
+ * turns went (lifecycleMisses.ts); the report half is never listed.
+ *
+ * Usage: npm run bench:lifecycle [-- --locomo FILE] [--json] [--misses]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +30,8 @@ import { PEER_CARD_KEY } from '../../engine/lifecycle/storedPeerCards';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
 import { tokenCount } from '../../engine/retrieval/tokenCount';
+import { lostQuestions } from './lifecycleMisses';
+import type { Lost } from './lifecycleMisses';
 import { loadLocomo } from './recall/datasets';
 import type { BenchCorpus, BenchQuery } from './recall/datasets';
 import { recallAt } from './recall/metrics';
@@ -63,6 +68,8 @@ interface Run {
   consolidated: { relevant: number; faded: number; members: number };
   /** CPU per recall as callers ask it (ms, this process: the engine runs in it), both halves. */
   cpuPerRecall: { before: number; after: number };
+  /** With `--misses`: the development questions consolidation lost, and where their turns went. */
+  lost?: Lost[];
 }
 
 async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> {
@@ -97,12 +104,18 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   const report = corpus.queries.filter((_, i) => i % 2 === 1);
   // CPU of the recalls asked as callers ask them (no `detail`), before and after consolidation.
   const cpu = { micros: 0, recalls: 0 };
-  const score = async (queries: BenchQuery[], detail: boolean | undefined) => {
+  const score = async (
+    queries: BenchQuery[],
+    detail: boolean | undefined,
+    keep?: Map<string, RecallResult>,
+  ) => {
     let sum = 0;
     for (const q of queries) {
       const asked = { query: q.text, k: 10, readOnly: true, ...(detail === undefined ? {} : { detail }) };
       const started = process.cpuUsage();
-      const { hits } = await call<RecallResult>('recall', asked);
+      const result = await call<RecallResult>('recall', asked);
+      keep?.set(q.text, result);
+      const { hits } = result;
       if (detail === undefined) {
         const used = process.cpuUsage(started);
         cpu.micros += used.user + used.system;
@@ -122,9 +135,11 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   // Hosts run the lifecycle every 15 minutes: peer cards exist before, as after.
   await call('lifecycle', { dryRun: false });
   creditQuotes(host, docOf, textOf);
+  const beforeDocOf = new Map(docOf);
+  const beforeHits = new Map<string, RecallResult>();
   const before = {
     ...activeSize(host),
-    development: await score(development, undefined),
+    development: await score(development, undefined, beforeHits),
     report: await score(report, undefined),
     cpuPerRecall: cpuPerRecall(cpu),
   };
@@ -143,10 +158,15 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   // The next timed run, as a host makes it: the peer cards follow the consolidated memories.
   await call('lifecycle', { dryRun: false });
   creditQuotes(host, docOf, textOf);
-  const half = async (queries: BenchQuery[], beforeRecall: number): Promise<HalfRecall> => ({
+  const afterHits = new Map<string, RecallResult>();
+  const half = async (
+    queries: BenchQuery[],
+    beforeRecall: number,
+    keep?: Map<string, RecallResult>,
+  ): Promise<HalfRecall> => ({
     before: beforeRecall,
     quoted: await score(queries, false),
-    default: await score(queries, undefined),
+    default: await score(queries, undefined, keep),
     drillDown: await score(queries, true),
     questions: queries.length,
   });
@@ -156,7 +176,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
     memories: { before: before.memories, after: after.memories },
     tokens: { before: before.tokens, after: after.tokens },
     cardTokens: { before: before.cardTokens, after: after.cardTokens },
-    development: await half(development, before.development),
+    development: await half(development, before.development, afterHits),
     report: await half(report, before.report),
     promoted: lifecycle.promoted.length,
     archived: lifecycle.archived.length,
@@ -167,6 +187,21 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
       members: consolidation.clusters.reduce((sum, c) => sum + c.members.length, 0),
     },
   };
+  if (args.includes('--misses')) {
+    const quotedBy = new Map(
+      consolidation.created.map((id, i) => [id, new Set(consolidation.clusters[i]!.quoted)]),
+    );
+    run.lost = await lostQuestions(
+      host,
+      call,
+      development,
+      beforeHits,
+      afterHits,
+      docOf,
+      beforeDocOf,
+      quotedBy,
+    );
+  }
   await host.close();
   return run;
 }

@@ -94,4 +94,18 @@ describe('lifecycle: consolidation', () => {
     );
     assert.deepEqual(gist.quoted, ['a', 'b', 'd']);
   });
+
+  it('keeps a sentence for an entity it names as a word, not for one inside another word', () => {
+    const members = [
+      { id: 'a', content: 'Ann: Max loved it so much.' },
+      { id: 'b', content: 'Bo: That is the maximum, so good.' },
+      { id: 'c', content: 'Ann: Max-the-dog is so good.' },
+    ];
+    const filler = Array.from(
+      { length: 20 },
+      (_, i) => `Ann: that is so good, it loved it ${i % 2 ? 'yes' : 'haha'}`,
+    );
+    const gist = writeGist(members, termRarity([...members.map((m) => m.content), ...filler]), ['Max']);
+    assert.deepEqual(gist.quoted, ['a', 'c']);
+  });
 });

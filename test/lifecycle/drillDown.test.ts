@@ -154,4 +154,41 @@ describe('recall: detail of a consolidated memory', () => {
     }
     await t.host.close();
   });
+
+  it("shows a member that ranks in the top k on its own although its gist's text left it out", async () => {
+    const t = await openTestHost();
+    // Every member shares its words but one: the sentence with 'kayaking' has one rare word of
+    // four, so the gist leaves it out and the query finds no consolidated memory in active recall.
+    const common = 'Melanie Caroline weekend plans lake';
+    const members = [
+      await episode(t, `${common}.`, 'talk'),
+      await episode(t, `${common} kayaking.`, 'talk'),
+      await episode(t, `${common} too.`, 'talk'),
+      await episode(t, `${common} again.`, 'talk'),
+    ];
+    const made = await consolidated(t);
+    // Superseded by a newer version with its key, not by a consolidation: it stays out.
+    const versions: string[] = [];
+    for (const content of ['Kayaking lessons on Tuesdays.', 'Kayaking lessons moved to Thursdays.'])
+      versions.push((await t.call('remember', { content, conflictKey: 'lessons' })).memory.id);
+    const [older, current] = versions as [string, string];
+    assert.equal(
+      t.host.store.read((r) =>
+        r.value<string>('SELECT superseded_by FROM memories WHERE id = ? AND superseded_at IS NULL', [older]),
+      ),
+      current,
+    );
+    const gist = t.host.store.read((r) =>
+      r.value<string>('SELECT content FROM memories WHERE id = ? AND superseded_at IS NULL', [made]),
+    );
+    assert.ok(!/kayaking/i.test(gist ?? ''), gist);
+    for (const detail of [undefined, true])
+      assert.deepEqual(
+        await recalled(t, { query: 'kayaking', ...(detail ? { detail } : {}) }),
+        [current, members[1]],
+        `detail ${detail}`,
+      );
+    assert.deepEqual(await recalled(t, { query: 'kayaking', detail: false }), [current]);
+    await t.host.close();
+  });
 });

@@ -123,4 +123,23 @@ describe('lifecycle: stored peer cards', () => {
     );
     assert.equal((await card(t, cardId)).status, 'archived');
   });
+
+  it('writes no card for a capitalised word that only ever opens a sentence, and one for a name', async () => {
+    const t = await openTestHost();
+    for (const content of [
+      'Aww, the puppy from the shelter is adorable. Caroline adopted him.',
+      'Caroline: Aww, thanks so much!',
+      'Aww! Caroline sent the photo from the lake.',
+      'Melanie: Aww, love that. Say hi to Caroline for me!',
+    ])
+      await remember(t, content);
+    const run = await t.call('lifecycle', { dryRun: false });
+    const carded = run.peerCards.changes.map((c) => c.entity);
+    assert.ok(
+      carded.some((e) => e.startsWith('Caroline ')),
+      JSON.stringify(carded),
+    );
+    assert.ok(!carded.some((e) => e.startsWith('Aww ')), JSON.stringify(carded));
+    await t.host.close();
+  });
 });
