@@ -39,4 +39,6 @@ export type {
 export type { ClaimEvidence, CommitEvidence, DriftStatus } from './drift/claimTypes';
 export { AGENT_NAMES } from './capture/agentNames';
 export type { TeamRouter } from './teamClient/teamRouter';
+export type { ReplicaAccess } from './teamClient/heldReplica';
+export type { ReplicaThreadOptions } from './teamClient/replicaThread';
 export type { TeamStatus } from './teamClient/teamStatus';

@@ -2,6 +2,7 @@
 // EngineConnection after activation: activate() itself only loads the small dist/extension.js.
 // The engine itself is the bundle the CLI and the MCP bridge share (dist/engineCore.js).
 export { Engram, METHODS, isMethodName } from '../engine/bin/engineCore';
-export { engineOptions, replicaOptions } from './engineOptions';
+export { engineOptions, replicaThreadOptions } from './engineOptions';
 export { agentStores } from '../engine/bin/engineCore';
 export { TeamRouter, parseTeamUrl, queueDirectory, replicaDirectory } from '../engine/bin/engineCore';
+export { ReplicaThread } from '../engine/bin/engineCore';

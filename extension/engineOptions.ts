@@ -13,6 +13,7 @@ import type {
   ScanProgress,
   EmbeddingProgress,
   EngineActivity,
+  ReplicaThreadOptions,
 } from '../engine/index';
 import type { EngramSettings } from './settings';
 import { databasePath } from './databasePath';
@@ -73,14 +74,21 @@ export function engineOptions(
 }
 
 /**
- * The replica of the team scope (engine/teamClient/teamReplica.ts): a store opened for one read or
- * one sync and closed, so no workers, model, scans or lifecycle of its own.
+ * The replica of the team scope (engine/teamClient/teamReplica.ts) in a worker thread that owns
+ * its store (ReplicaThread): its syncs and reads run sql.js there, never on the extension host's
+ * thread. The store has no workers, model, scans or lifecycle of its own.
  */
-export function replicaOptions(extensionPath: string, dbPath: string, logger: Logger): OpenEngramOptions {
+export function replicaThreadOptions(
+  extensionPath: string,
+  directory: string,
+  logger: Logger,
+): ReplicaThreadOptions {
+  const dist = path.join(extensionPath, 'dist');
   return {
-    dbPath,
-    sqlWasmPath: path.join(extensionPath, 'dist', 'sql-wasm.wasm'),
+    directory,
+    sqlWasmPath: path.join(dist, 'sql-wasm.wasm'),
     clientName: 'vscode-team-replica',
+    script: workerScriptsIn(dist).replica,
     logger,
   };
 }

@@ -77,8 +77,10 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
       log.debug(`embedding ${p.model}: ${p.done}/${p.total}`),
   };
   // The engine's own code loads with it, after activation (EngineConnection.start).
-  const team = new TeamServerLink(context.secrets, (e, dbPath) =>
-    e.replicaOptions(context.extensionPath, dbPath, hooks.logger),
+  const team = new TeamServerLink(
+    context.secrets,
+    (e, directory) =>
+      new e.ReplicaThread(e.replicaThreadOptions(context.extensionPath, directory, hooks.logger)),
   );
   const engine = new EngineConnection(
     (e) => e.engineOptions(context.extensionPath, readSettings(), root, hooks),

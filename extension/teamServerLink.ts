@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Engram, OpenEngramOptions, TeamRouter } from '../engine/index';
+import type { ReplicaAccess, TeamRouter } from '../engine/index';
 import { databasePath } from './databasePath';
 import { loadEngineModule } from './engineConnection';
 import type { EngineModule, TeamRoute } from './engineConnection';
@@ -22,7 +22,7 @@ function secretKey(url: string): string {
  * (never in settings, where a synced or committed file would carry it). `router()` is undefined
  * while no URL is set, or no token for it: then every call stays on the local database. Reads the
  * server does not answer come from the replica of the team scope beside the window's database
- * (`team-replica/`, as the CLI's), opened with `replicaOptions`.
+ * (`team-replica/`, as the CLI's), held by a worker thread (`replicaThread`) while it is used.
  */
 export class TeamServerLink implements TeamRoute, vscode.Disposable {
   private cached: { key: string; router: TeamRouter } | undefined;
@@ -41,7 +41,7 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
-    private readonly replicaOptions: (engine: EngineModule, dbPath: string) => OpenEngramOptions,
+    private readonly replicaAt: (engine: EngineModule, directory: string) => ReplicaAccess,
   ) {
     this.subscriptions = [
       this.changed,
@@ -94,10 +94,9 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
     const queue = engine.queueDirectory(db);
     const key = JSON.stringify([url, token, queue]);
     if (this.cached?.key !== key) {
-      const replica = {
-        directory: engine.replicaDirectory(db),
-        open: (file: string): Promise<Engram> => engine.Engram.open(this.replicaOptions(engine, file)),
-      };
+      // The previous route's replica (another URL, token or database) is closed, its worker ended.
+      void this.cached?.router.dispose();
+      const replica = this.replicaAt(engine, engine.replicaDirectory(db));
       this.cached = { key, router: new engine.TeamRouter({ url, token }, queue, TOKEN_FIX, replica) };
     }
     return this.cached.router;
@@ -120,5 +119,7 @@ export class TeamServerLink implements TeamRoute, vscode.Disposable {
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
+    void this.cached?.router.dispose();
+    this.cached = undefined;
   }
 }

@@ -39,6 +39,8 @@ const nodeEntries = [
   { in: 'engine/store/checkpointWorker.ts', out: 'checkpointWorker' },
   // Plans consolidation on a copy of the database off the host's thread (engine/lifecycle/consolidationPlan.ts).
   { in: 'engine/lifecycle/consolidationPlanWorker.ts', out: 'consolidationPlanWorker' },
+  // Owns the replica of the team scope for the extension host (engine/teamClient/replicaThread.ts).
+  { in: 'engine/teamClient/replicaWorker.ts', out: 'replicaWorker' },
 ];
 
 const withMaps = process.argv.includes('--sourcemap');

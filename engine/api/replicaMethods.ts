@@ -13,6 +13,7 @@ import { viewerOf, visibleIds } from '../memory/visibility';
 import type { SqlReader } from '../store/sqlAccess';
 import { schemaVersion } from '../store/migrate';
 import { defineMethod, methodParams } from './defineMethod';
+import { NO_PARAMS } from './memoryParams';
 import { requiredText, wholeNumber } from './paramFields';
 
 /**
@@ -34,6 +35,12 @@ export interface ReplicaChanges {
   text: string;
   /** How many memories the page carries. */
   memories: number;
+  /**
+   * Memories this page's events name that the store no longer has (deleted outright, `capture
+   * purge`: its ledger keeps a `purge` event per memory): a replica deletes them. Absent from
+   * servers older than that event.
+   */
+  removed?: string[];
   /** Where this page ends: the `after` of the next one. */
   position: StorePosition;
   /** The store's newest position: a copy ahead of it copied a store that was since replaced. */
@@ -47,15 +54,26 @@ const QUIET_TYPES = ['read', 'recall', 'inject'];
 
 const POSITION_EXPECTED = 'must be a whole number 0 or more';
 const position = wholeNumber(0, Number.MAX_SAFE_INTEGER, POSITION_EXPECTED);
+const POSITION_PARAM = z.object({ versions: position, events: position });
 
 /** `replicaChanges` {after?: {versions, events}, limit?}: nothing after = the whole store. */
 const CHANGES_PARAMS = methodParams({
-  after: z.object({ versions: position, events: position }).optional(),
+  after: POSITION_PARAM.optional(),
   limit: wholeNumber(1, 5000, 'must be 1 to 5000').optional(),
 });
 
-/** `replicaApply` {text}: an export whose memories replace the stored ones with those ids, whole. */
-const APPLY_PARAMS = methodParams({ text: requiredText });
+/**
+ * `replicaApply` {text, removed?, position?}: an export whose memories replace the stored ones with
+ * those ids, whole; `removed`: ids to delete; `position`: where the copy stands after it.
+ */
+const APPLY_PARAMS = methodParams({
+  text: requiredText,
+  removed: z.array(requiredText).max(5000).optional(),
+  position: POSITION_PARAM.optional(),
+});
+
+/** The replica's own position (replicaApply's), kept with the identity of its store. */
+const POSITION_KEY = 'replica_position';
 
 /**
  * The memories changed after `after`, a page of at most `limit` memory rows and `limit` events.
@@ -76,12 +94,12 @@ function replicaChanges(store: MemoryStore, p: z.output<typeof CHANGES_PARAMS>):
     const fresh = after.versions === 0 && after.events === 0;
     const events = fresh
       ? []
-      : r.all<{ at: number; id: string }>(
-          `SELECT seq AS at, memory_id AS id FROM events WHERE seq > ? AND memory_id IS NOT NULL
+      : r.all<{ at: number; id: string; type: string }>(
+          `SELECT seq AS at, memory_id AS id, type FROM events WHERE seq > ? AND memory_id IS NOT NULL
            AND type NOT IN (${QUIET_TYPES.map(() => '?').join(', ')}) ORDER BY seq LIMIT ?`,
           [after.events, ...QUIET_TYPES, limit + 1],
         );
-    const pageOf = (rows: Array<{ at: number; id: string }>, from: number) => {
+    const pageOf = <Row extends { at: number }>(rows: Row[], from: number) => {
       const kept = rows.slice(0, limit);
       return { kept, end: kept.at(-1)?.at ?? from, more: rows.length > limit };
     };
@@ -92,6 +110,7 @@ function replicaChanges(store: MemoryStore, p: z.output<typeof CHANGES_PARAMS>):
     return {
       text: [header, ...memoryLines(r, ids)].join('\n'),
       memories: ids.length,
+      removed: gone(r, e.kept),
       // A page that reached the end stands at the head (later rows of quiet events included).
       position: {
         versions: v.more ? v.end : Math.max(v.end, head.versions),
@@ -101,6 +120,20 @@ function replicaChanges(store: MemoryStore, p: z.output<typeof CHANGES_PARAMS>):
       more: v.more || e.more,
     };
   });
+}
+
+/** The memories events name that have no row left (purged). */
+function gone(r: SqlReader, events: ReadonlyArray<{ id: string; type: string }>): string[] {
+  const named = [...new Set(events.filter((e) => e.type === 'purge').map((e) => e.id))];
+  if (named.length === 0) return [];
+  const kept = new Set(
+    r
+      .all<{ id: string }>('SELECT DISTINCT id FROM memories WHERE id IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(named),
+      ])
+      .map((row) => row.id),
+  );
+  return named.filter((id) => !kept.has(id));
 }
 
 function headOf(r: SqlReader): StorePosition {
@@ -113,13 +146,15 @@ function headOf(r: SqlReader): StorePosition {
 /**
  * Replaces, in one transaction, every memory the export names by the rows it brings: its versions,
  * counters and annotations (the replica of the team scope, teamReplica.ts), then indexes their
- * current text. Memories the export does not name are left as they are. `replaced`: their ids.
+ * current text; deletes the `removed` ones; and records `position` in the same transaction, so a
+ * copy killed between two pages stands where its content is. Memories the export does not name
+ * are left as they are. `replaced`: their ids.
  */
-function replicaApply(store: MemoryStore, text: string): { replaced: string[] } {
-  const parsed = store.read((r) => parseEngramLines(r, text.split('\n'), store.limits));
+function replicaApply(store: MemoryStore, p: z.output<typeof APPLY_PARAMS>): { replaced: string[] } {
+  const parsed = store.read((r) => parseEngramLines(r, p.text.split('\n'), store.limits));
   const ids = [...new Set(parsed.filter((l) => l._table === 'memories').map((l) => String(l['id'])))];
   store.write((tx) => {
-    for (const id of ids) {
+    for (const id of new Set([...ids, ...(p.removed ?? [])])) {
       const doc = tx.value<number>('SELECT doc FROM memory_docs WHERE memory_id = ?', [id]);
       if (doc !== undefined) {
         tx.run('DELETE FROM memory_fts WHERE docid = ?', [doc]);
@@ -131,9 +166,22 @@ function replicaApply(store: MemoryStore, text: string): { replaced: string[] } 
     }
     importEngramLines(tx, parsed);
     indexMissing(tx);
+    if (p.position)
+      tx.run('INSERT OR REPLACE INTO engram_meta (key, value) VALUES (?, ?)', [
+        POSITION_KEY,
+        JSON.stringify(p.position),
+      ]);
     store.textChanged();
   });
   return { replaced: ids };
+}
+
+/** The position the last `replicaApply` recorded, or null (none yet). */
+function replicaPosition(store: MemoryStore): StorePosition | null {
+  const stored = store.read((r) =>
+    r.value<string>('SELECT value FROM engram_meta WHERE key = ?', [POSITION_KEY]),
+  );
+  return stored === undefined ? null : (JSON.parse(stored) as StorePosition);
 }
 
 export const REPLICA_METHODS = {
@@ -145,6 +193,11 @@ export const REPLICA_METHODS = {
   replicaApply: defineMethod({
     params: APPLY_PARAMS,
     write: true,
-    run: ({ store }, p) => replicaApply(store, p.text),
+    run: ({ store }, p) => replicaApply(store, p),
+  }),
+  replicaPosition: defineMethod({
+    params: NO_PARAMS,
+    write: false,
+    run: ({ store }) => replicaPosition(store),
   }),
 };

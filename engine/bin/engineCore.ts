@@ -19,3 +19,4 @@ export { TeamRouter } from '../teamClient/teamRouter';
 export { parseTeamUrl } from '../teamClient/teamConnection';
 export { queueDirectory } from '../teamClient/writeQueue';
 export { replicaDirectory } from '../teamClient/teamReplica';
+export { ReplicaThread } from '../teamClient/replicaThread';

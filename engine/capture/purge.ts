@@ -51,7 +51,7 @@ export function purgeSessions(tx: SqlWriter, ids: readonly string[], now: number
     tx.run('INSERT OR REPLACE INTO capture_purged (session_id, purged_at) VALUES (?, ?)', [id, now]);
     report.sessions.push(id);
   }
-  report.memories = deleteSessionMemories(tx, report.sessions);
+  report.memories = deleteSessionMemories(tx, report.sessions, now);
   return report;
 }
 

@@ -1,4 +1,5 @@
 import { noteLexicalChange } from '../lexical/lexicalChanges';
+import { EVENT_INSERT, eventRow } from '../memory/eventLedger';
 import type { SqlWriter } from '../store/sqlAccess';
 import { summaryKey } from './sessionSummary';
 
@@ -12,7 +13,8 @@ const BY_MEMORY = [
   'memories WHERE id = ?',
   'memory_state WHERE id = ?',
   'annotations WHERE memory_id = ?',
-  'events WHERE memory_id = ?',
+  // Every event but the purge's own (below).
+  "events WHERE memory_id = ? AND type <> 'purge'",
   'memory_entities WHERE memory_id = ?',
   'injections WHERE memory_id = ?',
   'drift_claims WHERE memory_id = ?',
@@ -25,7 +27,7 @@ const BY_MEMORY = [
  * a purge leaves nothing derived from a session, and `forget` only hides. Entities no other memory
  * names go with them. Returns how many memories went.
  */
-export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string[]): number {
+export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string[], now: number): number {
   let deleted = 0;
   const entities = new Set<number>();
   for (const session of sessionIds) {
@@ -37,6 +39,9 @@ export function deleteSessionMemories(tx: SqlWriter, sessionIds: readonly string
       )
       .map((r) => r.id);
     for (const id of ids) {
+      // Before its other events go: SQLite numbers a new event after the largest left, so an
+      // event written after them could take a number a replica has already seen, and be missed.
+      tx.run(`${EVENT_INSERT} VALUES (?, ?, ?, ?, ?, ?)`, eventRow(now, { type: 'purge', memoryId: id }));
       for (const e of tx.all<{ entity_id: number }>(
         'SELECT entity_id FROM memory_entities WHERE memory_id = ?',
         [id],

@@ -27,7 +27,9 @@ export type EventType =
   | 'consolidate'
   | 'consolidation-run'
   | 'peer-card'
-  | 'probe';
+  | 'probe'
+  /** A memory deleted outright (capture purge): its id and no text, so replicas delete it too. */
+  | 'purge';
 
 export interface LedgerEvent {
   type: EventType;

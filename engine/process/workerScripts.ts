@@ -1,5 +1,5 @@
 /**
- * Where the engine's four worker threads start from. The host locates them, as it locates
+ * Where the engine's worker threads start from. The host locates them, as it locates
  * sql.js's wasm and the grammars, and passes them to `Engram.open({ workers })`: the extension,
  * the CLI and the MCP bridge each know their dist/ directory; tests run the TypeScript sources.
  * This file is the one place that knows the workers' file names, so a host never spells them.
@@ -21,6 +21,8 @@ export interface WorkerScripts {
   checkpoint: WorkerScript;
   /** Plans consolidation on a copy of the database (engine/lifecycle/consolidationPlanWorker.ts). */
   consolidation: WorkerScript;
+  /** Owns the replica of the team scope for a long-lived host (engine/teamClient/replicaWorker.ts). */
+  replica: WorkerScript;
 }
 
 export type WorkerRole = keyof WorkerScripts;
@@ -32,6 +34,7 @@ const WORKER_SOURCES: Readonly<Record<WorkerRole, string>> = {
   vectors: 'vectors/vectorWorker',
   checkpoint: 'store/checkpointWorker',
   consolidation: 'lifecycle/consolidationPlanWorker',
+  replica: 'teamClient/replicaWorker',
 };
 
 function mapRoles(script: (source: string) => WorkerScript): WorkerScripts {
@@ -41,6 +44,7 @@ function mapRoles(script: (source: string) => WorkerScript): WorkerScripts {
     vectors: script(WORKER_SOURCES.vectors),
     checkpoint: script(WORKER_SOURCES.checkpoint),
     consolidation: script(WORKER_SOURCES.consolidation),
+    replica: script(WORKER_SOURCES.replica),
   };
 }
 

@@ -3,17 +3,12 @@ import type { MethodName } from '../api/methods';
 import { callThroughTeam, servedByTeam } from './teamCall';
 import type { TeamTarget } from './teamConnection';
 import { METHOD_SCOPES } from '../teamServer/methodScopes';
-import { readReplica, replicaCopy, replicaDatabase, replicaSyncDue, syncReplica } from './teamReplica';
-import type { OpenReplica, ReplicaState } from './teamReplica';
+import type { ReplicaAccess } from './heldReplica';
+import { readReplica, replicaCopy, replicaSyncDue } from './teamReplica';
+import type { ReplicaState } from './teamReplica';
 import { teamStatus } from './teamStatus';
 import type { TeamStatus } from './teamStatus';
 import { WriteQueue } from './writeQueue';
-
-/** The local replica of the team scope (teamReplica.ts): its directory, and how to open a store. */
-export interface RouterReplica {
-  directory: string;
-  open: OpenReplica;
-}
 
 /**
  * A long-lived host's route to its team server (the VS Code extension; the CLI makes one call per
@@ -33,7 +28,7 @@ export class TeamRouter {
     readonly target: TeamTarget,
     queueDirectory: string,
     private readonly tokenFix: string,
-    private readonly replica?: RouterReplica,
+    private readonly replica?: ReplicaAccess,
   ) {
     this.queue = new WriteQueue(queueDirectory);
   }
@@ -102,7 +97,7 @@ export class TeamRouter {
     const now = Date.now();
     if (!replicaSyncDue(replica.directory, this.target, now)) return;
     // A failed copy keeps the last one; the next due read tries again.
-    this.syncing = syncReplica(this.target, replica.directory, replica.open, now).then(() => {
+    this.syncing = replica.sync(this.target, now).then(() => {
       this.syncing = undefined;
     });
   }
@@ -116,14 +111,15 @@ export class TeamRouter {
     if (!this.replica || !state) return local();
     // Not while a copy replaces it: that one would be the newer answer anyway.
     await this.synced();
-    const engram = await this.replica.open(replicaDatabase(this.replica.directory));
-    try {
-      const result = await engram.call(method, params as never);
-      this.answeredFrom = state;
-      return result;
-    } finally {
-      await engram.close();
-    }
+    const result = await this.replica.read(this.target, method, params);
+    this.answeredFrom = readReplica(this.replica.directory, this.target) ?? state;
+    return result;
+  }
+
+  /** Closes the replica's store (and the worker holding it); the router stays usable. */
+  async dispose(): Promise<void> {
+    await this.synced();
+    await this.replica?.close();
   }
 
   /** Writes waiting on disk for the server. */

@@ -22,7 +22,8 @@ export const METHOD_SCOPES: Partial<Record<MethodName, Scope>> = {
   skills: 'memory:read',
   contextLevels: 'memory:read',
   injectionCheck: 'memory:read',
-  // What a client's replica of the team scope copies (teamReplica.ts); replicaApply is local only.
+  // What a client's replica of the team scope copies (teamReplica.ts); replicaApply and
+  // replicaPosition are local only.
   replicaChanges: 'memory:read',
   // Writes only which memories the caller's session was shown (the injection ledger), no memory.
   context: 'memory:read',

@@ -10,35 +10,22 @@
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Engram } from '../../engine/engram';
 import { replicaDatabase, replicaDirectory, syncReplica } from '../../engine/teamClient/teamReplica';
-import type { TeamTarget } from '../../engine/teamClient/teamConnection';
-import { addToken, rpc, startTeamServer } from '../teamServer/teamServerProcess';
-import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { tempDir } from '../support/temp';
+import { loadedServer, memoryText, openReplica, takeOption } from './replicaBenchStore';
+import type { Sync } from './replicaBenchStore';
 import { processUsage } from './processUsage';
 import { machine, median, ms, round } from './stats';
 
 const args = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args.splice(at, 2)[1] : undefined;
-};
+const option = (name: string) => takeOption(args, name);
 const ROUNDS = Number(option('--rounds') ?? 3);
 const BASE = option('--base');
 const MEMORIES = Number(args[0] ?? 10_000);
 /** Changes between two incremental syncs: edits, pins and unpins in turn. */
 const CHANGES = Number(args[1] ?? 100);
 
-type Sync = (
-  target: TeamTarget,
-  directory: string,
-  open: typeof openReplica,
-  now: number,
-) => Promise<unknown>;
-
-const openReplica = (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH });
-const text = (n: number) =>
-  `Decision ${n}: the ${['loader', 'cache', 'router', 'queue', 'parser'][n % 5]} of service ${n % 97} reads its settings from config ${n % 13}`;
+const text = memoryText;
 
 interface Cost {
   wallMs: number;
@@ -67,30 +54,16 @@ function row(name: string, costs: Cost[]): string {
 
 async function main(): Promise<void> {
   const dir = tempDir('engram-replica-bench-', { afterTest: false });
-  const serverDb = path.join(dir, 'server', 'team.db');
-  const token = addToken(serverDb, 'bench', 'memory:read,memory:write');
-  const server = await startTeamServer(serverDb, ['--port', '0', '--rate', '1000000']);
+  console.log(
+    `${machine()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} before`,
+  );
+  const { server, target, send } = await loadedServer(dir, MEMORIES, 'replica-bench');
   const pid = server.child.pid!;
-  const target = { url: server.url, token };
-  let calls = 0;
-  const send = async (method: string, params: unknown) => {
-    const answer = await rpc(server.url, token, { id: `replica-bench-${++calls}`, method, params });
-    if (answer.status !== 200) throw new Error(`${method}: ${JSON.stringify(answer.body)}`);
-    return answer.body['result'];
-  };
+  let wholes = 0;
   try {
-    console.log(
-      `${machine()}; load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} before`,
-    );
-    for (let from = 0; from < MEMORIES; from += 500)
-      await send('rememberMany', {
-        memories: Array.from({ length: Math.min(500, MEMORIES - from) }, (_, i) => ({
-          content: text(from + i),
-        })),
-      });
     const ids = ((await send('list', { limit: 1000 })) as { items: Array<{ id: string }> }).items.map(
       (m) => m.id,
     );
@@ -106,7 +79,7 @@ async function main(): Promise<void> {
     const whole = (sync: Sync) => async () => {
       const costs: Cost[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        const replica = replicaDirectory(path.join(dir, `whole-${calls}-${r}`, 'memory.db'));
+        const replica = replicaDirectory(path.join(dir, `whole-${++wholes}-${r}`, 'memory.db'));
         costs.push(await measured(pid, () => sync(target, replica, openReplica, Date.now())));
         rmSync(path.dirname(replica), { recursive: true, force: true });
       }

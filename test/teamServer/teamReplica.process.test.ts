@@ -3,22 +3,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, it } from 'node:test';
-import { Engram } from '../../engine/engram';
 import {
   readReplica,
   REPLICA_SYNC_EVERY_MS,
-  replicaDatabase,
-  replicaDirectory,
   replicaSyncDue,
   syncReplica,
 } from '../../engine/teamClient/teamReplica';
-import type { SyncOutcome } from '../../engine/teamClient/teamReplica';
 import { CLI } from '../cli/engramCli';
-import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { tempDir } from '../support/temp';
+import { outcome, replicaSetUp, servers } from './replicaSetUp';
 import { addToken, rpc, startTeamServer, teamEnv } from './teamServerProcess';
-import type { TeamServerProcess } from './teamServerProcess';
 
-const servers: TeamServerProcess[] = [];
 after(() => Promise.all(servers.map((server) => server.stop())));
 
 interface Listed {
@@ -80,7 +75,7 @@ it('reads the team server does not answer come from the local replica of the tea
 });
 
 it("a sync copies the team's memories only when the server's store moved, and a replica answers for its own server and token only", async () => {
-  const { server, token, target, replica, open, send, inReplica } = await setUp('engram-team-sync-');
+  const { server, token, target, replica, open, send, inReplica } = await replicaSetUp('engram-team-sync-');
   const remember = (content: string) => send('remember', { content });
   const contents = () =>
     inReplica(async (engram) => (await engram.call('list', {})).items.map((m) => m.content).sort());
@@ -113,40 +108,8 @@ it("a sync copies the team's memories only when the server's store moved, and a 
   assert.equal(readReplica(replica, target)?.syncedAt, 3000, 'a failed sync leaves the last copy');
 });
 
-/** `copied 5`, `updated 1`, `current 0`, or why it failed. */
-function outcome(sync: SyncOutcome): string {
-  return sync.kind === 'failed' ? sync.reason : `${sync.kind} ${sync.memories}`;
-}
-
-async function setUp(prefix: string) {
-  const dir = tempDir(prefix, { afterTest: false });
-  const serverDb = path.join(dir, 'server', 'team.db');
-  const token = addToken(serverDb, 'alice', 'memory:read,memory:write');
-  const server = await startTeamServer(serverDb, ['--port', '0']);
-  servers.push(server);
-  const target = { url: server.url, token };
-  const replica = replicaDirectory(path.join(dir, 'client', 'memory.db'));
-  const open = (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH });
-  let calls = 0;
-  const send = async <T>(method: string, params: unknown): Promise<T> => {
-    const answer = await rpc(server.url, token, { id: `${prefix}${++calls}`, method, params });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    return answer.body['result'] as T;
-  };
-  /** Reads the replica's own store, as an offline read would. */
-  const inReplica = async <T>(read: (engram: Engram) => Promise<T>): Promise<T> => {
-    const engram = await open(replicaDatabase(replica));
-    try {
-      return await read(engram);
-    } finally {
-      await engram.close();
-    }
-  };
-  return { server, token, target, replica, open, send, inReplica };
-}
-
 it('a sync after the first copies only the memories changed since: edits with their history, invalidations and pins', async () => {
-  const { target, replica, open, send, inReplica } = await setUp('engram-replica-inc-');
+  const { target, replica, open, send, inReplica } = await replicaSetUp('engram-replica-inc-');
   const ids: string[] = [];
   for (const content of [
     'The billing job runs at 02:00 UTC',
@@ -203,7 +166,7 @@ it('a sync after the first copies only the memories changed since: edits with th
 });
 
 it('a sync copies in pages, and starts over when the server is behind the copy', async () => {
-  const { target, replica, open, send, inReplica } = await setUp('engram-replica-page-');
+  const { target, replica, open, send, inReplica } = await replicaSetUp('engram-replica-page-');
   const many = Array.from({ length: 12 }, (_, i) => ({
     content: `Runbook step ${i + 1} of the failover drill`,
   }));

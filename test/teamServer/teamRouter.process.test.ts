@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, it } from 'node:test';
-import { Engram } from '../../engine/engram';
+import { silentLogger } from '../../engine/host';
+import { workerScriptsIn } from '../../engine/process/workerScripts';
+import { ReplicaThread } from '../../engine/teamClient/replicaThread';
 import { EngramError } from '../../engine/errors';
 import { readReplica } from '../../engine/teamClient/teamReplica';
 import { TeamRouter } from '../../engine/teamClient/teamRouter';
@@ -10,6 +12,8 @@ import { addToken, freePort, rpc, startTeamServer } from './teamServerProcess';
 import type { TeamServerProcess } from './teamServerProcess';
 
 const FIX = 'run "Engram: Set Team Server Token"';
+/** The built bundles (runTests.mjs builds first): the worker runs as the extension starts it. */
+const DIST = path.join(__dirname, '..', '..', 'dist');
 let dir: string;
 let url: string;
 let token: string;
@@ -87,10 +91,14 @@ it('a refused token fails a write with one line naming the fix, and keeps the wr
 });
 
 it('with a replica: a read the server answered refreshes it; once the server is killed, reads come from it, marked stale', async () => {
-  const replica = {
+  // In its worker thread, as the extension holds it.
+  const replica = new ReplicaThread({
     directory: path.join(dir, 'team-replica'),
-    open: (dbPath: string) => Engram.open({ dbPath, sqlWasmPath: SQL_WASM_PATH }),
-  };
+    sqlWasmPath: SQL_WASM_PATH,
+    clientName: 'test-replica',
+    script: workerScriptsIn(DIST).replica,
+    logger: silentLogger,
+  });
   const router = new TeamRouter({ url, token }, path.join(dir, 'queue'), FIX, replica);
   const { calls, local } = localCalls();
   const online = (await router.call('list', {}, local('list'))) as { items: Array<{ content: string }> };
@@ -118,4 +126,7 @@ it('with a replica: a read the server answered refreshes it; once the server is 
     router.staleNote() ?? '',
     /^The team server \S+ did not answer: from the local replica of the team's memories as of \S+, which may be stale\.$/,
   );
+  assert.ok(replica.running, 'the worker holds the replica between reads');
+  await router.dispose();
+  assert.equal(replica.running, false, 'and ends with the router');
 });
