@@ -79,7 +79,7 @@ function tableExists(db: Database, name: string): boolean {
 }
 
 function allRows(db: Database, sql: string): Array<Array<string | number | Uint8Array | null>> {
-  return (db.exec(sql)[0]?.values ?? []);
+  return db.exec(sql)[0]?.values ?? [];
 }
 
 /**
