@@ -101,9 +101,11 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     accept: (s) => hasDigitAndLetter(s) && !isPlaceholder(s) && !/^[$%{]/.test(s),
   },
   {
+    // A scheme-less Authorization value is taken whole, up to a quote, space or separator: a
+    // credential may hold any character (OpenShift's `sha256~...@=...`).
     kind: 'bearer-token',
     hint: /authorization|bearer/i,
-    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|[a-z-]{0,16}token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([A-Za-z0-9._~+/-]{16,4096}=*)(?![\w.~+/-]))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
+    re: /(?<![\w-])(?:(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:(?:bearer|[a-z-]{0,16}token)[ \t]{1,8}([A-Za-z0-9._~+/-]{8,4096}=*)|([^\s"'`<>,;]{16,4096}))|bearer[ \t]{1,8}([A-Za-z0-9._~+/-]{16,4096}=*))/dgi,
     accept: hasDigitAndLetter,
   },
 ];

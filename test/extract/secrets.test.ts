@@ -211,6 +211,11 @@ describe('assignments in more languages, arguments and elements (tuned on gitlea
       'curl -u elastic:[REDACTED:password] https://localhost:9200',
     ],
     [`curl -H 'Authorization: ${VALUE}'`, "curl -H 'Authorization: [REDACTED:bearer-token]'"],
+    // A scheme-less credential is the header's whole value, whatever characters it uses.
+    [
+      'curl -H "Authorization: sha256~k3Fq@9=-.zT+/mWp2Lx"',
+      'curl -H "Authorization: [REDACTED:bearer-token]"',
+    ],
     [`token ${GITLAB} here`, 'token [REDACTED:gitlab-token] here'],
     [`do ${DIGITALOCEAN}`, 'do [REDACTED:digitalocean-token]'],
     [`hf ${HUGGINGFACE}`, 'hf [REDACTED:huggingface-token]'],
