@@ -123,12 +123,18 @@ export function searchEntities(
       ? ''
       : `AND EXISTS (SELECT 1 FROM memory_entities me JOIN memories m ON m.id = me.memory_id
            AND m.superseded_at IS NULL WHERE me.entity_id = e.id AND ${visible.sql})`;
+  // Its count too: the memories it may see.
+  const counted =
+    viewer === undefined
+      ? '(SELECT count(*) FROM memory_entities me WHERE me.entity_id = e.id)'
+      : `(SELECT count(*) FROM memory_entities me JOIN memories m ON m.id = me.memory_id
+           AND m.superseded_at IS NULL WHERE me.entity_id = e.id AND ${visible.sql})`;
   const rows = reader.all<{ id: number; name: string; key: string; type: string; n: number }>(
-    `SELECT e.id, e.name, e.key, e.type, (SELECT count(*) FROM memory_entities me WHERE me.entity_id = e.id) AS n
+    `SELECT e.id, e.name, e.key, e.type, ${counted} AS n
      FROM entities e WHERE e.merged_into IS NULL AND (e.key LIKE ? ESCAPE '\\' OR EXISTS (
        SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.alias LIKE ? ESCAPE '\\')) ${seen}
      ORDER BY n DESC, e.key LIMIT ?`,
-    [like, like, ...visible.params, limit],
+    [...visible.params, like, like, ...visible.params, limit],
   );
   return rows.map((row) => ({
     id: row.id,

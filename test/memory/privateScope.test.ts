@@ -88,6 +88,11 @@ describe('private memories: hidden from other agents on every read path', () => 
       (await t.call('entities', { query: 'rotate', ...reader })).map((e) => e.name);
     assert.deepEqual(await named(bob), []);
     assert.ok((await named(alice)).some((name) => name.includes('ops/rotate.sh')));
+    // An entity both name counts, for bob, only the memory he may see.
+    const counts = async (reader: object) =>
+      (await t.call('entities', { query: 'staging.env', ...reader })).map((e) => [e.name, e.memoryCount]);
+    assert.deepEqual(await counts(bob), [['ops/staging.env', 1]]);
+    assert.deepEqual(await counts(alice), [['ops/staging.env', 2]]);
     // The shared memory is still there for bob, and the private one for alice and the owner.
     const bobRecall = await t.call('recall', { query: 'staging database kestrel', ...bob });
     assert.deepEqual(
