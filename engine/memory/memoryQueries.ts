@@ -3,7 +3,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { CURRENT_SELECT, VERSION_COLUMNS, toMemory, toVersion } from './rows';
 import type { MemoryRow } from './rows';
 import type { Annotation, Layer, Memory, MemoryVersion, Status } from './types';
-import { isHiddenId, visibleCondition } from './visibility';
+import { isVisible, visibleCondition } from './visibility';
 import type { Viewer } from './visibility';
 
 /**
@@ -15,8 +15,13 @@ export function resolveId(reader: SqlReader, idOrPrefix: string, viewer?: Viewer
   const id = idOrPrefix.trim();
   if (id === '') throw invalidInput('a memory id is required');
   const missing = () => notFound(`no memory with id "${id}"`);
-  if (reader.value('SELECT 1 FROM memories WHERE id = ? LIMIT 1', [id]) !== undefined) {
-    if (isHiddenId(reader, viewer, id)) throw missing();
+  // Every memory has exactly one current version (memories_current), which decides who sees it.
+  const current = reader.get<{ scope: string; agent: string | null }>(
+    'SELECT scope, agent FROM memories WHERE id = ? AND superseded_at IS NULL',
+    [id],
+  );
+  if (current !== undefined) {
+    if (!isVisible(viewer, current)) throw missing();
     return id;
   }
   if (id.length >= 6) {

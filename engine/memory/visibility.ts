@@ -21,33 +21,25 @@ export function isVisible(viewer: Viewer, memory: { scope: string; agent: string
 
 /**
  * The same rule as a SQL condition over the memories table as `alias`, with its parameter; for an
- * owner, a condition that holds for every row (so callers can always append it).
+ * owner, a condition that holds for every row (so callers can always append it). `IS`, not `=`:
+ * a private memory without an agent makes it false, not NULL, so `NOT` of it is the hidden set.
  */
 export function visibleCondition(viewer: Viewer, alias = 'm'): { sql: string; params: string[] } {
   if (viewer === undefined) return { sql: '1', params: [] };
-  return { sql: `(${alias}.scope <> 'private' OR ${alias}.agent = ?)`, params: [viewer] };
-}
-
-/** Whether the memory `id` is hidden from `viewer`: its current version is another's private one. */
-export function isHiddenId(reader: SqlReader, viewer: Viewer, id: string): boolean {
-  if (viewer === undefined) return false;
-  const row = reader.get<{ scope: string; agent: string | null }>(
-    'SELECT scope, agent FROM memories WHERE id = ? AND superseded_at IS NULL',
-    [id],
-  );
-  return row !== undefined && !isVisible(viewer, row);
+  return { sql: `(${alias}.scope <> 'private' OR ${alias}.agent IS ?)`, params: [viewer] };
 }
 
 /** The ids among `ids` that `viewer` may see (in order); all of them for an owner. */
 export function visibleIds(reader: SqlReader, viewer: Viewer, ids: readonly string[]): string[] {
   if (viewer === undefined || ids.length === 0) return [...ids];
   // One statement for the whole list: a lookup per id doubled the CPU of a replica's copy.
+  const visible = visibleCondition(viewer);
   const hidden = new Set(
     reader
       .all<{ id: string }>(
         `SELECT m.id AS id FROM json_each(?) j JOIN memories m ON m.id = j.value AND m.superseded_at IS NULL
-         WHERE m.scope = 'private' AND (m.agent IS NULL OR m.agent <> ?)`,
-        [JSON.stringify(ids), viewer],
+         WHERE NOT ${visible.sql}`,
+        [JSON.stringify(ids), ...visible.params],
       )
       .map((row) => row.id),
   );
@@ -56,14 +48,14 @@ export function visibleIds(reader: SqlReader, viewer: Viewer, ids: readonly stri
 
 /**
  * Every memory hidden from `viewer` (another agent's private one, by its current version): for
- * reads that go through whole tables (export, the replica's copy, the views). Empty for an owner.
+ * reads that go through whole tables (export, drift reports). Empty for an owner.
  */
 export function hiddenIds(reader: SqlReader, viewer: Viewer): ReadonlySet<string> {
   if (viewer === undefined) return new Set();
+  const visible = visibleCondition(viewer);
   const rows = reader.all<{ id: string }>(
-    `SELECT id FROM memories WHERE superseded_at IS NULL AND scope = 'private'
-     AND (agent IS NULL OR agent <> ?)`,
-    [viewer],
+    `SELECT m.id AS id FROM memories m WHERE m.superseded_at IS NULL AND NOT ${visible.sql}`,
+    visible.params,
   );
   return new Set(rows.map((row) => row.id));
 }
