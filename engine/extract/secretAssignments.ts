@@ -27,7 +27,8 @@ const IDENTIFIER_RE = /^[A-Za-z_$][\w$]*$/;
 const TYPE_NAME_RE = /^[A-Z][A-Za-z]*$/;
 const ENV_REFERENCE_RE =
   /^(?:process\.env|os\.environ|os\.getenv|import\.meta\.env|env\.|secrets\.|vars\.|ENV\[)/;
-const MAX_QUOTED = 1024;
+/** Long enough for an Azure refresh token or a large JWT (1-3 KB), short enough to stay cheap. */
+const MAX_QUOTED = 4096;
 const MIN_LOOSE_PASSWORD = 3;
 const MIN_LOOSE_SECRET = 8;
 
@@ -81,11 +82,35 @@ function kindOfKey(key: string): string | undefined {
 }
 
 /**
- * A key of a service (`HEROKU_KEY`, `hubspotKey`) or of anything else (`cacheKey`): a secret only
- * when its value is a UUID, the shape several services issue keys in, and no name or path has.
+ * A key of a service (`HEROKU_KEY`, `hubspotKey`, a log's `Using Key=...`) or of anything else
+ * (`cacheKey`, `sortKey`): a secret only when its value is drawn rather than named: a UUID, the
+ * shape several services issue keys in, or a long run of letters and digits mixed throughout.
  */
 const ANY_KEY = 'key';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** 20 or more key characters, no blank: what services issue, and no word, name or path is. */
+const DRAWN_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9+/=_.-]{19,}$/;
+
+/**
+ * Whether a value under a plain `key` name was drawn at random: a UUID, mixed case with digits
+ * (looksGenerated), or letters and digits each at least four times that alternate often, as
+ * random base-36 does (`e8hwspf91879g0u267yq...`) and names and versions do not (`cache_v2`,
+ * `release-2024.01.15`).
+ */
+function looksDrawnKey(value: string): boolean {
+  if (UUID_RE.test(value)) return true;
+  if (!DRAWN_KEY_RE.test(value) || CODE_PATH_RE.test(value)) return false;
+  if (/(.)\1{5}/.test(value)) return false; // `4b1dXXXXXXXX...`: a stand-in, not drawn
+  if (looksGenerated(value)) return true;
+  const classes = value
+    .replace(/[^A-Za-z0-9]/g, '')
+    .replace(/[A-Za-z]/g, 'a')
+    .replace(/[0-9]/g, '0');
+  const letters = classes.replace(/0/g, '').length;
+  const digits = classes.length - letters;
+  const alternations = classes.split('').filter((c, i) => i > 0 && c !== classes[i - 1]).length;
+  return letters >= 4 && digits >= 4 && alternations >= 6;
+}
 
 type Form = 'env' | 'spaced' | 'colon';
 
@@ -120,6 +145,13 @@ export const detectAssignments: SecretDetector = (text, out) => {
       ) as string;
       const named = secretKindOfKey(key);
       if (named === undefined) continue;
+      if (re === ELEMENT_RE && named !== ANY_KEY) {
+        const words = drawnWordsOfElement(text, m.index + m[0].length, key);
+        if (words !== undefined) {
+          for (const w of words) out.push({ kind: named, ...w });
+          continue;
+        }
+      }
       const value =
         re === ELEMENT_RE
           ? elementText(text, m.index + m[0].length, key)
@@ -128,7 +160,7 @@ export const detectAssignments: SecretDetector = (text, out) => {
       const secret = text.slice(value.start, value.end);
       if (re === FLAG_RE && !value.quoted && secret.startsWith('-')) continue; // `--password --verbose`
       // `cacheKey`, `sortKey`: a key names a secret only when its value is generated.
-      if (named === ANY_KEY && !UUID_RE.test(secret)) continue;
+      if (named === ANY_KEY && !looksDrawnKey(secret)) continue;
       const kind = named === ANY_KEY ? 'api-key' : named;
       if (!acceptValue(secret, kind, value.quoted && re !== ARGUMENT_RE, formOf(m))) continue;
       out.push({ kind, start: value.start, end: value.end });
@@ -148,6 +180,28 @@ function elementText(
   if (close === -1) return undefined;
   const word = text.slice(pos, pos + close).trimEnd();
   return /\s/.test(word) ? undefined : { start: pos, end: pos + word.length, quoted: false };
+}
+
+/**
+ * The drawn words of an element named for a secret whose text is several words (`<secret>{AQAAABAAA
+ * 5422358j60yxo9nc0d...}</secret>`, `<token>Bearer ...</token>`); undefined when it is one word
+ * (elementText reads it) or does not close within reach.
+ */
+function drawnWordsOfElement(
+  text: string,
+  pos: number,
+  name: string,
+): { start: number; end: number }[] | undefined {
+  const close = text.slice(pos, pos + MAX_QUOTED + 64).indexOf(`</${name}>`);
+  if (close === -1) return undefined;
+  const inner = text.slice(pos, pos + close);
+  if (!/\S\s+\S/.test(inner)) return undefined;
+  const words: { start: number; end: number }[] = [];
+  for (const w of inner.matchAll(/[^\s{}]+/g)) {
+    if (looksDrawnKey(w[0]) && !isPlaceholder(w[0]))
+      words.push({ start: pos + w.index, end: pos + w.index + w[0].length });
+  }
+  return words;
 }
 
 /** `KEY=value` (shell, .env) is data; `key = value` may be code; `key: value` may be prose or a type. */

@@ -42,6 +42,12 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
     re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9_/]{20,200}/g,
   },
   {
+    // A Discord webhook's URL carries its token: whoever has it posts as the webhook.
+    kind: 'discord-webhook',
+    hint: '/api/webhooks/',
+    re: /https:\/\/(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/[A-Za-z0-9_-]{20,200}/g,
+  },
+  {
     kind: 'google-api-key',
     hint: 'AIza',
     re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,

@@ -63,6 +63,7 @@ export function redactSecrets(text: string, scope?: ScanScope): RedactionResult 
     taken.fill(1, start, end);
     redactions.push({ kind, start, end });
   }
+  redactRepeats(text, taken, redactions);
   redactions.sort((a, b) => a.start - b.start);
 
   const parts: string[] = [];
@@ -73,6 +74,30 @@ export function redactSecrets(text: string, scope?: ScanScope): RedactionResult 
   }
   parts.push(text.slice(last));
   return { text: parts.join(''), redactions };
+}
+
+/** Shorter values (`admin`, `1234`) are too often ordinary words elsewhere in the same text. */
+const MIN_REPEATED_SECRET = 8;
+/** Each distinct secret is one scan of the text: a text full of them (a dump) stays linear. */
+const MAX_REPEAT_SCANS = 64;
+
+/**
+ * A secret found once is a secret everywhere in the text: a token pasted in a command comes back in
+ * its output, and a key read from `.env` is echoed in a log line no rule would recognise by itself.
+ */
+function redactRepeats(text: string, taken: Uint8Array, redactions: Redaction[]): void {
+  const seen = new Set<string>();
+  for (const { kind, start, end } of redactions.slice()) {
+    const secret = text.slice(start, end);
+    if (secret.length < MIN_REPEATED_SECRET || seen.has(secret)) continue;
+    if (seen.size === MAX_REPEAT_SCANS) return;
+    seen.add(secret);
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
+      if (taken.subarray(at, at + secret.length).includes(1)) continue;
+      taken.fill(1, at, at + secret.length);
+      redactions.push({ kind, start: at, end: at + secret.length });
+    }
+  }
 }
 
 /** The text as it may be stored: `redactSecrets(text).text`. */

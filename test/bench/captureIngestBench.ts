@@ -4,8 +4,9 @@
 // while the ingest ran (a batch: its redaction, parsing and transaction), the span a host's
 // main thread would be held.
 // With --redaction DIR (a gitleaks checkout or mirror), redaction recall and precision on gitleaks'
-// rule test cases instead (redaction/redactionBench.ts).
-// Usage: node --import tsx test/bench/captureIngestBench.ts [turns] [--redaction GITLEAKS_DIR]
+// rule test cases instead (redaction/redactionBench.ts), and with --trufflehog DIR also on
+// trufflehog's detector tests (redaction/trufflehogBench.ts).
+// Usage: node --import tsx test/bench/captureIngestBench.ts [turns] [--redaction GITLEAKS_DIR [--trufflehog TRUFFLEHOG_DIR]]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { silentLogger } from '../../engine/host';
 import { splitLines } from '../../engine/capture/rawRecords';
 import { syntheticClaudeSession } from '../capture/syntheticSession';
 import { redactionLines } from './redaction/redactionBench';
+import { trufflehogLines } from './redaction/trufflehogBench';
 import { machine, median, ms, round } from './stats';
 
 const SQL_WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
@@ -88,7 +90,9 @@ else {
   const dir = process.argv[redactionAt + 1];
   if (!dir) throw new Error('--redaction needs the path of a gitleaks checkout or mirror');
   const started = process.hrtime.bigint();
-  const lines = redactionLines(dir);
+  const trufflehogAt = process.argv.indexOf('--trufflehog');
+  const trufflehog = trufflehogAt === -1 ? undefined : process.argv[trufflehogAt + 1];
+  const lines = [...redactionLines(dir), ...(trufflehog ? trufflehogLines(trufflehog) : [])];
   console.log(
     `${lines.join('\n')}\n  ${round(ms(started))} ms, ${machine()}, load ${os
       .loadavg()

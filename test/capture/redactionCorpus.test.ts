@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { casesOfRuleFile, sampleTemplates } from '../bench/redaction/goCases';
 import { sampleOf } from '../bench/redaction/regexSample';
+import { casesOfTestFile } from '../bench/redaction/trufflehogCases';
 import { seededRandom } from '../support/seededRandom';
 
 // A rules file written here in the shape of gitleaks' (cmd/generate/config/rules/*.go).
@@ -68,4 +69,59 @@ test('regex samples: classes, bounds, groups and alternation; unknown syntax giv
     );
   }
   assert.equal(sampleOf('\\p{L}+', random), undefined);
+});
+
+// A detector test written here in the shape of trufflehog's (pkg/detectors/<name>/<name>_test.go).
+const DETECTOR_TEST = `package example
+
+var (
+	validPattern = "exa1b2c3d4e5f6g7h8"
+	keyword      = "example"
+	host         = "api.example.com"
+)
+
+func TestExample_Pattern(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  []string
+	}{
+		{
+			name:  "valid pattern",
+			input: fmt.Sprintf("%s token = '%s'", keyword, validPattern),
+			want:  []string{validPattern},
+		},
+		{
+			name: "raw input, composite result",
+			input: \`
+				EXAMPLE_HOST=api.example.com
+				EXAMPLE_ID=acct-0042 EXAMPLE_SECRET=s3cr3tV4lu3X9
+			\`,
+			want: []string{"acct-0042:s3cr3tV4lu3X9:" + host},
+		},
+		{
+			name:  "out of range",
+			input: fmt.Sprintf("%s is far away = '%s'", keyword, validPattern),
+			want:  nil,
+		},
+		{
+			name:  "unknown call",
+			input: strings.Repeat("a", 3),
+			want:  []string{"aaa"},
+		},
+	}
+}
+`;
+
+test('trufflehog cases: Sprintf and raw inputs, wanted results found whole or by their credential; unknown Go skipped', () => {
+  const { cases, skipped } = casesOfTestFile('example', DETECTOR_TEST);
+  assert.equal(skipped, 1, 'strings.Repeat is not evaluated');
+  assert.deepEqual(cases[0], {
+    detector: 'example',
+    text: "example token = 'exa1b2c3d4e5f6g7h8'",
+    secrets: ['exa1b2c3d4e5f6g7h8'],
+  });
+  // Not the account id (shorter), not the host (a location): the secret.
+  assert.deepEqual(cases[1]?.secrets, ['s3cr3tV4lu3X9']);
+  assert.equal(cases.length, 2, 'a case that wants nothing is no label');
 });

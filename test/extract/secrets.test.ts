@@ -269,6 +269,37 @@ describe('keys, tokens and logins the first pass on gitleaks rules A-M missed', 
   expectRedactions(cases, clean);
 });
 
+describe('keys the gitleaks rules did not teach (tuned on trufflehog detector tests A-M)', () => {
+  const DRAWN_LOWER = 'wdvnousa87acfxp9' + 'ioasrea4tbeasrfa';
+  const DRAWN_MIXED = 'rc6iLoUEFGGAWNLsuBJn' + 'msh4tZB-oCxcDUmc45HIPcuiQ';
+  const LONG_TOKEN = '0.AXEAFN5Pl6TDG0ibA8' + '_OGCw6B-kFbFJo'.repeat(90);
+  const WEBHOOK =
+    'https://discord.com/api/webhooks/144147826297622273/' + 'Rz9B09dB7cXxtldzXXfmJY0opIzgeANtGJw08vx5PXrP';
+  const cases: Array<[string, string]> = [
+    // A plain `key` name: a value drawn at random, not only a UUID, is a key.
+    [`[DEBUG] Using Key=${DRAWN_LOWER}`, '[DEBUG] Using Key=[REDACTED:api-key]'],
+    [`apiMaticKey := "${DRAWN_MIXED}"`, 'apiMaticKey := "[REDACTED:api-key]"'],
+    // An element named for a secret holding several words: the drawn ones go.
+    [`<secret>{AQAAABAAA ${DRAWN_LOWER}}</secret>`, '<secret>{AQAAABAAA [REDACTED:secret]}</secret>'],
+    // Quoted values longer than 1 KB (Azure refresh tokens, large JWTs).
+    [`"refresh_token": "${LONG_TOKEN}"`, '"refresh_token": "[REDACTED:token]"'],
+    [`hook: ${WEBHOOK}`, 'hook: [REDACTED:discord-webhook]'],
+    // Found once, redacted everywhere in the text: the echo below names no key.
+    [
+      `export API_TOKEN=${DRAWN_LOWER}\necho ${DRAWN_LOWER} | tee log`,
+      'export API_TOKEN=[REDACTED:token]\necho [REDACTED:token] | tee log',
+    ],
+  ];
+  const clean = [
+    'cacheKey = "user_profile_cache_v2", sortKey: "release-2024.01.15"',
+    'key = 4b1dXXXXXXXXXXXXXXXXXXXXXXXXXXXXX',
+    'primaryKey: "tenant_id_and_created_at_index"',
+    '<secret>{{ vault lookup here }}</secret>',
+    'password: abc and later abc again',
+  ];
+  expectRedactions(cases, clean);
+});
+
 describe('no false positives', () => {
   const clean = [
     'The password is required and the token expires after an hour.',
