@@ -4,6 +4,8 @@ import { agentStores } from '../capture/workspaceSources';
 import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import { invalidInput } from '../errors';
+import { captureLineForHook, hookClientOption } from './hookOutput';
+import type { HookClient } from './hookOutput';
 
 export interface CaptureCliHost {
   env: NodeJS.ProcessEnv;
@@ -67,8 +69,9 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
       '--from-hook',
       "run by an agent's hook: print nothing unless something was read, and nothing while capture is off",
     )
+    .addOption(hookClientOption())
     .description('read what the agents wrote since the last run (incremental, idempotent)')
-    .action((o: { agent?: string; since?: string; fromHook?: boolean }) => {
+    .action((o: { agent?: string; since?: string; fromHook?: boolean; hookClient?: HookClient }) => {
       const agent = agentsOf(o.agent);
       const stores = agentStores(host.env, host.home);
       const fromHook = o.fromHook === true;
@@ -77,7 +80,7 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
         { ...stores, agent, since: sinceValue(o.since, host.now()), ifEnabled: fromHook },
         (r) =>
           fromHook
-            ? watchLine(r as MethodResult<'captureRun'>, host.now())
+            ? captureLineForHook(watchLine(r as MethodResult<'captureRun'>, host.now()), o.hookClient)
             : runLines(r as MethodResult<'captureRun'>),
       );
     });

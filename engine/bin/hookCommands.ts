@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { installClaudeHooks, uninstallClaudeHooks } from '../capture/hooks/claudeCodeHooks';
+import { HOOK_CLIENTS, installHooks, uninstallHooks } from '../capture/hooks/agentHooks';
+import type { HookClientName } from '../capture/hooks/agentHooks';
 
 export interface HookCliHost {
   /** The workspace the hooks are for. */
@@ -10,12 +11,12 @@ export interface HookCliHost {
   stdout: (text: string) => void;
 }
 
-const CLIENTS = ['claude-code'] as const;
+const CLIENTS = Object.keys(HOOK_CLIENTS) as HookClientName[];
 
 /**
- * `engram hooks install|uninstall --client claude-code`: hooks that make the agent itself start
- * each session with `engram context --prime` and run `engram capture run` after each turn and at
- * the end of a session, in this workspace only.
+ * `engram hooks install|uninstall --client claude-code|gemini|codex`: hooks that make the agent
+ * itself start each session with `engram context --prime` and run `engram capture run` after each
+ * turn (and at the end of a session where the agent has such an event), in this workspace only.
  */
 export function registerHookCommands(program: Command, host: HookCliHost): void {
   const hooks = program
@@ -26,19 +27,20 @@ export function registerHookCommands(program: Command, host: HookCliHost): void 
     .command('install')
     .addOption(client())
     .description('add (or refresh) the hooks in the agent settings of this workspace; others are kept')
-    .action(() => {
-      const change = installClaudeHooks(host.workspace(), host.cliScript);
+    .action((o: { client: HookClientName }) => {
+      const change = installHooks(host.workspace(), o.client, host.cliScript);
       host.stdout(
         `hooks ${change.events.join(', ')} in ${change.file}: ${host.cliScript} primes each new session ` +
-          '(context --prime) and runs capture run after each turn; engram capture enable must be on for them to read anything\n',
+          '(context --prime) and runs capture run after each turn; engram capture enable must be on for them to read anything' +
+          `${change.note}\n`,
       );
     });
   hooks
     .command('uninstall')
     .addOption(client())
     .description("remove Engram's hooks from the agent settings of this workspace")
-    .action(() => {
-      const change = uninstallClaudeHooks(host.workspace());
+    .action((o: { client: HookClientName }) => {
+      const change = uninstallHooks(host.workspace(), o.client);
       host.stdout(
         change.events.length > 0
           ? `removed Engram's ${change.events.join(', ')} hooks from ${change.file}\n`

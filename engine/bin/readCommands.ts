@@ -8,6 +8,8 @@ import type { LevelledContext } from '../retrieval/contextLevels';
 import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import { listOrNone, memoryLine, renderRecall, versionLine } from './cliOutput';
+import { hookClientOption, primedForHook } from './hookOutput';
+import type { HookClient } from './hookOutput';
 
 /** The commands that read memories: history, as-of, entities, related, recall and context. */
 export function registerReadCommands(program: Command, invoke: Invoke): void {
@@ -137,11 +139,19 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
       '--from-hook',
       "run by an agent's session-start hook: print the block only, nothing when it is empty",
     )
+    .addOption(hookClientOption())
     .description('the memory block for an agent prompt: pinned first, then relevant, within a token budget')
     .action(
       (
         words: string[],
-        o: { budget: number; conversation?: string; prime?: boolean; fromHook?: boolean; levels?: boolean },
+        o: {
+          budget: number;
+          conversation?: string;
+          prime?: boolean;
+          fromHook?: boolean;
+          levels?: boolean;
+          hookClient?: HookClient;
+        },
       ) => {
         if (o.levels === true && (o.prime === true || o.fromHook === true))
           throw invalidInput('--levels and --prime build different blocks; give one of them');
@@ -154,7 +164,7 @@ export function registerReadCommands(program: Command, invoke: Invoke): void {
         if (o.prime === true || o.fromHook === true) {
           return invoke('prime', { budget: o.budget, conversation: o.conversation }, (r) => {
             const block = r as { text: string; tokens: number; budget: number; omitted: number };
-            if (o.fromHook === true) return block.text;
+            if (o.fromHook === true) return primedForHook(block.text, o.hookClient);
             return `${block.text || '(nothing to prime with yet)'}\n\n(${block.tokens} of ${block.budget} tokens; ${block.omitted} lines left out)`;
           });
         }
