@@ -7,6 +7,7 @@ import { workspacePath } from '../capture/sessionRows';
 import { DEFAULT_PRIME_BUDGET, primeBlock } from '../capture/prime/primeBlock';
 import type { PrimeBlock } from '../capture/prime/primeBlock';
 import { sessionRecap } from '../capture/sessionRecap';
+import { sessionDetail } from '../capture/sessionDetail';
 import { sessionTranscript } from '../capture/sessionTranscript';
 import { invalidInput } from '../errors';
 import { markInjected } from '../memory/injectionLedger';
@@ -54,6 +55,7 @@ function root(engine: EngineContext): string {
  * - `captureTranscript` {session} -> a session's turns, redacted as stored.
  * - `fileHistory` {file} -> what every session did to a file, and which commits carried it.
  * - `captureRecap` {session} -> a past session in lines (sessionRecap.ts).
+ * - `captureSessionDetail` {session} -> its linked commits, changed files and commands (the Sessions view).
  */
 export const LINK_METHODS = {
   why: defineMethod({
@@ -102,6 +104,11 @@ export const LINK_METHODS = {
     params: SESSION_PARAMS,
     write: false,
     run: ({ store }, p) => store.read((r) => sessionTranscript(r, sessionId(r, p.session))),
+  }),
+  captureSessionDetail: defineMethod({
+    params: SESSION_PARAMS,
+    write: false,
+    run: ({ store }, p) => store.read((r) => sessionDetail(r, sessionId(r, p.session))),
   }),
   captureRecap: defineMethod({
     params: SESSION_PARAMS,

@@ -53,7 +53,7 @@ describe('capture in a real VS Code extension host', () => {
 
   it('ran the whole capture suite', () => {
     assert.equal(report.finished, true, 'the in-host run did not finish; see .vscode-test/in-host-capture');
-    assert.equal(report.results.length, 5);
+    assert.equal(report.results.length, 6);
   });
 
   it('capture tests', async (t) => {

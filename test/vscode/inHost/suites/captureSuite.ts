@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { syntheticClaudeSession } from '../../../capture/syntheticSession';
-import { CLAUDE_SESSION_ID, claudeLine } from '../../support/claudeSession';
+import { CLAUDE_SESSION_ID, claudeLine, claudeToolCall } from '../../support/claudeSession';
 import * as vscode from 'vscode';
 import { VIEW_SCHEME } from '../../../../extension/memoryDocuments';
 import { engramApi, workspacePath } from '../extensionApi';
@@ -114,13 +115,89 @@ test('a 1,000-turn session appears in the watched folder: read in slices, the ho
   figures['capture 1,000 turns: longest main-thread block ms'] = Number((delay.max / 1e6).toFixed(1));
 });
 
+test('a session that wrote a file unfolds into the commit that carries it, the file and its commands', async () => {
+  const api = await engramApi();
+  const root = workspacePath();
+  const file = path.join(root, 'src', 'rateLimit.ts');
+  const content = 'export const LIMIT = 5;\nexport const allow = (n: number) => n < LIMIT;\n';
+  // Committed first, as a developer would after the agent's turn; the run that reads the turn links it.
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Engram Test', '-c', 'user.email=test@engram.invalid', ...args], {
+      cwd: root,
+    });
+  git('add', 'src/rateLimit.ts');
+  git('commit', '-q', '-m', 'Add the login rate limit');
+  const sha = git('rev-parse', 'HEAD').toString().trim();
+  // Today's turn of the session (started months ago): its commits are looked for up to its last record.
+  const now = Date.now();
+  appendFileSync(
+    SESSION_FILE,
+    [
+      claudeToolCall(root, 10, 'Write', { file_path: file, content }, { error: false, text: 'ok' }, now),
+      claudeToolCall(
+        root,
+        12,
+        'Bash',
+        { command: 'npm test' },
+        { error: true, text: 'Exit code 1\nFAIL' },
+        now,
+      ),
+      claudeToolCall(root, 14, 'Bash', { command: 'npm test' }, { error: false, text: 'Exit code 0' }, now),
+    ].join('\n') + '\n',
+  );
+  const detail = await eventually(
+    'the session linked to its commit',
+    async () => {
+      const d = await api.engine.call('captureSessionDetail', { session: CLAUDE_SESSION_ID });
+      return d.commits.length > 0 ? d : undefined;
+    },
+    30_000,
+  );
+  assert.equal(detail.commits[0]?.sha, sha);
+
+  api.sessions.refresh();
+  const [agent] = await api.sessions.getChildren();
+  const [day] = await api.sessions.getChildren(agent);
+  const sessions = await api.sessions.getChildren(day);
+  const session = sessions.find((n) => n.type === 'session' && n.session.id === CLAUDE_SESSION_ID);
+  assert.ok(session);
+  assert.equal(api.sessions.getTreeItem(session).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+  const groups = await api.sessions.getChildren(session);
+  assert.deepEqual(
+    groups.map((g) => [api.sessions.getTreeItem(g).label, api.sessions.getTreeItem(g).description]),
+    [
+      ['Commits', '1'],
+      ['Files changed', '1'],
+      ['Commands', '2 · 1 failed'],
+    ],
+  );
+  const [commits, files, ran] = groups;
+  assert.ok(commits && files && ran);
+  const [commit] = await api.sessions.getChildren(commits);
+  assert.ok(commit);
+  const commitItem = api.sessions.getTreeItem(commit);
+  assert.equal(commitItem.label, 'Add the login rate limit');
+  assert.match(commitItem.description as string, new RegExp(`^${sha.slice(0, 7)} · 2 lines of the session$`));
+  const [fileNode] = await api.sessions.getChildren(files);
+  assert.ok(fileNode);
+  const open = api.sessions.getTreeItem(fileNode).command;
+  assert.equal(open?.command, 'vscode.open');
+  await vscode.commands.executeCommand('vscode.open', open.arguments?.[0] as vscode.Uri);
+  assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, file, 'the file opens');
+  const commands = (await api.sessions.getChildren(ran)).map((c) => api.sessions.getTreeItem(c).description);
+  assert.deepEqual(commands, ['exit 1', 'exit 0']);
+});
+
 test('turned off, the window stops watching and reads nothing more', async () => {
   const api = await engramApi();
+  const turns = await turnsOfSession();
   await api.capture.setEnabled(false);
   assert.equal(api.capture.runner.active, false);
   assert.deepEqual(api.capture.runner.watched, []);
   assert.equal(api.capture.statusText, '$(circle-slash) Capture');
   appendFileSync(SESSION_FILE, `${claudeLine(workspacePath(), 3, 'And a changelog line')}\n`);
   await new Promise((resolve) => setTimeout(resolve, 4000));
-  assert.equal(await turnsOfSession(), 2);
+  assert.equal(await turnsOfSession(), turns);
 });
