@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { HOOK_CLIENTS, installHooks, uninstallHooks } from '../capture/hooks/agentHooks';
-import type { HookClientName } from '../capture/hooks/agentHooks';
+import type { HookChange, SettingsHookClient } from '../capture/hooks/agentHooks';
+import { installClineHooks, uninstallClineHooks } from '../capture/hooks/clineHooks';
 
 export interface HookCliHost {
   /** The workspace the hooks are for. */
@@ -11,10 +12,23 @@ export interface HookCliHost {
   stdout: (text: string) => void;
 }
 
-const CLIENTS = Object.keys(HOOK_CLIENTS) as HookClientName[];
+type HookClientName = SettingsHookClient | 'cline';
+const CLIENTS = [...(Object.keys(HOOK_CLIENTS) as SettingsHookClient[]), 'cline'] as const;
+
+function install(
+  workspace: string,
+  client: HookClientName,
+  cliScript: string,
+): HookChange & { note: string } {
+  if (client !== 'cline') return installHooks(workspace, client, cliScript);
+  return {
+    ...installClineHooks(workspace, cliScript),
+    note: "; Cline runs them on Linux and macOS (Windows' PowerShell hooks are not written)",
+  };
+}
 
 /**
- * `engram hooks install|uninstall --client claude-code|gemini|codex`: hooks that make the agent
+ * `engram hooks install|uninstall --client claude-code|gemini|codex|cline`: hooks that make the agent
  * itself start each session with `engram context --prime` and run `engram capture run` after each
  * turn (and at the end of a session where the agent has such an event), in this workspace only.
  */
@@ -28,7 +42,7 @@ export function registerHookCommands(program: Command, host: HookCliHost): void 
     .addOption(client())
     .description('add (or refresh) the hooks in the agent settings of this workspace; others are kept')
     .action((o: { client: HookClientName }) => {
-      const change = installHooks(host.workspace(), o.client, host.cliScript);
+      const change = install(host.workspace(), o.client, host.cliScript);
       host.stdout(
         `hooks ${change.events.join(', ')} in ${change.file}: ${host.cliScript} primes each new session ` +
           '(context --prime) and runs capture run after each turn; engram capture enable must be on for them to read anything' +
@@ -40,7 +54,10 @@ export function registerHookCommands(program: Command, host: HookCliHost): void 
     .addOption(client())
     .description("remove Engram's hooks from the agent settings of this workspace")
     .action((o: { client: HookClientName }) => {
-      const change = uninstallHooks(host.workspace(), o.client);
+      const change =
+        o.client === 'cline'
+          ? uninstallClineHooks(host.workspace())
+          : uninstallHooks(host.workspace(), o.client);
       host.stdout(
         change.events.length > 0
           ? `removed Engram's ${change.events.join(', ')} hooks from ${change.file}\n`

@@ -59,7 +59,8 @@ export const HOOK_CLIENTS = {
   },
 } as const satisfies Record<string, HookClient>;
 
-export type HookClientName = keyof typeof HOOK_CLIENTS;
+/** Agents whose hooks live in a JSON settings file; Cline's are scripts (clineHooks.ts). */
+export type SettingsHookClient = keyof typeof HOOK_CLIENTS;
 
 export interface HookChange {
   file: string;
@@ -68,12 +69,12 @@ export interface HookChange {
 }
 
 /** The settings file an agent's hooks go in, for this workspace. */
-export function hookSettingsFile(workspace: string, client: HookClientName): string {
+export function hookSettingsFile(workspace: string, client: SettingsHookClient): string {
   return path.join(workspace, HOOK_CLIENTS[client].settings);
 }
 
 /** The command a hook runs: this Engram's CLI, marked as Engram's own. */
-export function hookCommand(cliScript: string, client: HookClientName, event: string): string {
+export function hookCommand(cliScript: string, client: SettingsHookClient, event: string): string {
   const args = (HOOK_CLIENTS[client].events as Record<string, string>)[event];
   if (args === undefined) throw invalidInput(`${client} has no ${event} hook of Engram's`);
   return `node ${JSON.stringify(cliScript)} ${args} ${MARK}`;
@@ -113,7 +114,7 @@ function write(text: string, event: string, entries: HookEntry[] | undefined): s
  */
 export function installHooks(
   workspace: string,
-  client: HookClientName,
+  client: SettingsHookClient,
   cliScript: string,
 ): HookChange & { note: string } {
   const file = hookSettingsFile(workspace, client);
@@ -136,7 +137,7 @@ export function installHooks(
  * Removes Engram's hooks for an agent, an event's list when nothing else is left in it, and the
  * `hooks` object when no event is left.
  */
-export function uninstallHooks(workspace: string, client: HookClientName): HookChange {
+export function uninstallHooks(workspace: string, client: SettingsHookClient): HookChange {
   const file = hookSettingsFile(workspace, client);
   if (!existsSync(file)) return { file, events: [] };
   const { hooks, text: before } = readSettings(file);
