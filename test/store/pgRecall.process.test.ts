@@ -155,6 +155,36 @@ describe('recall on PostgreSQL', () => {
     }
   });
 
+  it('a store at the newest schema made before the recall tables gets them built at its next open', async () => {
+    const { engram, pool, schema } = await pgEngram();
+    let reopened: Engram | undefined;
+    try {
+      const { memory } = await engram.call('remember', {
+        content: 'Invoices are generated on the first of the month',
+      });
+      await engram.close();
+      // As a store written by a server without these tables left it: the journal alone.
+      await pool.query(
+        'DROP TABLE engram_recall_rows, engram_recall_terms, engram_recall_totals, engram_recall_vectors, engram_recall_meta',
+      );
+      const dbPath = path.join(tempDir('engram-pgrecall-'), 'memory.db');
+      reopened = await Engram.open({
+        dbPath,
+        store: postgres.url(),
+        storeSchema: schema,
+        sqlWasmPath: SQL_WASM_PATH,
+      });
+      const found = await reopened.call('recall', { query: 'invoices month', channels: ['lexical'] });
+      assert.deepEqual(
+        found.hits.map((h) => h.memory.id),
+        [memory.id],
+      );
+    } finally {
+      await reopened?.close();
+      await pool.end();
+    }
+  });
+
   it("another agent's private memory is never a lexical candidate, in the SQL itself", async () => {
     const { engram, pool } = await pgEngram();
     try {
