@@ -30,40 +30,41 @@ export async function searchLexicalInPostgres(
   if (rows <= 0) return [];
   const terms = affordableWithin(all, stats.maxDoc, (term) => stats.docs.get(`${ANY_COLUMN} ${term}`) ?? 0);
   const k1 = BM25_K1;
-  // Per term and column: weight x idf x (k1 + 1), as the in-memory index computes its factor.
-  const factors = [0, 1, 2, 3].map((c) =>
-    terms.map((term) => {
+  const params: unknown[] = [tsquery(terms), statuses, limit, k1 * (1 - BM25_B)];
+  const param = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  // Each query term's place in the row's `terms` (null when absent): its counts are tfs[4p-3..4p].
+  const places = terms.map((term, i) => `array_position(r.terms, ${param(term)}::text) AS p${i}`);
+  // Summed column by column, term by term, as the in-memory index adds (invertedIndex.ts), with
+  // the same factors computed here: the same doubles, so the same scores. A term or column that
+  // cannot score is left out of the SQL.
+  const parts: string[] = [];
+  for (let c = 0; c < 4; c++) {
+    let perToken: string | undefined;
+    for (const [i, term] of terms.entries()) {
       const docs = stats.docs.get(`${c} ${term}`) ?? 0;
-      return docs === 0 ? 0 : LEXICAL_WEIGHTS[c]! * idf(rows, docs) * (k1 + 1);
-    }),
-  );
-  const perToken = [0, 1, 2, 3].map((c) => (k1 * BM25_B) / fts4AverageLength(stats.totals.get(c) ?? 0, rows));
+      if (docs === 0) continue;
+      // A parameter PostgreSQL would not see used could not be typed: bound on first use.
+      perToken ??= param((k1 * BM25_B) / fts4AverageLength(stats.totals.get(c) ?? 0, rows));
+      const factor = param(LEXICAL_WEIGHTS[c]! * idf(rows, docs) * (k1 + 1));
+      const tf = `r.tfs[4 * p.p${i} - ${3 - c}]`;
+      parts.push(
+        `coalesce(${factor}::float8 * ${tf} / (${tf} + $4::float8 + ${perToken}::float8 * r.len${c}), 0)`,
+      );
+    }
+  }
+  if (parts.length === 0) return [];
   const visible =
-    viewer === undefined ? '' : "AND (r.scope <> 'private' OR r.agent IS NOT DISTINCT FROM $11)";
-  const tf = (c: number) => `(r.term_counts->q.term->>${c})::float8`;
-  const contribution = (c: number) =>
-    `coalesce(q.f${c} * ${tf(c)} / (${tf(c)} + $9::float8 + ($10::float8[])[${c + 1}] * r.len${c}), 0)`;
+    viewer === undefined ? '' : `AND (r.scope <> 'private' OR r.agent IS NOT DISTINCT FROM ${param(viewer)})`;
   const result = await db.query<{ memoryId: string; doc: number; score: number }>(
-    `SELECT r.memory_id AS "memoryId", r.doc AS doc, s.score AS score
-     FROM engram_recall_rows r
-     CROSS JOIN LATERAL (
-       SELECT sum(${[0, 1, 2, 3].map(contribution).join(' + ')}) AS score
-       FROM unnest($2::text[], $3::float8[], $4::float8[], $5::float8[], $6::float8[]) AS q(term, f0, f1, f2, f3)
-       WHERE r.term_counts ? q.term
-     ) s
-     WHERE r.lexemes @@ $1::tsquery AND r.status = ANY($7::text[]) ${visible}
-     ORDER BY s.score DESC, r.doc
-     LIMIT $8`,
-    [
-      tsquery(terms),
-      terms,
-      ...factors,
-      statuses,
-      limit,
-      k1 * (1 - BM25_B),
-      perToken,
-      ...(viewer === undefined ? [] : [viewer]),
-    ],
+    `SELECT r.memory_id AS "memoryId", r.doc AS doc, ${parts.join(' + ')} AS score
+     FROM engram_recall_rows r CROSS JOIN LATERAL (SELECT ${places.join(', ')}) p
+     WHERE r.lexemes @@ $1::tsquery AND r.status = ANY($2::text[]) ${visible}
+     ORDER BY score DESC, r.doc
+     LIMIT $3`,
+    params,
   );
   return result.rows.map((row) => ({ memoryId: row.memoryId, doc: row.doc, score: Number(row.score) }));
 }

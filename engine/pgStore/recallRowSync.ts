@@ -157,7 +157,8 @@ class StatisticsDelta {
 
 interface StoredRow {
   doc: number;
-  term_counts: Record<string, number[]>;
+  terms: string[];
+  tfs: number[];
   len0: number;
   len1: number;
   len2: number;
@@ -167,11 +168,15 @@ interface StoredRow {
 async function syncRows(db: Queryable, docs: readonly number[], rows: IndexedRow[]): Promise<void> {
   const delta = new StatisticsDelta();
   const old = await db.query<StoredRow>(
-    'SELECT doc, term_counts, len0, len1, len2, len3 FROM engram_recall_rows WHERE doc = ANY($1::integer[])',
+    'SELECT doc, terms, tfs, len0, len1, len2, len3 FROM engram_recall_rows WHERE doc = ANY($1::integer[])',
     [docs],
   );
   for (const row of old.rows)
-    delta.add(Object.entries(row.term_counts), [row.len0, row.len1, row.len2, row.len3], -1);
+    delta.add(
+      row.terms.map((term, i): [string, number[]] => [term, row.tfs.slice(4 * i, 4 * i + 4)]),
+      [row.len0, row.len1, row.len2, row.len3],
+      -1,
+    );
   for (const row of rows) delta.add(row.counts, row.lengths, 1);
   await db.query('DELETE FROM engram_recall_rows WHERE doc = ANY($1::integer[])', [docs]);
   if (rows.length > 0) await insertRows(db, rows);
@@ -182,15 +187,15 @@ async function insertRows(db: Queryable, rows: IndexedRow[]): Promise<void> {
   const column = <T>(pick: (row: IndexedRow) => T): T[] => rows.map(pick);
   await db.query(
     `INSERT INTO engram_recall_rows (doc, memory_id, content, kind, layer, tags, scope, agent, status,
-       valid_from, valid_to, recorded_at, lexemes, term_counts, len0, len1, len2, len3)
+       valid_from, valid_to, recorded_at, lexemes, terms, tfs, len0, len1, len2, len3)
      SELECT doc, memory_id, content, kind, layer, tags::jsonb, scope, agent, status,
-       valid_from, valid_to, recorded_at, array_to_tsvector(string_to_array(terms, ' ')), term_counts::jsonb,
+       valid_from, valid_to, recorded_at, array_to_tsvector(terms::text[]), terms::text[], tfs::integer[],
        len0, len1, len2, len3
      FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
        $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],
        $15::integer[], $16::integer[], $17::integer[], $18::integer[])
        AS t(doc, memory_id, content, kind, layer, tags, scope, agent, status, valid_from, valid_to,
-         recorded_at, terms, term_counts, len0, len1, len2, len3)`,
+         recorded_at, terms, tfs, len0, len1, len2, len3)`,
     [
       column((r) => r.source.doc),
       column((r) => r.source.memoryId),
@@ -204,9 +209,10 @@ async function insertRows(db: Queryable, rows: IndexedRow[]): Promise<void> {
       column((r) => r.source.validFrom),
       column((r) => r.source.validTo),
       column((r) => r.source.recordedAt),
-      // Index terms hold only letters and digits (tokenizer.ts): a space separates them safely.
-      column((r) => [...r.counts.keys()].join(' ')),
-      column((r) => JSON.stringify(Object.fromEntries(r.counts))),
+      // Array literals, each term quoted (a term "null" is not NULL); index terms hold only
+      // letters and digits (tokenizer.ts), so nothing in them needs escaping.
+      column((r) => `{${[...r.counts.keys()].map((term) => `"${term}"`).join(',')}}`),
+      column((r) => `{${[...r.counts.values()].flat().join(',')}}`),
       ...[0, 1, 2, 3].map((c) => column((r) => r.lengths[c]!)),
     ],
   );

@@ -17,9 +17,10 @@ export type VectorColumn = 'vector' | 'real[]';
 
 /**
  * `lexemes`: the document's distinct index terms (the engine's own tokens, tokenizer.ts, so both
- * stores agree exactly) as a tsvector, found through its GIN index; `term_counts`: each term's
- * frequency per column (content, context, tags, entities) and `len0..len3` the columns' lengths,
- * what BM25 scores with. `status`, `scope`, `agent`: the memory's current version, so the
+ * stores agree exactly) as a tsvector, found through its GIN index; `terms` the same terms in an
+ * array and `tfs` their frequencies per column (content, context, tags, entities), four per term
+ * in the terms' order, and `len0..len3` the columns' lengths: what BM25 scores with. Plain arrays,
+ * not jsonb: scoring reads them for every matching row, and jsonb's lookups cost most of a query. `status`, `scope`, `agent`: the memory's current version, so the
  * statuses recall asks for and the visibility rule (memory/visibility.ts) are applied in SQL.
  */
 const ROWS = `
@@ -37,7 +38,8 @@ CREATE TABLE IF NOT EXISTS engram_recall_rows (
   valid_to bigint,
   recorded_at bigint,
   lexemes tsvector NOT NULL,
-  term_counts jsonb NOT NULL,
+  terms text[] NOT NULL,
+  tfs integer[] NOT NULL,
   len0 integer NOT NULL,
   len1 integer NOT NULL,
   len2 integer NOT NULL,

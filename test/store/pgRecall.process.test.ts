@@ -89,8 +89,9 @@ describe('recall on PostgreSQL', () => {
       // The statistics equal a count over the rows themselves.
       const drift = await pool.query(
         `SELECT t.term, t.col, t.docs, coalesce(c.docs, 0) AS counted FROM engram_recall_terms t
-         LEFT JOIN (SELECT key AS term, col, count(*) AS docs FROM engram_recall_rows,
-           jsonb_each(term_counts) e, generate_series(0, 3) col WHERE (e.value->>col)::int > 0 GROUP BY 1, 2) c
+         LEFT JOIN (SELECT e.term, col, count(*) AS docs FROM engram_recall_rows r,
+           unnest(r.terms) WITH ORDINALITY e(term, i), generate_series(0, 3) col
+           WHERE r.tfs[4 * e.i - 3 + col] > 0 GROUP BY 1, 2) c
          ON c.term = t.term AND c.col = t.col WHERE t.col < 4 AND t.docs <> coalesce(c.docs, 0)`,
       );
       assert.deepEqual(drift.rows, []);
