@@ -4,7 +4,7 @@ import type { MemoryVectors } from '../vectors/memoryVectors';
 import { EntityWeights } from '../retrieval/entityWeights';
 import { MemoryGraphCache } from '../retrieval/memoryGraphCache';
 import { codeChannel } from '../code/search/recallCodeChannel';
-import type { CodeChannelHit } from '../retrieval/recallSources';
+import type { CodeChannelHit, StoreSearch } from '../retrieval/recallSources';
 import type { ConsolidationPlanner } from '../lifecycle/consolidationPlan';
 
 /** Loads the embedding model and the vector index; undefined when the model is unavailable. */
@@ -33,6 +33,7 @@ export class EngineContext {
    * commands that never embed (list, get, export) do not pay for it. `sqlWasmPath`: sql.js's
    * wasm, for reading other programs' SQLite files (OpenCode's sessions); unset, they are not read.
    * `planConsolidation`: plans consolidation off this thread (hosts that checkpoint in a worker).
+   * `storeSearch`: recall's lexical channel in the store of record (the team server's PostgreSQL).
    */
   constructor(
     readonly store: MemoryStore,
@@ -40,6 +41,7 @@ export class EngineContext {
     private vectorLoader: VectorLoader | undefined,
     readonly sqlWasmPath?: string,
     readonly planConsolidation?: ConsolidationPlanner,
+    readonly storeSearch?: StoreSearch,
   ) {
     store.addReadBuffer(this.entityWeights);
     this.searchCode = code && ((query, depth) => codeChannel(store, code.options.root, query, depth));

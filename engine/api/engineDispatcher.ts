@@ -16,6 +16,7 @@ import { EngineContext } from './engineContext';
 import type { CodeWorkspaceOptions } from '../code/codeWorkspace';
 import type { EmbeddingProgress } from '../vectors/memoryVectors';
 import type { EmbeddingProvider } from '../embedding/types';
+import type { StoreSearch } from '../retrieval/recallSources';
 import { MIGRATIONS } from '../memory/schema';
 import { indexTeamFiles } from '../team/indexOnOpen';
 import { registerBm25 } from '../lexical/bm25';
@@ -66,6 +67,8 @@ export interface HostOptions {
    * process that answers one call and exits (`never`: recall searches SQLite's FTS). @default 'background'
    */
   lexicalCopy?: LexicalCopyMode;
+  /** Recall's lexical channel answered by the store of record (a PostgreSQL team store). */
+  storeSearch?: StoreSearch;
   /**
    * Runs the lifecycle (promotion, archive of what faded: engine/lifecycle) this often, off any
    * caller's path (long-lived hosts); the first run comes a tenth of the period after open.
@@ -151,6 +154,7 @@ export class EngineDispatcher {
       options.checkpointInWorker
         ? workerPlanner(db, workers.consolidation, options.sqlWasmPath, options.logger)
         : undefined,
+      options.storeSearch,
     );
     if (options.code) indexTeamFiles(store, options.code.root, options.logger);
     if (provider && options.warmEmbedding) void engine.ensureVectors();

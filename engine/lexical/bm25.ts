@@ -41,6 +41,11 @@ export function decodeMatchInfo(blob: Uint8Array): MatchInfo {
   return { phrases, columns, rows, averageLength, length, hits };
 }
 
+/** matchinfo 'a': a column's average length in tokens, rounded to an integer the way FTS4 does. */
+export function fts4AverageLength(tokens: number, rows: number): number {
+  return Math.max(1, Math.floor((tokens + Math.floor(rows / 2)) / rows));
+}
+
 /** Robertson-Sparck Jones IDF, floored at a small positive value so common terms still count a little. */
 export function idf(rows: number, rowsWithTerm: number): number {
   return Math.log(1 + (rows - rowsWithTerm + 0.5) / (rowsWithTerm + 0.5));

@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, idf } from './bm25';
+import { BM25_B, BM25_K1, fts4AverageLength, idf } from './bm25';
 
 /**
  * An in-memory inverted index over the lexical index's four FTS4 columns, holding exactly the
@@ -265,7 +265,7 @@ export class InvertedIndex {
       const weight = weights[c] ?? 1;
       if (weight === 0) continue;
       // matchinfo 'a': the average column length, rounded to an integer the way FTS4 does.
-      const average = Math.max(1, Math.floor((this.totals[c]! + Math.floor(this.rows / 2)) / this.rows));
+      const average = fts4AverageLength(this.totals[c]!, this.rows);
       const base = k1 * (1 - BM25_B);
       const perToken = (k1 * BM25_B) / average;
       const lengths = this.lengths;

@@ -147,8 +147,25 @@ export function affordableTerms(
     reader.value<number>("SELECT documents FROM memory_fts_terms WHERE term = ? AND col = '*'", [term]) ?? 0,
 ): string[] {
   if (terms.length <= 1) return terms;
+  return affordableWithin(
+    terms,
+    reader.value<number>('SELECT max(doc) FROM memory_docs') ?? 0,
+    documentsWith,
+  );
+}
+
+/**
+ * affordableTerms over any store: `maxDoc` the highest document number it ever gave (the team
+ * server's PostgreSQL rows know it as SQLite does), `documentsWith` its document frequencies.
+ */
+export function affordableWithin(
+  terms: string[],
+  maxDoc: number,
+  documentsWith: (term: string) => number,
+): string[] {
+  if (terms.length <= 1) return terms;
   // Document numbers only grow: a store that never held more than the budget cannot exceed it.
-  if ((reader.value<number>('SELECT max(doc) FROM memory_docs') ?? 0) <= MATCH_BUDGET) return terms;
+  if (maxDoc <= MATCH_BUDGET) return terms;
   const df = new Map<string, number>();
   for (const term of terms) df.set(term, documentsWith(term));
   const total = [...df.values()].reduce((sum, n) => sum + n, 0);

@@ -4,6 +4,8 @@ import { EngramError, invalidInput } from '../errors';
 import type { Logger } from '../host';
 import { decodeRecord, encodeRecord } from '../store/statementLog';
 import type { TransactionRecord } from '../store/statementLog';
+import { ensureRecallTables } from './recallTables';
+import type { Queryable, VectorColumn } from './recallTables';
 
 /**
  * The store of record of a PostgreSQL team store: the journal of every write transaction (the
@@ -45,9 +47,14 @@ export interface LockedJournal {
   /** True when no snapshot exists yet (a new store). */
   empty(): Promise<boolean>;
   saveSnapshot(snapshot: StoredSnapshot, at: number): Promise<void>;
+  /** The transaction's connection: recall's tables are written in it (recallRowSync.ts). */
+  readonly db: Queryable;
 }
 
 export class PgJournal {
+  /** How this store keeps embeddings (recallTables.ts), known once connected. */
+  vectorColumn: VectorColumn = 'real[]';
+
   private constructor(
     private readonly pool: Pool,
     /** The URL without its password, for messages. */
@@ -71,8 +78,9 @@ export class PgJournal {
       connectionString: url,
       max: 2,
       connectionTimeoutMillis: 5000,
-      // Every connection of the pool, so every unqualified table below is the schema's.
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      // Every connection of the pool, so every unqualified table below is the schema's; `public`
+      // after it for pgvector's type and operators, installed there once per database.
+      ...(schema ? { options: `-c search_path=${schema},public` } : {}),
     });
     // An idle connection broken by a server restart is reported here; the next query reconnects.
     pool.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${oneLine(error)}`));
@@ -81,6 +89,7 @@ export class PgJournal {
       await journal.locked(async (client) => {
         if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         await client.query(SCHEMA);
+        journal.vectorColumn = await ensureRecallTables(client);
       });
     } catch (error) {
       await pool.end().catch(() => undefined);
@@ -112,6 +121,11 @@ export class PgJournal {
       if (EngramError.is(error)) throw error;
       throw new EngramError('UNAVAILABLE', `PostgreSQL at ${this.where} failed: ${oneLine(error)}`);
     }
+  }
+
+  /** Runs reads of recall's tables on the pool; a failure is UNAVAILABLE, as the journal's are. */
+  reading<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
+    return this.unavailableOnFailure(() => fn(this.pool as unknown as Queryable));
   }
 
   close(): Promise<void> {
@@ -163,6 +177,7 @@ interface RecordRow {
 
 function lockedJournal(client: PoolClient): LockedJournal {
   return {
+    db: client,
     latestSeq: () => latestSeq(client),
     newestSnapshot: () => newestSnapshot(client),
     async recordsAfter(seq) {
@@ -199,11 +214,6 @@ function lockedJournal(client: PoolClient): LockedJournal {
       await client.query('DELETE FROM engram_journal WHERE seq <= $1', [older]);
     },
   };
-}
-
-/** Either a pool or one of its clients (inside a transaction). */
-interface Queryable {
-  query<R extends object>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
 }
 
 async function latestSeq(db: Queryable): Promise<number> {

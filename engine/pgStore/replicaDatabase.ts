@@ -8,6 +8,7 @@ import { replayRecords } from '../store/replay';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { databaseFromBytes, readMeta } from '../store/snapshotFile';
 import type { TransactionRecord } from '../store/statementLog';
+import type { ReplicaChanges } from './recallRowSync';
 
 /** The table FTS4 keeps memory_fts's rows in, by docid (see liveLexicalIndex.ts). */
 const LEXICAL_ROWS = 'memory_fts_content';
@@ -22,6 +23,8 @@ const LEXICAL_ROWS = 'memory_fts_content';
 export class ReplicaDatabase implements EngineDatabase {
   private readonly transactions: LocalTransactions;
   private pending: TransactionRecord[] = [];
+  /** Rows the held call changed, for PostgreSQL's recall tables (recallRowSync.ts). */
+  private changes = emptyChanges();
   private closed = false;
   /** The newest snapshot this process knows of (for stats). */
   private snapshotSeq: number;
@@ -83,7 +86,20 @@ export class ReplicaDatabase implements EngineDatabase {
   hold(): void {
     this.assertOpen();
     this.pending = [];
+    this.changes = emptyChanges();
     this.transactions.hold();
+    const { lexical, memories, vectors } = this.changes;
+    // Rowids only: a hook may not query. Rows changed and then rolled back are read as they are.
+    this.db.updateHook((_operation, _database, table, rowid) => {
+      if (table === LEXICAL_ROWS) lexical.add(Number(rowid));
+      else if (table === 'memories') memories.add(Number(rowid));
+      else if (table === 'memory_vectors') vectors.add(Number(rowid));
+    });
+  }
+
+  /** What the held call changed so far. */
+  get changed(): ReplicaChanges {
+    return this.changes;
   }
 
   /** The records written since `hold()`, oldest first. */
@@ -94,6 +110,7 @@ export class ReplicaDatabase implements EngineDatabase {
   /** Keeps the held writes (PostgreSQL committed them) or undoes them (it did not). */
   release(keep: boolean): void {
     this.pending = [];
+    this.db.updateHook(null);
     this.transactions.release(keep);
   }
 
@@ -108,6 +125,7 @@ export class ReplicaDatabase implements EngineDatabase {
     this.assertOpen();
     const fresh = records.filter((r) => r.seq > this.transactions.seq);
     if (fresh.length === 0) return 0;
+    if (this.transactions.holding) throw new Error('cannot replay records while a call is held');
     const docs = new Set<number>();
     this.db.updateHook((_operation, _database, table, rowid) => {
       if (table === LEXICAL_ROWS) docs.add(Number(rowid));
@@ -166,4 +184,8 @@ export class ReplicaDatabase implements EngineDatabase {
     const broken = this.transactions.broken;
     if (broken) throw broken;
   }
+}
+
+function emptyChanges(): { lexical: Set<number>; memories: Set<number>; vectors: Set<number> } {
+  return { lexical: new Set(), memories: new Set(), vectors: new Set() };
 }

@@ -9,6 +9,11 @@ import { runMigrations } from '../store/migrate';
 import { emptyDatabase } from '../store/snapshotFile';
 import { loadSqlJs } from '../store/sqlite';
 import { PgJournal } from './pgJournal';
+import type { LockedJournal } from './pgJournal';
+import { searchLexicalInPostgres } from './pgLexicalSearch';
+import { allDocuments, changedDocuments, syncRecallRows } from './recallRowSync';
+import type { ReplicaRead } from './recallRowSync';
+import { markRowsBuilt, rowsBuiltAt } from './recallTables';
 import { ReplicaDatabase } from './replicaDatabase';
 
 /** What the replicated engine opens with: the engine's options without a database file. */
@@ -167,6 +172,7 @@ export class ReplicatedEngine implements SharedEngine {
         written.length === 0 ||
         (await this.journal.write(async (locked) => {
           if ((await locked.latestSeq()) !== base) return false;
+          await syncHeldWrites(locked, this.replica, this.journal);
           await locked.append(written);
           return true;
         }));
@@ -186,6 +192,8 @@ export class ReplicatedEngine implements SharedEngine {
         this.catchUp(await locked.recordsAfter(this.replica.lastSeq));
         this.replica.hold();
         result = await fn();
+        // Recall's tables in the same transaction as the records: they never disagree.
+        await syncHeldWrites(locked, this.replica, this.journal);
         await locked.append(this.replica.written);
       });
       keep = true;
@@ -255,6 +263,10 @@ async function openReplica(
       const opened = await EngineDispatcher.open({
         ...options,
         dbPath: journal.where,
+        storeSearch: {
+          lexical: (query, limit, statuses, viewer) =>
+            journal.reading((db) => searchLexicalInPostgres(db, query, limit, statuses, viewer)),
+        },
         openDatabase: async (configure) => {
           replica = ReplicaDatabase.fromSnapshot(sql, from.bytes, journal.where, options.clock, configure);
           replica.catchUp(await locked.recordsAfter(from.seq));
@@ -263,6 +275,13 @@ async function openReplica(
           return replica;
         },
       });
+      // A store whose recall tables were never built (new, or older than them) gets them whole.
+      const built = await rowsBuiltAt(locked.db);
+      if (built === undefined) {
+        const read: ReplicaRead = (fn) => replica!.read(fn);
+        await syncRecallRows(locked.db, read, read(allDocuments), journal.vectorColumn);
+        await markRowsBuilt(locked.db, replica!.lastSeq);
+      } else await syncHeldWrites(locked, replica!, journal);
       await locked.append(replica!.written);
       return opened;
     });
@@ -272,4 +291,15 @@ async function openReplica(
     if (replica?.holding) replica.release(keep);
     if (!keep) await replica?.close();
   }
+}
+
+/** Writes to recall's tables the documents the held call changed, in the journal's transaction. */
+async function syncHeldWrites(
+  locked: LockedJournal,
+  replica: ReplicaDatabase,
+  journal: PgJournal,
+): Promise<void> {
+  const read: ReplicaRead = (fn) => replica.read(fn);
+  const docs = read((r) => changedDocuments(r, replica.changed));
+  if (docs.length > 0) await syncRecallRows(locked.db, read, docs, journal.vectorColumn);
 }

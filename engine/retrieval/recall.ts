@@ -110,7 +110,8 @@ export async function recall(
   const results: ChannelResult[] = [];
   const run = (name: FusedChannel, fn: () => Array<{ memoryId: string; score: number }>, confidence = 1) => {
     if (!wanted.has(name)) return;
-    const t = performance.now();
+    // The store's own lexical search ran before (it is asynchronous): its wait counts here.
+    const t = performance.now() - (name === 'lexical' ? lexicalWaited : 0);
     const ranked = fn();
     const weight = weights[name] * confidence;
     results.push({ name, weight, ranked });
@@ -126,9 +127,16 @@ export async function recall(
   // with asOf, whose session lists would be today's.
   const propagate = wanted.has('neighbours') && options.asOf === undefined;
   let viaNeighbour: PropagatedHits['via'] = new Map();
+  const { storeSearch } = sources;
+  const lexicalStarted = performance.now();
+  const fromStore =
+    storeSearch && wanted.has('lexical')
+      ? await storeSearch.lexical(query, depth, statuses, options.viewer)
+      : undefined;
+  const lexicalWaited = performance.now() - lexicalStarted;
   run('lexical', () =>
     store.read((r) => {
-      const found = searchLexicalInMemory(store.db, r, query, depth, statuses);
+      const found = fromStore ?? searchLexicalInMemory(store.db, r, query, depth, statuses);
       if (!propagate) return found;
       const propagated = withSessionNeighbours(
         r,

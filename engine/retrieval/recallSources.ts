@@ -1,4 +1,5 @@
 import type { LedgerEvent } from '../memory/eventLedger';
+import type { Viewer } from '../memory/visibility';
 import type { SqlReader } from '../store/sqlAccess';
 import type { DenseSearcher } from './denseSearch';
 import type { EntityWeights } from './entityWeights';
@@ -34,6 +35,20 @@ export interface CodeChannelHit {
   symbols: string[];
 }
 
+/**
+ * Recall's lexical channel answered by the store of record itself (the team server's PostgreSQL,
+ * engine/pgStore/pgLexicalSearch.ts) instead of the process's sql.js copy: BM25 top `limit` over
+ * current memories with one of `statuses` that `viewer` may see, best first.
+ */
+export interface StoreSearch {
+  lexical(
+    query: string,
+    limit: number,
+    statuses: readonly string[],
+    viewer: Viewer,
+  ): Promise<Array<{ memoryId: string; score: number }>>;
+}
+
 /** Recall's sources: the store's reads and the recall state kept beside it. */
 export interface RecallSources {
   readonly store: MemoryReads;
@@ -46,6 +61,8 @@ export interface RecallSources {
    * whose code matches the query, for questions about code. Absent without a workspace.
    */
   readonly searchCode?: (query: string, depth: number) => CodeChannelHit[];
+  /** Where the store answers the lexical channel itself; absent: the in-memory copy does. */
+  readonly storeSearch?: StoreSearch;
 }
 
 /** A context block's sources: recall's, and the dense side, loaded on first use. */

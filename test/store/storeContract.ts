@@ -219,6 +219,32 @@ export function storeContract(label: string, stores: StoreFactory): void {
       // At most the one write in flight at the kill went through without its acknowledgement.
       assert.ok(items.length <= writer.acks.length + 1, `${items.length} for ${writer.acks.length} acks`);
     });
+
+    it("recall's text search: a memory's current words find it, through every engine and after a reopen", async () => {
+      const store = await stores();
+      const a = await open(store);
+      const b = await open(store);
+      const lexical = async (engram: Engram, query: string, extra: Record<string, unknown> = {}) =>
+        (await engram.call('recall', { query, channels: ['lexical'], ...extra })).hits.map(
+          (h) => h.memory.id,
+        );
+      const deploy = (await a.call('remember', { content: 'Deploys run from main through Jenkins' })).memory;
+      const staging = (await a.call('remember', { content: 'Staging is rebuilt by Jenkins nightly' })).memory;
+      await a.call('edit', {
+        id: deploy.id,
+        changes: { content: 'Deploys run from main through Buildkite' },
+      });
+      await a.call('invalidate', { id: staging.id, reason: 'staging is gone' });
+      for (const engram of [a, b]) {
+        assert.deepEqual(await lexical(engram, 'buildkite deploys'), [deploy.id], 'the new words find it');
+        assert.deepEqual(await lexical(engram, 'jenkins'), [], 'old words and invalidated memories do not');
+        assert.deepEqual(await lexical(engram, 'jenkins', { includeInactive: true }), [staging.id]);
+      }
+      await a.close();
+      await b.close();
+      const again = await open(store);
+      assert.deepEqual(await lexical(again, 'buildkite'), [deploy.id]);
+    });
   });
 }
 

@@ -1,0 +1,266 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Pool } from 'pg';
+import { Engram } from '../../engine/engram';
+import { searchLexical } from '../../engine/lexical/lexicalIndex';
+import { PgJournal } from '../../engine/pgStore/pgJournal';
+import { silentLogger } from '../../engine/host';
+import { startPostgres } from '../support/postgresServer';
+import type { PostgresServer } from '../support/postgresServer';
+import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { OLD_MEMORY, postgresStores, versionOneDatabase } from './contractStores';
+import { copyIntoRecallTables, LABELLED, rememberLabelled, sqlJsHost } from './recallFixture';
+import { searchLexicalInPostgres } from '../../engine/pgStore/pgLexicalSearch';
+
+/**
+ * Recall on the PostgreSQL store reads PostgreSQL's own tables (engine/pgStore/recallTables.ts):
+ * written in the journal's transaction, built for an existing store at open, ranked by the same
+ * BM25 as sql.js, with visibility in the SQL. A real PostgreSQL 15 the test starts.
+ */
+let postgres: PostgresServer;
+let schemas = 0;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  await postgres.stop();
+});
+
+function schemaPool(schema: string): Pool {
+  return new Pool({ connectionString: postgres.url(), max: 1, options: `-c search_path=${schema},public` });
+}
+
+async function pgEngram(): Promise<{ engram: Engram; pool: Pool; schema: string }> {
+  const schema = `recall_${process.pid}_${++schemas}`;
+  const dbPath = path.join(tempDir('engram-pgrecall-'), 'memory.db');
+  const engram = await Engram.open({
+    dbPath,
+    store: postgres.url(),
+    storeSchema: schema,
+    sqlWasmPath: SQL_WASM_PATH,
+  });
+  return { engram, pool: schemaPool(schema), schema };
+}
+
+describe('recall on PostgreSQL', () => {
+  it("recall's lexical candidates come from PostgreSQL's rows, written with each write", async () => {
+    const { engram, pool } = await pgEngram();
+    try {
+      const { memory } = await engram.call('remember', { content: 'Payments settle through Stripe nightly' });
+      const rows = await pool.query<{ memory_id: string; content: string; status: string }>(
+        'SELECT memory_id, content, status FROM engram_recall_rows',
+      );
+      assert.deepEqual(rows.rows, [{ memory_id: memory.id, content: memory.content, status: 'active' }]);
+      const found = await engram.call('recall', { query: 'stripe payments', channels: ['lexical'] });
+      assert.deepEqual(
+        found.hits.map((h) => h.memory.id),
+        [memory.id],
+      );
+      // Taken out of PostgreSQL's index only (the replica still has it): the lexical channel no longer finds it.
+      await pool.query("UPDATE engram_recall_rows SET lexemes = ''::tsvector");
+      const after = await engram.call('recall', { query: 'stripe payments', channels: ['lexical'] });
+      assert.deepEqual(after.hits, []);
+    } finally {
+      await engram.close();
+      await pool.end();
+    }
+  });
+
+  it('edits, invalidations and forgets move the rows and the statistics with the journal', async () => {
+    const { engram, pool } = await pgEngram();
+    try {
+      const a = (
+        await engram.call('remember', { content: 'Deploys run from main through the release workflow' })
+      ).memory;
+      const b = (await engram.call('remember', { content: 'The release workflow tags vX.Y.Z' })).memory;
+      const c = (await engram.call('remember', { content: 'Staging resets every Monday' })).memory;
+      await engram.call('edit', { id: a.id, changes: { content: 'Deploys run from the trunk branch only' } });
+      await engram.call('invalidate', { id: b.id, reason: 'we stopped tagging' });
+      await engram.call('forget', { id: c.id });
+      const rows = await pool.query<{ memory_id: string; content: string | null; status: string | null }>(
+        'SELECT memory_id, content, status FROM engram_recall_rows ORDER BY doc',
+      );
+      const listed = await engram.call('get', { id: a.id });
+      assert.equal(rows.rows.find((r) => r.memory_id === a.id)?.content, listed.memory.content);
+      assert.equal(rows.rows.find((r) => r.memory_id === b.id)?.status, 'invalidated');
+      const forgotten = rows.rows.find((r) => r.memory_id === c.id);
+      assert.ok(forgotten === undefined || forgotten.status === 'forgotten', JSON.stringify(forgotten));
+      // The statistics equal a count over the rows themselves.
+      const drift = await pool.query(
+        `SELECT t.term, t.col, t.docs, coalesce(c.docs, 0) AS counted FROM engram_recall_terms t
+         LEFT JOIN (SELECT e.term, col, count(*) AS docs FROM engram_recall_rows r,
+           unnest(r.terms) WITH ORDINALITY e(term, i), generate_series(0, 3) col
+           WHERE r.tfs[4 * e.i - 3 + col] > 0 GROUP BY 1, 2) c
+         ON c.term = t.term AND c.col = t.col WHERE t.col < 4 AND t.docs <> coalesce(c.docs, 0)`,
+      );
+      assert.deepEqual(drift.rows, []);
+      const totals = await pool.query<{ col: number; total: string }>(
+        'SELECT col, total FROM engram_recall_totals ORDER BY col',
+      );
+      const counted = await pool.query<{ n: string; l0: string }>(
+        'SELECT count(*) AS n, sum(len0) AS l0 FROM engram_recall_rows',
+      );
+      assert.equal(totals.rows.find((t) => t.col === 4)?.total, counted.rows[0]!.n);
+      assert.equal(totals.rows.find((t) => t.col === 0)?.total, counted.rows[0]!.l0);
+      const trunk = await engram.call('recall', { query: 'trunk branch', channels: ['lexical'] });
+      assert.deepEqual(
+        trunk.hits.map((h) => h.memory.id),
+        [a.id],
+      );
+      assert.deepEqual(
+        (await engram.call('recall', { query: 'main release', channels: ['lexical'] })).hits,
+        [],
+      );
+    } finally {
+      await engram.close();
+      await pool.end();
+    }
+  });
+
+  it('a write PostgreSQL refuses at append leaves no row behind', async () => {
+    const { engram, pool, schema } = await pgEngram();
+    try {
+      await engram.call('remember', { content: 'Kept: the first memory' });
+      await pool.query(`
+        CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+        CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.engram_journal FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse();`);
+      await assert.rejects(
+        engram.call('remember', { content: 'Refused: the second memory' }),
+        /refused by the test/,
+      );
+      const rows = await pool.query<{ content: string }>('SELECT content FROM engram_recall_rows');
+      assert.deepEqual(
+        rows.rows.map((r) => r.content),
+        ['Kept: the first memory'],
+      );
+    } finally {
+      await engram.close();
+      await pool.end();
+    }
+  });
+
+  it("an existing store's rows are built at open, and recall finds its memory through them", async () => {
+    const store = await postgresStores(() => postgres)();
+    await store.seed(await versionOneDatabase());
+    const engram = await store.open();
+    try {
+      const found = await engram.call('recall', { query: 'Stripe', channels: ['lexical'] });
+      assert.deepEqual(
+        found.hits.map((h) => h.memory.id),
+        [OLD_MEMORY.id],
+      );
+    } finally {
+      await engram.close();
+    }
+  });
+
+  it('a store at the newest schema made before the recall tables gets them built at its next open', async () => {
+    const { engram, pool, schema } = await pgEngram();
+    let reopened: Engram | undefined;
+    try {
+      const { memory } = await engram.call('remember', {
+        content: 'Invoices are generated on the first of the month',
+      });
+      await engram.close();
+      // As a store written by a server without these tables left it: the journal alone.
+      await pool.query(
+        'DROP TABLE engram_recall_rows, engram_recall_terms, engram_recall_totals, engram_recall_vectors, engram_recall_meta',
+      );
+      const dbPath = path.join(tempDir('engram-pgrecall-'), 'memory.db');
+      reopened = await Engram.open({
+        dbPath,
+        store: postgres.url(),
+        storeSchema: schema,
+        sqlWasmPath: SQL_WASM_PATH,
+      });
+      const found = await reopened.call('recall', { query: 'invoices month', channels: ['lexical'] });
+      assert.deepEqual(
+        found.hits.map((h) => h.memory.id),
+        [memory.id],
+      );
+    } finally {
+      await reopened?.close();
+      await pool.end();
+    }
+  });
+
+  it("another agent's private memory is never a lexical candidate, in the SQL itself", async () => {
+    const { engram, pool } = await pgEngram();
+    try {
+      const shared = (await engram.call('remember', { content: 'The billing service retries webhooks' }))
+        .memory;
+      const secret = (
+        await engram.call('remember', {
+          content: 'The billing webhook secret rotates monthly',
+          scope: 'private',
+          actor: { agent: 'bob' },
+        })
+      ).memory;
+      const ids = async (viewer: string | undefined) =>
+        (await searchLexicalInPostgres(pool, 'billing webhook', 10, ['active'], viewer))
+          .map((h) => h.memoryId)
+          .sort();
+      assert.deepEqual(await ids('alice'), [shared.id]);
+      assert.deepEqual(await ids('bob'), [shared.id, secret.id].sort());
+      assert.deepEqual(await ids(undefined), [shared.id, secret.id].sort());
+    } finally {
+      await engram.close();
+      await pool.end();
+    }
+  });
+
+  it('ranks as sql.js does: the same ids and BM25 scores for every labelled query', async () => {
+    const schema = `recall_${process.pid}_${++schemas}`;
+    await (await PgJournal.connect(postgres.url(), silentLogger, schema)).close();
+    const pool = schemaPool(schema);
+    const local = await sqlJsHost();
+    try {
+      await rememberLabelled(local.call);
+      assert.equal(await copyIntoRecallTables(pool, local.read), 'real[]');
+      for (const { query } of LABELLED) {
+        const expected = local.read((r) => searchLexical(r, query, 20, ['active']));
+        const got = await searchLexicalInPostgres(pool, query, 20, ['active'], undefined);
+        assert.ok(expected.length > 0, query);
+        assert.deepEqual(
+          got.map((h) => h.memoryId),
+          expected.map((h) => h.memoryId),
+          query,
+        );
+        for (const [i, hit] of got.entries())
+          assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-9, query);
+      }
+    } finally {
+      await local.close();
+      await pool.end();
+    }
+  });
+
+  it('whole recall gives the same top ids on sql.js and PostgreSQL for the labelled set', async () => {
+    const { engram, pool } = await pgEngram();
+    const local = await sqlJsHost();
+    try {
+      const onPg = await rememberLabelled((method, params) =>
+        engram.call(method, params as { content: string }),
+      );
+      const onSqlJs = await rememberLabelled(local.call);
+      let answered = 0;
+      for (const { query, answer } of LABELLED) {
+        const pg = (await engram.call('recall', { query, k: 5 })).hits.map((h) => onPg.get(h.memory.id));
+        const sqlJs = (
+          (await local.call('recall' as 'remember', { query, k: 5 })) as unknown as {
+            hits: Array<{ memory: { id: string } }>;
+          }
+        ).hits.map((h) => onSqlJs.get(h.memory.id));
+        assert.deepEqual(pg, sqlJs, query);
+        if (pg[0] === answer) answered++;
+      }
+      assert.ok(answered >= LABELLED.length - 2, `${answered} of ${LABELLED.length} answered first`);
+    } finally {
+      await engram.close();
+      await pool.end();
+      await local.close();
+    }
+  });
+});
