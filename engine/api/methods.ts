@@ -45,7 +45,7 @@ import { exportMemories, importMemories } from './exchangeMethods';
 import { CONTEXT_LEVELS_PARAMS, CONTEXT_PARAMS, RECALL_PARAMS } from './retrievalParams';
 import { buildLevelledContext } from '../retrieval/contextLevels';
 import { collectStats } from './stats';
-import { REMEMBER_RESULTS } from './requestRecords';
+import { REMEMBER_RESULT, REMEMBER_RESULTS } from './requestRecords';
 import { acceptedMemories, rememberBatch } from './rememberBatch';
 import { CODE_METHODS } from './codeMethods';
 import { DRIFT_METHODS } from './driftMethods';
@@ -110,6 +110,7 @@ export const METHODS = {
     prepare: async (engine, p) => (await embedContents(engine, [p]))[0],
     run: ({ store }, { actor, readOnly: _readOnly, ...input }, embedded) =>
       store.remember(input, actorOf({ actor }), embedded),
+    resultRecord: REMEMBER_RESULT,
     after: rewriteSuperseded,
   }),
   /** One result per memory, in order; a bad memory is rejected alone (rememberBatch.ts). */

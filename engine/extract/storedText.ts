@@ -112,6 +112,18 @@ export function whileFoundClean<T>(texts: readonly string[], fn: () => T): T {
   }
 }
 
+/**
+ * Records that `redactSecrets(text)` found nothing in `text`, for a caller that scanned it already
+ * (remember scans a memory's content before it hashes it): the write policy then does not scan it
+ * a second time when the row binding it is written. A text that may be JSON is left out, since
+ * storedText scans those leaf by leaf as well.
+ */
+export function noteScannedClean(text: string): void {
+  const first = text.charCodeAt(0);
+  if (first === 0x5b || first === 0x7b) return;
+  (text.length > SHORT_LENGTH ? longTexts : shortTexts).add(text);
+}
+
 /** Forgets every text found clean, as a new process starts (benchmarks measure cold writes). */
 export function forgetCleanTexts(): void {
   shortTexts.clear();

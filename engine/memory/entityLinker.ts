@@ -7,6 +7,15 @@ import { upsertEntity } from './entityGraph';
 /** At most this many of a memory's entities form co-occurrence pairs (k*(k-1)/2 relations). */
 const MAX_COOCCURRING = 5;
 
+const RELATIONS_INSERT =
+  'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)';
+/** Built once: a suffix joined on every flush was a new string, hashed in full by each lookup. */
+const RELATIONS_UPSERT =
+  'ON CONFLICT (source_id, target_id, type) DO UPDATE SET ' +
+  'evidence_count = evidence_count + excluded.evidence_count, ' +
+  'strength = (evidence_count + excluded.evidence_count) / (evidence_count + excluded.evidence_count + 2.0), ' +
+  'last_seen_at = excluded.last_seen_at';
+
 /**
  * Links memories to the entities their text names and records co-occurrence, on every write.
  * This is the hot path of remembering, so entity ids and known aliases are cached, and a memory's
@@ -63,15 +72,7 @@ export class EntityLinker {
     for (const [a, partners] of this.pendingPairs)
       for (const [b, count] of partners) rows.push([a, b, 'co-occurs', count / (count + 2), count, at, at]);
     this.pendingPairs.clear();
-    insertRows(
-      tx,
-      'INSERT INTO relations (source_id, target_id, type, strength, evidence_count, first_seen_at, last_seen_at)',
-      rows,
-      'ON CONFLICT (source_id, target_id, type) DO UPDATE SET ' +
-        'evidence_count = evidence_count + excluded.evidence_count, ' +
-        'strength = (evidence_count + excluded.evidence_count) / (evidence_count + excluded.evidence_count + 2.0), ' +
-        'last_seen_at = excluded.last_seen_at',
-    );
+    insertRows(tx, RELATIONS_INSERT, rows, RELATIONS_UPSERT);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
+import { noteScannedClean } from '../extract/storedText';
 import type { RedactionResult } from '../extract/secrets';
 import { indexMemory } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
@@ -308,6 +309,8 @@ export interface PreparedRemember {
 export function prepareRemember(input: ValidRemember, actor: Actor): PreparedRemember {
   const content = redactSecrets(input.content);
   const context = input.context === null ? null : redactSecrets(input.context);
+  if (content.redactions.length === 0) noteScannedClean(content.text);
+  if (context && context.redactions.length === 0) noteScannedClean(context.text);
   return {
     content,
     context,

@@ -57,6 +57,7 @@ export class DurableDatabase implements EngineDatabase {
   private readonly capacity: FileCapacity | undefined;
   /** Bulk writes running (see bulk): size-triggered exports on this thread wait for them. */
   private bulkRuns = 0;
+  private pageSize: number | undefined;
 
   private constructor(
     private readonly db: Database,
@@ -346,7 +347,9 @@ export class DurableDatabase implements EngineDatabase {
   /** The database's size as SQLite counts it (the bytes an export would produce). */
   private databaseBytes(): number {
     const pages = this.statements.value<number>('PRAGMA page_count') ?? 0;
-    return pages * (this.statements.value<number>('PRAGMA page_size') ?? 4096);
+    // Asked after every write: the page size is fixed once the database has a page (no VACUUM runs).
+    this.pageSize ??= this.statements.value<number>('PRAGMA page_size') ?? 4096;
+    return pages * this.pageSize;
   }
 
   private assertUsable(): void {

@@ -58,7 +58,7 @@ export class LocalTransactions {
     if (this.openTransaction) return this.nestedWrite(this.openTransaction, fn);
     const statements: TransactionRecord['statements'] = [];
     this.openTransaction = statements;
-    this.db.exec(this.held ? 'SAVEPOINT engram_write' : 'BEGIN');
+    this.control(this.held ? 'SAVEPOINT engram_write' : 'BEGIN');
     try {
       const result = fn(this.writer(statements));
       if (statements.length > 0) {
@@ -110,14 +110,14 @@ export class LocalTransactions {
   /** A write inside a write: a savepoint, so a nested failure undoes only its own statements. */
   private nestedWrite<T>(statements: TransactionRecord['statements'], fn: (writer: SqlWriter) => T): T {
     const mark = statements.length;
-    this.db.exec('SAVEPOINT nested');
+    this.control('SAVEPOINT nested');
     try {
       const result = fn(this.writer(statements));
-      this.db.exec('RELEASE nested');
+      this.control('RELEASE nested');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK TO nested');
-      this.db.exec('RELEASE nested');
+      this.control('ROLLBACK TO nested');
+      this.control('RELEASE nested');
       statements.length = mark;
       throw error;
     }
@@ -140,7 +140,7 @@ export class LocalTransactions {
 
   private commitOrBreak(): void {
     try {
-      this.db.exec(this.held ? 'RELEASE engram_write' : 'COMMIT');
+      this.control(this.held ? 'RELEASE engram_write' : 'COMMIT');
     } catch (error) {
       // The sink already holds the transaction: reopening replays it. Refuse further use.
       this.brokenBy = new EngramError(
@@ -151,13 +151,22 @@ export class LocalTransactions {
     }
   }
 
+  /**
+   * Runs a statement that begins or ends a transaction or savepoint, prepared once: `db.exec`
+   * compiled it again on every call, four times per remember (BEGIN, SAVEPOINT and RELEASE of the
+   * nested write the method runs in, COMMIT).
+   */
+  private control(sql: string): void {
+    this.statements.run(sql);
+  }
+
   private rollback(): void {
     try {
       if (this.held) {
-        this.db.exec('ROLLBACK TO engram_write');
-        this.db.exec('RELEASE engram_write');
+        this.control('ROLLBACK TO engram_write');
+        this.control('RELEASE engram_write');
       } else {
-        this.db.exec('ROLLBACK');
+        this.control('ROLLBACK');
       }
     } catch {
       // No transaction was open (BEGIN failed): nothing to undo.

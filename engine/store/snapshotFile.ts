@@ -59,8 +59,14 @@ export const DEFAULT_PAGE_CACHE_KIB = 32 * 1024;
  * rollback journal only has to support ROLLBACK: kept in memory it skips a copy of every page a
  * transaction touches. A larger page cache keeps the indexes a batch of writes touches resident.
  * Measured on batches of 1,000 remembers at 20k memories: 9 % faster together.
+ *
+ * No other connection ever opens this file (it lives in this thread's sql.js file system), so the
+ * connection keeps its lock (exclusive locking mode): in the normal mode every transaction, and
+ * every statement outside one, took and released the file's locks and read its header again
+ * through sql.js's emulated file system: one-row transactions, each followed by a PRAGMA
+ * page_count as a durable write does, took 34-40 us each in bare sql.js, 10-11 us with the lock kept.
  */
-const IN_MEMORY_PRAGMAS = `PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -${DEFAULT_PAGE_CACHE_KIB};`;
+const IN_MEMORY_PRAGMAS = `PRAGMA journal_mode = MEMORY; PRAGMA cache_size = -${DEFAULT_PAGE_CACHE_KIB}; PRAGMA locking_mode = EXCLUSIVE;`;
 
 /**
  * Sets SQLite's page cache of an open database. The database file is itself in memory (sql.js's

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { redactSecrets } from '../../engine/extract/secrets';
-import { longTextScans, storedText } from '../../engine/extract/storedText';
+import { longTextScans, noteScannedClean, storedText } from '../../engine/extract/storedText';
 import { storedParams } from '../../engine/store/writePolicy';
 
 // Fake credentials assembled at run time, so that no scanner mistakes this file for a leak.
@@ -29,6 +29,20 @@ describe('lower-cased text (tags, entity keys)', () => {
 });
 
 describe('storedText: what the store may keep', () => {
+  test('a text its caller scanned and found clean is not scanned again; one that may be JSON still is', () => {
+    const scanned = `A memory's content, scanned once by remember. ${'The deploy waits for the canary. '.repeat(20)}`;
+    assert.deepEqual(redactSecrets(scanned).redactions, []);
+    noteScannedClean(scanned);
+    const before = longTextScans();
+    assert.equal(storedText(scanned), scanned);
+    assert.equal(longTextScans(), before);
+    // storedText scans JSON leaf by leaf too (a secret behind an escape): a note does not spare it.
+    const json = JSON.stringify({ note: scanned.slice(0, 400), more: scanned.slice(400) });
+    noteScannedClean(json);
+    assert.equal(storedText(json), json);
+    assert.equal(longTextScans(), before + 1);
+  });
+
   test('a long clean text written again is not scanned again; one with a secret always is', () => {
     const clean = `A long session turn that names no secret. ${'The build passed after the fix. '.repeat(40)}`;
     const before = longTextScans();

@@ -344,6 +344,43 @@ describe('exactly-once requests', () => {
     assert.deepEqual(later.slice(0, 2), (first as unknown[]).slice(0, 2));
   });
 
+  it('answers a re-sent remember with the same JSON, kept as an id and version rather than the whole memory', async () => {
+    const t = await openTestHost();
+    const meta = { requestId: 'one-1', client: 'test' };
+    const first = await t.host.dispatch(
+      'remember',
+      { content: 'the nightly export runs at two', tags: ['ops'] },
+      meta,
+    );
+    const again = await t.host.dispatch('remember', { content: 'something else' }, meta);
+    assert.equal(JSON.stringify(again), JSON.stringify(first));
+    assert.equal((await t.call('stats')).memories, 1);
+    const kept = t.host.store.read((r) =>
+      r.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', ['one-1']),
+    )!;
+    assert.doesNotMatch(kept, /nightly export/);
+    // A request an earlier version answered kept its whole result: a retry still gets it.
+    const whole = {
+      outcome: 'added',
+      memory: { id: 'm_earlier', content: 'kept whole' },
+      superseded: [],
+      redacted: [],
+    };
+    t.host.store.write((tx) =>
+      tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
+        'old-1',
+        'remember',
+        JSON.stringify(whole),
+        1,
+      ]),
+    );
+    assert.deepEqual(
+      await t.host.dispatch('remember', { content: 'anything' }, { ...meta, requestId: 'old-1' }),
+      whole,
+    );
+    await t.host.close();
+  });
+
   it("keeps no result of a local call (the host's own process), but answers one a previous host kept", async () => {
     const t = await openTestHost();
     const remember = async (content: string, meta: DispatchMeta) =>
