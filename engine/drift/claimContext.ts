@@ -82,7 +82,10 @@ function keep(
 ): Partial | undefined {
   if (role === 'output') return undefined;
   if (role === 'shell')
-    return claim.kind === 'script' || claim.kind === 'command' || setForProject(text, claim, packages)
+    return claim.kind === 'script' ||
+      claim.kind === 'command' ||
+      claim.published === true ||
+      setForProject(text, claim, packages)
       ? claim
       : undefined;
   if (role === 'example') return exampleClaim(claim, bindings());

@@ -131,7 +131,11 @@ describe('drift claims in context', () => {
       'OtherThing average: 3.1ms',
       '```',
     ].join('\n');
-    assert.deepEqual(summary(text), [['script', 'build', false]]);
+    // Installing the project itself claims it is published under that name (driftPublishedPackage).
+    assert.deepEqual(summary(text), [
+      ['subpath', 'thelib', false],
+      ['script', 'build', false],
+    ]);
   });
 
   it('a dependency only when the text says the project uses it', () => {
