@@ -25,6 +25,8 @@ export interface ClaimUnderCheck {
   usedAs?: 'package';
   /** Required and called as a function (see ExtractedClaim). */
   requiredCallable?: boolean;
+  /** The package as npm publishes it (see ExtractedClaim). */
+  published?: boolean;
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

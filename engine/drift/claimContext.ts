@@ -82,7 +82,10 @@ function keep(
 ): Partial | undefined {
   if (role === 'output') return undefined;
   if (role === 'shell')
-    return claim.kind === 'script' || claim.kind === 'command' || setForProject(text, claim, packages)
+    return claim.kind === 'script' ||
+      claim.kind === 'command' ||
+      claim.published === true ||
+      setForProject(text, claim, packages)
       ? claim
       : undefined;
   if (role === 'example') return exampleClaim(claim, bindings());
@@ -149,8 +152,10 @@ function exampleClaim(claim: Partial, bindings: ProjectBindings): Partial | unde
       const first = claim.subject.split('.')[0] ?? '';
       const dotted = claim.subject.includes('.');
       const { signature: _signature, signatureSpan: _span, ...call } = claim;
-      // `import { v4 as uuidv4 }`: `uuidv4()` calls the project's v4 by the reader's own name.
-      if (!dotted && bindings.aliases.has(claim.subject)) return undefined;
+      // `import { v4 as uuidv4 }`: `uuidv4()` calls the project's v4 by the reader's own name, so
+      // it claims `v4` (callable with those arguments), never a `uuidv4` of the project.
+      const exported = dotted ? undefined : bindings.aliases.get(claim.subject);
+      if (exported !== undefined) return { ...call, subject: exported };
       if (dotted ? bindings.receivers.has(first) : bindings.imported.has(claim.subject)) return call;
       // A call through a name the example never bound to the project (a global it injects,
       // `this`, an instance made elsewhere) may or may not be its API: checked, never decisive.

@@ -14,6 +14,7 @@ import type { SourceHeading } from './headingClaims';
 import { matchRepositoryLinks } from './repositoryLinks';
 import { matchSectionLinks } from './anchorClaims';
 import { matchSubpaths } from './subpathClaims';
+import { matchPublishedPackage } from './publishedPackage';
 import { matchEvents } from './eventClaims';
 import { asPackageMember } from './leadingDotMembers';
 import { matchChainedMembers } from './chainedMembers';
@@ -64,6 +65,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
   matchRepositoryLinks(text, options.projectPackages ?? new Set(), special);
   matchSectionLinks(text, special);
   matchSubpaths(text, options.projectPackages ?? new Set(), special);
+  matchPublishedPackage(text, options.projectPackages ?? new Set(), special);
   matchRoutes(text, special);
   matchConfigValues(text, special);
   matchDefaultValues(text, special, headingOption(options.heading));

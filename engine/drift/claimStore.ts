@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-10';
+export const EXTRACTION_RULES = 'rules-11';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -71,6 +71,7 @@ export function storeClaims(
         linked,
         usedAs,
         requiredCallable,
+        published,
       } = claim;
       const detail = {
         fileSpan,
@@ -88,6 +89,7 @@ export function storeClaims(
         linked,
         usedAs,
         requiredCallable,
+        published,
       };
       const check = checks.get(claim);
       rows.push([
@@ -230,6 +232,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.linked === true) claim.linked = true;
   if (detail.usedAs === 'package') claim.usedAs = 'package';
   if (detail.requiredCallable === true) claim.requiredCallable = true;
+  if (detail.published === true) claim.published = true;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

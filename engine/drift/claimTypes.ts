@@ -56,6 +56,12 @@ export interface ExtractedClaim {
    * a namespace object, where it works at all), so it must still load as CommonJS.
    */
   requiredCallable?: boolean;
+  /**
+   * The package as npm publishes it (`npm install thelib`, its registry page, a CDN's
+   * `https://unpkg.com/thelib/thelib.css`): published under that name, holding that file,
+   * whatever `exports` offers importers (publishedPackage.ts).
+   */
+  published?: boolean;
   /** A line number written after a path (`src/a.ts:42`, `#L42`). */
   line?: number;
   /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */

@@ -13,10 +13,10 @@ export interface ProjectBindings {
   /** Names imported from the project: `{ a, b as c }` gives a and c. */
   imported: Set<string>;
   /**
-   * Imported names the example renamed (`{ v4 as uuidv4 }`, `{ v4: uuidv4 } = require()`): the
-   * reader's own name for the project's export, never a name the project has.
+   * Imported names the example renamed (`{ v4 as uuidv4 }`, `{ v4: uuidv4 } = require()`), each
+   * with the export it names: the reader's own name for it, never a name the project has.
    */
-  aliases: Set<string>;
+  aliases: Map<string, string>;
   /** Names the example declares itself (`const x`, `function f`): never the project's. */
   declared: Set<string>;
   /** Members of the classes and interfaces the example declares (see exampleMembers). */
@@ -60,7 +60,7 @@ export function projectBindings(code: string, packages: ReadonlySet<string>): Pr
   const packageItself = canonicalReceivers(packages);
   const own = [...packageItself.keys()][0];
   const imported = new Set<string>();
-  const aliases = new Set<string>();
+  const aliases = new Map<string, string>();
   const declared = new Set([
     ...[...code.matchAll(/\b(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)].map(
       (m) => m[1] as string,
@@ -137,7 +137,7 @@ function foreignBindings(code: string, packages: ReadonlySet<string>): Set<strin
     const single = m[1] ?? m[4];
     if (single !== undefined) foreign.add(single);
     const list = m[2] ?? m[5];
-    if (list !== undefined) addNamed(list, foreign, new Set());
+    if (list !== undefined) addNamed(list, foreign, new Map());
   }
   return foreign;
 }
@@ -166,12 +166,12 @@ export function packageNamesPattern(packages: ReadonlySet<string>): string {
   return [...packages].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
 }
 
-function addNamed(list: string, into: Set<string>, aliases: Set<string>): void {
+function addNamed(list: string, into: Set<string>, aliases: Map<string, string>): void {
   for (const part of list.split(',')) {
     const m = /^\s*(?:type\s+)?([A-Za-z_$][\w$]*)(?:\s*(?:as|:)\s*([A-Za-z_$][\w$]*))?\s*$/.exec(part);
     if (!m) continue;
     into.add((m[2] ?? m[1]) as string);
-    if (m[2] !== undefined && m[2] !== m[1]) aliases.add(m[2]);
+    if (m[2] !== undefined && m[2] !== m[1]) aliases.set(m[2], m[1] as string);
   }
 }
 

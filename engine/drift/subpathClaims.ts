@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
@@ -11,7 +11,8 @@ import { verifyPathClaim } from './pathClaims';
 import { packageNamesPattern } from './projectBindings';
 import { packageRootOf } from '../extract/packageReferences';
 import type { VerificationContext } from './verificationContext';
-import { pathState } from './workspacePaths';
+import { verifyPublishedClaim } from './publishedPackage';
+import { pathState, readNow } from './workspacePaths';
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
 
@@ -135,6 +136,10 @@ export async function verifySubpathClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
+  if (claim.published === true) {
+    const { name, sub } = packageOf(claim.subject);
+    return verifyPublishedClaim(ctx, claim, name, sub);
+  }
   const check = await verifyOffered(ctx, claim);
   if (check.verdict !== 'ok' || claim.requiredCallable !== true) return check;
   const manifest = ctx.manifests.packageFiles.get(packageOf(claim.subject).name);
@@ -154,7 +159,7 @@ async function verifyOffered(ctx: VerificationContext, claim: ClaimUnderCheck): 
   const manifest = ctx.manifests.packageFiles.get(name);
   if (manifest === undefined) return unverifiable(`no package.json of ${name} in the workspace`);
   const dir = path.posix.dirname(manifest);
-  const entry = readNow(ctx, manifest, PACKAGE_ENTRY);
+  const entry = readNow(ctx.root, manifest, PACKAGE_ENTRY);
   if (entry === undefined) return unverifiable(`${manifest} could not be read`);
   if (entry.exported !== undefined) {
     const keys = entry.exported;
@@ -214,20 +219,6 @@ async function servedOtherwise(
   return undefined;
 }
 
-/** A workspace file as `reader` reads it today; undefined when it is missing or unreadable. */
-function readNow<T>(
-  ctx: VerificationContext,
-  file: string,
-  reader: FileReader<T | undefined>,
-): T | undefined {
-  try {
-    const read = reader.read(readFileSync(path.join(ctx.root, file), 'utf8'), file);
-    return read === 'unreadable' ? undefined : read;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `const thelib = require('thelib'); thelib(...)` in the memory: the entry must still load as
  * CommonJS. Stale with the commit that made it ES modules only (`"type": "module"` with `.js`
@@ -244,7 +235,7 @@ async function commonJsGone(
   const { sub } = packageOf(claim.subject);
   const requirable = (format: ModuleFormat | undefined): boolean | undefined =>
     format === undefined ? undefined : loadsCommonJs(format, sub);
-  const now = readNow(ctx, manifest, MODULE_FORMAT);
+  const now = readNow(ctx.root, manifest, MODULE_FORMAT);
   if (now === undefined || requirable(now) !== false) return undefined;
   const target = requireTargetFor(now, sub);
   if (typeof target === 'string' && nearerManifest(ctx.root, dir, target)) return undefined;

@@ -1,5 +1,6 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { FileReader } from './fileHistory';
 
 /** Where a claimed path points: inside the workspace (root-relative, `/`), or refused. */
 export type ResolvedPath = { inside: true; relative: string } | { inside: false; reason: string };
@@ -35,5 +36,15 @@ export function pathState(root: string, realRoot: string, relative: string): Pat
     return link.isDirectory() ? 'directory' : 'file';
   } catch {
     return 'missing';
+  }
+}
+
+/** A workspace file as `reader` reads it today; undefined when it is missing or unreadable. */
+export function readNow<T>(root: string, file: string, reader: FileReader<T | undefined>): T | undefined {
+  try {
+    const read = reader.read(readFileSync(path.join(root, file), 'utf8'), file);
+    return read === 'unreadable' ? undefined : read;
+  } catch {
+    return undefined;
   }
 }

@@ -45,17 +45,27 @@ describe('drift claims in context', () => {
     assert.equal(claims[0]?.signature, undefined, 'a call is no declaration');
   });
 
-  it("a name the example gave an import (`{ v4 as uuidv4 }`, `{ v4: uuidv4 }`) is the reader's, not the project's", () => {
+  it("a name the example gave an import (`{ v4 as uuidv4 }`, `{ v4: uuidv4 }`) is the reader's: its call claims the export", () => {
     const symbols = (text: string) =>
       extractClaims(text, OWN)
         .filter((c) => c.kind === 'symbol')
-        .map((c) => [c.subject, c.confidence ?? 'sure']);
-    assert.deepEqual(symbols("```js\nimport { v4 as uuidv4 } from 'thelib';\nuuidv4();\n```"), []);
-    assert.deepEqual(symbols("```js\nconst { v4: uuidv4 } = require('thelib');\nuuidv4();\n```"), [
-      ['v4', 'low'],
+        .map((c) => [c.subject, text.slice(c.span[0], c.span[1]), c.parameters, c.confidence ?? 'sure']);
+    assert.deepEqual(symbols("```js\nimport { v4 as uuidv4 } from 'thelib';\nuuidv4();\n```"), [
+      ['v4', 'uuidv4()', undefined, 'sure'],
     ]);
+    assert.deepEqual(
+      symbols("```js\nconst { v4: uuidv4 } = require('thelib');\nuuidv5('x', NS);\nuuidv4(opts);\n```"),
+      [
+        ['v4', 'v4', undefined, 'low'],
+        // Never imported: an unbound call, checked but never decisive.
+        ['uuidv5', 'uuidv5', 2, 'low'],
+        ['v4', 'uuidv4', 1, 'sure'],
+      ],
+    );
     // Imported under its own name, the call is the project's API.
-    assert.deepEqual(symbols("```js\nimport { v4 } from 'thelib';\nv4();\n```"), [['v4', 'sure']]);
+    assert.deepEqual(symbols("```js\nimport { v4 } from 'thelib';\nv4();\n```"), [
+      ['v4', 'v4()', undefined, 'sure'],
+    ]);
   });
 
   it('a denial inside a subordinate clause is about that clause\'s subject ("called when they are dropped")', () => {
@@ -121,7 +131,11 @@ describe('drift claims in context', () => {
       'OtherThing average: 3.1ms',
       '```',
     ].join('\n');
-    assert.deepEqual(summary(text), [['script', 'build', false]]);
+    // Installing the project itself claims it is published under that name (driftPublishedPackage).
+    assert.deepEqual(summary(text), [
+      ['subpath', 'thelib', false],
+      ['script', 'build', false],
+    ]);
   });
 
   it('a dependency only when the text says the project uses it', () => {

@@ -178,6 +178,34 @@ describe('drift on example calls through an unbound name', () => {
   });
 });
 
+describe('drift on calls of an export the example renamed', () => {
+  it('`import { v1 as uuidv1 }` then `uuidv1()`: stale when the export goes, ok while it stays', async () => {
+    const index = (v1: string) => `${v1}export function v4(options, buf) {\n  return 'x';\n}\n`;
+    const { test, changing } = await scannedAfterChange(
+      {
+        'package.json': JSON.stringify({ name: 'thelib', version: '1.0.0', main: 'index.js' }),
+        'index.js': index("export function v1(options) {\n  return 'y';\n}\n"),
+      },
+      'Drop v1',
+      { write: { 'index.js': index('') } },
+    );
+    const id = await rememberAt(
+      test,
+      "Create one:\n\n```js\nimport { v1 as uuidv1, v4 as uuidv4 } from 'thelib';\nuuidv1();\nuuidv4();\n```",
+      BEFORE_CHANGE,
+    );
+    const claims = memoryIn(await test.call('drift', { all: true }), id).claims;
+    const v1 = claims.find((c) => c.subject === 'v1');
+    assert.deepEqual([v1?.verdict, v1?.evidence.commit?.hash], ['stale', changing], JSON.stringify(claims));
+    assert.equal(claims.find((c) => c.subject === 'v4')?.verdict, 'ok');
+    assert.equal(
+      claims.some((c) => c.subject.startsWith('uuid')),
+      false,
+      "the reader's names claim nothing",
+    );
+  });
+});
+
 describe('drift on example calls by the kinds of their arguments', () => {
   const instance = (overloads: string) =>
     `export interface ServerInstance {\n${overloads}  close(): Promise<void>;\n}\n\nexport interface ListenOptions {\n  port?: number;\n  host?: string;\n}\n`;
