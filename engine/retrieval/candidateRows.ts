@@ -59,69 +59,59 @@ export type RankingRow = Pick<
   | 'pinned'
 >;
 
-interface RankingSqlRow {
-  id: string;
-  layer: Memory['layer'];
-  kind: Memory['kind'];
-  importance: number;
-  trust: Memory['trust'];
-  critical: number;
-  scope: Memory['scope'];
-  agent: string | null;
-  session: string | null;
-  status: Memory['status'];
-  valid_from: number;
-  pinned: number | null;
-}
-
 /**
- * The ranking fields of current memories by id (with asOf, whole versions of that time: a rare
- * path that reads them as fullMemories does). A recall ranks three times k candidates and returns
- * k: whole rows (content, context, tags, source: two JSON parses a row) are read for the k only
- * (fullMemories). Reading a row costs mostly its lookup, not its columns, so the fields are kept
- * until the next commit (`db.lastSeq`, as storeCounts.ts keeps counts): candidates repeat from
- * query to query, and at k = 1000 the pool's whole rows were a third of a recall. The values are
- * converted as toMemory converts them, so the boosts and filters see the same numbers.
+ * The ranking fields of current memories by id, kept until the next commit (`db.lastSeq`, as
+ * storeCounts.ts keeps counts): a recall ranks three times k candidates and returns k, and
+ * candidates repeat from query to query. A row costs mostly its lookup, not its columns, so the
+ * ids not known yet are read whole (fullMemories) into `whole`, from which recall returns them
+ * without a second read; only what is known is not read again, and whole rows are then read for
+ * the k returned only (at k = 1000 the pool's whole rows were a third of a recall). With asOf,
+ * whole versions of that time (a rare path, nothing kept).
  */
 export function rankingRows(
   db: CountedDatabase,
   reader: SqlReader,
   ids: readonly string[],
+  whole: Map<string, Memory>,
   asOf?: number,
 ): Map<string, RankingRow> {
-  if (asOf !== undefined) return fullMemories(reader, ids, asOf);
+  if (asOf !== undefined) {
+    const read = fullMemories(reader, ids, asOf);
+    for (const [id, memory] of read) whole.set(id, memory);
+    return read;
+  }
   const known = db.inWrite ? new Map<string, RankingRow | null>() : cacheOf(db);
-  const missing = ids.filter((id) => !known.has(id));
-  for (const id of missing) known.set(id, null);
-  for (const row of allForIds<RankingSqlRow>(
-    reader,
-    (marks) => `SELECT m.id, m.layer, m.kind, m.importance, m.trust, m.critical, m.scope, m.agent, m.session,
-       m.status, m.valid_from, s.pinned FROM memories m LEFT JOIN memory_state s ON s.id = m.id
-     WHERE m.superseded_at IS NULL AND m.id IN (${marks})`,
-    missing,
-    [],
-    true,
-  ))
-    known.set(row.id, {
-      id: row.id,
-      layer: row.layer,
-      kind: row.kind,
-      importance: row.importance,
-      trust: row.trust,
-      critical: row.critical === 1,
-      scope: row.scope,
-      agent: row.agent,
-      session: row.session,
-      status: row.status,
-      validFrom: row.valid_from,
-      pinned: row.pinned === 1,
-    });
+  const missing = ids.filter((id) => !known.has(id) && !whole.has(id));
+  const read = fullMemories(reader, missing);
+  for (const id of missing) {
+    const memory = read.get(id);
+    known.set(id, memory ? rankingFields(memory) : null);
+    if (memory) whole.set(id, memory);
+  }
   const rows = new Map<string, RankingRow>();
   for (const id of ids) {
-    const row = known.get(id);
+    const row = whole.get(id) ?? known.get(id);
     if (row) rows.set(id, row);
   }
   return rows;
+}
+
+/** A copy of the fields ranking reads: what is kept per commit holds no content. */
+function rankingFields(memory: Memory): RankingRow {
+  return {
+    id: memory.id,
+    layer: memory.layer,
+    kind: memory.kind,
+    importance: memory.importance,
+    trust: memory.trust,
+    critical: memory.critical,
+    scope: memory.scope,
+    agent: memory.agent,
+    session: memory.session,
+    status: memory.status,
+    validFrom: memory.validFrom,
+    pinned: memory.pinned,
+  };
 }
 
 /** Rows kept at most (several hundred recalls' pools); then the cache starts over. */

@@ -208,6 +208,8 @@ export async function recall(
   const pool = fused.slice(0, Math.max(k * 3, 30));
   const dropped: RecallTrace['dropped'] = [];
   const ranked: RankedCandidate[] = [];
+  // The whole rows the pool's reads fetched (candidates whose ranking fields were not known yet).
+  const whole = new Map<string, Memory>();
   const boostContext = { intent: analysis.intent, now, session: options.session };
   rankPool(
     pool,
@@ -215,7 +217,7 @@ export async function recall(
     boostCeiling(boostContext),
     // The ranking fields only, of the current rows or with asOf those of that time: whole rows
     // are read for the k returned (below).
-    (ids) => store.read((r) => rankingRows(store.db, r, ids, options.asOf)),
+    (ids) => store.read((r) => rankingRows(store.db, r, ids, whole, options.asOf)),
     (candidate, memory) => {
       const reason = memory
         ? exclusion(memory, options)
@@ -247,7 +249,7 @@ export async function recall(
   ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   for (const extra of ranked.slice(k))
     dropped.push({ memoryId: extra.id, reason: `ranked below top ${k}`, fused: extra.score });
-  const top = withWholeRows(sources, ranked.slice(0, k), options.asOf);
+  const top = withWholeRows(sources, ranked.slice(0, k), whole, options.asOf);
 
   if (options.noteAccess !== false) noteRecallAccess(sources, query, top, options.session);
   const result: RecallResult = { query, hits: top };
@@ -279,20 +281,17 @@ interface RankedCandidate extends Omit<RecallHit, 'memory'> {
   id: string;
 }
 
-/** The returned candidates as hits, each with its whole row (read in the same synchronous turn). */
+/** The returned candidates as hits, each with its whole row (read in the same synchronous turn if not yet). */
 function withWholeRows(
   { store }: RecallSources,
   ranked: readonly RankedCandidate[],
+  whole: ReadonlyMap<string, Memory>,
   asOf: number | undefined,
 ): RecallHit[] {
-  const rows = store.read((r) =>
-    fullMemories(
-      r,
-      ranked.map((c) => c.id),
-      asOf,
-    ),
-  );
-  return ranked.map(({ id, ...hit }) => ({ memory: rows.get(id)!, ...hit }));
+  const unread = ranked.filter((c) => !whole.has(c.id)).map((c) => c.id);
+  const rows =
+    unread.length === 0 ? new Map<string, Memory>() : store.read((r) => fullMemories(r, unread, asOf));
+  return ranked.map(({ id, ...hit }) => ({ memory: whole.get(id) ?? rows.get(id)!, ...hit }));
 }
 
 /** The share of its intent weight a supporting (weak) dense model's fill-ins get. */

@@ -36,10 +36,13 @@ async function loaded(count: number): Promise<TestHost> {
 const queries = syntheticMemories(60, 41).map((text) => text.split(' ').slice(2, 9).join(' '));
 
 describe('recall reads', () => {
-  it('reads whole rows (content, tags, source) only for the hits it returns', async () => {
+  it('reads whole rows (content, tags, source) only for the hits it returns, once its pool is known', async () => {
     const t = await loaded(400);
     const seen = recordStatements(t);
     for (const k of [3, 10]) {
+      // The first recall since the last commit reads its pool's rows whole; the ranking fields
+      // are kept, so the next reads whole rows for its hits only.
+      await t.call('recall', { query: queries[0]!, k });
       seen.length = 0;
       const { hits } = await t.call('recall', { query: queries[0]!, k });
       assert.equal(hits.length, k);
