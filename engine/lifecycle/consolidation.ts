@@ -4,7 +4,7 @@ import type { MemoryRow } from '../memory/rows';
 import { currentMemory } from '../memory/memoryQueries';
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
-import type { SqlReader } from '../store/sqlAccess';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { fadedSessions, shelfOf } from './fadedSessions';
 import { termRarity, writeGist } from './gist';
 import { lifecycleFacts } from './lifecycleFacts';
@@ -146,6 +146,7 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
         { ...(owner === null ? {} : { agent: owner }), trust: 'consolidation' },
       );
       const id = result.memory.id;
+      sumMemberEntityWeights(tx, id, cluster.members);
       for (const member of members)
         reviseVersion(
           tx,
@@ -169,6 +170,28 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
     }
     return made;
   });
+}
+
+/**
+ * The consolidated memory stands for its members in the entity graph: linked to every entity a
+ * member was linked to, with the sum of the members' weights (seed 000: "entity weights summed"),
+ * so an entity three members named weighs three times one naming. Its own text's links are
+ * replaced where a member has the entity, kept where none has (a label the gist added).
+ */
+function sumMemberEntityWeights(tx: SqlWriter, id: string, memberIds: readonly string[]): void {
+  const sums = new Map<number, number>();
+  for (const row of allForIds<{ entityId: number; weight: number }>(
+    tx,
+    (marks) => `SELECT entity_id AS entityId, weight FROM memory_entities WHERE memory_id IN (${marks})`,
+    memberIds,
+  ))
+    sums.set(row.entityId, (sums.get(row.entityId) ?? 0) + row.weight);
+  if (sums.size === 0) return;
+  tx.run(
+    `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${[...sums].map(() => '(?, ?, ?)').join(', ')}
+     ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = excluded.weight`,
+    [...sums].flatMap(([entityId, weight]) => [id, entityId, weight]),
+  );
 }
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {
