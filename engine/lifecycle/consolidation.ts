@@ -173,25 +173,32 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
 }
 
 /**
- * The consolidated memory stands for its members in the entity graph: linked to every entity a
- * member was linked to, with the sum of the members' weights (seed 000: "entity weights summed"),
- * so an entity three members named weighs three times one naming. Its own text's links are
- * replaced where a member has the entity, kept where none has (a label the gist added).
+ * The consolidated memory's entity weights are its members' summed (seed 000), for the entities
+ * its text names (its links): an entity three members named weighs three times one naming.
+ * Entities only the sentences the gist left out named are not linked: the memory does not say
+ * them (they stay on the members, in history).
  */
 function sumMemberEntityWeights(tx: SqlWriter, id: string, memberIds: readonly string[]): void {
+  const own = new Set(
+    tx
+      .all<{ entityId: number }>('SELECT entity_id AS entityId FROM memory_entities WHERE memory_id = ?', [
+        id,
+      ])
+      .map((row) => row.entityId),
+  );
   const sums = new Map<number, number>();
   for (const row of allForIds<{ entityId: number; weight: number }>(
     tx,
     (marks) => `SELECT entity_id AS entityId, weight FROM memory_entities WHERE memory_id IN (${marks})`,
     memberIds,
   ))
-    sums.set(row.entityId, (sums.get(row.entityId) ?? 0) + row.weight);
-  if (sums.size === 0) return;
-  tx.run(
-    `INSERT INTO memory_entities (memory_id, entity_id, weight) VALUES ${[...sums].map(() => '(?, ?, ?)').join(', ')}
-     ON CONFLICT (memory_id, entity_id) DO UPDATE SET weight = excluded.weight`,
-    [...sums].flatMap(([entityId, weight]) => [id, entityId, weight]),
-  );
+    if (own.has(row.entityId)) sums.set(row.entityId, (sums.get(row.entityId) ?? 0) + row.weight);
+  for (const [entityId, weight] of sums)
+    tx.run('UPDATE memory_entities SET weight = ? WHERE memory_id = ? AND entity_id = ?', [
+      weight,
+      id,
+      entityId,
+    ]);
 }
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {
