@@ -7,6 +7,8 @@ import { allForIds } from '../store/idLists';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { fadedSessions, shelfOf } from './fadedSessions';
 import { termRarity, writeGist } from './gist';
+import { applyPattern, planPatterns } from './lessonPatterns';
+import type { PatternPlan } from './lessonPatterns';
 import { lifecycleFacts } from './lifecycleFacts';
 import { NOT_A_CARD } from './storedPeerCards';
 
@@ -16,8 +18,10 @@ import { NOT_A_CARD } from './storedPeerCards';
  * recall, still in history, brought back with `undoConsolidation`, consolidationUndo.ts):
  * - relevant: working and episodic memories that proved relevant (composite importance >= 0.5,
  *   recalled twice, linked to entities), clustered by the entities they share (union-find);
- * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts).
- * Its text is the members' informative sentences (gist.ts), its importance the members' highest,
+ * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts);
+ * - pattern: a lesson capture wrote that recurs across sessions becomes one procedural memory, or
+ *   confirms the procedural memory that already says it (lessonPatterns.ts).
+ * A relevant or faded cluster's text is the members' informative sentences (gist.ts), its importance the members' highest,
  * its tags theirs, the member ids its provenance. Never across private scopes of different agents.
  */
 export const CONSOLIDATION_RULE = {
@@ -29,16 +33,21 @@ export const CONSOLIDATION_RULE = {
 const MAX_ENTITY_SHARE = 0.2;
 
 export interface ConsolidationCluster {
-  /** `relevant`: recalled memories sharing entities; `faded`: one session's faded episodes. */
-  reason: 'relevant' | 'faded';
+  /**
+   * `relevant`: recalled memories sharing entities; `faded`: one session's faded episodes;
+   * `pattern`: a lesson recurring across sessions (lessonPatterns.ts).
+   */
+  reason: 'relevant' | 'faded' | 'pattern';
   members: string[];
   /** The members whose sentences the summary quotes (the others' text is only in history). */
   quoted: string[];
   entities: string[];
   summary: string;
   importance: number;
-  /** min(1, size / 5): larger clusters are backed by more evidence (seed 000). */
+  /** min(1, size / 5): larger clusters are backed by more evidence (seed 000); a pattern's sessions. */
   confidence: number;
+  /** `pattern` only: the rule, the sessions, and the memory it confirms instead of a new one. */
+  pattern?: PatternPlan;
 }
 
 export function planConsolidation(reader: SqlReader, now: number): ConsolidationCluster[] {
@@ -59,9 +68,17 @@ export function planConsolidation(reader: SqlReader, now: number): Consolidation
       confidence: Math.min(1, members.length / 5),
     };
   };
+  const patterns = planPatterns(reader).map(({ members, ...pattern }) => ({
+    reason: 'pattern' as const,
+    members: members.map((m) => m.id),
+    quoted: members.map((m) => m.id),
+    entities: [],
+    ...pattern,
+  }));
   return [
     ...relevant.map((c) => cluster('relevant', c.members, c.entities)),
     ...faded.map((members) => cluster('faded', members, [])),
+    ...patterns,
   ];
 }
 
@@ -117,13 +134,21 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
     });
 }
 
-/** Writes each cluster's memory and supersedes its members by it, in one transaction. */
+/**
+ * Writes each cluster's memory and supersedes its members by it, in one transaction. Returns the
+ * memory each applied cluster now lives in: a new one, or for a pattern the one it confirmed.
+ */
 export function applyConsolidation(store: MemoryStore, clusters: readonly ConsolidationCluster[]): string[] {
   return store.write((tx, now) => {
     const made: string[] = [];
     for (const cluster of clusters) {
       const members = cluster.members.map((id) => currentMemory(tx, id));
       if (members.some((m) => m.status !== 'active')) continue;
+      if (cluster.pattern) {
+        const into = applyPattern(store, tx, now, members, cluster.pattern, cluster);
+        if (into !== undefined) made.push(into);
+        continue;
+      }
       // A cluster is one shelf (scope and agent): the gist of an agent's private memories stays
       // that agent's private memory, or any reader would see what they hid (visibility.ts).
       const shelf = members[0]!;
