@@ -5,7 +5,8 @@ import { currentMemory } from '../memory/memoryQueries';
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
-import { fadedSessions, shelfOf } from './fadedSessions';
+import { candidateClusters, candidateVectors } from './candidateClusters';
+import { fadedSessions } from './fadedSessions';
 import { termRarity, writeGist } from './gist';
 import { applyPattern, planPatterns } from './lessonPatterns';
 import type { PatternPlan } from './lessonPatterns';
@@ -103,29 +104,12 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
   for (const ids of links.values()) for (const id of ids) usedBy.set(id, (usedBy.get(id) ?? 0) + 1);
   const telling = (id: number) =>
     candidates.length < 10 || (usedBy.get(id) ?? 0) <= MAX_ENTITY_SHARE * candidates.length;
-  // Union-find: memories of one shelf (scope and agent) that share a telling entity.
-  const parent = new Map(candidates.map((m) => [m.id, m.id]));
-  const find = (id: string): string => {
-    let root = id;
-    while (parent.get(root) !== root) root = parent.get(root)!;
-    parent.set(id, root);
-    return root;
-  };
-  const firstWith = new Map<string, string>();
-  for (const m of candidates)
-    for (const entity of (links.get(m.id) ?? []).filter(telling)) {
-      const key = `${shelfOf(m)}\u0000${entity}`;
-      const other = firstWith.get(key);
-      if (other === undefined) firstWith.set(key, m.id);
-      else parent.set(find(m.id), find(other));
-    }
-  const clusters = new Map<string, Memory[]>();
-  for (const m of candidates) {
-    if ((links.get(m.id) ?? []).length === 0) continue;
-    const root = find(m.id);
-    clusters.set(root, [...(clusters.get(root) ?? []), m]);
-  }
-  return [...clusters.values()]
+  // Memories of one shelf that share a telling entity, refined by similarity where vectors exist.
+  const vectors = candidateVectors(
+    reader,
+    candidates.map((m) => m.id),
+  );
+  return candidateClusters(candidates, links, telling, vectors)
     .filter((members) => members.length >= CONSOLIDATION_RULE.minClusterSize)
     .map((members) => {
       const entityIds = [...new Set(members.flatMap((m) => links.get(m.id) ?? []))].filter(telling);
