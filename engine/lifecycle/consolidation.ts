@@ -188,26 +188,15 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
  * them (they stay on the members, in history).
  */
 function sumMemberEntityWeights(tx: SqlWriter, id: string, memberIds: readonly string[]): void {
-  const own = new Set(
-    tx
-      .all<{ entityId: number }>('SELECT entity_id AS entityId FROM memory_entities WHERE memory_id = ?', [
-        id,
-      ])
-      .map((row) => row.entityId),
+  // One statement (one journal entry) per cluster; the member list as JSON has no variable limit.
+  tx.run(
+    `UPDATE memory_entities SET weight = (
+       SELECT sum(me.weight) FROM memory_entities me
+       WHERE me.memory_id IN (SELECT value FROM json_each(?1)) AND me.entity_id = memory_entities.entity_id)
+     WHERE memory_id = ?2
+       AND entity_id IN (SELECT entity_id FROM memory_entities WHERE memory_id IN (SELECT value FROM json_each(?1)))`,
+    [JSON.stringify(memberIds), id],
   );
-  const sums = new Map<number, number>();
-  for (const row of allForIds<{ entityId: number; weight: number }>(
-    tx,
-    (marks) => `SELECT entity_id AS entityId, weight FROM memory_entities WHERE memory_id IN (${marks})`,
-    memberIds,
-  ))
-    if (own.has(row.entityId)) sums.set(row.entityId, (sums.get(row.entityId) ?? 0) + row.weight);
-  for (const [entityId, weight] of sums)
-    tx.run('UPDATE memory_entities SET weight = ? WHERE memory_id = ? AND entity_id = ?', [
-      weight,
-      id,
-      entityId,
-    ]);
 }
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {
