@@ -61,9 +61,13 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
 function renderConsolidation(r: MethodResult<'consolidate'>): string {
   const lines = [
     `${r.dryRun ? 'would consolidate' : 'consolidated'} ${r.clusters.length} cluster${r.clusters.length === 1 ? '' : 's'}`,
-    ...r.clusters.map(
-      (c, i) => `  ${r.created[i] ?? '(new)'} <- ${c.members.join(', ')}: ${c.summary.slice(0, 160)}`,
-    ),
+    ...r.clusters.flatMap((c, i) => [
+      `  ${c.pattern?.confirms ? `confirms ${c.pattern.confirms}` : (r.created[i] ?? '(new)')} <- ${c.members.join(', ')}: ${c.summary.slice(0, 160)}`,
+      // A pattern says why its members are one: the rule a reader can check (lessonPatterns.ts).
+      ...(c.pattern
+        ? [`    recurring ${c.pattern.rule}: ${c.pattern.same}, in ${c.pattern.sessions.length} sessions`]
+        : []),
+    ]),
   ];
   if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
   const { peerCards, probes } = r.next;

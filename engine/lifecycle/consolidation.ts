@@ -4,9 +4,12 @@ import type { MemoryRow } from '../memory/rows';
 import { currentMemory } from '../memory/memoryQueries';
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
-import type { SqlReader } from '../store/sqlAccess';
-import { fadedSessions, shelfOf } from './fadedSessions';
+import type { SqlReader, SqlWriter } from '../store/sqlAccess';
+import { candidateClusters, candidateVectors } from './candidateClusters';
+import { fadedSessions } from './fadedSessions';
 import { termRarity, writeGist } from './gist';
+import { applyPattern, planPatterns } from './lessonPatterns';
+import type { PatternPlan } from './lessonPatterns';
 import { lifecycleFacts } from './lifecycleFacts';
 import { NOT_A_CARD } from './storedPeerCards';
 
@@ -16,8 +19,10 @@ import { NOT_A_CARD } from './storedPeerCards';
  * recall, still in history, brought back with `undoConsolidation`, consolidationUndo.ts):
  * - relevant: working and episodic memories that proved relevant (composite importance >= 0.5,
  *   recalled twice, linked to entities), clustered by the entities they share (union-find);
- * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts).
- * Its text is the members' informative sentences (gist.ts), its importance the members' highest,
+ * - faded: the episodes of one session whose retention has fallen below half (fadedSessions.ts);
+ * - pattern: a lesson capture wrote that recurs across sessions becomes one procedural memory, or
+ *   confirms the procedural memory that already says it (lessonPatterns.ts).
+ * A relevant or faded cluster's text is the members' informative sentences (gist.ts), its importance the members' highest,
  * its tags theirs, the member ids its provenance. Never across private scopes of different agents.
  */
 export const CONSOLIDATION_RULE = {
@@ -29,16 +34,21 @@ export const CONSOLIDATION_RULE = {
 const MAX_ENTITY_SHARE = 0.2;
 
 export interface ConsolidationCluster {
-  /** `relevant`: recalled memories sharing entities; `faded`: one session's faded episodes. */
-  reason: 'relevant' | 'faded';
+  /**
+   * `relevant`: recalled memories sharing entities; `faded`: one session's faded episodes;
+   * `pattern`: a lesson recurring across sessions (lessonPatterns.ts).
+   */
+  reason: 'relevant' | 'faded' | 'pattern';
   members: string[];
   /** The members whose sentences the summary quotes (the others' text is only in history). */
   quoted: string[];
   entities: string[];
   summary: string;
   importance: number;
-  /** min(1, size / 5): larger clusters are backed by more evidence (seed 000). */
+  /** min(1, size / 5): larger clusters are backed by more evidence (seed 000); a pattern's sessions. */
   confidence: number;
+  /** `pattern` only: the rule, the sessions, and the memory it confirms instead of a new one. */
+  pattern?: PatternPlan;
 }
 
 export function planConsolidation(reader: SqlReader, now: number): ConsolidationCluster[] {
@@ -59,9 +69,17 @@ export function planConsolidation(reader: SqlReader, now: number): Consolidation
       confidence: Math.min(1, members.length / 5),
     };
   };
+  const patterns = planPatterns(reader).map(({ members, ...pattern }) => ({
+    reason: 'pattern' as const,
+    members: members.map((m) => m.id),
+    quoted: members.map((m) => m.id),
+    entities: [],
+    ...pattern,
+  }));
   return [
     ...relevant.map((c) => cluster('relevant', c.members, c.entities)),
     ...faded.map((members) => cluster('faded', members, [])),
+    ...patterns,
   ];
 }
 
@@ -86,29 +104,12 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
   for (const ids of links.values()) for (const id of ids) usedBy.set(id, (usedBy.get(id) ?? 0) + 1);
   const telling = (id: number) =>
     candidates.length < 10 || (usedBy.get(id) ?? 0) <= MAX_ENTITY_SHARE * candidates.length;
-  // Union-find: memories of one shelf (scope and agent) that share a telling entity.
-  const parent = new Map(candidates.map((m) => [m.id, m.id]));
-  const find = (id: string): string => {
-    let root = id;
-    while (parent.get(root) !== root) root = parent.get(root)!;
-    parent.set(id, root);
-    return root;
-  };
-  const firstWith = new Map<string, string>();
-  for (const m of candidates)
-    for (const entity of (links.get(m.id) ?? []).filter(telling)) {
-      const key = `${shelfOf(m)}\u0000${entity}`;
-      const other = firstWith.get(key);
-      if (other === undefined) firstWith.set(key, m.id);
-      else parent.set(find(m.id), find(other));
-    }
-  const clusters = new Map<string, Memory[]>();
-  for (const m of candidates) {
-    if ((links.get(m.id) ?? []).length === 0) continue;
-    const root = find(m.id);
-    clusters.set(root, [...(clusters.get(root) ?? []), m]);
-  }
-  return [...clusters.values()]
+  // Memories of one shelf that share a telling entity, refined by similarity where vectors exist.
+  const vectors = candidateVectors(
+    reader,
+    candidates.map((m) => m.id),
+  );
+  return candidateClusters(candidates, links, telling, vectors)
     .filter((members) => members.length >= CONSOLIDATION_RULE.minClusterSize)
     .map((members) => {
       const entityIds = [...new Set(members.flatMap((m) => links.get(m.id) ?? []))].filter(telling);
@@ -117,13 +118,21 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
     });
 }
 
-/** Writes each cluster's memory and supersedes its members by it, in one transaction. */
+/**
+ * Writes each cluster's memory and supersedes its members by it, in one transaction. Returns the
+ * memory each applied cluster now lives in: a new one, or for a pattern the one it confirmed.
+ */
 export function applyConsolidation(store: MemoryStore, clusters: readonly ConsolidationCluster[]): string[] {
   return store.write((tx, now) => {
     const made: string[] = [];
     for (const cluster of clusters) {
       const members = cluster.members.map((id) => currentMemory(tx, id));
       if (members.some((m) => m.status !== 'active')) continue;
+      if (cluster.pattern) {
+        const into = applyPattern(store, tx, now, members, cluster.pattern, cluster);
+        if (into !== undefined) made.push(into);
+        continue;
+      }
       // A cluster is one shelf (scope and agent): the gist of an agent's private memories stays
       // that agent's private memory, or any reader would see what they hid (visibility.ts).
       const shelf = members[0]!;
@@ -146,6 +155,7 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
         { ...(owner === null ? {} : { agent: owner }), trust: 'consolidation' },
       );
       const id = result.memory.id;
+      sumMemberEntityWeights(tx, id, cluster.members);
       for (const member of members)
         reviseVersion(
           tx,
@@ -169,6 +179,24 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
     }
     return made;
   });
+}
+
+/**
+ * The consolidated memory's entity weights are its members' summed (seed 000), for the entities
+ * its text names (its links): an entity three members named weighs three times one naming.
+ * Entities only the sentences the gist left out named are not linked: the memory does not say
+ * them (they stay on the members, in history).
+ */
+function sumMemberEntityWeights(tx: SqlWriter, id: string, memberIds: readonly string[]): void {
+  // One statement (one journal entry) per cluster; the member list as JSON has no variable limit.
+  tx.run(
+    `UPDATE memory_entities SET weight = (
+       SELECT sum(me.weight) FROM memory_entities me
+       WHERE me.memory_id IN (SELECT value FROM json_each(?1)) AND me.entity_id = memory_entities.entity_id)
+     WHERE memory_id = ?2
+       AND entity_id IN (SELECT entity_id FROM memory_entities WHERE memory_id IN (SELECT value FROM json_each(?1)))`,
+    [JSON.stringify(memberIds), id],
+  );
 }
 
 function entityLinks(reader: SqlReader, ids: readonly string[]): Map<string, number[]> {

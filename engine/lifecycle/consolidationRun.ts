@@ -46,7 +46,11 @@ export interface ConsolidationRunResult {
   /** Where the plan was made: in a worker, on a copy of the database, or on this thread. */
   plannedIn: 'worker' | 'thread';
   created: string[];
-  /** Members superseded by what was created. */
+  /** Existing procedural memories a recurring pattern confirmed instead of a new memory. */
+  confirmed: string[];
+  /** Clusters applied, by reason (a pattern that confirmed counts under `pattern` too). */
+  byReason: Record<ConsolidationCluster['reason'], number>;
+  /** Members superseded by what was created or confirmed. */
   touched: number;
   slices: number;
   /** Time spent planning and applying, without the pauses between slices (ms). */
@@ -102,6 +106,8 @@ async function consolidateInSlices(
     clusters: [],
     plannedIn: 'thread',
     created: [],
+    confirmed: [],
+    byReason: { relevant: 0, faded: 0, pattern: 0 },
     touched: 0,
     slices: 0,
     workMs: 0,
@@ -168,7 +174,10 @@ function applySlice(
       const cluster = result.clusters[next++];
       // A member changed after the plan: the summary would be out of date; the next run redoes it.
       if (!cluster || changedSince(tx, cluster, run.mark.versionRow)) continue;
-      result.created.push(...applyConsolidation(store, [cluster]));
+      const into = applyConsolidation(store, [cluster]);
+      if (into.length === 0) continue;
+      (cluster.pattern?.confirms ? result.confirmed : result.created).push(...into);
+      result.byReason[cluster.reason]++;
       result.touched += cluster.members.length;
     } while (next < result.clusters.length && performance.now() < deadline);
     if (next >= result.clusters.length)
@@ -178,6 +187,8 @@ function applySlice(
         data: {
           planned: result.clusters.length,
           created: result.created.length,
+          confirmed: result.confirmed.length,
+          byReason: result.byReason,
           touched: result.touched,
           slices: result.slices + 1,
           plannedIn: result.plannedIn,

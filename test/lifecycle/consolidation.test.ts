@@ -60,6 +60,37 @@ describe('lifecycle: consolidation', () => {
     await t.host.close();
   });
 
+  it("weights each entity of the consolidated memory's text with the sum of its members' weights", async () => {
+    const t = await openTestHost();
+    const a = await remember(t, 'Redis holds the billing queue of src/billing/retry.ts. It logs to stderr.');
+    const b = await remember(t, 'We moved the queue of src/billing/retry.ts to Redis last week.');
+    const c = await remember(t, 'Redis keys for billing invoices expire after a day.');
+    for (const id of [a, b, c, a, b, c]) await t.call('get', { id });
+    const links = (ids: string[]) =>
+      t.host.store.read((r) =>
+        r.all<{ name: string; weight: number }>(
+          `SELECT e.name AS name, me.weight AS weight FROM memory_entities me JOIN entities e ON e.id = me.entity_id
+           WHERE me.memory_id IN (${ids.map(() => '?').join(', ')}) ORDER BY e.name`,
+          ids,
+        ),
+      );
+    const memberLinks = links([a, b, c]);
+    assert.equal(memberLinks.filter((l) => l.name === 'Redis').length, 3, JSON.stringify(memberLinks));
+    const expected = new Map<string, number>();
+    for (const link of memberLinks) expected.set(link.name, (expected.get(link.name) ?? 0) + link.weight);
+
+    const done = (await t.call('consolidate', { dryRun: false })) as Plan;
+    assert.equal(done.created.length, 1, JSON.stringify(done));
+    const got = links([done.created[0]!]);
+    assert.ok(
+      got.some((l) => l.name === 'Redis'),
+      JSON.stringify(got),
+    );
+    for (const { name, weight } of got)
+      assert.ok(Math.abs(weight - (expected.get(name) ?? 0)) < 1e-9, `${name}: ${weight}`);
+    await t.host.close();
+  });
+
   it('summarises with the informative sentences, quoting their members, a repeated label parenthetical once', () => {
     const members = [
       { id: 'a', content: 'Ann (8 May): Hey Bo! Good to see you!' },
