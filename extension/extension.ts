@@ -7,6 +7,7 @@ import { registerCaptureCommand, registerTranscriptCommand } from './capture/cap
 import { SessionTreeProvider } from './views/sessionTree';
 import { outputLogger } from './outputLogger';
 import { ENGINE_SETTINGS, readSettings } from './settings';
+import { syncLifecycleSettings } from './lifecycleSettingsSync';
 import { workspaceRoot } from './workspaceRoot';
 import { DriftState } from './driftState';
 import { ScanRunner } from './live/scanRunner';
@@ -154,6 +155,8 @@ export function activate(context: vscode.ExtensionContext): EngramExtensionApi {
     registerChatParticipant({ engine, drift }, log, context.extensionUri),
     ...registerLanguageModelTools(engine, drift, log),
     registerMcpServerProvider(context.extensionPath, log),
+    // The retention and archive settings, kept by the engine in the database: now and on change.
+    syncLifecycleSettings(engine, log),
     ...followScansWithDrift(scans, drift, log),
     ...(root ? watchWorkspace(root, scans) : []),
     ...(root ? watchTeamFiles(root, engine, log) : []),

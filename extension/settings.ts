@@ -27,6 +27,22 @@ export interface EngramSettings {
   memoriesGroupBy: GroupBy;
   /** '' = no team server; else its URL (the token is in SecretStorage: extension/teamServerLink.ts). */
   teamUrl: string;
+  /** engram.lifecycle.*: decay, retention curve and archive rule, the background run (engine/lifecycle/lifecycleSettings.ts). */
+  lifecycle: LifecycleSettingValues;
+}
+
+/** The lifecycle settings as the user wrote them, checked by the engine (configureLifecycle). */
+export interface LifecycleSettingValues {
+  decay: unknown;
+  halfLifeDays: unknown;
+  curve: unknown;
+  kappa: unknown;
+  archiveAfterDays: unknown;
+  archiveBelowRetention: unknown;
+  archiveBelowImportance: unknown;
+  archiveUnderAccesses: unknown;
+  consolidateInBackground: unknown;
+  intervalMinutes: unknown;
 }
 
 export function readSettings(): EngramSettings {
@@ -47,6 +63,26 @@ export function readSettings(): EngramSettings {
     editorHints: c.get<boolean>('editor.memoryHints', true),
     memoriesGroupBy: oneOf(c.get<string>('memories.groupBy'), GROUP_BY, 'kind'),
     teamUrl: c.get<string>('team.url', '').trim(),
+    lifecycle: readLifecycleSettings(c),
+  };
+}
+
+/**
+ * Read as written, not coerced: a wrong value (a string where a number goes, a half-life of 0)
+ * is refused by the engine with a line naming it, rather than silently replaced by the default.
+ */
+function readLifecycleSettings(c: vscode.WorkspaceConfiguration): LifecycleSettingValues {
+  return {
+    decay: c.get('lifecycle.decay', true),
+    halfLifeDays: c.get('lifecycle.halfLifeDays', 30),
+    curve: c.get('lifecycle.curve', 'huber'),
+    kappa: c.get('lifecycle.kappa', 2),
+    archiveAfterDays: c.get('lifecycle.archiveAfterDays', 90),
+    archiveBelowRetention: c.get('lifecycle.archiveBelowRetention', 0.15),
+    archiveBelowImportance: c.get('lifecycle.archiveBelowImportance', 0.3),
+    archiveUnderAccesses: c.get('lifecycle.archiveUnderAccesses', 3),
+    consolidateInBackground: c.get('lifecycle.consolidateInBackground', false),
+    intervalMinutes: c.get('lifecycle.intervalMinutes', 15),
   };
 }
 

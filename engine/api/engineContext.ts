@@ -6,6 +6,7 @@ import { MemoryGraphCache } from '../retrieval/memoryGraphCache';
 import { codeChannel } from '../code/search/recallCodeChannel';
 import type { CodeChannelHit, StoreSearch } from '../retrieval/recallSources';
 import type { ConsolidationPlanner } from '../lifecycle/consolidationPlan';
+import { HostLifecycleSettings } from '../lifecycle/hostLifecycleSettings';
 
 /** Loads the embedding model and the vector index; undefined when the model is unavailable. */
 export type VectorLoader = () => Promise<MemoryVectors | undefined>;
@@ -24,6 +25,8 @@ export class EngineContext {
   readonly graph = new MemoryGraphCache();
   /** Recall's code channel over this workspace's code index; absent without a workspace. */
   readonly searchCode: ((query: string, depth: number) => CodeChannelHit[]) | undefined;
+  /** The lifecycle's settings (decay, archive rule, timed run), as stored in this database. */
+  readonly lifecycleSettings: HostLifecycleSettings;
   private loaded: MemoryVectors | undefined;
   private loading: Promise<void> | undefined;
 
@@ -44,6 +47,7 @@ export class EngineContext {
     readonly storeSearch?: StoreSearch,
   ) {
     store.addReadBuffer(this.entityWeights);
+    this.lifecycleSettings = new HostLifecycleSettings(store);
     this.searchCode = code && ((query, depth) => codeChannel(store, code.options.root, query, depth));
   }
 

@@ -2,6 +2,7 @@ import { useLexicalCopy } from '../lexical/liveLexicalIndex';
 import { warmQueryAnalysis } from '../retrieval/queryAnalysis';
 import { runLifecyclePass } from '../lifecycle/lifecyclePass';
 import { pruneAccessLedger } from '../lifecycle/ledgerPruning';
+import { lifecycleSettingsConfigured } from '../lifecycle/lifecycleSettings';
 import { runConsolidation } from '../lifecycle/consolidationRun';
 import { workerPlanner } from '../lifecycle/consolidationPlan';
 import type { LexicalCopyMode } from '../lexical/liveLexicalIndex';
@@ -255,16 +256,22 @@ export class EngineDispatcher {
   /**
    * See HostOptions.lifecycleEveryMs. Never keeps the process alive; a failed run is logged.
    * Consolidation (consolidateOnSchedule) runs in slices: the next run is timed from its end.
+   * Once the database's lifecycle settings were configured (`configureLifecycle`), they decide
+   * the period and whether runs consolidate; a change reschedules the next run at once.
    */
   private scheduleLifecycle(
     everyMs: number,
     options: { accessRetentionDays?: number; consolidate: boolean },
   ): void {
+    const settings = this.engine.lifecycleSettings;
+    let usesSettings = this.store.read((r) => lifecycleSettingsConfigured(r));
+    const period = () => (usesSettings ? settings.get().intervalMinutes * 60_000 : everyMs);
     const run = async (): Promise<void> => {
       try {
-        const result = runLifecyclePass(this.store, { dryRun: false });
+        const result = runLifecyclePass(this.store, { dryRun: false, rules: settings.rules() });
         const pruned = pruneAccessLedger(this.store, options.accessRetentionDays);
-        const consolidated = options.consolidate
+        const consolidate = usesSettings ? settings.get().consolidateInBackground : options.consolidate;
+        const consolidated = consolidate
           ? await runConsolidation(this.store, {
               dryRun: false,
               plan: this.engine.planConsolidation,
@@ -282,12 +289,20 @@ export class EngineDispatcher {
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });
       }
-      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, everyMs).unref();
+      this.lifecycleRun = undefined;
+      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, period()).unref();
     };
     const start = () => {
       this.lifecycleRun = run();
     };
-    this.lifecycleTimer = setTimeout(start, everyMs / 10).unref();
+    settings.onChange(() => {
+      usesSettings = true;
+      // A run in progress times the next one itself, from the new period.
+      if (this.lifecycleRun || this.lifecycleStop.signal.aborted) return;
+      clearTimeout(this.lifecycleTimer);
+      this.lifecycleTimer = setTimeout(start, period()).unref();
+    });
+    this.lifecycleTimer = setTimeout(start, period() / 10).unref();
   }
 
   async close(): Promise<void> {

@@ -16,7 +16,9 @@ export const HEALTH_METHODS = {
     params: NO_PARAMS,
     write: false,
     run: async (engine): Promise<LifecycleHealth> => {
-      const facts = engine.store.read((r) => lifecycleHealthFacts(r, engine.store.clock()));
+      const facts = engine.store.read((r) =>
+        lifecycleHealthFacts(r, engine.store.clock(), engine.lifecycleSettings.rules()),
+      );
       return { ...facts, duplicates: await duplicatesPending(engine) };
     },
   }),

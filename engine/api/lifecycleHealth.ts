@@ -1,4 +1,5 @@
-import { ARCHIVE_RULE } from '../lifecycle/lifecycleFacts';
+import { DEFAULT_LIFECYCLE_RULES } from '../lifecycle/lifecycleFacts';
+import type { LifecycleRules } from '../lifecycle/lifecycleFacts';
 import { DECAYING_LAYERS, retentionOf } from '../lifecycle/retention';
 import type { Layer, Trust } from '../memory/types';
 import type { SqlReader } from '../store/sqlAccess';
@@ -63,7 +64,11 @@ export interface LifecycleHealthFacts {
 }
 
 /** Everything but the duplicates, from SQL over the current versions and the event ledger. */
-export function lifecycleHealthFacts(reader: SqlReader, now: number): LifecycleHealthFacts {
+export function lifecycleHealthFacts(
+  reader: SqlReader,
+  now: number,
+  rules: LifecycleRules = DEFAULT_LIFECYCLE_RULES,
+): LifecycleHealthFacts {
   const since = now - RECENT_DAYS * DAY;
   const count = (sql: string, params: Array<string | number> = []) => reader.value<number>(sql, params) ?? 0;
   // One pass over the ledger for both counts (it has no index on type).
@@ -86,7 +91,7 @@ export function lifecycleHealthFacts(reader: SqlReader, now: number): LifecycleH
   );
   return {
     now,
-    retention: retentionCurve(reader, now),
+    retention: retentionCurve(reader, now, rules),
     archived: {
       // Archived now (a restored memory no longer counts); recently: archive events.
       total: count("SELECT count(*) FROM memories WHERE superseded_at IS NULL AND status = 'archived'"),
@@ -99,7 +104,11 @@ export function lifecycleHealthFacts(reader: SqlReader, now: number): LifecycleH
   };
 }
 
-function retentionCurve(reader: SqlReader, now: number): LifecycleHealthFacts['retention'] {
+function retentionCurve(
+  reader: SqlReader,
+  now: number,
+  rules: LifecycleRules,
+): LifecycleHealthFacts['retention'] {
   const layers = [...DECAYING_LAYERS];
   type Row = {
     layer: Layer;
@@ -122,15 +131,20 @@ function retentionCurve(reader: SqlReader, now: number): LifecycleHealthFacts['r
   let belowArchive = 0;
   for (const row of rows) {
     const idleDays = Math.max(0, now - Math.max(row.validFrom, row.lastAccessedAt ?? 0)) / DAY;
-    const retention = retentionOf({
-      layer: row.layer,
-      trust: row.trust,
-      pinned: row.pinned === 1,
-      critical: row.critical === 1,
-      ageDays: idleDays,
-      accessCount: row.accessCount ?? 0,
-    });
-    if (retention < ARCHIVE_RULE.maxRetention) belowArchive++;
+    const retention = !rules.decay
+      ? 1
+      : retentionOf(
+          {
+            layer: row.layer,
+            trust: row.trust,
+            pinned: row.pinned === 1,
+            critical: row.critical === 1,
+            ageDays: idleDays,
+            accessCount: row.accessCount ?? 0,
+          },
+          rules.retention,
+        );
+    if (retention < rules.archive.maxRetention) belowArchive++;
     let bin = AGE_BINS_DAYS.length - 1;
     while (bin > 0 && idleDays < AGE_BINS_DAYS[bin]!) bin--;
     sums[bin]!.memories++;
@@ -145,7 +159,7 @@ function retentionCurve(reader: SqlReader, now: number): LifecycleHealthFacts['r
     })),
     memories: rows.length,
     belowArchive,
-    archiveThreshold: ARCHIVE_RULE.maxRetention,
+    archiveThreshold: rules.archive.maxRetention,
   };
 }
 

@@ -9,6 +9,7 @@ import { runConsolidation } from '../lifecycle/consolidationRun';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
+import { LIFECYCLE_SETTING_FIELDS } from '../lifecycle/lifecycleSettings';
 import { defineMethod, methodParams } from './defineMethod';
 import { ID_PARAMS } from './memoryParams';
 import { actorOf } from './params';
@@ -22,15 +23,22 @@ const DEDUP_PARAMS = methodParams({
   threshold: z.number({ error: 'threshold must be a number' }).min(0.5).max(1).optional(),
 });
 
+/** `configureLifecycle` {decay?, halfLifeDays?, ...}: the settings to change; the others stay. */
+const CONFIGURE_PARAMS = methodParams(
+  Object.fromEntries(
+    Object.entries(LIFECYCLE_SETTING_FIELDS).map(([key, field]) => [key, field.optional()]),
+  ) as { [K in keyof typeof LIFECYCLE_SETTING_FIELDS]: z.ZodOptional<(typeof LIFECYCLE_SETTING_FIELDS)[K]> },
+);
+
 export const LIFECYCLE_METHODS = {
   /** Why a memory is kept or would be archived: retention, importance factors, the archive rule. */
   explain: defineMethod({
     params: ID_PARAMS,
     write: false,
-    run: ({ store }, p) =>
+    run: ({ store, lifecycleSettings }, p) =>
       store.read((r) => {
         const memory = currentMemory(r, resolveId(r, p.id, viewerOf(p)));
-        const [facts] = lifecycleFacts(r, [memory], store.clock());
+        const [facts] = lifecycleFacts(r, [memory], store.clock(), lifecycleSettings.rules());
         return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
       }),
   }),
@@ -48,7 +56,10 @@ export const LIFECYCLE_METHODS = {
       if (p.dryRun !== false || !root) return { planned: root ? ids : [], probed: [] };
       return { planned: ids, probed: await probeBeliefs(store, root, ids) };
     },
-    run: ({ store }, p, probes) => ({ ...runLifecyclePass(store, { dryRun: p.dryRun ?? true }), probes }),
+    run: ({ store, lifecycleSettings }, p, probes) => ({
+      ...runLifecyclePass(store, { dryRun: p.dryRun ?? true, rules: lifecycleSettings.rules() }),
+      probes,
+    }),
   }),
   /**
    * `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each, applied
@@ -67,6 +78,24 @@ export const LIFECYCLE_METHODS = {
         probes: plannedProbes(r, store.clock()),
       }));
       return { ...done, next };
+    },
+  }),
+  /** The lifecycle settings in force in this database (the seeds' defaults until configured). */
+  lifecycleSettings: defineMethod({
+    params: methodParams({}),
+    write: false,
+    run: ({ lifecycleSettings }) => lifecycleSettings.get(),
+  }),
+  /**
+   * Changes some lifecycle settings (lifecycleSettings.ts): recorded as an event when they change
+   * anything, in force from the next lifecycle run, the timed one rescheduled to the new interval.
+   */
+  configureLifecycle: defineMethod({
+    params: CONFIGURE_PARAMS,
+    write: true,
+    run: ({ lifecycleSettings }, p) => {
+      const { actor, readOnly: _readOnly, ...changes } = p;
+      return lifecycleSettings.update(changes, actorOf({ actor }));
     },
   }),
   /** `unconsolidate` {id}: the consolidated memory's members back in recall, the memory superseded by them. */

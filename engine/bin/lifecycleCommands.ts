@@ -2,8 +2,13 @@ import type { Command } from 'commander';
 import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import type { MethodResult } from '../api/methods';
+import { invalidInput } from '../errors';
+import { LIFECYCLE_SETTING_FIELDS } from '../lifecycle/lifecycleSettings';
 
-/** `engram explain <id>`, `lifecycle [--apply]`, `consolidate [--apply]`, `unconsolidate <id>`, `dedup [--apply]`; `--json` is global. */
+/**
+ * `engram explain <id>`, `lifecycle [--apply]`, `lifecycle-settings [--set key=value ...]`,
+ * `consolidate [--apply]`, `unconsolidate <id>`, `dedup [--apply]`; `--json` is global.
+ */
 export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
   program
     .command('explain')
@@ -21,6 +26,21 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
       invoke('lifecycle', { dryRun: o.apply !== true }, (r) =>
         renderLifecycle(r as MethodResult<'lifecycle'>),
       ),
+    );
+
+  program
+    .command('lifecycle-settings')
+    .option('--set <key=value...>', 'change settings, e.g. --set archiveAfterDays=60 decay=false')
+    .description(
+      "the lifecycle's settings in this database (decay, half-life, curve, archive rule, background run); VS Code's engram.lifecycle.* set the same",
+    )
+    .action((o: { set?: string[] }) =>
+      o.set
+        ? invoke('configureLifecycle', settingChanges(o.set), (r) => {
+            const { settings, changed } = r as MethodResult<'configureLifecycle'>;
+            return `${changed ? 'changed' : 'unchanged'}\n${settingLines(settings)}`;
+          })
+        : invoke('lifecycleSettings', {}, (r) => settingLines(r as MethodResult<'lifecycleSettings'>)),
     );
 
   program
@@ -56,6 +76,35 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
         renderDedup(r as MethodResult<'dedup'>),
       ),
     );
+}
+
+/** `key=value` pairs as typed values: true/false, numbers, else text (the engine checks each). */
+function settingChanges(pairs: string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      const [key, text] = at === -1 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+      if (!(key in LIFECYCLE_SETTING_FIELDS))
+        throw invalidInput(
+          `--set: no lifecycle setting "${key}"; the settings are ${Object.keys(LIFECYCLE_SETTING_FIELDS).join(', ')}`,
+        );
+      const value =
+        text === 'true'
+          ? true
+          : text === 'false'
+            ? false
+            : text !== '' && Number.isFinite(Number(text))
+              ? Number(text)
+              : text;
+      return [key, value];
+    }),
+  );
+}
+
+function settingLines(settings: MethodResult<'lifecycleSettings'>): string {
+  return Object.entries(settings)
+    .map(([key, value]) => `${key.padEnd(24)} ${String(value)}`)
+    .join('\n');
 }
 
 function renderConsolidation(r: MethodResult<'consolidate'>): string {

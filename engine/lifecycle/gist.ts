@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../memory/limits';
 import { tokenize } from '../lexical/tokenizer';
 import { standsAsWord } from './nameEvidence';
 
@@ -15,6 +16,13 @@ import { standsAsWord } from './nameEvidence';
  * are not. Chosen on the development half of the LoCoMo questions (docs/benchmarks.md).
  */
 export const GIST_RULE = { rareWords: 4, minRarity: 0.67 };
+
+/**
+ * A gist is a memory: it must fit the store's content limit, or the whole consolidation run fails
+ * (a faded session of 50 long assistant turns quoted 261,400 characters on LongMemEval). A safety
+ * cap, not a summary length: members past it are not quoted (their text stays in history).
+ */
+export const GIST_MAX_CHARS = DEFAULT_LIMITS.maxContentChars;
 
 /** A leading speaker or source label ("Caroline (1:56 pm on 8 May, 2023): ...", "user: ..."). */
 const LABEL = /^([^\n!?]{1,80}?):\s+/;
@@ -61,6 +69,9 @@ export function writeGist(
       (sentence) => namesEntity(sentence, entities) || informative(sentence, rarity),
     );
     if (kept.length === 0) continue;
+    const length = parts.reduce((sum, part) => sum + part.length + 1, 0);
+    const adds = kept.reduce((sum, sentence) => sum + sentence.length + 1, label.length + 2);
+    if (quoted.length > 0 && length + adds > GIST_MAX_CHARS) break;
     quoted.push(member.id);
     if (label !== '' && label !== lastLabel) {
       const split = LABEL_PARTS.exec(label);
@@ -74,9 +85,10 @@ export function writeGist(
   // A cluster with nothing informative still needs a text: its first sentence stands for it.
   if (quoted.length === 0 && members.length > 0) {
     const first = members[0]!;
-    return { text: sentencesOf(first.content)[0] ?? first.content, quoted: [first.id] };
+    const text = sentencesOf(first.content)[0] ?? first.content;
+    return { text: text.slice(0, GIST_MAX_CHARS), quoted: [first.id] };
   }
-  return { text: parts.join(' '), quoted };
+  return { text: parts.join(' ').slice(0, GIST_MAX_CHARS), quoted };
 }
 
 function bodyOf(content: string): { label: string; body: string } {

@@ -10,8 +10,35 @@ import type { RetentionSettings } from './retention';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** When a faded memory is archived: older than, retained less than, less important than, recalled fewer times than. */
+export interface ArchiveRule {
+  afterDays: number;
+  maxRetention: number;
+  maxImportance: number;
+  maxAccesses: number;
+}
+
 /** The seed's archive rule (003): old, barely retained, unimportant and rarely recalled. */
-export const ARCHIVE_RULE = { afterDays: 90, maxRetention: 0.15, maxImportance: 0.3, maxAccesses: 3 };
+export const ARCHIVE_RULE: ArchiveRule = {
+  afterDays: 90,
+  maxRetention: 0.15,
+  maxImportance: 0.3,
+  maxAccesses: 3,
+};
+
+/** The rules the facts are judged by: the seeds' unless the settings say otherwise (lifecycleSettings.ts). */
+export interface LifecycleRules {
+  /** Off: nothing fades (retention 1), so nothing meets the archive rule. */
+  decay: boolean;
+  retention: RetentionSettings;
+  archive: ArchiveRule;
+}
+
+export const DEFAULT_LIFECYCLE_RULES: LifecycleRules = {
+  decay: true,
+  retention: DEFAULT_RETENTION,
+  archive: ARCHIVE_RULE,
+};
 
 /** What the lifecycle knows of one memory now: its retention, its importance and why. */
 export interface LifecycleFacts {
@@ -31,8 +58,9 @@ export function lifecycleFacts(
   reader: SqlReader,
   memories: readonly Memory[],
   now: number,
-  settings: RetentionSettings = DEFAULT_RETENTION,
+  rules: LifecycleRules = DEFAULT_LIFECYCLE_RULES,
 ): LifecycleFacts[] {
+  const rule = rules.archive;
   const ids = memories.map((m) => m.id);
   const entities = entityCounts(reader, ids);
   const days = accessDays(reader, new Set(ids));
@@ -40,17 +68,19 @@ export function lifecycleFacts(
   return memories.map((memory) => {
     const ageDays = Math.max(0, now - memory.validFrom) / DAY;
     const idleDays = Math.max(0, now - Math.max(memory.validFrom, memory.lastAccessedAt ?? 0)) / DAY;
-    const retention = retentionOf(
-      {
-        layer: memory.layer,
-        trust: memory.trust,
-        pinned: memory.pinned,
-        critical: memory.critical,
-        ageDays: idleDays,
-        accessCount: memory.accessCount,
-      },
-      settings,
-    );
+    const retention = !rules.decay
+      ? 1
+      : retentionOf(
+          {
+            layer: memory.layer,
+            trust: memory.trust,
+            pinned: memory.pinned,
+            critical: memory.critical,
+            ageDays: idleDays,
+            accessCount: memory.accessCount,
+          },
+          rules.retention,
+        );
     const importance = importanceOf({
       base: memory.importance,
       accessCount: memory.accessCount,
@@ -64,18 +94,14 @@ export function lifecycleFacts(
     });
     const unmet = [
       memory.status === 'active' ? undefined : `status is ${memory.status}`,
-      ageDays > ARCHIVE_RULE.afterDays
+      ageDays > rule.afterDays ? undefined : `${Math.floor(ageDays)} of ${rule.afterDays} days old`,
+      retention < rule.maxRetention ? undefined : `retention ${round(retention)} >= ${rule.maxRetention}`,
+      importance.score < rule.maxImportance
         ? undefined
-        : `${Math.floor(ageDays)} of ${ARCHIVE_RULE.afterDays} days old`,
-      retention < ARCHIVE_RULE.maxRetention
+        : `importance ${importance.score} >= ${rule.maxImportance}`,
+      memory.accessCount < rule.maxAccesses
         ? undefined
-        : `retention ${round(retention)} >= ${ARCHIVE_RULE.maxRetention}`,
-      importance.score < ARCHIVE_RULE.maxImportance
-        ? undefined
-        : `importance ${importance.score} >= ${ARCHIVE_RULE.maxImportance}`,
-      memory.accessCount < ARCHIVE_RULE.maxAccesses
-        ? undefined
-        : `recalled ${memory.accessCount} times (archived under ${ARCHIVE_RULE.maxAccesses})`,
+        : `recalled ${memory.accessCount} times (archived under ${rule.maxAccesses})`,
     ].filter((reason): reason is string => reason !== undefined);
     return {
       memoryId: memory.id,

@@ -1,9 +1,9 @@
 import type { MemoryStore } from '../memory/memoryStore';
 import { CURRENT_SELECT, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
-import { ARCHIVE_RULE, lifecycleFacts } from './lifecycleFacts';
-import { DECAYING_LAYERS, DEFAULT_RETENTION } from './retention';
-import type { RetentionSettings } from './retention';
+import { DEFAULT_LIFECYCLE_RULES, lifecycleFacts } from './lifecycleFacts';
+import type { LifecycleRules } from './lifecycleFacts';
+import { DECAYING_LAYERS } from './retention';
 import { plannedPromotions, promote } from './promotionPass';
 import type { Promotion } from './promotionPass';
 import { applyPeerCards, planPeerCards } from './storedPeerCards';
@@ -31,18 +31,18 @@ export interface LifecyclePassResult {
 
 /**
  * One lifecycle run: promotes what the promotion rules say has earned it, then archives what the
- * archive rule says has faded (lifecycleFacts.ts, ARCHIVE_RULE): never deleted, recoverable with
+ * archive rule says has faded (lifecycleFacts.ts: the seeds' ARCHIVE_RULE unless `rules` say otherwise): never deleted, recoverable with
  * restore, each with its reason, all in one transaction (a crash leaves none or all of it) and
  * the run itself recorded as an event. A dry run only plans.
  */
 export function runLifecyclePass(
   store: MemoryStore,
-  options: { dryRun: boolean; settings?: RetentionSettings },
+  options: { dryRun: boolean; rules?: LifecycleRules },
 ): LifecyclePassResult {
   const now = store.clock();
-  const promoted = store.read((r) => plannedPromotions(r, now));
+  const rules = options.rules ?? DEFAULT_LIFECYCLE_RULES;
+  const promoted = store.read((r) => plannedPromotions(r, now, rules));
   const promoting = new Set(promoted.map((p) => p.memoryId));
-  const settings = options.settings ?? DEFAULT_RETENTION;
   const layers = [...DECAYING_LAYERS];
   // Only what can meet the rule is read: the other conditions are decided per memory below.
   const candidates = store.read((r) =>
@@ -51,11 +51,11 @@ export function runLifecyclePass(
         `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.critical = 0
          AND coalesce(s.pinned, 0) = 0 AND coalesce(s.access_count, 0) < ? AND m.valid_from < ?
          AND m.layer IN (${layers.map(() => '?').join(', ')}) ORDER BY m.valid_from, m.id`,
-        [ARCHIVE_RULE.maxAccesses, now - ARCHIVE_RULE.afterDays * DAY, ...layers],
+        [rules.archive.maxAccesses, now - rules.archive.afterDays * DAY, ...layers],
       )
       .map(toMemory),
   );
-  const facts = store.read((r) => lifecycleFacts(r, candidates, now, settings));
+  const facts = store.read((r) => lifecycleFacts(r, candidates, now, rules));
   const due = facts.filter((f) => f.archive.due && !promoting.has(f.memoryId));
   const byId = new Map(candidates.map((m) => [m.id, m]));
   const archived = due.map((f) => ({

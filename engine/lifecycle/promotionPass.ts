@@ -4,7 +4,8 @@ import { CURRENT_SELECT, reviseVersion, toMemory } from '../memory/rows';
 import type { MemoryRow } from '../memory/rows';
 import type { Layer, Memory } from '../memory/types';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
-import { lifecycleFacts } from './lifecycleFacts';
+import { DEFAULT_LIFECYCLE_RULES, lifecycleFacts } from './lifecycleFacts';
+import type { LifecycleRules } from './lifecycleFacts';
 
 /**
  * The seeds' promotion rules (003): a working note becomes an episode once it has lived 30
@@ -27,7 +28,11 @@ export interface Promotion {
 }
 
 /** What would be promoted now (reads only). */
-export function plannedPromotions(reader: SqlReader, now: number): Promotion[] {
+export function plannedPromotions(
+  reader: SqlReader,
+  now: number,
+  rules: LifecycleRules = DEFAULT_LIFECYCLE_RULES,
+): Promotion[] {
   const working = current(reader, "m.layer = 'working'").filter(
     (m) =>
       now - m.validFrom >= PROMOTION_RULE.workingAfterMs || m.accessCount >= PROMOTION_RULE.workingAccesses,
@@ -35,7 +40,7 @@ export function plannedPromotions(reader: SqlReader, now: number): Promotion[] {
   const episodes = current(reader, "m.layer = 'episodic' AND coalesce(s.access_count, 0) >= ?", [
     PROMOTION_RULE.semanticAccesses,
   ]);
-  const important = lifecycleFacts(reader, episodes, now).filter(
+  const important = lifecycleFacts(reader, episodes, now, rules).filter(
     (f) => f.importance.score >= PROMOTION_RULE.semanticImportance,
   );
   const byId = new Map(episodes.map((m) => [m.id, m]));

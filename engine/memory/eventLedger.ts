@@ -28,6 +28,8 @@ export type EventType =
   | 'consolidation-run'
   | 'peer-card'
   | 'probe'
+  /** The lifecycle settings now in force, whole (engine/lifecycle/lifecycleSettings.ts). */
+  | 'lifecycle-settings'
   /** A memory deleted outright (capture purge): its id and no text, so replicas delete it too. */
   | 'purge';
 

@@ -11,6 +11,7 @@ import { registerViewCommands } from './viewCommands';
 import { registerMemoryEditCommands } from './memoryEditCommands';
 import { registerFileMemoriesCommand } from './fileMemoriesCommand';
 import { registerTidyMemoryCommand } from './tidyMemoryCommand';
+import { registerConsolidateCommands } from './consolidateCommand';
 import { registerTeamCommands } from './teamCommands';
 import { registerTeamServerCommands } from './teamServerCommands';
 
@@ -28,6 +29,7 @@ export function registerCommands(services: EngramServices): vscode.Disposable[] 
     ...registerMemoryEditCommands(services),
     registerFileMemoriesCommand(services),
     registerTidyMemoryCommand(services),
+    ...registerConsolidateCommands(services),
     ...registerTeamCommands(services),
     ...registerTeamServerCommands(services),
   ];

@@ -49,6 +49,11 @@ export class AnalyticsPanel extends SinglePanel<WebviewToHost, HostToWebview> {
   }
 
   protected async receive(message: WebviewToHost): Promise<void> {
+    if (message.type === 'analytics/consolidation/run') {
+      // A command, no reply: the section refreshes when the run changes memories.
+      await vscode.commands.executeCommand('engram.consolidateNow');
+      return;
+    }
     await this.post(await this.healthReply(message.id));
   }
 

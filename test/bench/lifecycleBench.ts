@@ -18,18 +18,21 @@
  * `--misses` adds to each conversation the development questions consolidation lost and where their
  * turns went (lifecycleMisses.ts); the report half is never listed.
  *
- * Usage: npm run bench:lifecycle [-- --locomo FILE] [--json] [--misses]
+ * LongMemEval (lifecycleLongMemEval.ts): the oracle's sessions turn by turn in time order, the
+ * lifecycle run weekly on the simulated clock, recall_any@5 / recall_all@5 of both halves.
+ *
+ * Usage: npm run bench:lifecycle [-- --locomo FILE] [--longmemeval FILE] [--skip-locomo]
+ *   [--skip-longmemeval] [--json] [--misses]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EngineDispatcher } from '../../engine/api/engineDispatcher';
-import { silentLogger } from '../../engine/host';
 import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
-import { PEER_CARD_KEY } from '../../engine/lifecycle/storedPeerCards';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
-import { tokenCount } from '../../engine/retrieval/tokenCount';
+import { activeSize, creditQuotes, openBenchHost } from './lifecycleMeasures';
+import { longMemEvalLines, runLongMemEval } from './lifecycleLongMemEval';
+import type { LmeRun } from './lifecycleLongMemEval';
 import { lostQuestions } from './lifecycleMisses';
 import type { Lost } from './lifecycleMisses';
 import { loadLocomo } from './recall/datasets';
@@ -44,7 +47,6 @@ const flag = (name: string) => {
   return at === -1 ? undefined : args[at + 1];
 };
 const shared = path.resolve(__dirname, '../../../shared/bench');
-const sqlWasmPath = require.resolve('sql.js/dist/sql-wasm.wasm');
 
 /** Recall@10 of one half: before, after (detail false, default, true). */
 interface HalfRecall {
@@ -74,20 +76,7 @@ interface Run {
 
 async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> {
   let now = Math.min(...corpus.docs.map((d) => d.time ?? Date.now()));
-  const host = await EngineDispatcher.open({
-    dbPath: path.join(root, `${corpus.name}.db`),
-    sqlWasmPath,
-    logger: silentLogger,
-    clock: () => now,
-    snapshot: { idleMs: 3_600_000, maxJournalBytes: 1 << 30 },
-    embedding: null,
-    // The lexical copy built on the first search, not in the background: until a background build
-    // ends, searches go to SQL, whose BM25 can differ in the last bits and so break ties otherwise.
-    lexicalCopy: 'on-first-search',
-  });
-  let seq = 0;
-  const call = <T>(method: string, params: Record<string, unknown>) =>
-    host.dispatch(method, params, { requestId: `lc-${++seq}`, client: 'bench' }) as Promise<T>;
+  const { host, call } = await openBenchHost(path.join(root, `${corpus.name}.db`), () => now, 'lc');
   const docOf = new Map<string, string[]>();
   const textOf = new Map(corpus.docs.map((d) => [d.id, d.text]));
   for (let i = 0; i < corpus.docs.length; i += 500) {
@@ -214,61 +203,19 @@ function cpuPerRecall(cpu: { micros: number; recalls: number }): number {
   return ms;
 }
 
-/** Active memories in recall by default, and their tokens (the memory an agent could be given); of them, peer cards. */
-function activeSize(host: EngineDispatcher): { memories: number; tokens: number; cardTokens: number } {
-  const rows = host.store.read((r) =>
-    r.all<{ content: string; card: number }>(
-      `SELECT content, coalesce(conflict_key LIKE '${PEER_CARD_KEY}%', 0) AS card FROM memories
-       WHERE superseded_at IS NULL AND status = 'active' AND layer != 'working'`,
-    ),
-  );
-  const tokens = (of: typeof rows) => of.reduce((sum, row) => sum + tokenCount(row.content), 0);
-  return {
-    memories: rows.length,
-    tokens: tokens(rows),
-    cardTokens: tokens(rows.filter((row) => row.card === 1)),
-  };
-}
-
-/**
- * A peer card quotes a line of its members, each with its id: credited, like a gist, with those
- * turns. A line cut at a card's line length that quotes a consolidated memory shows only its
- * first sentences: it is credited with the turns whose sentences it shows, not all the gist quotes.
- */
-function creditQuotes(
-  host: EngineDispatcher,
-  docOf: Map<string, string[]>,
-  textOf: Map<string, string>,
-): void {
-  const cards = host.store.read((r) =>
-    r.all<{ id: string; content: string }>(
-      `SELECT id, content FROM memories WHERE superseded_at IS NULL AND conflict_key LIKE '${PEER_CARD_KEY}%'`,
-    ),
-  );
-  for (const card of cards)
-    docOf.set(
-      card.id,
-      [...card.content.matchAll(/^- \[([^\]]+)\] (.*)$/gm)].flatMap(([, id, line]) => {
-        const docs = docOf.get(id!) ?? [];
-        return docs.length < 2 ? docs : docs.filter((doc) => shows(line!, textOf.get(doc) ?? ''));
-      }),
-    );
-}
-
-/** Whether a card's line shows one of a turn's sentences (its first 40 characters, at least 12). */
-function shows(line: string, turn: string): boolean {
-  const body = turn.replace(/^[^:]{1,80}:\s+/, '').replace(/\s+/g, ' ');
-  return body
-    .split(/(?<=[.!?])\s+/)
-    .some((sentence) => sentence.length >= 12 && line.includes(sentence.slice(0, 40)));
-}
-
 async function main(): Promise<void> {
   const file = flag('--locomo') ?? path.join(shared, 'locomo/locomo-dev5.json');
   const root = mkdtempSync(path.join(os.tmpdir(), 'engram-lifecycle-bench-'));
   try {
     const runs: Run[] = [];
-    for (const corpus of loadLocomo(file)) runs.push(await runConversation(corpus, root));
+    if (!args.includes('--skip-locomo'))
+      for (const corpus of loadLocomo(file)) runs.push(await runConversation(corpus, root));
+    const longmemeval: LmeRun | undefined = args.includes('--skip-longmemeval')
+      ? undefined
+      : await runLongMemEval(
+          flag('--longmemeval') ?? path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'),
+          root,
+        );
     const total = (pick: (r: Run) => number) => runs.reduce((s, r) => s + pick(r), 0);
     const weighted = (pick: (r: Run) => HalfRecall): HalfRecall => {
       const questions = total((r) => pick(r).questions);
@@ -296,6 +243,7 @@ async function main(): Promise<void> {
         development: weighted((r) => r.development),
         report: weighted((r) => r.report),
       },
+      longmemeval,
     };
     if (args.includes('--json')) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -308,7 +256,7 @@ async function main(): Promise<void> {
     );
     const halfText = (name: string, h: HalfRecall) =>
       `${name} recall@10 ${h.before} -> quoted ${h.quoted} / default ${h.default} / drill-down ${h.drillDown} (${h.questions} q)`;
-    for (const r of [...runs, { conversation: 'all', ...summary.total }]) {
+    for (const r of runs.length > 0 ? [...runs, { conversation: 'all', ...summary.total }] : []) {
       const extra =
         'consolidated' in r
           ? `; promoted ${r.promoted}, archived ${r.archived}, consolidated ${r.consolidated.members} into ${r.consolidated.faded} faded + ${r.consolidated.relevant} relevant`
@@ -317,6 +265,7 @@ async function main(): Promise<void> {
         `${r.conversation.padEnd(8)} memories ${r.memories.before} -> ${r.memories.after}, tokens ${r.tokens.before} -> ${r.tokens.after} (${round(r.tokens.before / Math.max(1, r.tokens.after), 2)}x; peer cards ${r.cardTokens.before} -> ${r.cardTokens.after}, without them ${round((r.tokens.before - r.cardTokens.before) / Math.max(1, r.tokens.after - r.cardTokens.after), 2)}x); ${halfText('dev', r.development)}; ${halfText('report', r.report)}; CPU per recall ${r.cpuPerRecall.before} -> ${r.cpuPerRecall.after} ms${extra}\n`,
       );
     }
+    if (longmemeval) process.stdout.write(`${longMemEvalLines(longmemeval).join('\n')}\n`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -44,6 +44,11 @@ async function main(): Promise<void> {
       },
       // teamHostRunner: the extension against a real team server (teamHost.test.ts).
       { in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'teamHostRunner.ts'), out: 'teamHostRunner' },
+      // lifecycleHostRunner: Consolidate Now and the lifecycle settings (lifecycleHost.test.ts).
+      {
+        in: path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'lifecycleHostRunner.ts'),
+        out: 'lifecycleHostRunner',
+      },
     ],
     outdir: path.dirname(IN_HOST_RUNNER),
     bundle: true,

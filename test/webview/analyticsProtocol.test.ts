@@ -15,9 +15,12 @@ const health = {
 
 /* The Analytics panel's messages: each side takes only what its guard accepts. */
 describe('analytics webview protocol', () => {
-  it('the host takes a data request with a request id, nothing else', () => {
+  it('the host takes a data request with a request id and the consolidate command, nothing else', () => {
     assert.ok(parseWebviewMessage({ type: 'analytics/health/get', id: 0 }));
+    assert.ok(parseWebviewMessage({ type: 'analytics/consolidation/run' }));
     for (const bad of [
+      { type: 'analytics/consolidation/run', apply: true },
+      { type: 'analytics/consolidation/runs' },
       { type: 'analytics/health/get' },
       { type: 'analytics/health/get', id: -1 },
       { type: 'analytics/health/get', id: 1.5 },

@@ -161,6 +161,16 @@ describe('analytics webview: Lifecycle/Health in a browser', () => {
     );
   });
 
+  it('asks the host to run Consolidate Now from its button, and nothing more', async () => {
+    const data: LifecycleHealth = await fresh.call('lifecycleHealth', {});
+    const { page, errors } = await openAnalytics(browser, answer(data));
+    await page.getByRole('button', { name: 'Consolidate Now…' }).click();
+    await page.waitForFunction(() => (window as unknown as { __sent: Sent[] }).__sent.length === 2);
+    const sent = await page.evaluate(() => (window as unknown as { __sent: Sent[] }).__sent);
+    assert.deepEqual(sent[1], { type: 'analytics/consolidation/run' });
+    assert.deepEqual(errors, []);
+  });
+
   it('shows a failed load as one line, and loads again when the host says the data changed', async () => {
     const { page } = await openAnalytics(browser, (m) => ({
       type: 'analytics/health/reply',

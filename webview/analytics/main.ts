@@ -36,4 +36,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   document.body.dataset['shown'] = String(pending);
 });
 
+// The host runs the command (its progress, question and summary are VS Code's notifications).
+document
+  .getElementById('consolidate')
+  ?.addEventListener('click', () => vscode.postMessage({ type: 'analytics/consolidation/run' }));
+
 load();

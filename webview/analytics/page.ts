@@ -7,6 +7,7 @@
 export const ANALYTICS_BODY = `<main>
   <section id="lifecycle" aria-labelledby="lifecycle-title">
     <h2 id="lifecycle-title">Lifecycle and health</h2>
+    <p><button id="consolidate" type="button" title="Promote, archive what faded, merge related memories: a plan first, with undo after">Consolidate Now…</button></p>
     <p id="status" class="muted" role="status">Loading…</p>
     <div id="health"></div>
   </section>
@@ -36,4 +37,7 @@ export const ANALYTICS_CSS = `
   th:first-child, td:first-child { text-align: left; }
   th { font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border); }
   .empty { max-width: 560px; }
+  button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none;
+    padding: 4px 10px; border-radius: 2px; font-family: inherit; cursor: pointer; }
+  button:hover { background: var(--vscode-button-hoverBackground); }
 `;

@@ -21,7 +21,12 @@ export interface GetHealthRequest {
   id: number;
 }
 
-export type WebviewToHost = GetHealthRequest;
+/** Command, webview -> host: run Engram: Consolidate Now (its plan, question and summary are the host's). */
+export interface ConsolidateCommand {
+  type: 'analytics/consolidation/run';
+}
+
+export type WebviewToHost = GetHealthRequest | ConsolidateCommand;
 
 // ---- host -> webview ------------------------------------------------------------------------
 
@@ -52,6 +57,11 @@ export const GetHealthRequest = {
     isRecord(m) && m['type'] === 'analytics/health/get' && isRequestId(m['id']),
 };
 
+export const ConsolidateCommand = {
+  is: (m: unknown): m is ConsolidateCommand =>
+    isRecord(m) && m['type'] === 'analytics/consolidation/run' && Object.keys(m).length === 1,
+};
+
 export const HealthReply = {
   is: (m: unknown): m is HealthReply =>
     isRecord(m) &&
@@ -79,7 +89,7 @@ function isHealth(d: unknown): d is LifecycleHealth {
 
 /** The host's inbound check: a message from the webview it understands, or undefined. */
 export function parseWebviewMessage(m: unknown): WebviewToHost | undefined {
-  return GetHealthRequest.is(m) ? m : undefined;
+  return GetHealthRequest.is(m) || ConsolidateCommand.is(m) ? m : undefined;
 }
 
 /** The webview's inbound check: a message from the host it understands, or undefined. */

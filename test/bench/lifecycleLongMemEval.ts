@@ -1,0 +1,253 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
+import type { RememberManyResult } from '../../engine/memory/types';
+import type { RecallResult } from '../../engine/retrieval/recall';
+import { activeSize, creditQuotes, openBenchHost } from './lifecycleMeasures';
+import type { BenchCall } from './lifecycleMeasures';
+import { parseLmeDate } from './recall/datasets';
+import { hitAt, recallAllAt } from './recall/metrics';
+import { questionHalf } from './recall/questionSplit';
+import { round } from './stats';
+
+/**
+ * LongMemEval in the lifecycle bench (issue 21, section 6): the oracle's 940 sessions, every turn
+ * one episodic memory of its session, written in time order on a simulated clock; the questions
+ * of the development half (the `tuning` half of recall/questionSplit.ts: sha1 of the question id,
+ * even first byte, fixed before this bench existed) asked at their own dates, so their recalls
+ * are the accesses; the other half (`reporting`) only measured, at the end.
+ *
+ * Two memories built from the same timeline: "before" without a lifecycle, "after" with the
+ * lifecycle and consolidation run every simulated week (a host runs them every 15 minutes; a week
+ * is what the simulation can afford, 140 of them). Both are measured at the day after the last
+ * question: active memories and their tokens, and the benchmark's headline metrics, recall_any@5
+ * and recall_all@5 of the gold sessions, sessions ranked by their first turn among the top 20
+ * memories recalled (as callers ask, no `detail`). A consolidated memory or a peer card counts
+ * for the sessions of the turns its text quotes. Abstention questions (no gold) are left out.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const WEEK = 7 * DAY;
+/** Memories asked per question; sessions are ranked by their first turn among them. */
+const RECALLED = 20;
+const SESSIONS_SCORED = 5;
+
+interface Session {
+  id: string;
+  at: number;
+  turns: string[];
+}
+
+interface Question {
+  id: string;
+  text: string;
+  gold: string[];
+  at: number;
+  half: 'development' | 'report';
+}
+
+interface Timeline {
+  sessions: Session[];
+  questions: Question[];
+}
+
+export interface LmeHalf {
+  questions: number;
+  recallAny5: { before: number; after: number };
+  recallAll5: { before: number; after: number };
+}
+
+export interface LmeRun {
+  turns: number;
+  sessions: number;
+  lifecycleRuns: number;
+  memories: { before: number; after: number };
+  tokens: { before: number; after: number };
+  cardTokens: { before: number; after: number };
+  promoted: number;
+  archived: number;
+  consolidated: { summaries: number; members: number };
+  development: LmeHalf;
+  report: LmeHalf;
+}
+
+interface LmeRecord {
+  question_id: string;
+  question: string;
+  question_date: string;
+  haystack_session_ids: string[];
+  haystack_dates: string[];
+  haystack_sessions: Array<Array<{ role: string; content: string }>>;
+  answer_session_ids: string[];
+}
+
+function loadTimeline(file: string): Timeline {
+  const raw = readFileSync(file);
+  const records = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as LmeRecord[];
+  const sessions = new Map<string, Session>();
+  for (const record of records)
+    record.haystack_session_ids.forEach((id, i) => {
+      const at = parseLmeDate(record.haystack_dates[i] ?? '');
+      if (sessions.has(id) || at === undefined) return;
+      const turns = (record.haystack_sessions[i] ?? []).map((t) => `${t.role}: ${t.content}`);
+      sessions.set(id, { id, at, turns });
+    });
+  const questions = records
+    .filter((r) => !r.question_id.endsWith('_abs'))
+    .map((r) => ({
+      id: r.question_id,
+      text: r.question,
+      gold: r.answer_session_ids,
+      at: parseLmeDate(r.question_date) ?? 0,
+      half: questionHalf(r.question_id) === 'tuning' ? ('development' as const) : ('report' as const),
+    }));
+  const byTime = <T extends { at: number; id: string }>(a: T, b: T) =>
+    a.at - b.at || a.id.localeCompare(b.id);
+  return { sessions: [...sessions.values()].sort(byTime), questions: questions.sort(byTime) };
+}
+
+interface Built {
+  memories: number;
+  tokens: number;
+  cardTokens: number;
+  development: { any: number; all: number; n: number };
+  report: { any: number; all: number; n: number };
+  lifecycleRuns: number;
+  promoted: number;
+  archived: number;
+  summaries: number;
+  members: number;
+}
+
+/** One memory built from the timeline, with or without the weekly lifecycle, measured at the end. */
+async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean): Promise<Built> {
+  let now = timeline.sessions[0]!.at;
+  const { host, call } = await openBenchHost(dbPath, () => now, 'lme');
+  const docOf = new Map<string, string[]>();
+  const textOf = new Map<string, string>();
+  const built: Built = {
+    memories: 0,
+    tokens: 0,
+    cardTokens: 0,
+    development: { any: 0, all: 0, n: 0 },
+    report: { any: 0, all: 0, n: 0 },
+    lifecycleRuns: 0,
+    promoted: 0,
+    archived: 0,
+    summaries: 0,
+    members: 0,
+  };
+  const lifecycle = async () => {
+    host.store.flushReads();
+    const pass = await call<{ promoted: unknown[]; archived: unknown[] }>('lifecycle', { dryRun: false });
+    const run = await call<{ clusters: ConsolidationCluster[]; created: string[] }>('consolidate', {
+      dryRun: false,
+    });
+    // A consolidated memory stands for the sessions of the turns its text quotes.
+    run.created.forEach((id, i) =>
+      docOf.set(id, [...new Set(run.clusters[i]!.quoted.flatMap((m) => docOf.get(m) ?? []))]),
+    );
+    creditQuotes(host, docOf, textOf);
+    built.lifecycleRuns++;
+    built.promoted += pass.promoted.length;
+    built.archived += pass.archived.length;
+    built.summaries += run.created.length;
+    built.members += run.clusters.reduce((sum, c) => sum + c.members.length, 0);
+  };
+  const events = [
+    ...timeline.sessions.map((session) => ({ at: session.at, session, question: undefined })),
+    ...timeline.questions
+      .filter((q) => q.half === 'development')
+      .map((question) => ({ at: question.at, session: undefined, question })),
+  ].sort((a, b) => a.at - b.at);
+  let nextRun = now + WEEK;
+  for (const event of events) {
+    while (withLifecycle && event.at >= nextRun) {
+      now = nextRun;
+      await lifecycle();
+      nextRun += WEEK;
+    }
+    // A session is written when it ends (its turns are a minute apart); a question when asked.
+    now = Math.max(now, event.at + (event.session ? event.session.turns.length * 60_000 : 0));
+    if (event.session) await remember(call, event.session, docOf, textOf);
+    // A development question asked as a user would: its recall is an access to what it finds.
+    else if (event.question) await call('recall', { query: event.question.text, k: RECALLED });
+  }
+  now = Math.max(now, ...timeline.questions.map((q) => q.at)) + DAY;
+  if (withLifecycle) await lifecycle();
+  Object.assign(built, activeSize(host));
+  for (const q of timeline.questions) {
+    const { hits } = await call<RecallResult>('recall', { query: q.text, k: RECALLED, readOnly: true });
+    const ranked = [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+    const half = built[q.half];
+    half.any += hitAt(ranked, q.gold, SESSIONS_SCORED);
+    half.all += recallAllAt(ranked, q.gold, SESSIONS_SCORED);
+    half.n++;
+  }
+  await host.close();
+  return built;
+}
+
+/** A session's turns, one memory each, a minute apart from the session's date. */
+async function remember(
+  call: BenchCall,
+  session: Session,
+  docOf: Map<string, string[]>,
+  textOf: Map<string, string>,
+): Promise<void> {
+  const results = await call<RememberManyResult[]>('rememberMany', {
+    memories: session.turns.map((content, i) => ({
+      content,
+      validFrom: session.at + i * 60_000,
+      layer: 'episodic',
+      dedupe: false,
+      actor: { session: session.id },
+    })),
+    actor: { session: session.id },
+  });
+  results.forEach((r, i) => {
+    if (r.outcome === 'rejected') return;
+    docOf.set(r.memory.id, [session.id]);
+    textOf.set(session.id, `${textOf.get(session.id) ?? ''}\n${session.turns[i]}`);
+  });
+}
+
+export async function runLongMemEval(file: string, root: string): Promise<LmeRun> {
+  const timeline = loadTimeline(file);
+  const before = await build(timeline, path.join(root, 'lme-before.db'), false);
+  const after = await build(timeline, path.join(root, 'lme-after.db'), true);
+  const half = (name: 'development' | 'report'): LmeHalf => {
+    const mean = (b: Built, pick: 'any' | 'all') => round(b[name][pick] / Math.max(1, b[name].n), 3);
+    return {
+      questions: before[name].n,
+      recallAny5: { before: mean(before, 'any'), after: mean(after, 'any') },
+      recallAll5: { before: mean(before, 'all'), after: mean(after, 'all') },
+    };
+  };
+  return {
+    turns: timeline.sessions.reduce((sum, s) => sum + s.turns.length, 0),
+    sessions: timeline.sessions.length,
+    lifecycleRuns: after.lifecycleRuns,
+    memories: { before: before.memories, after: after.memories },
+    tokens: { before: before.tokens, after: after.tokens },
+    cardTokens: { before: before.cardTokens, after: after.cardTokens },
+    promoted: after.promoted,
+    archived: after.archived,
+    consolidated: { summaries: after.summaries, members: after.members },
+    development: half('development'),
+    report: half('report'),
+  };
+}
+
+/** One line per half for the text report. */
+export function longMemEvalLines(run: LmeRun): string[] {
+  const halfLine = (name: string, h: LmeHalf) =>
+    `  ${name} (${h.questions} q): recall_any@5 ${h.recallAny5.before} -> ${h.recallAny5.after}, recall_all@5 ${h.recallAll5.before} -> ${h.recallAll5.after}`;
+  return [
+    `longmemeval oracle: ${run.turns} turns of ${run.sessions} sessions; ${run.lifecycleRuns} weekly lifecycle runs: promoted ${run.promoted}, archived ${run.archived}, consolidated ${run.consolidated.members} into ${run.consolidated.summaries}`,
+    `  active memories ${run.memories.before} -> ${run.memories.after}, tokens ${run.tokens.before} -> ${run.tokens.after} (${round(run.tokens.before / Math.max(1, run.tokens.after), 2)}x; peer cards ${run.cardTokens.before} -> ${run.cardTokens.after})`,
+    halfLine('development', run.development),
+    halfLine('report', run.report),
+  ];
+}
