@@ -1,5 +1,5 @@
 import type { SqlReader } from '../store/sqlAccess';
-import { activeMemoryCount, cachedEntityName, entityLinkCount } from './storeCounts';
+import { activeMemoryCount, entityLinkCount } from './storeCounts';
 import type { CountedDatabase } from './storeCounts';
 import { queryTerms } from '../lexical/tokenizer';
 
@@ -33,7 +33,6 @@ export function selectiveSeeds(
  * the entity is src/auth/login.ts) is not lexically matched and seeds them.
  */
 export function lexicallyMatched(
-  db: CountedDatabase,
   reader: SqlReader,
   seeds: Map<number, number>,
   terms: readonly string[],
@@ -41,7 +40,7 @@ export function lexicallyMatched(
   const words = new Set(terms);
   const matched = new Set<number>();
   for (const id of seeds.keys()) {
-    const name = cachedEntityName(db, reader, id);
+    const name = reader.value<string>('SELECT name FROM entities WHERE id = ?', [id]);
     const nameTerms = name === undefined ? [] : queryTerms(name);
     if (nameTerms.length > 0 && nameTerms.every((t) => words.has(t))) matched.add(id);
   }
