@@ -332,6 +332,8 @@ function readStatuses(reader: SqlReader, ids: readonly string[], known: StatusCa
     reader,
     (marks) => `SELECT id, status, session FROM memories WHERE superseded_at IS NULL AND id IN (${marks})`,
     missing,
+    [],
+    true,
   )) {
     known.statusOf.set(row.id, row.status);
     known.sessionOf.set(row.id, row.session);

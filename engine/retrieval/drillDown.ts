@@ -4,6 +4,7 @@ import type { DenseSearcher } from './denseSearch';
 import { noteRecallAccess, recall } from './recall';
 import type { RecallHit, RecallOptions, RecallResult, RecallTrace } from './recall';
 import type { RecallSources } from './recallSources';
+import { cachedHoldsConsolidatedMembers } from './storeCounts';
 
 /** How deep the history-wide pass ranks, to find the members of the consolidated hits. */
 const DETAIL_DEPTH = 100;
@@ -43,7 +44,9 @@ export async function recallWithDetail(
 ): Promise<RecallResult> {
   // A store where nothing was consolidated recalls as it always did (the deeper first pass below
   // reaches more candidates, which moves the graph channels' ranks a little).
-  if (!sources.store.read(holdsConsolidatedMembers)) return recall(sources, options, dense);
+  const { store } = sources;
+  if (!store.read((r) => cachedHoldsConsolidatedMembers(store.db, r, holdsConsolidatedMembers)))
+    return recall(sources, options, dense);
   const k = options.k ?? 10;
   const first = await recall(
     sources,

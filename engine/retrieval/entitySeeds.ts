@@ -1,5 +1,5 @@
 import type { SqlReader } from '../store/sqlAccess';
-import { activeMemoryCount, entityLinkCount } from './storeCounts';
+import { activeMemoryCount, cachedEntityName, entityLinkCount } from './storeCounts';
 import type { CountedDatabase } from './storeCounts';
 import { queryTerms } from '../lexical/tokenizer';
 
@@ -33,6 +33,7 @@ export function selectiveSeeds(
  * the entity is src/auth/login.ts) is not lexically matched and seeds them.
  */
 export function lexicallyMatched(
+  db: CountedDatabase,
   reader: SqlReader,
   seeds: Map<number, number>,
   terms: readonly string[],
@@ -40,7 +41,7 @@ export function lexicallyMatched(
   const words = new Set(terms);
   const matched = new Set<number>();
   for (const id of seeds.keys()) {
-    const name = reader.value<string>('SELECT name FROM entities WHERE id = ?', [id]);
+    const name = cachedEntityName(db, reader, id);
     const nameTerms = name === undefined ? [] : queryTerms(name);
     if (nameTerms.length > 0 && nameTerms.every((t) => words.has(t))) matched.add(id);
   }

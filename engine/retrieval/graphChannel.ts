@@ -1,3 +1,4 @@
+import { paddedList } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 
 /**
@@ -70,10 +71,13 @@ export function graphScoresFor(
   // Only the links to the query's entities and their neighbours come back: at k = 1000 the
   // candidates' other links (tens of thousands of rows) were most of the channel's time. `+`
   // keeps SQLite seeking by memory and filtering by entity, so rows (and sums) keep their order.
+  // Both lists padded (paddedList): their lengths change from recall to recall.
+  const memories = paddedList(candidates);
+  const linked = paddedList(entities);
   for (const link of reader.all<{ memoryId: string; entityId: number; weight: number }>(
     `SELECT memory_id AS memoryId, entity_id AS entityId, weight FROM memory_entities
-     WHERE memory_id IN (${candidates.map(() => '?').join(', ')}) AND +entity_id IN (${entities.map(() => '?').join(', ')})`,
-    [...candidates, ...entities],
+     WHERE memory_id IN (${memories.marks}) AND +entity_id IN (${linked.marks})`,
+    [...memories.params, ...linked.params],
   )) {
     const f = factor.get(link.entityId);
     if (f !== undefined) scores.set(link.memoryId, (scores.get(link.memoryId) ?? 0) + f * link.weight);

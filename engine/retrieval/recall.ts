@@ -7,7 +7,7 @@ import type { RecallSources } from './recallSources';
 import { lexicallyMatched, selectiveSeeds } from './entitySeeds';
 import { boostCeiling, boostsFor } from './boosts';
 import { rankPool } from './rankPool';
-import { fullMemories } from './candidateRows';
+import { fullMemories, rankingRows } from './candidateRows';
 import type { Boosts } from './boosts';
 import { CHANNEL_WEIGHTS, CHANNELS } from './channelWeights';
 import type { ChannelName, FusedChannel } from './channelWeights';
@@ -21,6 +21,7 @@ import type { PropagatedHits } from './neighbourChannel';
 import type { SqlReader } from '../store/sqlAccess';
 import { cachedSessionsOf, searchLexicalInMemory } from '../lexical/liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
+import { scoredTop } from './scoredTop';
 import { analyzeQuery } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';
 import type { Intent } from './queryAnalysis';
@@ -181,23 +182,32 @@ export async function recall(
       : store.read((r) => selectiveSeeds(store.db, r, analysis.entities));
   // With a text channel, an entity the query's own words match adds no evidence of its own.
   const matched =
-    results.length > 0 ? store.read((r) => lexicallyMatched(r, selective, analysis.terms)) : new Set();
+    results.length > 0
+      ? store.read((r) => lexicallyMatched(store.db, r, selective, analysis.terms))
+      : new Set();
   const seeds = new Map([...selective].filter(([id]) => !matched.has(id)));
   if (seeds.size > 0) {
     // The graph channels are as trustworthy as the query's most selective entity: a file path
     // named in one memory counts fully, a name found in a third of all memories barely.
     const confidence = Math.max(...seeds.values()) / Math.max(...[...analysis.entities.values(), 1e-9]);
     // With a text channel, graph scores matter only for the memories it found (support-only).
-    const textFound = [...new Set(results.flatMap((r) => r.ranked.map((hit) => hit.memoryId)))];
+    const textFound = new Set(results.flatMap((r) => r.ranked.map((hit) => hit.memoryId)));
     run(
       'graph',
       () =>
         store.read((r) =>
-          results.length > 0 ? graphScoresFor(r, seeds, textFound) : graphCandidates(r, seeds, depth),
+          results.length > 0 ? graphScoresFor(r, seeds, [...textFound]) : graphCandidates(r, seeds, depth),
         ),
       confidence,
     );
-    run('ppr', () => pagerankCandidates(sources, seeds, options, now, depth), confidence);
+    // PageRank's list is cut to what supportOnly (below) keeps of it when a text channel ran: the
+    // found memories (a superset: a supporting dense channel's too) among its best `depth`.
+    const filtered = results.some((r) => r.name !== 'dense' || !dense?.supportOnly);
+    run(
+      'ppr',
+      () => pagerankCandidates(sources, seeds, options, now, depth, filtered ? textFound : undefined),
+      confidence,
+    );
   }
 
   const support = new Set(SUPPORT_CHANNELS);
@@ -205,15 +215,17 @@ export async function recall(
   const fused = reciprocalRankFusion(supportOnly(results, support, k));
   const pool = fused.slice(0, Math.max(k * 3, 30));
   const dropped: RecallTrace['dropped'] = [];
-  const hits: RecallHit[] = [];
+  const ranked: RankedCandidate[] = [];
+  // The whole rows the pool's reads fetched (candidates whose ranking fields were not known yet).
+  const whole = new Map<string, Memory>();
   const boostContext = { intent: analysis.intent, now, session: options.session };
   rankPool(
     pool,
     k,
     boostCeiling(boostContext),
-    // Whole rows, the current ones or with asOf those of that time: reading only the ranking
-    // fields first and whole rows for the final k read most rows twice.
-    (ids) => store.read((r) => fullMemories(r, ids, options.asOf)),
+    // The ranking fields only, of the current rows or with asOf those of that time: whole rows
+    // are read for the k returned (below).
+    (ids) => store.read((r) => rankingRows(store.db, r, ids, whole, options.asOf)),
     (candidate, memory) => {
       const reason = memory
         ? exclusion(memory, options)
@@ -229,8 +241,8 @@ export async function recall(
       const boosts = boostsFor(memory, boostContext);
       const neighbour = viaNeighbour.get(memory.id);
       const score = candidate.fused * boosts.total;
-      hits.push({
-        memory,
+      ranked.push({
+        id: memory.id,
         score,
         // A lexical rank earned next to a match, not by the memory's own words, says so.
         channels: neighbour
@@ -242,10 +254,10 @@ export async function recall(
     },
     options.explain,
   );
-  hits.sort((a, b) => b.score - a.score || a.memory.id.localeCompare(b.memory.id));
-  for (const extra of hits.slice(k))
-    dropped.push({ memoryId: extra.memory.id, reason: `ranked below top ${k}`, fused: extra.score });
-  const top = hits.slice(0, k);
+  ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  for (const extra of ranked.slice(k))
+    dropped.push({ memoryId: extra.id, reason: `ranked below top ${k}`, fused: extra.score });
+  const top = withWholeRows(sources, ranked.slice(0, k), whole, options.asOf);
 
   if (options.noteAccess !== false) noteRecallAccess(sources, query, top, options.session);
   const result: RecallResult = { query, hits: top };
@@ -270,6 +282,24 @@ export async function recall(
     };
   }
   return result;
+}
+
+/** A candidate that passed the filters, with its boosted score, before its whole row is read. */
+interface RankedCandidate extends Omit<RecallHit, 'memory'> {
+  id: string;
+}
+
+/** The returned candidates as hits, each with its whole row (read in the same synchronous turn if not yet). */
+function withWholeRows(
+  { store }: RecallSources,
+  ranked: readonly RankedCandidate[],
+  whole: ReadonlyMap<string, Memory>,
+  asOf: number | undefined,
+): RecallHit[] {
+  const unread = ranked.filter((c) => !whole.has(c.id)).map((c) => c.id);
+  const rows =
+    unread.length === 0 ? new Map<string, Memory>() : store.read((r) => fullMemories(r, unread, asOf));
+  return ranked.map(({ id, ...hit }) => ({ memory: whole.get(id) ?? rows.get(id)!, ...hit }));
 }
 
 /** The share of its intent weight a supporting (weak) dense model's fill-ins get. */
@@ -314,6 +344,8 @@ function pagerankCandidates(
   options: RecallOptions,
   now: number,
   depth: number,
+  /** The memories the text channels found, when there are any: PageRank only re-ranks those. */
+  only: ReadonlySet<string> | undefined,
 ): Array<{ memoryId: string; score: number }> {
   return store.read((r) => {
     const graph = graphCache.get(r, store.db.lastSeq, now);
@@ -329,14 +361,11 @@ function pagerankCandidates(
     if (querySeeds.size === 0) return [];
     const memorySeeds = toDense(entityWeights.read(r, scopesFor(options.session), now));
     const scores = memoryBiasedPageRank(graph, querySeeds, memorySeeds, options.pagerankBlend);
-    return [...scores]
-      .map(([index, score]) => ({ memoryId: graph.memoryIds[index]!, score }))
-      .sort((a, b) => b.score - a.score || a.memoryId.localeCompare(b.memoryId))
-      .slice(0, depth);
+    return scoredTop(scores, graph.memoryIds, depth, only);
   });
 }
 
-function exclusion(memory: Memory, options: RecallOptions): string | undefined {
+function exclusion(memory: Pick<Memory, 'layer' | 'status'>, options: RecallOptions): string | undefined {
   if (options.layer !== undefined && memory.layer !== options.layer) return `layer ${memory.layer}`;
   if (memory.status === 'active') return undefined;
   if (options.asOf !== undefined) return `status ${memory.status} at asOf`;

@@ -17,6 +17,8 @@ interface Counts {
   entityLinks: Map<number, number>;
   aliases: Map<string, AliasedEntity | null>;
   sessions: Map<string, SessionMembers>;
+  entityNames: Map<number, string | null>;
+  consolidatedMembers?: boolean;
 }
 
 const cache = new WeakMap<CountedDatabase, Counts>();
@@ -31,7 +33,13 @@ function countsOf(db: CountedDatabase): Counts | undefined {
   if (db.inWrite) return undefined;
   let counts = cache.get(db);
   if (!counts || counts.seq !== db.lastSeq) {
-    counts = { seq: db.lastSeq, entityLinks: new Map(), aliases: new Map(), sessions: new Map() };
+    counts = {
+      seq: db.lastSeq,
+      entityLinks: new Map(),
+      aliases: new Map(),
+      sessions: new Map(),
+      entityNames: new Map(),
+    };
     cache.set(db, counts);
   }
   return counts;
@@ -85,4 +93,34 @@ export function cachedSessionMembers(
   const members = sessionMembers(reader, session);
   counts?.sessions.set(session, members);
   return members;
+}
+
+/** An entity's name (recall compares the query's words with its seeds' names on every call). */
+export function cachedEntityName(
+  db: CountedDatabase,
+  reader: SqlReader,
+  entityId: number,
+): string | undefined {
+  const counts = countsOf(db);
+  const cached = counts?.entityNames.get(entityId);
+  if (cached !== undefined) return cached ?? undefined;
+  const name = reader.value<string>('SELECT name FROM entities WHERE id = ?', [entityId]);
+  counts?.entityNames.set(entityId, name ?? null);
+  return name;
+}
+
+/**
+ * Whether the store holds consolidated members (`holds` reads it): asked by every recall with
+ * detail, answered by an index seek that was a twentieth of a recall at 10k memories.
+ */
+export function cachedHoldsConsolidatedMembers(
+  db: CountedDatabase,
+  reader: SqlReader,
+  holds: (reader: SqlReader) => boolean,
+): boolean {
+  const counts = countsOf(db);
+  if (counts?.consolidatedMembers !== undefined) return counts.consolidatedMembers;
+  const answer = holds(reader);
+  if (counts) counts.consolidatedMembers = answer;
+  return answer;
 }

@@ -32,6 +32,22 @@ export interface BenchCorpus {
   queries: BenchQuery[];
 }
 
+/** A corpus's documents as `rememberMany` takes them, into one layer and kind. */
+export function memoryInputs(
+  docs: readonly BenchDoc[],
+  layer: string,
+  kind: string,
+): Array<Record<string, unknown>> {
+  return docs.map((d) => ({
+    content: d.text,
+    context: d.context,
+    validFrom: d.time,
+    session: d.session,
+    layer,
+    kind,
+  }));
+}
+
 interface LocomoTurn {
   speaker: string;
   dia_id: string;

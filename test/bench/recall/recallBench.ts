@@ -31,7 +31,7 @@ import type { RecallResult } from '../../../engine/retrieval/recall';
 import { machine, percentile, round } from '../stats';
 import { writtenOrReported } from '../batchRejections';
 import { syntheticMemories } from '../syntheticMemories';
-import { loadCosqa, loadLocomo, loadLongMemEval } from './datasets';
+import { loadCosqa, loadLocomo, loadLongMemEval, memoryInputs } from './datasets';
 import { parseCosqaHalf } from './cosqaSplit';
 import type { BenchCorpus, BenchQuery } from './datasets';
 import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
@@ -123,16 +123,7 @@ async function load(corpus: BenchCorpus, layer: string, kind: string, dense = wi
     const batch = corpus.docs.slice(i, i + 500);
     const results = (await host.dispatch(
       'rememberMany',
-      {
-        memories: batch.map((d) => ({
-          content: d.text,
-          context: d.context,
-          validFrom: d.time,
-          session: d.session,
-          layer,
-          kind,
-        })),
-      },
+      { memories: memoryInputs(batch, layer, kind) },
       { requestId: `load-${++requestSeq}`, client: 'bench' },
     )) as RememberManyResult[];
     writtenOrReported(results, `${corpus.name} load`).forEach((result, j) => {
