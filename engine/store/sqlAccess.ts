@@ -19,10 +19,20 @@ export interface SqlWriter extends SqlReader {
 }
 
 /**
+ * Statements a cache keeps prepared. The engine's own statements number a few hundred; the rest
+ * are texts that vary with their input (IN lists of any length, multi-row inserts), which would
+ * otherwise be kept for the life of the database, each holding SQLite memory.
+ */
+export const MAX_CACHED_STATEMENTS = 1024;
+
+/**
  * Prepared-statement cache over a sql.js database. Preparing dominates the cost of small
- * statements in sql.js, and the engine runs the same few statements again and again.
+ * statements in sql.js, and the engine runs the same few statements again and again. The least
+ * recently used statement is freed once the cache holds MAX_CACHED_STATEMENTS: every use of a
+ * statement starts and ends inside one call here, so none is freed while it steps.
  */
 export class StatementCache {
+  /** In order of last use, oldest first (a Map iterates in insertion order). */
   private readonly statements = new Map<string, Statement>();
   /**
    * Row builders by statement (column names read once). sql.js's getAsObject asks SQLite for every
@@ -35,14 +45,30 @@ export class StatementCache {
 
   constructor(private readonly db: Database) {}
 
-  prepare(sql: string): Statement {
+  /** Statements prepared and kept now. */
+  get size(): number {
+    return this.statements.size;
+  }
+
+  private prepare(sql: string): Statement {
     let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
+    if (statement) {
+      this.statements.delete(sql);
       this.statements.set(sql, statement);
-      if (this.binder === null) this.binder = TextBinder.of(this.db, statement);
+      return statement;
     }
+    statement = this.db.prepare(sql);
+    if (this.statements.size >= MAX_CACHED_STATEMENTS) this.evictOldest();
+    this.statements.set(sql, statement);
+    if (this.binder === null) this.binder = TextBinder.of(this.db, statement);
     return statement;
+  }
+
+  private evictOldest(): void {
+    const [sql, statement] = this.statements.entries().next().value as [string, Statement];
+    this.statements.delete(sql);
+    this.builders.delete(statement);
+    statement.free();
   }
 
   /** statement.bind(params), its long texts encoded natively where this sql.js allows. */
