@@ -22,6 +22,7 @@ export const METHOD_SCOPES: Partial<Record<MethodName, Scope>> = {
   skills: 'memory:read',
   contextLevels: 'memory:read',
   injectionCheck: 'memory:read',
+  lifecycleSettings: 'memory:read',
   // What a client's replica of the team scope copies (teamReplica.ts); replicaApply and
   // replicaPosition are local only.
   replicaChanges: 'memory:read',
@@ -45,6 +46,8 @@ export const METHOD_SCOPES: Partial<Record<MethodName, Scope>> = {
   consolidate: 'admin',
   unconsolidate: 'admin',
   dedup: 'admin',
+  // The team's retention rules: every process that opens the store applies them.
+  configureLifecycle: 'admin',
 };
 
 /** `admin` holds every scope, `memory:write` holds `memory:read`. */

@@ -143,6 +143,30 @@ describe('the team server records and answers', () => {
     );
   });
 
+  it('the team’s lifecycle settings to every reader, changed by admin only', async () => {
+    const read = await rpc(server.url, tokens.reader, {
+      id: requestId(),
+      method: 'lifecycleSettings',
+      params: {},
+    });
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    const halfLife = (read.body['result'] as { halfLifeDays: number }).halfLifeDays;
+    const change = { id: requestId(), method: 'configureLifecycle', params: { halfLifeDays: halfLife + 7 } };
+    const before = await storeState();
+    const refused = await rpc(server.url, tokens.writer, change);
+    assert.equal(refused.status, 403);
+    assert.match(String((refused.body['error'] as { message: string }).message), /needs the admin scope/);
+    assert.deepEqual(await storeState(), before);
+    const changed = await rpc(server.url, tokens.admin, change);
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    const after = await rpc(server.url, tokens.reader, {
+      id: requestId(),
+      method: 'lifecycleSettings',
+      params: {},
+    });
+    assert.equal((after.body['result'] as { halfLifeDays: number }).halfLifeDays, halfLife + 7);
+  });
+
   it('/healthz without a token, /metrics with one, in Prometheus text', async () => {
     const health = await fetch(`${server.url}/healthz`);
     assert.equal(health.status, 200);
