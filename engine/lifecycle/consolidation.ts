@@ -11,6 +11,8 @@ import { termRarity, writeGist } from './gist';
 import { applyPattern, planPatterns } from './lessonPatterns';
 import type { PatternPlan } from './lessonPatterns';
 import { lifecycleFacts } from './lifecycleFacts';
+import type { LifecycleRules } from './lifecycleFacts';
+import { lifecycleRulesOf, storedLifecycleSettings } from './lifecycleSettings';
 import { NOT_A_CARD } from './storedPeerCards';
 
 /**
@@ -52,9 +54,12 @@ export interface ConsolidationCluster {
 }
 
 export function planConsolidation(reader: SqlReader, now: number): ConsolidationCluster[] {
-  const relevant = relevantClusters(reader, now);
+  // The retention the database's lifecycle settings say (decay off: nothing fades), read here so
+  // that the plan worker, on its copy of the database, follows them as the host's own run does.
+  const rules = lifecycleRulesOf(storedLifecycleSettings(reader));
+  const relevant = relevantClusters(reader, now, rules);
   const taken = new Set(relevant.flatMap((c) => c.members.map((m) => m.id)));
-  const faded = fadedSessions(reader, now, taken);
+  const faded = fadedSessions(reader, now, taken, rules);
   // How rare a word is, over everything this run consolidates: what the summaries keep.
   const rarity = termRarity([...relevant.flatMap((c) => c.members), ...faded.flat()].map((m) => m.content));
   const cluster = (reason: ConsolidationCluster['reason'], members: Memory[], entities: string[]) => {
@@ -83,7 +88,11 @@ export function planConsolidation(reader: SqlReader, now: number): Consolidation
   ];
 }
 
-function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memory[]; entities: string[] }> {
+function relevantClusters(
+  reader: SqlReader,
+  now: number,
+  rules: LifecycleRules,
+): Array<{ members: Memory[]; entities: string[] }> {
   const rows = reader
     .all<MemoryRow>(
       `${CURRENT_SELECT} WHERE m.superseded_at IS NULL AND m.status = 'active'
@@ -91,7 +100,7 @@ function relevantClusters(reader: SqlReader, now: number): Array<{ members: Memo
       [CONSOLIDATION_RULE.minAccesses],
     )
     .map(toMemory);
-  const facts = new Map(lifecycleFacts(reader, rows, now).map((f) => [f.memoryId, f]));
+  const facts = new Map(lifecycleFacts(reader, rows, now, rules).map((f) => [f.memoryId, f]));
   const candidates = rows.filter(
     (m) => (facts.get(m.id)?.importance.score ?? 0) >= CONSOLIDATION_RULE.minImportance,
   );

@@ -15,7 +15,7 @@ import { standsAsWord } from './nameEvidence';
  * memory). Names, places, numbers and the things people did are rare; "good", "love", "thanks"
  * are not. Chosen on the development half of the LoCoMo questions (docs/benchmarks.md).
  */
-export const GIST_RULE = { rareWords: 4, minRarity: 0.67 };
+export const GIST_RULE = { rareWords: 4, minRarity: 0.67, memberChars: 500 };
 
 /**
  * A gist is a memory: it must fit the store's content limit, or the whole consolidation run fails
@@ -65,9 +65,7 @@ export function writeGist(
   let lastParenthetical = '';
   for (const member of members) {
     const { label, body } = bodyOf(member.content);
-    const kept = sentencesOf(body).filter(
-      (sentence) => namesEntity(sentence, entities) || informative(sentence, rarity),
-    );
+    const kept = quotedSpan(body, rarity, entities);
     if (kept.length === 0) continue;
     const length = parts.reduce((sum, part) => sum + part.length + 1, 0);
     const adds = kept.reduce((sum, sentence) => sum + sentence.length + 1, label.length + 2);
@@ -91,6 +89,41 @@ export function writeGist(
   return { text: parts.join(' ').slice(0, GIST_MAX_CHARS), quoted };
 }
 
+/**
+ * The sentences of one member the gist quotes: its informative ones, in order, within
+ * `GIST_RULE.memberChars`. A turn that long is quoted by its most telling sentences (those naming a
+ * cluster entity, then the rarest), and a single sentence past the span is cut at a word; the
+ * rest stays in the member (history, drill-down).
+ */
+function quotedSpan(body: string, rarity: TermRarity, entities: readonly string[]): string[] {
+  const floor = GIST_RULE.rareWords * GIST_RULE.minRarity * Math.log(rarity.documents);
+  const kept = sentencesOf(body)
+    .map((sentence, at) => ({
+      sentence,
+      at,
+      names: namesEntity(sentence, entities),
+      rare: rarity.documents < 2 ? Infinity : rareness(sentence, rarity),
+    }))
+    .filter((s) => s.names || s.rare >= floor);
+  const span = GIST_RULE.memberChars;
+  if (kept.reduce((sum, s) => sum + s.sentence.length + 1, 0) <= span) return kept.map((s) => s.sentence);
+  const chosen: typeof kept = [];
+  let length = 0;
+  for (const s of [...kept].sort(
+    (a, b) => Number(b.names) - Number(a.names) || b.rare - a.rare || a.at - b.at,
+  )) {
+    if (length + s.sentence.length + 1 > span) continue;
+    chosen.push(s);
+    length += s.sentence.length + 1;
+  }
+  if (chosen.length === 0) {
+    const first = kept[0]!.sentence;
+    const cut = first.slice(0, span - 1);
+    return [`${cut.slice(0, Math.max(cut.lastIndexOf(' '), span / 2))}…`];
+  }
+  return chosen.sort((a, b) => a.at - b.at).map((s) => s.sentence);
+}
+
 function bodyOf(content: string): { label: string; body: string } {
   const match = LABEL.exec(content);
   return match ? { label: match[1]!, body: content.slice(match[0].length) } : { label: '', body: content };
@@ -98,7 +131,7 @@ function bodyOf(content: string): { label: string; body: string } {
 
 function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?])\s+/)
+    .split(/(?<=[.!?])\s+|\s*\n\s*/)
     .map((s) => s.trim())
     .filter((s) => s !== '');
 }
@@ -115,13 +148,10 @@ function namedIn(text: string, name: string): boolean {
   return false;
 }
 
-function informative(sentence: string, { documents, frequency }: TermRarity): boolean {
-  if (documents < 2) return true;
-  const top = Math.log(documents);
+function rareness(sentence: string, { documents, frequency }: TermRarity): number {
   const idfs = [...new Set(tokenize(sentence))]
     .map((term) => Math.log(documents / Math.max(1, frequency.get(term) ?? 1)))
     .sort((a, b) => b - a)
     .slice(0, GIST_RULE.rareWords);
-  const sum = idfs.reduce((s, v) => s + v, 0);
-  return sum >= GIST_RULE.rareWords * GIST_RULE.minRarity * top;
+  return idfs.reduce((s, v) => s + v, 0);
 }

@@ -22,12 +22,29 @@ export interface PeerCardSettings {
   minMemories: number;
   /** Member lines a card quotes, most important first. @default 6 */
   maxLines: number;
+  /**
+   * Cards are an index of the memory, not a second copy of it: at most one card per this many
+   * active memories (but `minCards` always), for the entities with the most memories. Without a
+   * bound, a memory of long chats named 2,000 entities in four or more memories and their cards
+   * outweighed the memories (docs/benchmarks.md, LongMemEval in the lifecycle bench). @default 10
+   */
+  memoriesPerCard: number;
+  /** @default 10 */
+  minCards: number;
 }
-export const DEFAULT_PEER_CARDS: PeerCardSettings = { minMemories: 4, maxLines: 6 };
+export const DEFAULT_PEER_CARDS: PeerCardSettings = {
+  minMemories: 4,
+  maxLines: 6,
+  memoriesPerCard: 10,
+  minCards: 10,
+};
 
 const LINE_CHARS = 160;
 /** SQL: the memory `m` is not a peer card. */
 export const NOT_A_CARD = `(m.conflict_key IS NULL OR m.conflict_key NOT LIKE '${PEER_CARD_KEY}%')`;
+/** SQL: the memory `m` (a current version) may be a card's member. */
+const MEMBER_WHERE = `m.superseded_at IS NULL AND m.status = 'active' AND m.layer != 'codebase' AND ${NOT_A_CARD}
+       AND m.scope = 'shared'`;
 
 /** A card the run would create, rewrite or archive, and why. */
 export interface PeerCardChange {
@@ -70,12 +87,38 @@ export function planPeerCards(
           )
           .map((row) => row.id)
       : dirtyEntities(reader, since, changed);
+  const ranked = bestConnected(reader, settings);
+  // A card whose entity fell out of the best connected is archived although nothing of it changed.
+  const dropped = reader
+    .all<{ key: string }>(
+      `SELECT conflict_key AS key FROM memories
+       WHERE conflict_key LIKE '${PEER_CARD_KEY}%' AND superseded_at IS NULL AND status = 'active'`,
+    )
+    .map((row) => Number(row.key.slice(PEER_CARD_KEY.length)))
+    .filter((id) => !ranked.has(id));
+  const considered = [...new Set([...entities, ...dropped])].sort((a, b) => a - b);
   const changes: PeerCardChange[] = [];
-  for (const entityId of entities) {
-    const change = cardChange(reader, entityId, settings, changed);
+  for (const entityId of considered) {
+    const change = cardChange(reader, entityId, settings, changed, ranked.has(entityId));
     if (change) changes.push(change);
   }
-  return { through, considered: entities.length, changes };
+  return { through, considered: considered.length, changes };
+}
+
+/**
+ * The entities that may have a card: those with at least `minMemories` active shared memories, the
+ * most first (then the oldest entity), as many as the card budget allows.
+ */
+function bestConnected(reader: SqlReader, settings: PeerCardSettings): Set<number> {
+  const active = reader.all<{ id: number; n: number }>(
+    `SELECT me.entity_id AS id, count(*) AS n FROM memory_entities me JOIN memories m ON m.id = me.memory_id
+     WHERE ${MEMBER_WHERE}
+     GROUP BY me.entity_id HAVING count(*) >= ? ORDER BY count(*) DESC, me.entity_id`,
+    [settings.minMemories],
+  );
+  const memories = reader.value<number>(`SELECT count(*) FROM memories m WHERE ${MEMBER_WHERE}`) ?? 0;
+  const budget = Math.max(settings.minCards, Math.floor(memories / settings.memoriesPerCard));
+  return new Set(active.slice(0, budget).map((row) => row.id));
 }
 
 /** Writes the plan: new cards, new versions of changed ones (the reason in their context), archives. */
@@ -152,6 +195,7 @@ function cardChange(
   entityId: number,
   settings: PeerCardSettings,
   changed: ReadonlyMap<string, string>,
+  inBudget: boolean,
 ): PeerCardChange | undefined {
   const entity = reader.get<{ name: string; type: string }>('SELECT name, type FROM entities WHERE id = ?', [
     entityId,
@@ -160,8 +204,7 @@ function cardChange(
   const members = reader
     .all<MemoryRow>(
       `${CURRENT_SELECT} JOIN memory_entities me ON me.memory_id = m.id AND me.entity_id = ?
-       WHERE m.superseded_at IS NULL AND m.status = 'active' AND m.layer != 'codebase' AND ${NOT_A_CARD}
-       AND m.scope = 'shared'
+       WHERE ${MEMBER_WHERE}
        ORDER BY m.importance DESC, m.valid_from DESC, m.id`,
       [entityId],
     )
@@ -181,7 +224,8 @@ function cardChange(
       entity.name,
       members.map((m) => m.content),
     );
-  if (few || ordinary) {
+  const outside = !few && !ordinary && !inBudget;
+  if (few || ordinary || outside) {
     if (!card) return undefined;
     return {
       entityId,
@@ -191,7 +235,9 @@ function cardChange(
       members: members.length,
       reason: few
         ? `${members.length} active memories, fewer than ${settings.minMemories}${because}`
-        : `capitalised only where a sentence starts in its ${members.length} memories: not a name${because}`,
+        : outside
+          ? `${members.length} active memories: not among the entities with the most, one card per ${settings.memoriesPerCard} memories${because}`
+          : `capitalised only where a sentence starts in its ${members.length} memories: not a name${because}`,
       content: card.content,
     };
   }

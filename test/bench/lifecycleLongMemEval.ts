@@ -54,8 +54,18 @@ interface Timeline {
 
 export interface LmeHalf {
   questions: number;
-  recallAny5: { before: number; after: number };
-  recallAll5: { before: number; after: number };
+  /** `after` as callers ask; `drillDown` after with `detail: true`. */
+  recallAny5: { before: number; after: number; drillDown: number };
+  recallAll5: { before: number; after: number; drillDown: number };
+}
+
+/** Sums over one half's questions: as asked, and with drill-down. */
+interface Scores {
+  any: number;
+  all: number;
+  drillAny: number;
+  drillAll: number;
+  n: number;
 }
 
 export interface LmeRun {
@@ -111,8 +121,8 @@ interface Built {
   memories: number;
   tokens: number;
   cardTokens: number;
-  development: { any: number; all: number; n: number };
-  report: { any: number; all: number; n: number };
+  development: Scores;
+  report: Scores;
   lifecycleRuns: number;
   promoted: number;
   archived: number;
@@ -130,8 +140,8 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
     memories: 0,
     tokens: 0,
     cardTokens: 0,
-    development: { any: 0, all: 0, n: 0 },
-    report: { any: 0, all: 0, n: 0 },
+    development: { any: 0, all: 0, drillAny: 0, drillAll: 0, n: 0 },
+    report: { any: 0, all: 0, drillAny: 0, drillAll: 0, n: 0 },
     lifecycleRuns: 0,
     promoted: 0,
     archived: 0,
@@ -178,11 +188,23 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
   if (withLifecycle) await lifecycle();
   Object.assign(built, activeSize(host));
   for (const q of timeline.questions) {
-    const { hits } = await call<RecallResult>('recall', { query: q.text, k: RECALLED, readOnly: true });
-    const ranked = [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+    // As callers ask, then with every consolidated hit's matching members (`detail`, drill-down).
+    const ranked = async (detail: boolean) => {
+      const { hits } = await call<RecallResult>('recall', {
+        query: q.text,
+        k: RECALLED,
+        readOnly: true,
+        detail,
+      });
+      return [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+    };
     const half = built[q.half];
-    half.any += hitAt(ranked, q.gold, SESSIONS_SCORED);
-    half.all += recallAllAt(ranked, q.gold, SESSIONS_SCORED);
+    const asked = await ranked(false);
+    half.any += hitAt(asked, q.gold, SESSIONS_SCORED);
+    half.all += recallAllAt(asked, q.gold, SESSIONS_SCORED);
+    const drilled = await ranked(true);
+    half.drillAny += hitAt(drilled, q.gold, SESSIONS_SCORED);
+    half.drillAll += recallAllAt(drilled, q.gold, SESSIONS_SCORED);
     half.n++;
   }
   await host.close();
@@ -218,11 +240,20 @@ export async function runLongMemEval(file: string, root: string): Promise<LmeRun
   const before = await build(timeline, path.join(root, 'lme-before.db'), false);
   const after = await build(timeline, path.join(root, 'lme-after.db'), true);
   const half = (name: 'development' | 'report'): LmeHalf => {
-    const mean = (b: Built, pick: 'any' | 'all') => round(b[name][pick] / Math.max(1, b[name].n), 3);
+    const mean = (b: Built, pick: keyof Omit<Scores, 'n'>) =>
+      round(b[name][pick] / Math.max(1, b[name].n), 3);
     return {
       questions: before[name].n,
-      recallAny5: { before: mean(before, 'any'), after: mean(after, 'any') },
-      recallAll5: { before: mean(before, 'all'), after: mean(after, 'all') },
+      recallAny5: {
+        before: mean(before, 'any'),
+        after: mean(after, 'any'),
+        drillDown: mean(after, 'drillAny'),
+      },
+      recallAll5: {
+        before: mean(before, 'all'),
+        after: mean(after, 'all'),
+        drillDown: mean(after, 'drillAll'),
+      },
     };
   };
   return {
@@ -243,7 +274,7 @@ export async function runLongMemEval(file: string, root: string): Promise<LmeRun
 /** One line per half for the text report. */
 export function longMemEvalLines(run: LmeRun): string[] {
   const halfLine = (name: string, h: LmeHalf) =>
-    `  ${name} (${h.questions} q): recall_any@5 ${h.recallAny5.before} -> ${h.recallAny5.after}, recall_all@5 ${h.recallAll5.before} -> ${h.recallAll5.after}`;
+    `  ${name} (${h.questions} q): recall_any@5 ${h.recallAny5.before} -> ${h.recallAny5.after} / drill-down ${h.recallAny5.drillDown}, recall_all@5 ${h.recallAll5.before} -> ${h.recallAll5.after} / drill-down ${h.recallAll5.drillDown}`;
   return [
     `longmemeval oracle: ${run.turns} turns of ${run.sessions} sessions; ${run.lifecycleRuns} weekly lifecycle runs: promoted ${run.promoted}, archived ${run.archived}, consolidated ${run.consolidated.members} into ${run.consolidated.summaries}`,
     `  active memories ${run.memories.before} -> ${run.memories.after}, tokens ${run.tokens.before} -> ${run.tokens.after} (${round(run.tokens.before / Math.max(1, run.tokens.after), 2)}x; peer cards ${run.cardTokens.before} -> ${run.cardTokens.after})`,

@@ -74,4 +74,20 @@ describe('lifecycle: faded sessions', () => {
     );
     await t.host.close();
   });
+
+  it('follows the configured retention: no faded session with decay off, sooner with a shorter half-life', async () => {
+    const t = await openTestHost();
+    const session = [
+      await episode(t, 'Cy moved the weekly sync to Thursday mornings.', 's1'),
+      await episode(t, 'The sync now starts at nine and lasts half an hour.', 's1'),
+    ];
+    t.clock.advance(10 * DAY);
+    assert.deepEqual(await fadedGroups(t), [], 'ten days old: not faded under the default half-life');
+    await t.call('configureLifecycle', { halfLifeDays: 2 });
+    assert.deepEqual(await fadedGroups(t), [[...session].sort()], 'faded under a two-day half-life');
+    t.clock.advance(200 * DAY);
+    await t.call('configureLifecycle', { decay: false });
+    assert.deepEqual(await fadedGroups(t), [], 'decay off: nothing fades, so nothing is merged as faded');
+    await t.host.close();
+  });
 });
