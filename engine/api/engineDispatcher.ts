@@ -101,6 +101,8 @@ export interface HostOptions {
   onActivity?: (activity: EngineActivity) => void;
 }
 
+const GROUP_COMMIT = { durable: 'group' } as const;
+
 /** How long results of applied requests are kept for re-sent duplicates. */
 const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -139,7 +141,13 @@ export class EngineDispatcher {
     const db = options.openDatabase
       ? await options.openDatabase(registerBm25)
       : await openDurable(options, workers);
-    const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
+    const store = new MemoryStore(
+      db,
+      options.clock,
+      { ...DEFAULT_LIMITS, ...options.limits },
+      // The durable file store: a replica's second transaction would be a second round trip.
+      { deferDerivedRows: !options.openDatabase },
+    );
     useLexicalCopy(db, options.lexicalCopy ?? 'background', (fn) => store.read(fn));
     store.sweepExpired();
     // Only when something expired: opening a store to read it must not append to the journal.
@@ -208,6 +216,9 @@ export class EngineDispatcher {
     const result: unknown = spec.write
       ? await this.applyOnce(method, spec, params, meta)
       : await spec.run(this.engine, params, undefined);
+    // Acknowledged only once on disk: a write's own, and for a read, any write it may have seen
+    // whose group fdatasync is still running (a power cut would lose that write).
+    await this.store.db.whenDurable?.();
     if (spec.after) {
       try {
         await spec.after(this.engine, params, result);
@@ -246,7 +257,9 @@ export class EngineDispatcher {
         now,
       ]);
       return result;
-    });
+      // Journaled without waiting for the disk: execute() waits for the fdatasync these writers
+      // share (group commit), and the rows derived from a memory are written meanwhile.
+    }, GROUP_COMMIT);
   }
 
   private lifecycleTimer: NodeJS.Timeout | undefined;

@@ -131,14 +131,30 @@ export class DurableDatabase implements EngineDatabase {
   write<T>(fn: (writer: SqlWriter) => T, options: WriteOptions = {}): T {
     this.assertUsable();
     const before = this.transactions.seq;
+    const durable = options.durable ?? true;
     const result = this.transactions.write(fn, this.options.clock(), (record) =>
-      this.journal.append(record, options.durable ?? true),
+      this.journal.append(record, durable),
     );
     if (this.transactions.seq !== before) {
+      if (durable === 'group') this.groupAppended = this.journal.appended;
       this.capacity?.ensure(this.databaseBytes());
       this.afterWrite();
     }
     return result;
+  }
+
+  /** The journal's position (Journal.appended) after the last `durable: 'group'` write. */
+  private groupAppended = 0;
+
+  /** See EngineDatabase.whenDurable: group commit, one fdatasync for the writers waiting now. */
+  whenDurable(): Promise<void> {
+    // Closed: close() synced the journal (a caller may wait across a close).
+    return this.journal.syncThrough(this.groupAppended);
+  }
+
+  /** fdatasync calls on the journal since open (tests count them: group commit). */
+  get journalSyncs(): number {
+    return this.journal.syncCount;
   }
 
   /** True inside a write transaction (a write started now would be a nested savepoint). */
