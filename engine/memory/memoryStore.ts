@@ -95,6 +95,8 @@ export class MemoryStore {
     options: MemoryStoreOptions = {},
   ) {
     this.deferDerivedRows = options.deferDerivedRows ?? false;
+    // A snapshot asked for between a remember and its derived rows would hold the marker alone.
+    db.beforeSnapshot?.(() => this.settle());
     this.remembering = new RememberWrite({
       limits,
       ledger: this.ledger,
@@ -210,9 +212,19 @@ export class MemoryStore {
   }
 
   /** `embedded` (from MemoryVectors.embedForWrite) enables near-duplicate updates, surprise and the vector. */
-  remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
+  /**
+   * `deferDerived`: the caller's transaction ends with this remember (the `remember` method), so
+   * its derived rows may follow in the next one (deferredDerivations.ts). Callers that go on
+   * reading or changing the new memory's links in the same transaction leave it false.
+   */
+  remember(
+    input: RememberInput,
+    actor: Actor = {},
+    embedded?: EmbeddedText,
+    deferDerived = false,
+  ): RememberResult {
     const valid = validateRemember(input, this.limits);
-    const defer = this.deferDerivedRows ? this.derivations : undefined;
+    const defer = deferDerived && this.deferDerivedRows ? this.derivations : undefined;
     return this.write((tx, now) => {
       const result = this.remembering.remember(tx, valid, actor, now, embedded, defer);
       if (result instanceof EngramError) throw result;

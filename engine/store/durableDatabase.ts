@@ -143,6 +143,22 @@ export class DurableDatabase implements EngineDatabase {
     return result;
   }
 
+  private beforeSnapshotHook: (() => void) | undefined;
+
+  /** See EngineDatabase.beforeSnapshot. */
+  beforeSnapshot(fn: () => void): void {
+    this.beforeSnapshotHook = fn;
+  }
+
+  private settleBeforeSnapshot(): void {
+    try {
+      this.beforeSnapshotHook?.();
+    } catch (error) {
+      // The snapshot is still consistent (the journal replays what follows it): only logged.
+      this.options.logger.warn('could not write pending rows before a snapshot', { error: String(error) });
+    }
+  }
+
   /** The journal's position (Journal.appended) after the last `durable: 'group'` write. */
   private groupAppended = 0;
 
@@ -198,6 +214,8 @@ export class DurableDatabase implements EngineDatabase {
   /** Writes a snapshot now if anything changed since the last one. */
   snapshot(): Promise<void> {
     this.assertUsable();
+    // Settling writes, and a write may start a snapshot itself: asked again below.
+    if (!this.snapshotting && !this.inWrite) this.settleBeforeSnapshot();
     if (!this.snapshotting) {
       this.snapshotting = this.writeSnapshot().finally(() => {
         this.snapshotting = undefined;

@@ -47,5 +47,7 @@ export interface EngineDatabase {
    * writes are durable when `write` returns.
    */
   whenDurable?(): Promise<void>;
+  /** `fn` runs before each snapshot starts, outside any write (the memory store settles). */
+  beforeSnapshot?(fn: () => void): void;
   close(): Promise<void>;
 }

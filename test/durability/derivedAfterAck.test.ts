@@ -88,7 +88,7 @@ describe('derived rows written after the acknowledgement', () => {
 
     // The same remember in a store that was never killed derives the same rows.
     const reference = await openTestHost();
-    const written = reference.host.store.remember({ content: CONTENT });
+    const written = await reference.call('remember', { content: CONTENT });
     const expected = reference.host.store.read((r) => derivedRows(r, written.memory.id));
     await reference.host.close();
     assert.ok(expected.links.length >= 2 && expected.relations.length >= 1, 'the content names entities');
