@@ -69,7 +69,8 @@ export interface MemoryStoreOptions {
 
 /**
  * Every write to the memory model. Each public method is one durable transaction: it returns only
- * after the journal holds it, and a rejected input changes nothing. What reads or serves the
+ * after the journal holds it, and a rejected input changes nothing (the `remember` method's derived
+ * rows follow in a second transaction: deferredDerivations.ts). What reads or serves the
  * memories (recall caches, the vectors, the code workspace) belongs to the engine context
  * (api/engineContext.ts), which attaches the parts that take part in writes (writeParticipants.ts).
  */
