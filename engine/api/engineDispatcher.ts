@@ -101,6 +101,11 @@ export interface HostOptions {
   onActivity?: (activity: EngineActivity) => void;
 }
 
+/** Writes journaled while others wait: one fdatasync for all of them (see applyOnce). */
+const GROUP_COMMIT = { durable: 'group' } as const;
+/** A write alone: synced on this thread (an fdatasync handed to a worker thread costs more CPU). */
+const ALONE = { durable: true } as const;
+
 /** How long results of applied requests are kept for re-sent duplicates. */
 const APPLIED_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -139,7 +144,13 @@ export class EngineDispatcher {
     const db = options.openDatabase
       ? await options.openDatabase(registerBm25)
       : await openDurable(options, workers);
-    const store = new MemoryStore(db, options.clock, { ...DEFAULT_LIMITS, ...options.limits });
+    const store = new MemoryStore(
+      db,
+      options.clock,
+      { ...DEFAULT_LIMITS, ...options.limits },
+      // The durable file store: a replica's second transaction would be a second round trip.
+      { deferDerivedRows: !options.openDatabase },
+    );
     useLexicalCopy(db, options.lexicalCopy ?? 'background', (fn) => store.read(fn));
     store.sweepExpired();
     // Only when something expired: opening a store to read it must not append to the journal.
@@ -206,8 +217,11 @@ export class EngineDispatcher {
     const spec: MethodSpec = METHODS[method];
     const params = parseParams(spec, rawParams, method);
     const result: unknown = spec.write
-      ? await this.applyOnce(method, spec, params, meta)
+      ? await this.countedWrite(() => this.applyOnce(method, spec, params, meta))
       : await spec.run(this.engine, params, undefined);
+    // Acknowledged only once on disk: a write's own, and for a read, any write it may have seen
+    // whose group fdatasync is still running (a power cut would lose that write).
+    await this.store.db.whenDurable?.();
     if (spec.after) {
       try {
         await spec.after(this.engine, params, result);
@@ -216,6 +230,20 @@ export class EngineDispatcher {
       }
     }
     return result;
+  }
+
+  /** Write calls between their start and their acknowledgement (group commit when > 1). */
+  private writesInFlight = 0;
+
+  private async countedWrite(write: () => Promise<unknown>): Promise<unknown> {
+    this.writesInFlight++;
+    try {
+      const result = await write();
+      await this.store.db.whenDurable?.();
+      return result;
+    } finally {
+      this.writesInFlight--;
+    }
   }
 
   /** A write method's transaction, exactly once per request id. */
@@ -228,25 +256,32 @@ export class EngineDispatcher {
     const { requestId } = meta;
     // Async preparation (recall, embeddings) runs before the synchronous transaction.
     const prepared = spec.prepare ? await spec.prepare(this.engine, params) : undefined;
-    return this.store.write((tx, now) => {
-      const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [requestId]);
-      const record = spec.resultRecord;
-      if (prior !== undefined) {
-        const kept = JSON.parse(prior) as unknown;
-        return record ? record.rebuild(tx, kept) : kept;
-      }
-      const result = spec.run(this.engine, params, prepared);
-      // Nothing can re-send a call of the host's own process (DispatchMeta.local): keeping its
-      // result doubled the compat knowledge graph's database (a copy of every created entity).
-      if (meta.local) return result;
-      tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
-        requestId,
-        method,
-        JSON.stringify((record ? record.record(result) : result) ?? null),
-        now,
-      ]);
-      return result;
-    });
+    return this.store.write(
+      (tx, now) => {
+        const prior = tx.value<string>('SELECT result FROM applied_requests WHERE request_id = ?', [
+          requestId,
+        ]);
+        const record = spec.resultRecord;
+        if (prior !== undefined) {
+          const kept = JSON.parse(prior) as unknown;
+          return record ? record.rebuild(tx, kept) : kept;
+        }
+        const result = spec.run(this.engine, params, prepared);
+        // Nothing can re-send a call of the host's own process (DispatchMeta.local): keeping its
+        // result doubled the compat knowledge graph's database (a copy of every created entity).
+        if (meta.local) return result;
+        tx.run('INSERT INTO applied_requests (request_id, method, result, at) VALUES (?, ?, ?, ?)', [
+          requestId,
+          method,
+          JSON.stringify((record ? record.record(result) : result) ?? null),
+          now,
+        ]);
+        return result;
+        // With other writes in flight, journaled without waiting for the disk: countedWrite waits
+        // for the fdatasync these writers share (group commit), and derived rows are written meanwhile.
+      },
+      this.writesInFlight > 1 ? GROUP_COMMIT : ALONE,
+    );
   }
 
   private lifecycleTimer: NodeJS.Timeout | undefined;

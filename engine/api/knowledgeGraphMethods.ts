@@ -81,6 +81,8 @@ function readGraph(store: MemoryStore, { names, query }: z.output<typeof KG_READ
  */
 function graphWrite<T>(store: MemoryStore, change: KgChange, write: (tx: SqlWriter) => T): T {
   const cache = knowledgeGraphCache(store);
+  // Pending derived rows are written first: their commit is not this write's change.
+  store.settle();
   const before = store.db.lastSeq;
   let result: T;
   try {

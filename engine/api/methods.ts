@@ -109,7 +109,7 @@ export const METHODS = {
     write: true,
     prepare: async (engine, p) => (await embedContents(engine, [p]))[0],
     run: ({ store }, { actor, readOnly: _readOnly, ...input }, embedded) =>
-      store.remember(input, actorOf({ actor }), embedded),
+      store.remember(input, actorOf({ actor }), embedded, true),
     resultRecord: REMEMBER_RESULT,
     after: rewriteSuperseded,
   }),

@@ -18,6 +18,7 @@ import { reviseVersion } from './rows';
 import { NewMemoryRows } from './newMemoryRows';
 import { RememberWrite } from './rememberWrite';
 import { DerivedBatch } from './derivedBatch';
+import { DeferredDerivations } from './deferredDerivations';
 import type { EmbeddedText } from './novelty';
 import { expireSessions, touchSession } from './sessions';
 import type {
@@ -57,9 +58,19 @@ export interface EditInput {
 /** How often working-memory expiry is swept on writes. */
 const EXPIRY_SWEEP_MS = 60_000;
 
+export interface MemoryStoreOptions {
+  /**
+   * A single remember commits the memory, then its derived rows in a second transaction
+   * (deferredDerivations.ts), so its acknowledgement waits for less. For the durable file store;
+   * a PostgreSQL replica would pay a second round trip. @default false
+   */
+  deferDerivedRows?: boolean;
+}
+
 /**
  * Every write to the memory model. Each public method is one durable transaction: it returns only
- * after the journal holds it, and a rejected input changes nothing. What reads or serves the
+ * after the journal holds it, and a rejected input changes nothing (the `remember` method's derived
+ * rows follow in a second transaction: deferredDerivations.ts). What reads or serves the
  * memories (recall caches, the vectors, the code workspace) belongs to the engine context
  * (api/engineContext.ts), which attaches the parts that take part in writes (writeParticipants.ts).
  */
@@ -75,12 +86,18 @@ export class MemoryStore {
   private readonly newRows = new NewMemoryRows();
   private readonly remembering: RememberWrite;
   private lastSweep = 0;
+  private readonly derivations = new DeferredDerivations(() => this.settle());
+  private readonly deferDerivedRows: boolean;
 
   constructor(
     readonly db: EngineDatabase,
     readonly clock: Clock,
     readonly limits: MemoryLimits = DEFAULT_LIMITS,
+    options: MemoryStoreOptions = {},
   ) {
+    this.deferDerivedRows = options.deferDerivedRows ?? false;
+    // A snapshot asked for between a remember and its derived rows would hold the marker alone.
+    db.beforeSnapshot?.(() => this.settle());
     this.remembering = new RememberWrite({
       limits,
       ledger: this.ledger,
@@ -94,7 +111,24 @@ export class MemoryStore {
   }
 
   read<T>(fn: (reader: SqlReader) => T): T {
+    this.settle();
     return this.db.read(fn);
+  }
+
+  /**
+   * Writes the derived rows of memories remembered before (deferredDerivations.ts), markers left
+   * by a crash included. Every read and write calls it first; a no-op inside a write.
+   */
+  settle(): void {
+    if (this.db.inWrite) return;
+    this.derivations.settle(
+      this.db,
+      (tx, derivation) => {
+        this.remembering.derive(tx, derivation);
+        this.entities.flush(tx, derivation.at);
+      },
+      () => this.entities.reset(),
+    );
   }
 
   /**
@@ -102,9 +136,10 @@ export class MemoryStore {
    * `options.durable` false: for derived data only (see DurableDatabase.write).
    */
   write<T>(fn: (tx: SqlWriter, now: number) => T, options?: WriteOptions): T {
-    const now = this.clock();
     // Staged vectors enter the index when the outermost transaction commits.
     const outermost = !this.db.inWrite;
+    if (outermost) this.settle();
+    const now = this.clock();
     let result: T;
     try {
       result = this.db.write((tx) => {
@@ -121,10 +156,14 @@ export class MemoryStore {
       // Rolled-back rows may be in the entity cache and the staged vectors.
       this.entities.reset();
       this.newRows.discard();
-      if (outermost) this.vectors?.rolledBack();
+      if (outermost) {
+        this.vectors?.rolledBack();
+        this.derivations.rolledBack();
+      }
       throw error;
     }
     if (outermost) {
+      this.derivations.committed();
       this.vectors?.committed();
       if (this.unembedded && this.vectors) {
         this.unembedded = false;
@@ -163,6 +202,7 @@ export class MemoryStore {
 
   /** Writes buffered read events now (they are otherwise flushed with the next write). */
   flushReads(): void {
+    this.settle();
     this.db.write((tx) => {
       for (const buffer of this.readBuffers) buffer.flush(tx);
     });
@@ -173,10 +213,21 @@ export class MemoryStore {
   }
 
   /** `embedded` (from MemoryVectors.embedForWrite) enables near-duplicate updates, surprise and the vector. */
-  remember(input: RememberInput, actor: Actor = {}, embedded?: EmbeddedText): RememberResult {
+  /**
+   * `deferDerived`: the caller's transaction ends with this remember (the `remember` method), so
+   * its derived rows may follow in the next one (deferredDerivations.ts). Callers that go on
+   * reading or changing the new memory's links in the same transaction leave it false.
+   */
+  remember(
+    input: RememberInput,
+    actor: Actor = {},
+    embedded?: EmbeddedText,
+    deferDerived = false,
+  ): RememberResult {
     const valid = validateRemember(input, this.limits);
+    const defer = deferDerived && this.deferDerivedRows ? this.derivations : undefined;
     return this.write((tx, now) => {
-      const result = this.remembering.remember(tx, valid, actor, now, embedded);
+      const result = this.remembering.remember(tx, valid, actor, now, embedded, defer);
       if (result instanceof EngramError) throw result;
       this.remembering.flush(tx);
       return result;

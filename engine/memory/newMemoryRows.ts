@@ -12,7 +12,8 @@ const DOCS_INSERT = 'INSERT INTO memory_docs (doc, memory_id)';
 export interface NewMemory {
   id: string;
   pinned: boolean;
-  indexed: IndexedText;
+  /** Undefined: its lexical row is written later (deferredDerivations.ts). */
+  indexed: IndexedText | undefined;
   at: number;
   event: LedgerEvent;
 }
@@ -37,9 +38,9 @@ export class NewMemoryRows {
     const doc = this.nextDoc++;
     this.held.hold(STATE_INSERT, [memory.id, memory.pinned ? 1 : 0]);
     this.held.hold(DOCS_INSERT, [doc, memory.id]);
-    this.held.hold(LEXICAL_INSERT, lexicalRow(doc, memory.indexed));
+    if (memory.indexed) this.held.hold(LEXICAL_INSERT, lexicalRow(doc, memory.indexed));
     this.held.hold(EVENT_INSERT, eventRow(memory.at, memory.event));
-    noteLexicalChange(doc);
+    if (memory.indexed) noteLexicalChange(doc);
     return doc;
   }
 

@@ -19,6 +19,9 @@ import { touchSession, workingBytes } from './sessions';
 import type { Actor, Memory, MemoryVersion, RememberResult } from './types';
 import type { ValidRemember } from './validate';
 import type { VectorStaging } from './writeParticipants';
+import type { DeferredDerivations, Derivation } from './deferredDerivations';
+import { LEXICAL_INSERT, lexicalRow } from '../lexical/lexicalIndex';
+import { noteLexicalChange } from '../lexical/lexicalChanges';
 
 export interface RememberDependencies {
   limits: MemoryLimits;
@@ -55,6 +58,7 @@ export class RememberWrite {
     actor: Actor,
     now: number,
     embedded: EmbeddedText | undefined,
+    defer?: DeferredDerivations,
   ): RememberResult | EngramError {
     const prepared = prepareRemember(input, actor);
     const { content, context, redacted, agent, session, hash } = prepared;
@@ -136,7 +140,32 @@ export class RememberWrite {
     }
 
     const created = { id, validFrom, superseded };
-    return this.create(tx, prepared, input, actor, now, embedded, created, insertVersion);
+    return this.create(tx, prepared, input, actor, now, embedded, created, insertVersion, defer);
+  }
+
+  /**
+   * The rows a memory created with `defer` still lacks (deferredDerivations.ts): its entity links
+   * and its lexical row, made from its stored first version exactly as `create` makes them.
+   */
+  derive(tx: SqlWriter, derivation: Derivation): void {
+    const row = tx.get<{ content: string; context: string | null; tags: string }>(
+      'SELECT content, context, tags FROM memories WHERE id = ? AND version = 1',
+      [derivation.id],
+    );
+    // Its transaction rolled back after all (a failed savepoint around it): nothing to derive.
+    if (!row) return;
+    const tags = JSON.parse(row.tags) as string[];
+    const linked = this.deps.entities.link(
+      tx,
+      derivation.id,
+      `${row.content}\n${tags.join(' ')}`,
+      derivation.at,
+      true,
+    );
+    this.deps.entities.flushLinks(tx);
+    const indexed = { content: row.content, context: row.context, tags, entityNames: linked.names };
+    tx.run(`${LEXICAL_INSERT} VALUES (?, ?, ?, ?, ?)`, lexicalRow(derivation.doc, indexed));
+    noteLexicalChange(derivation.doc);
   }
 
   /**
@@ -153,6 +182,7 @@ export class RememberWrite {
     embedded: EmbeddedText | undefined,
     created: { id: string; validFrom: number; superseded: string[] },
     insert: (tx: SqlWriter, version: MemoryVersion) => void,
+    defer?: DeferredDerivations,
   ): RememberResult {
     const { content, context, redacted, agent, session, hash } = prepared;
     const { id, validFrom, superseded } = created;
@@ -187,11 +217,14 @@ export class RememberWrite {
       change: 'created',
     };
     insert(tx, version);
-    const linked = this.deps.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
+    // Deferred: the links and the lexical row come in the next transaction (derive).
+    const linked = defer
+      ? undefined
+      : this.deps.entities.link(tx, id, `${content.text}\n${input.tags.join(' ')}`, now, true);
     const doc = this.deps.newRows.add(tx, {
       id,
       pinned: input.pinned,
-      indexed: {
+      indexed: linked && {
         content: version.content,
         context: version.context,
         tags: version.tags,
@@ -206,6 +239,7 @@ export class RememberWrite {
         data: redacted.length ? { redacted } : undefined,
       },
     });
+    defer?.mark(tx, { id, doc, at: now });
     const vectors = this.deps.vectors();
     if (embedded && vectors) vectors.stage(tx, id, hash, embedded.vector, doc);
     else this.deps.noteUnembedded();

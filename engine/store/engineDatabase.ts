@@ -1,8 +1,12 @@
 import type { SqlReader, SqlWriter } from './sqlAccess';
 
 export interface WriteOptions {
-  /** @default true: returns after fdatasync. False: the sync happens in the background. */
-  durable?: boolean;
+  /**
+   * @default true: returns after fdatasync. False: the sync happens in the background (derived
+   * data). 'group': returns once journaled; the caller acknowledges after `whenDurable()`, which
+   * shares one fdatasync among the writers waiting at that moment (group commit).
+   */
+  durable?: boolean | 'group';
 }
 
 /** What a store reports of its transactions and journal (the `stats` method shows it). */
@@ -38,5 +42,12 @@ export interface EngineDatabase {
    */
   bulk<T>(fn: () => Promise<T>): Promise<T>;
   stats(): StoreStats;
+  /**
+   * Resolves once every write made with `durable: 'group'` so far is on disk. Omitted: such
+   * writes are durable when `write` returns.
+   */
+  whenDurable?(): Promise<void>;
+  /** `fn` runs before each snapshot starts, outside any write (the memory store settles). */
+  beforeSnapshot?(fn: () => void): void;
   close(): Promise<void>;
 }

@@ -162,11 +162,14 @@ export class Journal {
    * that can be derived again (the code index), where a synchronous fdatasync would stall the thread
    * for a transaction that needs no acknowledgement. Records reach the disk in order either way.
    */
-  append(record: TransactionRecord, sync = true): void {
+  append(record: TransactionRecord, sync: boolean | 'group' = true): void {
     const frame = encodeFrame(encodeRecord(record));
     try {
       writeAll(this.fd, frame, this.size);
-      if (sync) fdatasyncSync(this.fd);
+      if (sync === true) {
+        fdatasyncSync(this.fd);
+        this.syncCount++;
+      }
     } catch (error) {
       // Leave no partial frame behind: the next append would otherwise sit after garbage.
       try {
@@ -178,8 +181,43 @@ export class Journal {
     }
     this.positions.push({ seq: record.seq, offset: this.size });
     this.size += frame.length;
-    if (sync) this.syncedSize = this.size;
-    else this.syncSoon();
+    this.appended += frame.length;
+    if (sync === true) {
+      this.syncedSize = this.size;
+      this.syncedAppended = this.appended;
+    } else if (sync === false) this.syncSoon();
+    // 'group': the caller awaits syncThrough(byteSize) before acknowledging (group commit).
+  }
+
+  /** fdatasync calls made so far (for tests: group commit shares one among concurrent writers). */
+  syncCount = 0;
+  /**
+   * Bytes appended since open, and how many of them are known on disk: positions a compaction
+   * does not move, for writers waiting in syncThrough.
+   */
+  appended = 0;
+  private syncedAppended = 0;
+
+  /**
+   * Resolves once the file's first `size` bytes are on disk. Group commit: writers that appended
+   * while a sync was running share the next one, so N concurrent callers cost about two
+   * fdatasyncs, not N. A failed background sync is retried here synchronously, so its error
+   * reaches the caller.
+   */
+  async syncThrough(appended: number): Promise<void> {
+    while (this.syncedAppended < appended && this.fd >= 0) {
+      this.syncSoon(0);
+      this.cancelSyncDelay?.();
+      const pending = this.backgroundSync;
+      if (!pending) return;
+      await pending;
+      if (this.syncedAppended < appended && this.backgroundSync === undefined && this.fd >= 0) {
+        fdatasyncSync(this.fd);
+        this.syncCount++;
+        this.syncedSize = this.size;
+        this.syncedAppended = this.appended;
+      }
+    }
   }
 
   /**
@@ -202,19 +240,8 @@ export class Journal {
   }
 
   /** Resolves when the records appended so far are on disk (a background sync may be running). */
-  async flush(): Promise<void> {
-    while (!this.synced && this.fd >= 0) {
-      this.syncSoon();
-      this.cancelSyncDelay?.();
-      const pending = this.backgroundSync;
-      if (!pending) return;
-      await pending;
-      if (!this.synced && this.backgroundSync === undefined) {
-        // The background sync failed: sync here, so an error reaches the caller.
-        fdatasyncSync(this.fd);
-        this.syncedSize = this.size;
-      }
-    }
+  flush(): Promise<void> {
+    return this.syncThrough(this.appended);
   }
 
   /**
@@ -239,17 +266,20 @@ export class Journal {
     this.cancelSyncDelay = undefined;
     const fd = this.fd;
     const size = this.size;
+    const appended = this.appended;
     if (fd < 0) {
       this.backgroundSync = undefined;
       resolve();
       return;
     }
+    this.syncCount++;
     fdatasync(fd, (error) => {
       this.backgroundSync = undefined;
       // A failure (or a descriptor replaced by compaction meanwhile) leaves the records for the
       // next synced append, compaction or close, which sync the current file synchronously.
       if (!error && fd === this.fd) {
         this.syncedSize = Math.max(this.syncedSize, size);
+        this.syncedAppended = Math.max(this.syncedAppended, appended);
         if (!this.synced) this.syncSoon();
       }
       resolve();
@@ -275,6 +305,7 @@ export class Journal {
       .map((p) => ({ seq: p.seq, offset: p.offset - shift }));
     this.size -= shift;
     this.syncedSize = this.size; // the new file was synced whole
+    this.syncedAppended = this.appended;
   }
 
   close(): void {

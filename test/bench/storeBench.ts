@@ -4,7 +4,7 @@
  * Baselines, in the same process: texts inserted into a bare sql.js table in one transaction; the
  * rows 10k batched remembers stored, inserted again with the same schema (sameRowsFloor.ts); and
  * beside each single durable remember, an fsync'd append of the bytes it journaled.
- * Usage: node --import tsx test/bench/storeBench.ts [--json] [--large N]
+ * Usage: node --import tsx test/bench/storeBench.ts [--json] [--large N] [--singles]
  */
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,6 +25,8 @@ const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm
 const json = process.argv.includes('--json');
 const largeArg = process.argv.indexOf('--large');
 const LARGE = largeArg > 0 ? Number(process.argv[largeArg + 1]) : 100_000;
+/** Only the write-latency figures: single durable remembers at 1k and concurrent callers. */
+const singlesOnly = process.argv.includes('--singles');
 const root = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-store-'));
 let requestSeq = 0;
 
@@ -128,6 +130,38 @@ async function singles(host: EngineDispatcher, dbPath: string, texts: string[]) 
   };
 }
 
+/**
+ * Group commit (issue 18): `callers` remembers sent at once, `rounds` times; each round waits for
+ * all of its acknowledgements. Per write: wall time of its round and CPU, and how many journal
+ * fdatasyncs the rounds cost (counted by the store; main's store syncs once per write, uncounted).
+ */
+async function concurrent(host: EngineDispatcher, texts: string[], callers: number) {
+  const db = host.store.db as { journalSyncs?: number };
+  const syncsBefore = db.journalSyncs;
+  const rounds: number[] = [];
+  const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i + callers <= texts.length; i += callers) {
+    const t = process.hrtime.bigint();
+    await Promise.all(texts.slice(i, i + callers).map((content) => call(host, 'remember', { content })));
+    rounds.push(ms(t));
+  }
+  const elapsed = ms(start);
+  const used = process.cpuUsage(cpu);
+  const writes = rounds.length * callers;
+  rounds.sort((a, b) => a - b);
+  return {
+    callers,
+    writesPerSecond: round(writes / (elapsed / 1000), 0),
+    roundP50Ms: round(percentile(rounds, 50), 3),
+    cpuMicrosecondsPerWrite: round((used.user + used.system) / writes, 0),
+    fdatasyncsPerWrite:
+      syncsBefore === undefined
+        ? 'one each (not counted)'
+        : round((db.journalSyncs! - syncsBefore) / writes, 2),
+  };
+}
+
 async function openAndSnapshot(host: EngineDispatcher, dbPath: string) {
   const snapshotStart = process.hrtime.bigint();
   await host.store.db.snapshot();
@@ -185,7 +219,13 @@ async function main(): Promise<void> {
     path.join(root, 'singles.db'),
     texts.slice(0, 1000).map((t) => `${t} single`),
   );
+  results['concurrent_8_callers_1k'] = await concurrent(
+    singleDb,
+    texts.slice(1000, 2000).map((t) => `${t} concurrent`),
+    8,
+  );
   await singleDb.close();
+  if (singlesOnly) return report(results);
 
   const ten = await batched(10_000, 1000, texts);
   results['batched_10k'] = {
@@ -219,6 +259,10 @@ async function main(): Promise<void> {
     texts.slice(LARGE + 1000, LARGE + 2000).map((t) => `${t} late`),
   );
 
+  report(results);
+}
+
+function report(results: Record<string, unknown>): void {
   rmSync(root, { recursive: true, force: true });
   if (json) {
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
