@@ -3,7 +3,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Pool } from 'pg';
 import { Engram } from '../../engine/engram';
-import { searchLexical } from '../../engine/lexical/lexicalIndex';
+import { affordableTerms, MATCH_BUDGET, searchLexical } from '../../engine/lexical/lexicalIndex';
+import { queryTerms } from '../../engine/lexical/tokenizer';
 import { PgJournal } from '../../engine/pgStore/pgJournal';
 import { silentLogger } from '../../engine/host';
 import { startPostgres } from '../support/postgresServer';
@@ -12,6 +13,7 @@ import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { OLD_MEMORY, postgresStores, versionOneDatabase } from './contractStores';
 import { copyIntoRecallTables, LABELLED, rememberLabelled, sqlJsHost } from './recallFixture';
 import { searchLexicalInPostgres } from '../../engine/pgStore/pgLexicalSearch';
+import type { ReplicaRead } from '../../engine/pgStore/recallRowSync';
 
 /**
  * Recall on the PostgreSQL store reads PostgreSQL's own tables (engine/pgStore/recallTables.ts):
@@ -41,6 +43,30 @@ async function pgEngram(): Promise<{ engram: Engram; pool: Pool; schema: string 
     sqlWasmPath: SQL_WASM_PATH,
   });
   return { engram, pool: schemaPool(schema), schema };
+}
+
+/** A pool on a new store's schema (its tables made, nothing in them). */
+async function emptyStorePool(): Promise<Pool> {
+  const schema = `recall_${process.pid}_${++schemas}`;
+  await (await PgJournal.connect(postgres.url(), silentLogger, schema)).close();
+  return schemaPool(schema);
+}
+
+/** PostgreSQL's lexical search gives sql.js's ids in its order, scores within 1e-9. */
+async function assertSameLexical(pool: Pool, read: ReplicaRead, query: string, limit: number): Promise<void> {
+  const expected = read((r) => searchLexical(r, query, limit, ['active']));
+  const got = await searchLexicalInPostgres(pool, query, limit, ['active'], undefined);
+  assert.ok(expected.length > 0, query);
+  assert.deepEqual(
+    got.map((h) => h.memoryId),
+    expected.map((h) => h.memoryId),
+    query,
+  );
+  for (const [i, hit] of got.entries())
+    assert.ok(
+      Math.abs(hit.score - expected[i]!.score) < 1e-9,
+      `${query}: ${hit.score} ${expected[i]!.score}`,
+    );
 }
 
 /** Remembers one memory, closes, lets `tamper` change the tables, reopens: recall must find it. */
@@ -290,25 +316,48 @@ describe('recall on PostgreSQL', () => {
   });
 
   it('ranks as sql.js does: the same ids and BM25 scores for every labelled query', async () => {
-    const schema = `recall_${process.pid}_${++schemas}`;
-    await (await PgJournal.connect(postgres.url(), silentLogger, schema)).close();
-    const pool = schemaPool(schema);
+    const pool = await emptyStorePool();
     const local = await sqlJsHost();
     try {
       await rememberLabelled(local.call);
       assert.equal(await copyIntoRecallTables(pool, local.read), 'real[]');
-      for (const { query } of LABELLED) {
-        const expected = local.read((r) => searchLexical(r, query, 20, ['active']));
-        const got = await searchLexicalInPostgres(pool, query, 20, ['active'], undefined);
-        assert.ok(expected.length > 0, query);
-        assert.deepEqual(
-          got.map((h) => h.memoryId),
-          expected.map((h) => h.memoryId),
-          query,
-        );
-        for (const [i, hit] of got.entries())
-          assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-9, query);
+      for (const { query } of LABELLED) await assertSameLexical(pool, local.read, query, 20);
+    } finally {
+      await local.close();
+      await pool.end();
+    }
+  });
+
+  it("past the term budget it keeps sql.js's terms: the same ids and scores on 3,200 memories", async () => {
+    const pool = await emptyStorePool();
+    const local = await sqlJsHost();
+    try {
+      const parts = [
+        ['loader', 'cache', 'router', 'queue', 'parser', 'worker', 'scheduler'],
+        ['billing', 'search', 'auth', 'upload', 'export', 'mail', 'audit', 'report', 'admin', 'feed', 'chat'],
+      ];
+      const memories = Array.from({ length: MATCH_BUDGET + 200 }, (_, i) => ({
+        content: `Note ${i}: the ${parts[0]![i % 7]} of ${parts[1]![i % 11]} retries ${i % 50} times`,
+        ...(i % 3 === 0 ? { context: `owned by team ${i % 17}` } : {}),
+        ...(i % 5 === 0 ? { tags: [parts[1]![i % 11]!] } : {}),
+      }));
+      for (let i = 0; i < memories.length; i += 500)
+        await (local.call as (m: string, p: unknown) => Promise<unknown>)('rememberMany', {
+          memories: memories.slice(i, i + 500),
+        });
+      await copyIntoRecallTables(pool, local.read);
+      let budgeted = 0;
+      for (const query of [
+        'loader billing retries 7',
+        'queue of search team 3',
+        'parser audit 42 times',
+        'cache',
+      ]) {
+        const all = queryTerms(query);
+        if (local.read((r) => affordableTerms(r, all)).length < all.length) budgeted++;
+        await assertSameLexical(pool, local.read, query, 30);
       }
+      assert.ok(budgeted >= 2, `the budget left terms out of ${budgeted} queries`);
     } finally {
       await local.close();
       await pool.end();
