@@ -7,14 +7,14 @@ import { ANY_COLUMN, ROW_COUNT } from './recallTables';
 import type { Queryable } from './recallTables';
 
 /**
- * Recall's lexical channel in PostgreSQL: the documents matching any query term are found through
- * the GIN index on `lexemes` (full-text search, `@@` a tsquery of the engine's own terms) and
- * scored in SQL with the engine's BM25 (bm25.ts: per column, idf from the column's document
- * frequency, length normalised by FTS4's rounded average), from the statistics kept with every
- * write. So the team server ranks as a sql.js store does: the same candidates, the same scores (up
- * to the order floating-point sums are added in), which PostgreSQL's own ts_rank would not give.
- * The statuses recall asks for and the visibility rule are conditions of the same query, so a
- * hidden memory never takes a candidate's place.
+ * Recall's lexical channel in PostgreSQL: the postings of the query's terms (recallPostings.ts,
+ * one range of the primary key per term, read from the index alone) are scored in SQL with the
+ * engine's BM25 (bm25.ts: per column, idf from the column's document frequency, length
+ * normalised by FTS4's rounded average), from the statistics kept with every write, summed per
+ * document, and the top `limit` kept. So the team server ranks as a sql.js store does: the same
+ * candidates, the same scores (up to the order floating-point sums are added in), which
+ * PostgreSQL's own ts_rank would not give. The statuses recall asks for and the visibility rule
+ * are conditions on the postings, so a hidden memory never takes a candidate's place.
  */
 export async function searchLexicalInPostgres(
   db: Queryable,
@@ -30,48 +30,46 @@ export async function searchLexicalInPostgres(
   if (rows <= 0) return [];
   const terms = affordableWithin(all, stats.maxDoc, (term) => stats.docs.get(`${ANY_COLUMN} ${term}`) ?? 0);
   const k1 = BM25_K1;
-  const params: unknown[] = [tsquery(terms), statuses, limit, k1 * (1 - BM25_B)];
+  // Per term, per column: the factor bm25.ts multiplies a column's saturated frequency by (0
+  // where no document holds the term in that column: it adds nothing there).
+  const factors = [0, 1, 2, 3].map((c) =>
+    terms.map((term) => {
+      const docs = stats.docs.get(`${c} ${term}`) ?? 0;
+      return docs === 0 ? 0 : LEXICAL_WEIGHTS[c]! * idf(rows, docs) * (k1 + 1);
+    }),
+  );
+  const params: unknown[] = [terms, ...factors, statuses, limit, k1 * (1 - BM25_B)];
   const param = (value: unknown): string => {
     params.push(value);
     return `$${params.length}`;
   };
-  // Each query term's place in the row's `terms` (null when absent): its counts are tfs[4p-3..4p].
-  const places = terms.map((term, i) => `array_position(r.terms, ${param(term)}::text) AS p${i}`);
-  // Summed column by column, term by term, as the in-memory index adds (invertedIndex.ts), with
-  // the same factors computed here: the same doubles, so the same scores. A term or column that
-  // cannot score is left out of the SQL.
+  // Columns no query term occurs in are left out of the SQL (their average length may be 0).
   const parts: string[] = [];
   for (let c = 0; c < 4; c++) {
-    let perToken: string | undefined;
-    for (const [i, term] of terms.entries()) {
-      const docs = stats.docs.get(`${c} ${term}`) ?? 0;
-      if (docs === 0) continue;
-      // A parameter PostgreSQL would not see used could not be typed: bound on first use.
-      perToken ??= param((k1 * BM25_B) / fts4AverageLength(stats.totals.get(c) ?? 0, rows));
-      const factor = param(LEXICAL_WEIGHTS[c]! * idf(rows, docs) * (k1 + 1));
-      const tf = `r.tfs[4 * p.p${i} - ${3 - c}]`;
-      parts.push(
-        `coalesce(${factor}::float8 * ${tf} / (${tf} + $4::float8 + ${perToken}::float8 * r.len${c}), 0)`,
-      );
-    }
+    if (factors[c]!.every((f) => f === 0)) continue;
+    const perToken = param((k1 * BM25_B) / fts4AverageLength(stats.totals.get(c) ?? 0, rows));
+    parts.push(`q.f${c} * p.tf${c} / (p.tf${c} + $8::float8 + ${perToken}::float8 * p.len${c})`);
   }
   if (parts.length === 0) return [];
-  const visible =
-    viewer === undefined ? '' : `AND (r.scope <> 'private' OR r.agent IS NOT DISTINCT FROM ${param(viewer)})`;
+  // One term (the budget often keeps only the rarest): a document has one posting, so no
+  // grouping: the top rows straight from the index range (~40% less of the server's time for a
+  // term in 8,600 documents at 100,000).
+  const single = terms.length === 1;
+  const visible = viewer === undefined ? '' : `AND (NOT p.private OR p.agent = ${param(viewer)})`;
   const result = await db.query<{ memoryId: string; doc: number; score: number }>(
-    `SELECT r.memory_id AS "memoryId", r.doc AS doc, ${parts.join(' + ')} AS score
-     FROM engram_recall_rows r CROSS JOIN LATERAL (SELECT ${places.join(', ')}) p
-     WHERE r.lexemes @@ $1::tsquery AND r.status = ANY($2::text[]) ${visible}
-     ORDER BY score DESC, r.doc
-     LIMIT $3`,
+    `SELECT r.memory_id AS "memoryId", s.doc, s.score FROM (
+       SELECT p.doc, ${single ? '' : 'sum'}(${parts.join(' + ')}) AS score
+       FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::float8[]) AS q(term, f0, f1, f2, f3)
+       JOIN engram_recall_postings p ON p.term = q.term
+       WHERE p.status = ANY($6::text[]) ${visible}
+       ${single ? '' : 'GROUP BY p.doc'}
+       ORDER BY score DESC, p.doc
+       LIMIT $7
+     ) s JOIN engram_recall_rows r ON r.doc = s.doc
+     ORDER BY s.score DESC, s.doc`,
     params,
   );
   return result.rows.map((row) => ({ memoryId: row.memoryId, doc: row.doc, score: Number(row.score) }));
-}
-
-/** `'a' | 'b'`: any of the terms (they hold only letters and digits; quoted all the same). */
-function tsquery(terms: readonly string[]): string {
-  return terms.map((term) => `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }
 
 interface Statistics {

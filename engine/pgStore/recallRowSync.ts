@@ -2,6 +2,7 @@ import { simpleTokens } from '../lexical/invertedIndex';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import { vectorFromBlob } from '../vectors/vectorBlob';
+import { deletePostings, insertPostings } from './recallPostings';
 import { ANY_COLUMN, ROW_COUNT } from './recallTables';
 import type { Queryable, VectorColumn } from './recallTables';
 
@@ -179,7 +180,21 @@ async function syncRows(db: Queryable, docs: readonly number[], rows: IndexedRow
     );
   for (const row of rows) delta.add(row.counts, row.lengths, 1);
   await db.query('DELETE FROM engram_recall_rows WHERE doc = ANY($1::integer[])', [docs]);
-  if (rows.length > 0) await insertRows(db, rows);
+  await deletePostings(db, old.rows);
+  if (rows.length > 0) {
+    await insertRows(db, rows);
+    await insertPostings(
+      db,
+      rows.map(({ source, counts, lengths }) => ({
+        doc: source.doc,
+        counts,
+        lengths,
+        status: source.status,
+        scope: source.scope,
+        agent: source.agent,
+      })),
+    );
+  }
   await applyDelta(db, delta);
 }
 
@@ -187,9 +202,9 @@ async function insertRows(db: Queryable, rows: IndexedRow[]): Promise<void> {
   const column = <T>(pick: (row: IndexedRow) => T): T[] => rows.map(pick);
   await db.query(
     `INSERT INTO engram_recall_rows (doc, memory_id, content, kind, layer, tags, scope, agent, status,
-       valid_from, valid_to, recorded_at, lexemes, terms, tfs, len0, len1, len2, len3)
+       valid_from, valid_to, recorded_at, terms, tfs, len0, len1, len2, len3)
      SELECT doc, memory_id, content, kind, layer, tags::jsonb, scope, agent, status,
-       valid_from, valid_to, recorded_at, array_to_tsvector(terms::text[]), terms::text[], tfs::integer[],
+       valid_from, valid_to, recorded_at, terms::text[], tfs::integer[],
        len0, len1, len2, len3
      FROM unnest($1::integer[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
        $8::text[], $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[],

@@ -7,6 +7,8 @@
  * (pgLexicalSearch.ts, pgVectorSearch.ts) instead of each process's sql.js copy.
  */
 
+import { POSTINGS_TABLE } from './recallPostings';
+
 /** Either a pg pool, one of its clients (inside a transaction), or a PGlite database. */
 export interface Queryable {
   query<R extends object>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
@@ -16,12 +18,13 @@ export interface Queryable {
 export type VectorColumn = 'vector' | 'real[]';
 
 /**
- * `lexemes`: the document's distinct index terms (the engine's own tokens, tokenizer.ts, so both
- * stores agree exactly) as a tsvector, found through its GIN index; `terms` the same terms in an
- * array and `tfs` their frequencies per column (content, context, tags, entities), four per term
- * in the terms' order, and `len0..len3` the columns' lengths: what BM25 scores with. Plain arrays,
- * not jsonb: scoring reads them for every matching row, and jsonb's lookups cost most of a query. `status`, `scope`, `agent`: the memory's current version, so the
- * statuses recall asks for and the visibility rule (memory/visibility.ts) are applied in SQL.
+ * One row per document of the engine's lexical index: `terms` its distinct index terms (the
+ * engine's own tokens, tokenizer.ts, so both stores agree exactly) and `tfs` their frequencies per
+ * column (content, context, tags, entities), four per term in the terms' order, and `len0..len3`
+ * the columns' lengths: what a rewrite subtracts from the statistics. Recall finds and scores
+ * documents through their postings (recallPostings.ts), which carry the same counts. `status`,
+ * `scope`, `agent`: the memory's current version, so the statuses recall asks for and the
+ * visibility rule (memory/visibility.ts) are applied in SQL (the dense channel joins these rows).
  */
 const ROWS = `
 CREATE TABLE IF NOT EXISTS engram_recall_rows (
@@ -37,7 +40,6 @@ CREATE TABLE IF NOT EXISTS engram_recall_rows (
   valid_from bigint,
   valid_to bigint,
   recorded_at bigint,
-  lexemes tsvector NOT NULL,
   terms text[] NOT NULL,
   tfs integer[] NOT NULL,
   len0 integer NOT NULL,
@@ -48,7 +50,10 @@ CREATE TABLE IF NOT EXISTS engram_recall_rows (
 
 const STATEMENTS = [
   ROWS,
-  'CREATE INDEX IF NOT EXISTS engram_recall_rows_lexemes ON engram_recall_rows USING gin (lexemes)',
+  // The first layout found documents through a tsvector's GIN index: postings replaced it.
+  'DROP INDEX IF EXISTS engram_recall_rows_lexemes',
+  'ALTER TABLE engram_recall_rows DROP COLUMN IF EXISTS lexemes',
+  POSTINGS_TABLE,
   'CREATE INDEX IF NOT EXISTS engram_recall_rows_memory ON engram_recall_rows (memory_id)',
   // Documents holding a term per column (0-3) and in any column (ANY_COLUMN): BM25's idf, and
   // which query terms are affordable (lexicalIndex.ts, MATCH_BUDGET).
@@ -59,7 +64,8 @@ const STATEMENTS = [
      PRIMARY KEY (term, col))`,
   // Tokens per column (0-3) and the number of documents (ROW_COUNT): FTS4's average lengths.
   'CREATE TABLE IF NOT EXISTS engram_recall_totals (col smallint PRIMARY KEY, total bigint NOT NULL)',
-  // Which transaction the rows were first built at (a store older than the tables is built once).
+  // Which transaction the rows were first built at, per layout (a store older than the tables,
+  // or than their layout, is built once).
   'CREATE TABLE IF NOT EXISTS engram_recall_meta (key text PRIMARY KEY, value text NOT NULL)',
 ];
 
@@ -109,18 +115,31 @@ async function pgvectorAvailable(db: Queryable): Promise<boolean> {
   }
 }
 
+/**
+ * The layout of the tables: a store whose rows were built in another one (or never) is built again
+ * whole at open. 2: postings (recallPostings.ts) in place of the first layout's tsvector.
+ */
+const BUILT_KEY = 'built_at_seq_2';
+
 /** The transaction the rows were built at, or undefined for a store whose rows were never built. */
 export async function rowsBuiltAt(db: Queryable): Promise<number | undefined> {
   const row = (
-    await db.query<{ value: string }>("SELECT value FROM engram_recall_meta WHERE key = 'built_at_seq'")
+    await db.query<{ value: string }>('SELECT value FROM engram_recall_meta WHERE key = $1', [BUILT_KEY])
   ).rows[0];
   return row ? Number(row.value) : undefined;
 }
 
+/** Empties the tables before a whole build: the statistics move by difference from what is there. */
+export async function clearRecallTables(db: Queryable): Promise<void> {
+  await db.query(
+    'TRUNCATE engram_recall_rows, engram_recall_postings, engram_recall_terms, engram_recall_totals, engram_recall_vectors',
+  );
+}
+
 export async function markRowsBuilt(db: Queryable, seq: number): Promise<void> {
   await db.query(
-    `INSERT INTO engram_recall_meta (key, value) VALUES ('built_at_seq', $1)
+    `INSERT INTO engram_recall_meta (key, value) VALUES ($1, $2)
      ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-    [String(seq)],
+    [BUILT_KEY, String(seq)],
   );
 }

@@ -13,7 +13,7 @@ import type { LockedJournal } from './pgJournal';
 import { searchLexicalInPostgres } from './pgLexicalSearch';
 import { allDocuments, changedDocuments, syncRecallRows } from './recallRowSync';
 import type { ReplicaRead } from './recallRowSync';
-import { markRowsBuilt, rowsBuiltAt } from './recallTables';
+import { clearRecallTables, markRowsBuilt, rowsBuiltAt } from './recallTables';
 import { ReplicaDatabase } from './replicaDatabase';
 
 /** What the replicated engine opens with: the engine's options without a database file. */
@@ -275,9 +275,10 @@ async function openReplica(
           return replica;
         },
       });
-      // A store whose recall tables were never built (new, or older than them) gets them whole.
+      // A store whose recall tables were never built (new, or older than them or their layout) gets them whole.
       const built = await rowsBuiltAt(locked.db);
       if (built === undefined) {
+        await clearRecallTables(locked.db);
         const read: ReplicaRead = (fn) => replica!.read(fn);
         await syncRecallRows(locked.db, read, read(allDocuments), journal.vectorColumn);
         await markRowsBuilt(locked.db, replica!.lastSeq);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Pool } from 'pg';
 import { Engram } from '../../engine/engram';
-import { searchLexical } from '../../engine/lexical/lexicalIndex';
+import { affordableTerms, MATCH_BUDGET, searchLexical } from '../../engine/lexical/lexicalIndex';
+import { queryTerms } from '../../engine/lexical/tokenizer';
 import { PgJournal } from '../../engine/pgStore/pgJournal';
 import { silentLogger } from '../../engine/host';
 import { startPostgres } from '../support/postgresServer';
@@ -12,6 +13,7 @@ import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { OLD_MEMORY, postgresStores, versionOneDatabase } from './contractStores';
 import { copyIntoRecallTables, LABELLED, rememberLabelled, sqlJsHost } from './recallFixture';
 import { searchLexicalInPostgres } from '../../engine/pgStore/pgLexicalSearch';
+import type { ReplicaRead } from '../../engine/pgStore/recallRowSync';
 
 /**
  * Recall on the PostgreSQL store reads PostgreSQL's own tables (engine/pgStore/recallTables.ts):
@@ -43,6 +45,61 @@ async function pgEngram(): Promise<{ engram: Engram; pool: Pool; schema: string 
   return { engram, pool: schemaPool(schema), schema };
 }
 
+/** A pool on a new store's schema (its tables made, nothing in them). */
+async function emptyStorePool(): Promise<Pool> {
+  const schema = `recall_${process.pid}_${++schemas}`;
+  await (await PgJournal.connect(postgres.url(), silentLogger, schema)).close();
+  return schemaPool(schema);
+}
+
+/** PostgreSQL's lexical search gives sql.js's ids in its order, scores within 1e-9. */
+async function assertSameLexical(pool: Pool, read: ReplicaRead, query: string, limit: number): Promise<void> {
+  const expected = read((r) => searchLexical(r, query, limit, ['active']));
+  const got = await searchLexicalInPostgres(pool, query, limit, ['active'], undefined);
+  assert.ok(expected.length > 0, query);
+  assert.deepEqual(
+    got.map((h) => h.memoryId),
+    expected.map((h) => h.memoryId),
+    query,
+  );
+  for (const [i, hit] of got.entries())
+    assert.ok(
+      Math.abs(hit.score - expected[i]!.score) < 1e-9,
+      `${query}: ${hit.score} ${expected[i]!.score}`,
+    );
+}
+
+/** Remembers one memory, closes, lets `tamper` change the tables, reopens: recall must find it. */
+async function rebuiltAtReopen(
+  tamper: (pool: Pool) => Promise<void>,
+  check: (pool: Pool, schema: string) => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
+  const { engram, pool, schema } = await pgEngram();
+  let reopened: Engram | undefined;
+  try {
+    const { memory } = await engram.call('remember', {
+      content: 'Invoices are generated on the first of the month',
+    });
+    await engram.close();
+    await tamper(pool);
+    reopened = await Engram.open({
+      dbPath: path.join(tempDir('engram-pgrecall-'), 'memory.db'),
+      store: postgres.url(),
+      storeSchema: schema,
+      sqlWasmPath: SQL_WASM_PATH,
+    });
+    const found = await reopened.call('recall', { query: 'invoices month', channels: ['lexical'] });
+    assert.deepEqual(
+      found.hits.map((h) => h.memory.id),
+      [memory.id],
+    );
+    await check(pool, schema);
+  } finally {
+    await reopened?.close();
+    await pool.end();
+  }
+}
+
 describe('recall on PostgreSQL', () => {
   it("recall's lexical candidates come from PostgreSQL's rows, written with each write", async () => {
     const { engram, pool } = await pgEngram();
@@ -58,7 +115,7 @@ describe('recall on PostgreSQL', () => {
         [memory.id],
       );
       // Taken out of PostgreSQL's index only (the replica still has it): the lexical channel no longer finds it.
-      await pool.query("UPDATE engram_recall_rows SET lexemes = ''::tsvector");
+      await pool.query('DELETE FROM engram_recall_postings');
       const after = await engram.call('recall', { query: 'stripe payments', channels: ['lexical'] });
       assert.deepEqual(after.hits, []);
     } finally {
@@ -118,6 +175,52 @@ describe('recall on PostgreSQL', () => {
     }
   });
 
+  it('the postings mirror the rows: each term of each row with its counts, lengths, status and owner', async () => {
+    const { engram, pool } = await pgEngram();
+    try {
+      const a = (await engram.call('remember', { content: 'Deploys run from main via the release job' }))
+        .memory;
+      const b = (await engram.call('remember', { content: 'Release tags are signed' })).memory;
+      const c = (await engram.call('remember', { content: 'Staging resets on Monday' })).memory;
+      await engram.call('remember', {
+        content: 'My deploy token rotates weekly',
+        scope: 'private',
+        actor: { agent: 'bob' },
+      });
+      await engram.call('edit', { id: a.id, changes: { content: 'Deploys run from the trunk branch only' } });
+      await engram.call('invalidate', { id: b.id, reason: 'no more tags' });
+      await engram.call('forget', { id: c.id });
+      const mismatched = await pool.query(
+        `SELECT p.term AS posting, x.term AS row_term, x.doc FROM engram_recall_postings p
+         FULL JOIN (SELECT e.term, r.doc, r.tfs[4 * e.i - 3] AS tf0, r.tfs[4 * e.i - 2] AS tf1,
+             r.tfs[4 * e.i - 1] AS tf2, r.tfs[4 * e.i] AS tf3, r.len0, r.len1, r.len2, r.len3, r.status,
+             (r.scope IS NULL OR r.scope = 'private') AS private,
+             CASE WHEN r.scope IS NULL OR r.scope = 'private' THEN r.agent END AS agent
+           FROM engram_recall_rows r, unnest(r.terms) WITH ORDINALITY e(term, i)) x
+         ON x.term = p.term AND x.doc = p.doc
+         WHERE p.doc IS NULL OR x.doc IS NULL
+           OR (p.tf0, p.tf1, p.tf2, p.tf3, p.len0, p.len1, p.len2, p.len3, p.status, p.private, p.agent)
+              IS DISTINCT FROM (x.tf0, x.tf1, x.tf2, x.tf3, x.len0, x.len1, x.len2, x.len3, x.status, x.private, x.agent)`,
+      );
+      assert.deepEqual(mismatched.rows, []);
+      const owners = await pool.query<{ agent: string | null; n: string }>(
+        'SELECT agent, count(*) AS n FROM engram_recall_postings WHERE private GROUP BY agent',
+      );
+      assert.deepEqual(
+        owners.rows.map((r) => r.agent),
+        ['bob'],
+      );
+      assert.deepEqual(
+        (await engram.call('recall', { query: 'release tags signed', channels: ['lexical'] })).hits,
+        [],
+        'an invalidated memory is not an active candidate',
+      );
+    } finally {
+      await engram.close();
+      await pool.end();
+    }
+  });
+
   it('a write PostgreSQL refuses at append leaves no row behind', async () => {
     const { engram, pool, schema } = await pgEngram();
     try {
@@ -157,33 +260,34 @@ describe('recall on PostgreSQL', () => {
   });
 
   it('a store at the newest schema made before the recall tables gets them built at its next open', async () => {
-    const { engram, pool, schema } = await pgEngram();
-    let reopened: Engram | undefined;
-    try {
-      const { memory } = await engram.call('remember', {
-        content: 'Invoices are generated on the first of the month',
-      });
-      await engram.close();
-      // As a store written by a server without these tables left it: the journal alone.
+    // As a store written by a server without these tables left it: the journal alone.
+    await rebuiltAtReopen(async (pool) => {
       await pool.query(
-        'DROP TABLE engram_recall_rows, engram_recall_terms, engram_recall_totals, engram_recall_vectors, engram_recall_meta',
+        'DROP TABLE engram_recall_rows, engram_recall_postings, engram_recall_terms, engram_recall_totals, engram_recall_vectors, engram_recall_meta',
       );
-      const dbPath = path.join(tempDir('engram-pgrecall-'), 'memory.db');
-      reopened = await Engram.open({
-        dbPath,
-        store: postgres.url(),
-        storeSchema: schema,
-        sqlWasmPath: SQL_WASM_PATH,
-      });
-      const found = await reopened.call('recall', { query: 'invoices month', channels: ['lexical'] });
-      assert.deepEqual(
-        found.hits.map((h) => h.memory.id),
-        [memory.id],
-      );
-    } finally {
-      await reopened?.close();
-      await pool.end();
-    }
+    });
+  });
+
+  it('a store built in the first layout (a tsvector, no postings) is built again whole at its next open', async () => {
+    await rebuiltAtReopen(
+      async (pool) => {
+        // As team4's layout left a store: rows and statistics, the first layout's marker, no postings.
+        await pool.query('DROP TABLE engram_recall_postings');
+        await pool.query('ALTER TABLE engram_recall_rows ADD COLUMN lexemes tsvector');
+        await pool.query("UPDATE engram_recall_meta SET key = 'built_at_seq'");
+      },
+      async (pool, schema) => {
+        const totals = await pool.query<{ total: string }>(
+          'SELECT total FROM engram_recall_totals WHERE col = 4',
+        );
+        assert.equal(totals.rows[0]?.total, '1', 'the rebuild counted the document once');
+        const column = await pool.query(
+          "SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND column_name = 'lexemes'",
+          [schema],
+        );
+        assert.deepEqual(column.rows, [], 'the tsvector column is gone');
+      },
+    );
   });
 
   it("another agent's private memory is never a lexical candidate, in the SQL itself", async () => {
@@ -212,25 +316,48 @@ describe('recall on PostgreSQL', () => {
   });
 
   it('ranks as sql.js does: the same ids and BM25 scores for every labelled query', async () => {
-    const schema = `recall_${process.pid}_${++schemas}`;
-    await (await PgJournal.connect(postgres.url(), silentLogger, schema)).close();
-    const pool = schemaPool(schema);
+    const pool = await emptyStorePool();
     const local = await sqlJsHost();
     try {
       await rememberLabelled(local.call);
       assert.equal(await copyIntoRecallTables(pool, local.read), 'real[]');
-      for (const { query } of LABELLED) {
-        const expected = local.read((r) => searchLexical(r, query, 20, ['active']));
-        const got = await searchLexicalInPostgres(pool, query, 20, ['active'], undefined);
-        assert.ok(expected.length > 0, query);
-        assert.deepEqual(
-          got.map((h) => h.memoryId),
-          expected.map((h) => h.memoryId),
-          query,
-        );
-        for (const [i, hit] of got.entries())
-          assert.ok(Math.abs(hit.score - expected[i]!.score) < 1e-9, query);
+      for (const { query } of LABELLED) await assertSameLexical(pool, local.read, query, 20);
+    } finally {
+      await local.close();
+      await pool.end();
+    }
+  });
+
+  it("past the term budget it keeps sql.js's terms: the same ids and scores on 3,200 memories", async () => {
+    const pool = await emptyStorePool();
+    const local = await sqlJsHost();
+    try {
+      const parts = [
+        ['loader', 'cache', 'router', 'queue', 'parser', 'worker', 'scheduler'],
+        ['billing', 'search', 'auth', 'upload', 'export', 'mail', 'audit', 'report', 'admin', 'feed', 'chat'],
+      ];
+      const memories = Array.from({ length: MATCH_BUDGET + 200 }, (_, i) => ({
+        content: `Note ${i}: the ${parts[0]![i % 7]} of ${parts[1]![i % 11]} retries ${i % 50} times`,
+        ...(i % 3 === 0 ? { context: `owned by team ${i % 17}` } : {}),
+        ...(i % 5 === 0 ? { tags: [parts[1]![i % 11]!] } : {}),
+      }));
+      for (let i = 0; i < memories.length; i += 500)
+        await (local.call as (m: string, p: unknown) => Promise<unknown>)('rememberMany', {
+          memories: memories.slice(i, i + 500),
+        });
+      await copyIntoRecallTables(pool, local.read);
+      let budgeted = 0;
+      for (const query of [
+        'loader billing retries 7',
+        'queue of search team 3',
+        'parser audit 42 times',
+        'cache',
+      ]) {
+        const all = queryTerms(query);
+        if (local.read((r) => affordableTerms(r, all)).length < all.length) budgeted++;
+        await assertSameLexical(pool, local.read, query, 30);
       }
+      assert.ok(budgeted >= 2, `the budget left terms out of ${budgeted} queries`);
     } finally {
       await local.close();
       await pool.end();
