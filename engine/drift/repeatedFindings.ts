@@ -59,5 +59,6 @@ function documentsItem(text: string, claim: ClaimReport): boolean {
 function bareName(text: string, claim: ClaimReport): boolean {
   const written = text.slice(claim.span[0], claim.span[1]).replace(/^[`'"]|[`'"]$/g, '');
   if (written !== claim.subject && written !== claim.subject.split('.').at(-1)) return false;
-  return !/^[`'"]?\s*\(/.test(text.slice(claim.span[1]));
+  // `maxAge(` is a call; "`maxAge` (default: none)" is the name, its code span closed.
+  return !/^\s*\(/.test(text.slice(claim.span[1]));
 }

@@ -33,7 +33,7 @@ describe('drift: a false name the memory repeats', () => {
       'Set `maxAge` to expire old items.',
       '',
       '* `max` The maximum size of the cache.',
-      '* `maxAge` Maximum age in ms. Old items are dropped when you get them.',
+      '* `maxAge` (default: none) Maximum age in ms. Old items are dropped when you get them.',
       '* `stale` By default, if you set a `maxAge`, stale items are only dropped on `get(key)`.',
     ].join('\n');
     const id = await rememberAt(test, text, BEFORE_CHANGE);
