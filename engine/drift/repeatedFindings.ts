@@ -2,12 +2,12 @@ import type { ClaimReport } from './driftReport';
 
 /**
  * One finding per false statement. An options list that documents a removed option in its own
- * item (`* \`maxAge\` Maximum age in ms.`) and names it in passing elsewhere ("if you set a
- * \`maxAge\`") states one thing that is false, and the user should see it once: on the item that
+ * item ("* `maxAge` Maximum age in ms.") and names it in passing elsewhere ("if you set a
+ * `maxAge`") states one thing that is false, and the user should see it once: on the item that
  * documents it, with the spans of the passing mentions, rather than once per mention. Only the
  * bare name merges, and only into such an item (mentions of a name no item documents, a call with
  * arguments, a path, a default beside its option are statements of their own); so do two findings
- * that the same default changed ("Default: \`30e3\` ... Defaults to 30 seconds."), into the first.
+ * that the same default changed ("Default: `30e3` ... Defaults to 30 seconds."), into the first.
  * A repeat the rewrite would change (a repaired value) keeps its finding; a repaired one with
  * repeats also asks for review, since the rewrite cannot reach them (driftRepair). Doubtful
  * findings are shown for review as they are.
@@ -49,7 +49,7 @@ function staleKey(claim: ClaimReport): string | undefined {
   return [claim.kind, claim.subject, claim.negated, evidence.reason, cause].join('\u0000');
 }
 
-/** The name opens a list item: `* \`maxAge\` Maximum age in ms.`, `- **maxAge**: ...`. */
+/** The name opens a list item: "* `maxAge` Maximum age in ms.", "- **maxAge**: ...". */
 function documentsItem(text: string, claim: ClaimReport): boolean {
   const lineStart = text.lastIndexOf('\n', claim.span[0] - 1) + 1;
   return /^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[`*_]*$/.test(text.slice(lineStart, claim.span[0]));
