@@ -21,6 +21,7 @@ import { DRIFT_STATUSES, VERDICTS } from './claimTypes';
 import { verifyAll } from './claimVerifier';
 import { withDefaultsOfGoneOptions } from './goneOptionDefaults';
 import type { DriftReport, MemoryDrift, Repair } from './driftReport';
+import { oneFindingPerFact } from './repeatedFindings';
 import { DRIFTED, driftScore, driftStatusOf, falseSince, saysMoreThan } from './driftStatus';
 import { createVerificationContext, historyNote } from './verificationContext';
 import type { VerificationContext } from './verificationContext';
@@ -250,21 +251,24 @@ function recordResults(
         excerpt: memory.content.slice(0, 200),
         validTo: memory.validTo,
         suggestion: suggestionFor(status, checks),
-        claims: claims.map((claim, i) => {
-          const check = checks[i] as ClaimCheck;
-          return {
-            kind: claim.kind,
-            subject: claim.subject,
-            span: claim.span,
-            negated: claim.negated,
-            ...(claim.file === undefined ? {} : { file: claim.file }),
-            ...(claim.fileSpan === undefined ? {} : { fileSpan: claim.fileSpan }),
-            ...(claim.line === undefined ? {} : { line: claim.line }),
-            ...(claim.version === undefined ? {} : { version: claim.version }),
-            verdict: check.verdict,
-            evidence: check.evidence,
-          };
-        }),
+        claims: oneFindingPerFact(
+          memory.content,
+          claims.map((claim, i) => {
+            const check = checks[i] as ClaimCheck;
+            return {
+              kind: claim.kind,
+              subject: claim.subject,
+              span: claim.span,
+              negated: claim.negated,
+              ...(claim.file === undefined ? {} : { file: claim.file }),
+              ...(claim.fileSpan === undefined ? {} : { fileSpan: claim.fileSpan }),
+              ...(claim.line === undefined ? {} : { line: claim.line }),
+              ...(claim.version === undefined ? {} : { version: claim.version }),
+              verdict: check.verdict,
+              evidence: check.evidence,
+            };
+          }),
+        ),
       });
     }
     return results;

@@ -61,7 +61,10 @@ function plannedRepairs(memory: MemoryDrift, content: string): FixAction[] {
   const moved = claims.filter(
     (c) => (c.verdict === 'moved' && c.evidence.target !== undefined) || c.evidence.repair !== undefined,
   );
-  const stale = claims.filter((c) => c.verdict === 'stale' && c.evidence.repair === undefined);
+  // A repaired value the memory repeats in words ("Defaults to 30 seconds") is left for review.
+  const stale = claims.filter(
+    (c) => c.verdict === 'stale' && (c.evidence.repair === undefined || c.repeats !== undefined),
+  );
   if (memory.status === 'dead') {
     const validTo = memory.validTo ?? undefined;
     return [

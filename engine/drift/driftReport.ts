@@ -10,6 +10,8 @@ export interface ClaimReport {
   fileSpan?: [number, number];
   line?: number;
   version?: string;
+  /** Other mentions of the same false statement in the memory (one finding, shown once). */
+  repeats?: Array<[number, number]>;
   verdict: Verdict;
   evidence: ClaimEvidence;
 }
