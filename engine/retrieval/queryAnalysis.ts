@@ -59,6 +59,18 @@ export function classifyIntent(query: string): Intent {
   return 'what';
 }
 
+/** Asked of the assistant, not about a recommendation someone made ("what book did Tim recommend"). */
+const ADVICE =
+  /\b(?:can|could|would|will) you (?:\w+ ){0,2}?(?:recommend|suggest|advise)\b|\b(?:any|some|have) (?:\w+ )?(?:advice|tips|ideas|suggestions|recommendations)\b|\b(?:what|where|which|how) should i\b|\bshould i\b|\bdo you think\b|\b(?:recommend|suggest) (?:me|something)\b/i;
+
+/**
+ * A request for a recommendation or advice ("can you suggest a show for tonight?", "any tips?"):
+ * what answers it is what the user said they like, own or do, seldom in the question's words.
+ */
+export function asksForAdvice(query: string): boolean {
+  return ADVICE.test(query);
+}
+
 /**
  * Finds the query's entities in the graph: those the extractor recognises, and any query term or
  * capitalised word that is an alias of a known entity (so "caroline" finds Caroline).

@@ -22,7 +22,7 @@ import type { SqlReader } from '../store/sqlAccess';
 import { cachedSessionsOf, searchLexicalInMemory } from '../lexical/liveLexicalIndex';
 import { memoryBiasedPageRank } from './pagerank';
 import { scoredTop } from './scoredTop';
-import { analyzeQuery } from './queryAnalysis';
+import { analyzeQuery, asksForAdvice } from './queryAnalysis';
 import { boundedQuery } from './queryLimit';
 import type { Intent } from './queryAnalysis';
 import type { CodeChannelHit } from './recallSources';
@@ -160,14 +160,20 @@ export async function recall(
       for (const hit of found) codeHits.set(hit.memoryId, hit);
       return found;
     });
+  let denseEqual = false;
   if (wanted.has('dense') && dense) {
     const t = performance.now();
     const found = await dense.search(query, depth);
     // A natural-language sentence encoder does not read code (USE-lite: CoSQA MRR 0.04 against
     // BM25's 0.31): a supporting model leaves codebase memories to the text channels.
     const ranked = dense.supportOnly ? store.read((r) => withoutCodebase(r, found)) : found;
+    // A request for advice is answered by what the user said they like or do, seldom in the
+    // question's words: there even a supporting model ranks as an equal of the lexical channel.
+    denseEqual = dense.supportOnly === true && asksForAdvice(query);
     // A supporting model's fill-ins (see supportOnly) enter below the text matches they follow.
-    const weight = weights.dense * (dense.supportOnly ? SUPPORTING_DENSE_SHARE : 1);
+    const weight = denseEqual
+      ? weights.lexical
+      : weights.dense * (dense.supportOnly ? SUPPORTING_DENSE_SHARE : 1);
     results.push({ name: 'dense', weight, ranked });
     timings.push({
       name: 'dense',
@@ -211,7 +217,7 @@ export async function recall(
   }
 
   const support = new Set(SUPPORT_CHANNELS);
-  if (dense?.supportOnly) support.add('dense');
+  if (dense?.supportOnly && !denseEqual) support.add('dense');
   const fused = reciprocalRankFusion(supportOnly(results, support, k));
   const pool = fused.slice(0, Math.max(k * 3, 30));
   const dropped: RecallTrace['dropped'] = [];

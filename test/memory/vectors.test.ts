@@ -67,6 +67,44 @@ describe('memories with the default embedding model', () => {
     assert.equal(dense.hits.length, 3);
   });
 
+  it('fuses the supporting model as an equal of the words for an advice request, and only then', async () => {
+    const test = await hostWithModel();
+    for (const content of [
+      'Remind me tonight to recommend the new deploy checklist to the ops team',
+      'The tax office called tonight about the show-cause letter',
+      'I love science fiction shows; my favourite show is The Expanse',
+      'Tonight the landlord asked me to recommend a plumber',
+      'My car needs new tires before the winter',
+    ])
+      await test.call('remember', { content });
+    const weightOf = (result: { trace?: { channels: Array<{ name: string; weight: number }> } }) =>
+      result.trace!.channels.find((c) => c.name === 'dense')!.weight;
+    // Three memories share more of the request's words than the one about what the user likes.
+    const advice = 'Can you recommend a show for tonight?';
+    const words = await test.call('recall', { query: advice, k: 3, channels: ['lexical'] });
+    assert.ok(words.hits.every((h) => !/science fiction/.test(h.memory.content)));
+    const asked = await test.call('recall', { query: advice, k: 3, explain: true });
+    assert.equal(weightOf(asked), 1);
+    assert.ok(asked.hits.some((h) => /science fiction/.test(h.memory.content)));
+    // Any other question keeps the model in support: it does not re-rank what the words found.
+    const other = await test.call('recall', {
+      query: 'Which show did the tax office call about?',
+      k: 3,
+      explain: true,
+    });
+    assert.ok(weightOf(other) < 0.5);
+    const otherWords = await test.call('recall', {
+      query: 'Which show did the tax office call about?',
+      k: 3,
+      channels: ['lexical'],
+    });
+    // (It only fills the list past what the words found.)
+    assert.deepEqual(
+      other.hits.slice(0, otherWords.hits.length).map((h) => h.memory.id),
+      otherWords.hits.map((h) => h.memory.id),
+    );
+  });
+
   it('updates a near-duplicate semantic memory, keeps exact repeats unchanged, and never merges other layers', async () => {
     const test = await hostWithModel();
     const first = await test.call('remember', {

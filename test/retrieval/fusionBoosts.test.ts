@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { boostsFor, recencyFactor } from '../../engine/retrieval/boosts';
 import { reciprocalRankFusion } from '../../engine/retrieval/fusion';
-import { classifyIntent } from '../../engine/retrieval/queryAnalysis';
+import { asksForAdvice, classifyIntent } from '../../engine/retrieval/queryAnalysis';
 import type { Memory } from '../../engine/memory/types';
 import { memoryFixture } from '../support/memoryFixture';
 
@@ -107,6 +107,27 @@ describe('intent classification', () => {
   ] as const) {
     it(`"${query}" -> ${intent}`, () => assert.equal(classifyIntent(query), intent));
   }
+});
+
+describe('advice requests', () => {
+  it('are recommendation, suggestion and advice questions, not questions about what happened', () => {
+    for (const query of [
+      'Can you recommend some resources where I can learn more about video editing?',
+      "I've been feeling like my chocolate chip cookies need something extra. Any advice?",
+      'Can you suggest some activities that I can do in the evening?',
+      'Any tips for my slow cooker?',
+      'Do you think it would be a good idea to attend my high school reunion?',
+      'What should I serve for dinner this weekend?',
+    ])
+      assert.equal(asksForAdvice(query), true, query);
+    for (const query of [
+      'How many days did I spend in Hawaii?',
+      'Which show did I start watching first?',
+      'Why did we choose sql.js?',
+      'where is the retry logic implemented',
+    ])
+      assert.equal(asksForAdvice(query), false, query);
+  });
 });
 
 describe('tie-aware ranks', () => {

@@ -15,6 +15,8 @@
  * `--misses CATEGORY[,CATEGORY]` (or `all`) prints on stderr, for engram-hybrid, each question of
  * those categories (bare: all) whose gold is not all in the top 5, with what ranked above it
  * (missReport.ts; rank `-` is below the 10 the bench asks for).
+ * `--haystack [N]` scores LongMemEval as its authors run it, each question over its own history: its
+ * evidence and N (default 40) other sessions of the pool chosen by a fixed rule (haystack.ts).
  * CoSQA's scores come per half of its fixed split (cosqaSplit.ts); `--split tuning` runs only
  * the tuning half's queries there too.
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
@@ -41,6 +43,8 @@ import { startRun, writeRecord } from '../figures/benchRecord';
 import { kSweep } from './kSweep';
 import { parseHalf, questionHalf } from './questionSplit';
 import { missLines } from './missReport';
+import { haystacks, withinHaystack } from './haystack';
+import { MAX_RECALL_K } from '../../../engine/retrieval/recall';
 
 const sqlWasmPath = createRequire(__filename).resolve('sql.js/dist/sql-wasm.wasm');
 const args = process.argv.slice(2);
@@ -163,7 +167,15 @@ async function evaluate(
   layer: string,
   kind: string,
   metrics: Record<string, (ranked: string[], gold: string[]) => number>,
+  /** Per query, the documents it may rank (haystack.ts): the ranking over the corpus is cut to them. */
+  restrict?: Map<string, Set<string>>,
 ): Promise<Record<System, Scores>> {
+  // Cut to a haystack, a ranking must reach past the pool's top 10 to fill the haystack's.
+  const depth = restrict ? MAX_RECALL_K : 10;
+  const cut = (query: BenchQuery, ranked: string[]) => {
+    const haystack = restrict?.get(query.id);
+    return haystack ? withinHaystack(ranked, haystack) : ranked;
+  };
   const perQuery: Record<
     System,
     Array<{ category: string; values: Record<string, number> }>
@@ -177,7 +189,8 @@ async function evaluate(
           Object.entries(metrics).map(([name, fn]) => [name, fn(ranked, query.gold)]),
         ),
       });
-    for (const query of corpus.queries) score('bm25-plain', query, baseline.search(query.text, 10));
+    for (const query of corpus.queries)
+      score('bm25-plain', query, cut(query, baseline.search(query.text, restrict ? corpus.docs.length : 10)));
     const base = await load(corpus, layer, kind);
     loadTimes.push({ corpus: corpus.name, docs: corpus.docs.length, seconds: round(base.loadSeconds, 1) });
     await base.host.close();
@@ -186,7 +199,7 @@ async function evaluate(
       if (system === 'engram-dense' && !withDense) continue;
       const loaded = await copyOf(base, system);
       for (const query of corpus.queries) {
-        const ranked = await rankWithEngram(loaded, query, channels, 10);
+        const ranked = cut(query, await rankWithEngram(loaded, query, channels, depth));
         score(system, query, ranked);
         if (system === 'engram-hybrid' && missCategories?.some((c) => c === 'all' || c === query.category))
           for (const line of missLines(query, ranked, (id) => textOf.get(id), 5))
@@ -316,11 +329,27 @@ async function main(): Promise<void> {
       corpus.queries = corpus.queries.filter((q) => questionHalf(q.id) === half);
       results['split'] = half;
     }
-    results['longmemeval'] = await evaluate([corpus], 'episodic', 'interaction', {
-      'recall_any@5': (r, g) => hitAt(r, g, 5),
-      'recall_all@5': (r, g) => recallAllAt(r, g, 5),
-      'ndcg@10': (r, g) => ndcgAt(r, g, 10),
-    });
+    const lmeMetrics = {
+      'recall_any@5': (r: string[], g: string[]) => hitAt(r, g, 5),
+      'recall_all@5': (r: string[], g: string[]) => recallAllAt(r, g, 5),
+      'ndcg@10': (r: string[], g: string[]) => ndcgAt(r, g, 10),
+    };
+    const haystackSize = flag('--haystack');
+    if (haystackSize === undefined)
+      results['longmemeval'] = await evaluate([corpus], 'episodic', 'interaction', lmeMetrics);
+    else {
+      const size = Number(haystackSize[0] ?? 40);
+      if (!Number.isInteger(size) || size < 1)
+        throw new Error(`--haystack: expected a number of sessions; got "${haystackSize[0] ?? ''}"`);
+      results['longmemeval-haystack'] = await evaluate(
+        [corpus],
+        'episodic',
+        'interaction',
+        lmeMetrics,
+        haystacks(corpus, size),
+      );
+      results['haystack'] = size;
+    }
   }
   const cosqa = dataset(
     '--cosqa',
