@@ -15,7 +15,7 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
   RUN_CHAR[c.charCodeAt(0)] = 1;
 const MIN_RUN = 34;
 const PREFIXED_RE =
-  /^([A-Za-z][A-Za-z0-9]{1,7})([_-])((?:[A-Za-z0-9]{1,4}\2)?[A-Za-z0-9][A-Za-z0-9+/=_-]{31,255})$/;
+  /^([A-Za-z][A-Za-z0-9]{1,7})([_-])(?:[A-Za-z0-9]{1,4}\2)?([A-Za-z0-9][A-Za-z0-9+/=_-]{31,255})$/;
 /** Before a token, these make it part of a host, an address, a port or an escape; after one, an address. */
 const JOINS_BEFORE = new Set(['.', '@', ':', '%']);
 const JOINS_AFTER = new Set(['@']);
@@ -24,7 +24,7 @@ const MAX_STARTS = 8;
 /** Digests and encodings name their algorithm the same way (`sha512-<base64>` in lock files). */
 const NOT_ISSUERS = /^(?:sha\d*|md5|blake\d*|base\d*|hex|utf\d*|x\d*|v\d*)$/i;
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_IN_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /**
  * Letters and digits each at least six times, alternating at least eight times, and at most one
@@ -33,8 +33,12 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 function drawnBody(body: string): boolean {
   // `capture-bench-<hex>/db0/memory`: words joined to a hash are a name or a path, not a key.
   // `entire-sessions/<uuid>`: with a slash, not even one such word (a directory's name).
-  const words = body.split(/[_/-]/).filter((w) => w.length < 16 && !/\d/.test(w));
+  const parts = body.split(/[_/-]/);
+  const words = parts.filter((w) => w.length < 16 && !/\d/.test(w));
   if (words.length > (body.includes('/') ? 0 : 1)) return false;
+  // The drawn part starts right after the name: `write_file-<time>-<hex>` is a call's id, and
+  // `model_session_id=<uuid>` an assignment (`=` only pads the end of a key).
+  if (words[0] === parts[0] || /=[^=]/.test(body)) return false;
   const chars = body.replace(/[^A-Za-z0-9]/g, '');
   if (chars.length < 28 || /(.)\1{5}/.test(chars)) return false; // `sk-AAAAAAAA...`: a stand-in
   const classes = chars.replace(/[A-Za-z]/g, 'a').replace(/[0-9]/g, '0');
@@ -56,8 +60,8 @@ function isPrefixedToken(candidate: string): boolean {
   const m = PREFIXED_RE.exec(candidate);
   if (m === null) return false;
   const [, prefix, , body] = m as unknown as [string, string, string, string];
-  // A UUID after a name (`session-<uuid>`) is an id far more often than a key.
-  return !NOT_ISSUERS.test(prefix) && !UUID_RE.test(body) && drawnBody(body);
+  // A UUID after a name or a date (`session-<uuid>`, `2026-01-13-<uuid>`) is an id far more often than a key.
+  return !NOT_ISSUERS.test(prefix) && !UUID_IN_RE.test(body) && drawnBody(body);
 }
 
 export const detectPrefixedTokens: SecretDetector = (text, out) => {
@@ -72,7 +76,13 @@ export const detectPrefixedTokens: SecretDetector = (text, out) => {
     start = end + 1;
     if (end - runStart < MIN_RUN) continue;
     if (JOINS_AFTER.has(text[end] ?? '')) continue;
-    let at = JOINS_BEFORE.has(text[runStart - 1] ?? '') ? nextStart(text, runStart, end) : runStart;
+    const before = text[runStart - 1] ?? '';
+    // After a backslash the run's first letter is an escape's (`\n<token>` in a JSON line).
+    let at = JOINS_BEFORE.has(before)
+      ? nextStart(text, runStart, end)
+      : before === '\\'
+        ? runStart + 1
+        : runStart;
     for (let tries = 0; at !== -1 && end - at >= MIN_RUN && tries < MAX_STARTS; tries++) {
       if (isPrefixedToken(text.slice(at, end))) {
         out.push({ kind: 'token', start: at, end });

@@ -86,6 +86,7 @@ describe('keys issued as a short name, a separator and a long drawn body', () =>
       [`export SERVICE_KEY_A=lsv9_pt_${HEX_BODY}_3ced253912`, 'export SERVICE_KEY_A=[REDACTED:token]'],
       [`GET /v1/keys/pri_${HEX_BODY} HTTP/1.1`, 'GET /v1/keys/[REDACTED:token] HTTP/1.1'],
       [`launched with api-${BASE36_BODY}`, 'launched with [REDACTED:token]'],
+      [String.raw`"text":"key:\npri_${HEX_BODY}"`, String.raw`"text":"key:\n[REDACTED:token]"`],
     ],
     [
       // Ids of agents' transcripts are shorter; a UUID after a name is an id; digests name their algorithm.
@@ -95,6 +96,9 @@ describe('keys issued as a short name, a separator and a long drawn body', () =>
       `key = "sk-${'A'.repeat(48)}"`,
       `/tmp/engram-capture-bench-${HEX_BODY}/db0/memory.db`,
       'cli/.git/entire-sessions/85f99978-1851-42ee-9aac-0c9fe2e61b70.json',
+      // Ids and assignments found in real transcripts (entireio/cli's Claude Code sessions).
+      'model_session_id=d69e1edc-3d9d-4300-87ee-bb95323e000b and write_file-1768510312836-c85bc7ab6bf4a8',
+      String.raw`"id":"x\n2026-01-13-d488d465-0877-473a-8dc1-8a3e0c9c6f91"`,
     ],
   );
 });
