@@ -16,6 +16,10 @@ const SPACED_KEY_RE =
 const ARGUMENT_RE = /\([ \t]{0,8}(["'])([A-Za-z_][\w.-]{0,63})\1[ \t]{0,8},[ \t]{0,8}(?=["'`])/g;
 /** `<apiToken>...</apiToken>`: an XML element named for a secret, its text the value. */
 const ELEMENT_RE = /<([A-Za-z_][\w.-]{0,63})>[ \t\r\n]{0,64}(?=[^<\s])/g;
+/** `Your API key is 2afd...`: prose naming a secret, then its value; only a drawn value counts. */
+const PROSE_RE = /(?<![\w.-])([A-Za-z][\w-]{0,31})[ \t]{1,4}is[ \t]{1,4}(?=["'`]?[A-Za-z0-9])/g;
+/** Prose says `is` after almost any word: only a secret's word before it is worth the scan above. */
+const PROSE_HINT_RE = /(?:pass(?:wd|word|phrase)?|pwd|secret|token|key|credentials?)[ \t]{1,4}is[ \t]/i;
 /** `--password=...` and `--token ...` on command lines. */
 const FLAG_RE = /(?<![\w-])--([A-Za-z][\w-]{0,63})(=|[ \t]{1,8})/g;
 const UNQUOTED_VALUE_RE = /[^\s'"`,;)}\]<>&]{1,1024}/y;
@@ -74,11 +78,16 @@ function kindOfKey(key: string): string | undefined {
   if (last === 'secret') return 'secret';
   if (last === 'token') return 'token';
   if (last === 'apikey') return 'api-key';
+  // `credentials: "include"` is code as often as `credentials: <key>` is a key: only drawn values count.
+  if (last === 'credentials' || last === 'credential') return ANY_KEY;
   if (last === 'key' && previous !== undefined) {
     if (previous.endsWith('api') || previous === 'access') return 'api-key';
     if (SECRET_KEY_QUALIFIERS.has(previous)) return 'secret';
   }
-  return last === 'key' ? ANY_KEY : undefined;
+  if (last === 'key') return ANY_KEY;
+  // One word that ends in a key's or a token's name (`hapikey`, `DUO_SKEY`, `authtoken`): as a
+  // plain key, only a drawn value counts, so `monkey` or `turkey` with a word after them stay.
+  return /^[a-z0-9]{1,12}(?:key|token|secret)$/.test(last) ? ANY_KEY : undefined;
 }
 
 /**
@@ -92,16 +101,31 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const DRAWN_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9+/=_.-]{19,}$/;
 
 /**
- * Whether a value under a plain `key` name was drawn at random: a UUID, mixed case with digits
- * (looksGenerated), or letters and digits each at least four times that alternate often, as
+ * Whether a value under a plain `key` name was drawn at random: the whole value, or one of its
+ * pieces when it is a pair or carries a tail (`user:<key>`, `<key>:c*X`, `_<key>=`, `<key>%gtj`):
+ * split at characters no key is written with and trimmed of punctuation at the front.
+ */
+function looksDrawnKey(value: string): boolean {
+  if (looksDrawnPiece(value)) return true;
+  for (const piece of value.split(/[^A-Za-z0-9+/=_.-]+/)) {
+    const trimmed = piece.replace(/^[^A-Za-z0-9]+/, '');
+    if (trimmed !== value && looksDrawnPiece(trimmed)) return true;
+  }
+  return false;
+}
+
+/**
+ * A UUID, mixed case with digits (looksGenerated), mixed case without digits whose case changes
+ * all along (random letters do; `XMLHttpRequestEventTarget` and camelCase names run a word's
+ * letters in one case), or letters and digits each at least four times that alternate often, as
  * random base-36 does (`e8hwspf91879g0u267yq...`) and names and versions do not (`cache_v2`,
  * `release-2024.01.15`).
  */
-function looksDrawnKey(value: string): boolean {
+function looksDrawnPiece(value: string): boolean {
   if (UUID_RE.test(value)) return true;
   if (!DRAWN_KEY_RE.test(value) || CODE_PATH_RE.test(value)) return false;
   if (/(.)\1{5}/.test(value)) return false; // `4b1dXXXXXXXX...`: a stand-in, not drawn
-  if (looksGenerated(value)) return true;
+  if (looksGenerated(value) || casesDrawn(value)) return true;
   const classes = value
     .replace(/[^A-Za-z0-9]/g, '')
     .replace(/[A-Za-z]/g, 'a')
@@ -112,6 +136,18 @@ function looksDrawnKey(value: string): boolean {
   return letters >= 4 && digits >= 4 && alternations >= 6;
 }
 
+/** Letters only, at least five of each case, changing case at a third of the letters or more, never six in one case. */
+function casesDrawn(value: string): boolean {
+  const cases = value
+    .replace(/[^A-Za-z]/g, '')
+    .replace(/[A-Z]/g, 'U')
+    .replace(/[a-z]/g, 'l');
+  if (/\d/.test(value) || /U{6}|l{6}/.test(cases)) return false;
+  const upper = cases.replace(/l/g, '').length;
+  const changes = cases.split('').filter((c, i) => i > 0 && c !== cases[i - 1]).length;
+  return upper >= 5 && cases.length - upper >= 5 && changes * 3 >= cases.length;
+}
+
 type Form = 'env' | 'spaced' | 'colon';
 
 /**
@@ -120,7 +156,8 @@ type Form = 'env' | 'spaced' | 'colon';
  * without that holds no assignment to read, so one pass spares the four scans below: the JSON of
  * a transcript record says `"output_tokens":` in every assistant line, which the words alone let through.
  */
-const KEY_BEFORE_VALUE_RE = /(?:pass(?:wd|word|phrase)?|pwd|secret|token|key)[_.-]*["'\] \t:=?.+>]/i;
+const KEY_BEFORE_VALUE_RE =
+  /(?:pass(?:wd|word|phrase)?|pwd|secret|token|key|credentials?)[_.-]*["'\] \t:=?.+>]/i;
 
 /** Whether the text can hold an assignment, flag, argument or element that detectAssignments reads. */
 export function mayHoldAssignment(text: string): boolean {
@@ -136,6 +173,7 @@ export const detectAssignments: SecretDetector = (text, out) => {
     // Arguments and elements hold names as often as values: only a generated-looking value counts.
     [ARGUMENT_RE, () => 'colon' as const, '('],
     [ELEMENT_RE, () => 'colon' as const, '</'],
+    [PROSE_RE, () => 'colon' as const, PROSE_HINT_RE],
   ] as const) {
     if (typeof hint === 'string' ? !text.includes(hint) : !hint.test(text)) continue;
     re.lastIndex = 0;
@@ -145,6 +183,8 @@ export const detectAssignments: SecretDetector = (text, out) => {
       ) as string;
       const named = secretKindOfKey(key);
       if (named === undefined) continue;
+      // Go's test report (`--- PASS: TestParse_Empty (0.00s)`) names a test, not a password.
+      if (key === 'PASS' && text.startsWith('--- ', m.index - 4)) continue;
       if (re === ELEMENT_RE && named !== ANY_KEY) {
         const words = drawnWordsOfElement(text, m.index + m[0].length, key);
         if (words !== undefined) {
@@ -159,8 +199,8 @@ export const detectAssignments: SecretDetector = (text, out) => {
       if (value === undefined || (re === ARGUMENT_RE && !value.quoted)) continue;
       const secret = text.slice(value.start, value.end);
       if (re === FLAG_RE && !value.quoted && secret.startsWith('-')) continue; // `--password --verbose`
-      // `cacheKey`, `sortKey`: a key names a secret only when its value is generated.
-      if (named === ANY_KEY && !looksDrawnKey(secret)) continue;
+      // `cacheKey`, `sortKey`: a key names a secret only when its value is generated; so does prose.
+      if ((named === ANY_KEY || re === PROSE_RE) && !looksDrawnKey(secret)) continue;
       const kind = named === ANY_KEY ? 'api-key' : named;
       if (!acceptValue(secret, kind, value.quoted && re !== ARGUMENT_RE, formOf(m))) continue;
       out.push({ kind, start: value.start, end: value.end });
@@ -239,6 +279,9 @@ function looksGenerated(word: string): boolean {
 
 function acceptValue(value: string, kind: string, quoted: boolean, form: Form): boolean {
   if (value.length === 0 || NOT_VALUES.has(value.toLowerCase())) return false;
+  // `tests pass:"}],` and `pass:\n\n1.` in a transcript's JSON: a string's closing quote or an
+  // escaped line break follows the word, and no secret is made of punctuation alone.
+  if (!/[A-Za-z0-9]/.test(value) || /^\\[nrt]/.test(value)) return false;
   if (isPlaceholder(value) || ENV_REFERENCE_RE.test(value)) return false;
   // A quoted value or a shell/.env assignment is data whatever its length.
   if (quoted) return true;

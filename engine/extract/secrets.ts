@@ -3,6 +3,8 @@ import { detectLowerCasedPrivateKeys, detectPrivateKeys } from './privateKeyBloc
 import { detectAssignments } from './secretAssignments';
 import type { ScanScope, SecretCandidate, SecretDetector } from './secretCandidate';
 import { detectLowerCasedTokens, detectProviderTokens, detectTokens } from './secretPatterns';
+import { detectPrefixedTokens } from './prefixedTokens';
+import { detectQueryCredentials } from './urlQueryCredentials';
 
 export interface Redaction {
   /** What was redacted: `aws-access-key`, `github-token`, `jwt`, `private-key`, `password` ... */
@@ -40,6 +42,9 @@ const DETECTORS: readonly SecretDetector[] = [
   detectProviderTokens,
   detectLowerCased,
   detectAssignments,
+  // After assignments, which name `?access_token=` a token already.
+  detectQueryCredentials,
+  detectPrefixedTokens,
 ];
 
 /**
@@ -78,6 +83,9 @@ export function redactSecrets(text: string, scope?: ScanScope): RedactionResult 
 
 /** Shorter values (`admin`, `1234`) are too often ordinary words elsewhere in the same text. */
 const MIN_REPEATED_SECRET = 8;
+const WORD_CHAR_RE = /[A-Za-z0-9]/;
+const joinsWord = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && WORD_CHAR_RE.test(a) && WORD_CHAR_RE.test(b);
 /** Each distinct secret is one scan of the text: a text full of them (a dump) stays linear. */
 const MAX_REPEAT_SCANS = 64;
 
@@ -94,6 +102,12 @@ function redactRepeats(text: string, taken: Uint8Array, redactions: Redaction[])
     seen.add(secret);
     for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + 1)) {
       if (taken.subarray(at, at + secret.length).includes(1)) continue;
+      // Only as a whole word: the password `postgres1` is no part of `postgres1x`.
+      if (
+        joinsWord(text[at - 1], secret[0]) ||
+        joinsWord(secret[secret.length - 1], text[at + secret.length])
+      )
+        continue;
       taken.fill(1, at, at + secret.length);
       redactions.push({ kind, start: at, end: at + secret.length });
     }

@@ -24,6 +24,10 @@ const SQL_WASM = require.resolve('sql.js/dist/sql-wasm.wasm');
 const redactionAt = process.argv.indexOf('--redaction');
 const turns = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1000);
 const cwd = '/home/dev/shop';
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'engram-capture-bench-'));
@@ -34,6 +38,8 @@ async function main(): Promise<void> {
   const reference: number[] = [];
   const ingest: number[] = [];
   const longestBatch: number[] = [];
+  const ingestCpu: number[] = [];
+  const longestBatchCpu: number[] = [];
   for (let run = 0; run < 3; run++) {
     let start = process.hrtime.bigint();
     const { records } = splitLines(readFileSync(file));
@@ -52,21 +58,31 @@ async function main(): Promise<void> {
     // main thread would have been blocked for.
     let longest = 0;
     let last = process.hrtime.bigint();
+    // The same block in CPU time (this process's, all its threads): on a shared machine a wall
+    // block also holds the time spent waiting for a core, which a quiet machine would not wait.
+    let longestCpu = 0;
+    let lastCpu = process.cpuUsage();
     let running = true;
     const tick = () => {
       const now = process.hrtime.bigint();
+      const cpu = process.cpuUsage(lastCpu);
       longest = Math.max(longest, Number(now - last) / 1e6);
+      longestCpu = Math.max(longestCpu, (cpu.user + cpu.system) / 1000);
       last = now;
+      lastCpu = process.cpuUsage();
       if (running) setImmediate(tick);
     };
     setImmediate(tick);
     // Each run as a new process would write it: no text known clean from the run before.
     forgetCleanTexts();
     start = process.hrtime.bigint();
+    const cpuStart = process.cpuUsage();
     await ingestSource(host.store, { agent: 'claude-code', path: file }, { root: cwd });
     ingest.push(ms(start));
+    ingestCpu.push(cpuMs(cpuStart));
     running = false;
     longestBatch.push(longest);
+    longestBatchCpu.push(longestCpu);
     await host.close();
   }
   rmSync(dir, { recursive: true, force: true });
@@ -82,7 +98,12 @@ async function main(): Promise<void> {
   console.log(
     `  ingest (redact + parse + store):        median ${round(median(ingest))} ms = ${round(mb / (median(ingest) / 1000))} MB/s (runs ${ingest.map((t) => round(t)).join(', ')} ms)`,
   );
-  console.log(`  longest event-loop block while ingesting: median ${round(median(longestBatch))} ms`);
+  console.log(
+    `  ingest CPU (this process):              median ${round(median(ingestCpu))} ms = ${round(mb / (median(ingestCpu) / 1000))} MB/s of CPU (runs ${ingestCpu.map((t) => round(t)).join(', ')} ms)`,
+  );
+  console.log(
+    `  longest event-loop block while ingesting: median ${round(median(longestBatch))} ms wall (runs ${longestBatch.map((t) => round(t)).join(', ')}), ${round(median(longestBatchCpu))} ms CPU (runs ${longestBatchCpu.map((t) => round(t)).join(', ')})`,
+  );
 }
 
 if (redactionAt === -1) void main();

@@ -142,6 +142,11 @@ async function measure(repo: string): Promise<void> {
         repository: repo,
         tz: process.env['TZ'],
         sessions: report.sessions.length,
+        // Parse coverage of the Aider reader on this real transcript: records read, understood...
+        records: report.records,
+        understood: report.understood,
+        unknown: report.unknown,
+        malformed: report.malformed,
         edits,
         commitsAnnounced: announced,
         commitsInHistory: truth.size,

@@ -19,7 +19,8 @@
 // ENGRAM_ENTIRE_BENCH_HALF=tuning reads the tuning half's transcripts only (to study it without
 // ever reading the other half's). ENGRAM_ENTIRE_BENCH_HASH=1 also prints a hash of each capture table's rows (the temporary
 // directory's path, or what a cut output keeps of its name, written as <dir>), to compare what two
-// versions of the ingest stored.
+// versions of the ingest stored. Also printed: the reader's parse coverage of these transcripts, and
+// retrieval by commit message (commitMessageRecall.ts) once the sessions' memories are distilled.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { linkCommits } from '../../engine/capture/link/commitLinks';
 import type { MemoryStore } from '../../engine/memory/memoryStore';
 import { dumpCapture } from '../capture/captureDb';
 import { openBenchHost } from './benchHost';
+import { commitMessageRecall, distilSessions } from './commitMessageRecall';
 import { machine, round } from './stats';
 
 const BRANCH = 'entire/checkpoints/v1';
@@ -188,6 +190,8 @@ async function main(root: string, dir: string): Promise<void> {
   const sessions: string[] = [];
   const owner = new Map<string, string>();
   let bytes = 0;
+  // Parse coverage of the Claude Code reader on these real transcripts (issue 20: every record read).
+  const coverage = { records: 0, understood: 0, unknown: 0, malformed: 0 };
   const started = process.hrtime.bigint();
   // This process's CPU (git's, which reads the blobs, is apart): on a shared machine, wall time waits.
   const cpuStarted = process.cpuUsage();
@@ -203,6 +207,7 @@ async function main(root: string, dir: string): Promise<void> {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, text);
       const report = await ingestSource(host.store, { agent: 'claude-code', path: file }, { root });
+      for (const k of ['records', 'understood', 'unknown', 'malformed'] as const) coverage[k] += report[k];
       sessions.push(...report.sessions);
       // A transcript also holds its sub-agents' and a resumed session's earlier ids: all are its session's.
       for (const s of report.sessions) if (!owner.has(s)) owner.set(s, t.session);
@@ -246,6 +251,9 @@ async function main(root: string, dir: string): Promise<void> {
         ' ',
       )}; ingest ${round(ingestMs / 1000)} s (CPU ${round(ingestCpuMs / 1000)} s), link ${round(linkMs / 1000)} s`,
   );
+  console.log(
+    `  parse coverage: ${coverage.records} records read without a crash, ${coverage.understood} understood, ${coverage.unknown} of unknown types, ${coverage.malformed} malformed`,
+  );
   for (const half of ['tuning', 'reporting', 'all'] as const) {
     const inHalf = (session: string) => half === 'all' || halfOf(session) === half;
     const score = scoreLinks(
@@ -261,6 +269,20 @@ async function main(root: string, dir: string): Promise<void> {
         console.log(
           `  wrong: ${l.session_id} (${entire(l.session_id)}) -> ${l.commit_sha.slice(0, 8)} labelled ${[...(label.get(l.commit_sha) ?? [])].join(',')}`,
         );
+  }
+  const memories = await distilSessions(host, [...new Set(sessions)]);
+  const recalled = await commitMessageRecall(host, root, links, entire);
+  console.log(
+    `  memories: ${memories} distilled from ${read.size} transcripts (${round(memories / Math.max(1, read.size), 2)} each)`,
+  );
+  for (const half of ['tuning', 'reporting', 'all'] as const) {
+    const commits = [...recalled.values()].filter(
+      (c) => half === 'all' || [...c.sessions].some((s) => halfOf(s) === half),
+    );
+    const found = commits.filter((c) => c.found).length;
+    console.log(
+      `  recall by commit subject, ${half}: ${found} of ${commits.length} linked commits have a memory of their session in the top 5 (${round(found / Math.max(1, commits.length), 3)})`,
+    );
   }
   if (process.env['ENGRAM_ENTIRE_BENCH_HASH'] !== undefined) printTableHashes(host.store, dir);
   await host.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import { redactSecrets } from '../../engine/extract/secrets';
+import { assertUntouched, expectRedactions, redacted } from '../support/redactionCases';
 
 // Fake credentials assembled at run time, so that no scanner mistakes this file for a leak.
 const GITHUB_PAT = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
@@ -17,16 +18,6 @@ const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
   '.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0' +
   '.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
-
-function redacted(text: string): string {
-  return redactSecrets(text).text;
-}
-
-function assertUntouched(text: string): void {
-  const result = redactSecrets(text);
-  assert.equal(result.text, text, `changed: ${JSON.stringify(text)} -> ${JSON.stringify(result.text)}`);
-  assert.deepEqual(result.redactions, []);
-}
 
 describe('token shapes', () => {
   const cases: Array<[string, string, string]> = [
@@ -184,16 +175,6 @@ const DIGITALOCEAN = 'dop_v1_' + 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f607
 const HUGGINGFACE = 'hf_' + 'AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh';
 const DATABRICKS = 'dapi' + '0123456789abcdef0123456789abcdef';
 const VALUE = 'Zr8xQ2vL9kW3mN7p';
-
-/** A test per case: each input redacted as expected, each clean text untouched. */
-function expectRedactions(cases: ReadonlyArray<[string, string]>, clean: readonly string[]): void {
-  for (const [input, expected] of cases) {
-    test(input, () => assert.equal(redacted(input), expected));
-  }
-  for (const text of clean) {
-    test(`untouched: ${text}`, () => assertUntouched(text));
-  }
-}
 
 describe('assignments in more languages, arguments and elements (tuned on gitleaks rules A-M)', () => {
   const cases: Array<[string, string]> = [
