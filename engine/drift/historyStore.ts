@@ -186,9 +186,14 @@ export class StoredHistory {
     return false;
   }
 
+  /**
+   * Hex, not base64url: every text a write binds passes the secret scanner (writePolicy.ts), and a
+   * base64url digest is sometimes shaped as a service key (`doLg_<38 drawn characters>`), so its
+   * stored key was redacted and the answer never found again.
+   */
   private keyOf(question: string, head: string | null): string {
     return createHash('sha256')
       .update(`${ANSWERS_FORMAT}\u0000${this.root}\u0000${head ?? ''}\u0000${question}`)
-      .digest('base64url');
+      .digest('hex');
   }
 }

@@ -99,6 +99,8 @@ describe('keys issued as a short name, a separator and a long drawn body', () =>
       // Ids and assignments found in real transcripts (entireio/cli's Claude Code sessions).
       'model_session_id=d69e1edc-3d9d-4300-87ee-bb95323e000b and write_file-1768510312836-c85bc7ab6bf4a8',
       String.raw`"id":"x\n2026-01-13-d488d465-0877-473a-8dc1-8a3e0c9c6f91"`,
+      // A base64url SHA-256 digest whose head reads as a mixed-case name (the drift history's key was one).
+      'doLg_NXSP0aMhY3' + 'WkpicyAGoqh0eplZ9PyV-_36VVWk',
     ],
   );
 });
