@@ -14,7 +14,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  constants,
+  monitorEventLoopDelay,
+  PerformanceObserver,
+  type PerformanceEntry,
+} from 'node:perf_hooks';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { applyConsolidation, planConsolidation } from '../../engine/lifecycle/consolidation';
 import { runConsolidation } from '../../engine/lifecycle/consolidationRun';
@@ -46,6 +51,11 @@ interface Background {
   p99DelayMs: number;
   /** Event-loop blocks over 50 ms (the interval probe's gaps). */
   blocksOver50: number;
+  /** Of those, the blocks that a garbage-collection pause of 10 ms or more overlapped. */
+  blocksOver50WithGc: number;
+  /** The longest garbage-collection pause while the run went on (ms), and its kind. */
+  longestGcMs: number;
+  longestGcKind: string;
   /** The process's RSS once the run is over, the store still open (MB). */
   rssMb: number;
   /** The process's peak RSS so far (MB): the runs before this one included. */
@@ -81,10 +91,14 @@ async function background(count: number, root: string): Promise<Background> {
     // A second probe: the longest gap between ticks of a 5 ms interval, less the interval.
     let lastTick = performance.now();
     let longestGap = 0;
-    let blocksOver50 = 0;
+    const longBlocks: Array<[number, number]> = [];
+    const gcPauses: PerformanceEntry[] = [];
+    // Why a block was long: the collector's pauses, recorded to lay beside the probe's gaps.
+    const gcWatch = new PerformanceObserver((list) => gcPauses.push(...list.getEntries()));
+    gcWatch.observe({ entryTypes: ['gc'] });
     const probe = setInterval(() => {
       const tick = performance.now();
-      if (tick - lastTick - 5 > 50) blocksOver50++;
+      if (tick - lastTick - 5 > 50) longBlocks.push([lastTick, tick]);
       longestGap = Math.max(longestGap, tick - lastTick - 5);
       lastTick = tick;
     }, 5);
@@ -99,6 +113,12 @@ async function background(count: number, root: string): Promise<Background> {
     await new Promise((resolve) => setTimeout(resolve, 20));
     clearInterval(probe);
     delay.disable();
+    gcWatch.disconnect();
+    const pauses = gcPauses.filter((gc) => gc.duration >= 10);
+    const longestGc = gcPauses.reduce<PerformanceEntry | undefined>(
+      (longest, gc) => (!longest || gc.duration > longest.duration ? gc : longest),
+      undefined,
+    );
     return {
       memories: count,
       created: run.created.length,
@@ -111,7 +131,12 @@ async function background(count: number, root: string): Promise<Background> {
       longestWorkMs: round(run.longestMs, 1),
       planMs: round(run.planMs, 1),
       p99DelayMs: round(delay.percentile(99) / 1e6, 1),
-      blocksOver50,
+      blocksOver50: longBlocks.length,
+      blocksOver50WithGc: longBlocks.filter(([from, to]) =>
+        pauses.some((gc) => gc.startTime < to && gc.startTime + gc.duration > from),
+      ).length,
+      longestGcMs: round(longestGc?.duration ?? 0, 1),
+      longestGcKind: gcKind(longestGc),
       rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       load: load(),
@@ -119,6 +144,17 @@ async function background(count: number, root: string): Promise<Background> {
   } finally {
     await host.close();
   }
+}
+
+/** A collection's kind by Node's names (perf_hooks.constants.NODE_PERFORMANCE_GC_*). */
+function gcKind(entry: PerformanceEntry | undefined): string {
+  const detail = (entry as { detail?: unknown } | undefined)?.detail;
+  const kind = (detail as { kind?: number } | undefined)?.kind;
+  if (kind === undefined) return 'none';
+  const name = Object.entries(constants).find(
+    ([key, value]) => value === kind && /^NODE_PERFORMANCE_GC_[A-Z]+$/.test(key),
+  )?.[0];
+  return name ? name.slice('NODE_PERFORMANCE_GC_'.length).toLowerCase() : String(kind);
 }
 
 /** Main's `consolidate`: the plan and its application, each one call on this thread. */
@@ -164,7 +200,7 @@ async function main(): Promise<void> {
     );
     for (const r of runs)
       process.stdout.write(
-        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms), RSS ${r.rssMb} MB (peak so far ${r.maxRssMb} MB), load ${r.load}\n`,
+        `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms, ${r.blocksOver50WithGc} of them with a garbage-collection pause; longest collection ${r.longestGcMs} ms, ${r.longestGcKind}), RSS ${r.rssMb} MB (peak so far ${r.maxRssMb} MB), load ${r.load}\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });
