@@ -200,7 +200,11 @@ function responseItem(
       events.push({ kind: 'tool-result', callId, ...commandOutcome(item['output'], command), ...when(at) });
       return 'understood';
     }
+    // The harness's git snapshot for `/undo`, and a compaction's encrypted summary: nothing readable.
     case 'web_search_call':
+    case 'ghost_snapshot':
+    case 'compaction':
+    case 'compaction_summary':
       return 'understood';
     default:
       return 'unknown';
@@ -311,6 +315,17 @@ function eventMessage(
         ...when(at),
       });
     }
+    return 'understood';
+  }
+  if (type === 'turn_aborted') {
+    // The user interrupted the turn (or it was replaced): what the agent did next was not asked for.
+    const reason = text(payload['reason']);
+    events.push({
+      kind: 'turn',
+      role: 'system',
+      text: `Turn aborted${reason ? ` (${reason})` : ''}`,
+      ...when(at),
+    });
     return 'understood';
   }
   if (type === 'error' || type === 'stream_error') {
