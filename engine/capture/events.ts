@@ -139,6 +139,17 @@ export function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Content that is a string, or a list of parts each maybe with `text`: the texts, one per line. */
+export function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isRecord)
+    .map((p) => text(p['text']) ?? '')
+    .filter((t) => t !== '')
+    .join('\n');
+}
+
 export function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

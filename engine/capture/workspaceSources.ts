@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { editorSources, editorStores } from './editorSources';
 import type { EditorStores } from './editorSources';
+import { chatOfProject, geminiChatFiles, geminiCheckpointFiles, geminiProjectHash } from './geminiSources';
 import type { CaptureAgent } from './events';
 import { jsonRecord } from './events';
 import { list, readHeadBytes } from './storeFiles';
@@ -114,12 +114,11 @@ export async function findSources(
   }
   if (wanted('gemini')) {
     // Gemini CLI names a session's project by the SHA-256 of its root, not by its directory.
-    const hash = createHash('sha256').update(path.resolve(root)).digest('hex');
-    const sameProject = (head: string) => {
-      const projectHash = jsonRecord(head.split('\n', 1)[0] ?? '')?.['projectHash'];
-      return typeof projectHash === 'string' ? projectHash === hash : undefined;
-    };
-    for (const file of await geminiCandidates(stores.geminiTmp)) await keep('gemini', file, sameProject);
+    const hash = geminiProjectHash(root);
+    for (const file of await geminiChatFiles(stores.geminiTmp))
+      await keep('gemini', file, (head) => chatOfProject(head, hash));
+    for (const file of await geminiCheckpointFiles(stores.geminiTmp, root))
+      await keep('gemini', file, () => true);
   }
   if (stores.editors) {
     for (const source of await editorSources(stores.editors, wanted, (dir) => isInside(dir, root))) {
@@ -166,21 +165,6 @@ async function codexCandidates(sessions: string): Promise<string[]> {
         for (const file of await list(dir)) {
           if (file.startsWith('rollout-') && file.endsWith('.jsonl')) files.push(path.join(dir, file));
         }
-      }
-    }
-  }
-  return files.sort();
-}
-
-async function geminiCandidates(tmp: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const project of await list(tmp)) {
-    const chats = path.join(tmp, project, 'chats');
-    for (const entry of await list(chats)) {
-      if (entry.startsWith('session-') && entry.endsWith('.jsonl')) files.push(path.join(chats, entry));
-      // A sub-agent's chats are in a folder named after its parent session.
-      for (const sub of await list(path.join(chats, entry))) {
-        if (sub.endsWith('.jsonl')) files.push(path.join(chats, entry, sub));
       }
     }
   }

@@ -114,3 +114,42 @@ test('findSources: only the sessions whose working directory is the workspace or
   assert.ok(!recent.some((f) => f.path === mine));
   assert.ok(recent.some((f) => f.path === inPackage));
 });
+
+test("findSources: Gemini CLI's older whole chats and its checkpoints, by the project's hash or marker", async () => {
+  const home = tempDir();
+  const root = path.join(home, 'work', 'app');
+  const stores = agentStores({}, home);
+  const hash = createHash('sha256').update(root).digest('hex');
+  const pretty = (projectRoot: string) =>
+    JSON.stringify(
+      { sessionId: 'g', projectHash: createHash('sha256').update(projectRoot).digest('hex'), messages: [] },
+      null,
+      2,
+    );
+  // Before its short project names, the folder was the hash; a whole chat names it on line 3.
+  const byHash = path.join(stores.geminiTmp, hash);
+  const chat = write(path.join(byHash, 'chats', 'session-2025-10-01T09-00-aaaa.json'), pretty(root));
+  const subChat = write(path.join(byHash, 'chats', 'g', 'sub-1.json'), pretty(root));
+  const saved = write(path.join(byHash, 'checkpoint-rename.json'), '[]');
+  // A short name with the root in its marker.
+  const named = path.join(stores.geminiTmp, 'app');
+  write(path.join(named, '.project_root'), `${root}\n`);
+  const savedNamed = write(path.join(named, 'checkpoint-scripts.json'), '{"history":[]}');
+  // Another project's files: its chat names another hash, its checkpoints sit in its folder.
+  const other = path.join(stores.geminiTmp, 'other');
+  write(path.join(other, '.project_root'), '/somewhere/else');
+  const otherChat = write(
+    path.join(other, 'chats', 'session-2025-10-02T09-00-bbbb.json'),
+    pretty('/somewhere/else'),
+  );
+  const otherSaved = write(path.join(other, 'checkpoint-x.json'), '[]');
+  const opened: string[] = [];
+  const readHead = (file: string) => {
+    opened.push(file);
+    return Promise.resolve(readFileSync(file, 'utf8'));
+  };
+  const found = await findSources(root, stores, { agents: ['gemini'], readHead });
+  assert.deepEqual(found.map((f) => f.path).sort(), [chat, subChat, saved, savedNamed].sort());
+  assert.ok(!found.some((f) => f.path === otherChat || f.path === otherSaved));
+  assert.ok(!opened.includes(otherSaved), "another project's checkpoint is never opened");
+});

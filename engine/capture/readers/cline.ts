@@ -127,6 +127,7 @@ function parseMessage(agent: CaptureAgent, raw: string, state: ReaderState): Par
   else if (type === 'say' && ASSISTANT_SAYS.has(what)) turn('assistant', body, text(message['reasoning']));
   else if (type === 'ask' && ASSISTANT_ASKS.has(what)) turn('assistant', questionText(body));
   else if (ERRORS.has(what)) turn('system', `${what}: ${body}`);
+  else if (what === 'error_retry') retryTurn(body, turn);
   else if (what === 'condense' || what === 'condense_context' || what === 'compaction')
     turn('summary', summaryText(message, body));
   else if (what === 'command') {
@@ -172,6 +173,20 @@ function parseMessage(agent: CaptureAgent, raw: string, state: ReaderState): Par
       events.push({ kind: 'tool-result', callId, status: 'ok', output: body, ...when });
   } else if (!QUIET.has(what)) return result(events, 'unknown');
   return result(events);
+}
+
+/**
+ * Cline retrying a failed API request by itself: `{attempt, maxAttempts, delaySeconds,
+ * errorMessage}`, with `failed: true` once it gave up. A system turn when it says why or gave up;
+ * a bare retry counter says nothing to keep.
+ */
+function retryTurn(body: string, turn: (role: TurnRole, said: string) => void): void {
+  const retry = jsonRecord(body);
+  if (!retry) return turn('system', `error_retry: ${body}`);
+  const why = text(retry['errorMessage']);
+  const attempt = `attempt ${count(retry['attempt'])} of ${count(retry['maxAttempts'])}`;
+  if (retry['failed'] === true) turn('system', `API request failed after ${attempt}${why ? `: ${why}` : ''}`);
+  else if (why) turn('system', `API request retried (${attempt}): ${why}`);
 }
 
 /** An API request's tokens, once the request is over (the message is rewritten with them). */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { CaptureEvent, ParsedRecord, TurnRole } from '../events';
-import { count, isRecord, jsonRecord, text, timeOf, unusable } from '../events';
+import { count, isRecord, jsonRecord, partsText, text, timeOf, unusable } from '../events';
 import { splitLines } from '../rawRecords';
 import { patchTouches } from './applyPatch';
 import type { CaptureFormat } from './captureFormat';
@@ -161,7 +161,7 @@ function responseItem(
   switch (item['type']) {
     case 'message': {
       const role = text(item['role']);
-      const body = contentText(item['content']);
+      const body = partsText(item['content']);
       if (body === '') return 'understood';
       const injected = INJECTED.test(body) || role === 'developer' || role === 'system';
       if (injected) noteCwd(body, state, events);
@@ -170,8 +170,8 @@ function responseItem(
       return 'understood';
     }
     case 'reasoning': {
-      const summary = Array.isArray(item['summary']) ? contentText(item['summary']) : '';
-      const content = Array.isArray(item['content']) ? contentText(item['content']) : '';
+      const summary = Array.isArray(item['summary']) ? partsText(item['summary']) : '';
+      const content = Array.isArray(item['content']) ? partsText(item['content']) : '';
       const thinking = [summary, content].filter((t) => t !== '').join('\n');
       if (thinking !== '') events.push({ kind: 'turn', role: 'assistant', text: '', thinking, ...when(at) });
       return 'understood';
@@ -200,7 +200,11 @@ function responseItem(
       events.push({ kind: 'tool-result', callId, ...commandOutcome(item['output'], command), ...when(at) });
       return 'understood';
     }
+    // The harness's git snapshot for `/undo`, and a compaction's encrypted summary: nothing readable.
     case 'web_search_call':
+    case 'ghost_snapshot':
+    case 'compaction':
+    case 'compaction_summary':
       return 'understood';
     default:
       return 'unknown';
@@ -265,16 +269,6 @@ function parseArguments(raw: unknown): unknown {
   }
 }
 
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter(isRecord)
-    .map((c) => text(c['text']) ?? '')
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
 /** The older format names the working directory only in the injected environment block. */
 function noteCwd(body: string, state: ReaderState, events: CaptureEvent[]): void {
   const cwd = /<cwd>([^<]+)<\/cwd>/.exec(body)?.[1]?.trim();
@@ -321,6 +315,17 @@ function eventMessage(
         ...when(at),
       });
     }
+    return 'understood';
+  }
+  if (type === 'turn_aborted') {
+    // The user interrupted the turn (or it was replaced): what the agent did next was not asked for.
+    const reason = text(payload['reason']);
+    events.push({
+      kind: 'turn',
+      role: 'system',
+      text: `Turn aborted${reason ? ` (${reason})` : ''}`,
+      ...when(at),
+    });
     return 'understood';
   }
   if (type === 'error' || type === 'stream_error') {

@@ -3,9 +3,11 @@ import type { CaptureEvent, ParsedRecord, TurnRole } from '../events';
 import { count, isRecord, jsonRecord, text, timeOf, unusable } from '../events';
 import { splitLines } from '../rawRecords';
 import type { CaptureFormat } from './captureFormat';
+import { geminiCheckpointFormat } from './geminiCheckpoint';
+import { callEvents, messageText, resultEvent } from './geminiTools';
+import { splitJsonArray } from './jsonElements';
 import { emptyState, remember } from './readerState';
 import type { ReaderState } from './readerState';
-import { replacementHunk } from './toolTouches';
 
 /**
  * Gemini CLI's chat recordings (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`, a
@@ -16,7 +18,7 @@ import { replacementHunk } from './toolTouches';
  * `{$rewindTo: id}`. A message is appended again, whole, each time it changes (its tokens, its tool
  * calls' results), so each message, call and result is taken once.
  */
-export const geminiFormat: CaptureFormat = {
+export const geminiLogFormat: CaptureFormat = {
   agent: 'gemini',
   split: splitLines,
   initialState(file) {
@@ -26,6 +28,30 @@ export const geminiFormat: CaptureFormat = {
     return sub ? { ...emptyState(), parent: path.basename(dir) } : emptyState();
   },
   parse: parseGeminiLine,
+};
+
+/**
+ * Before April 2026 (gemini-cli f744913584, "migrate chat recording to JSONL streaming") the same
+ * conversation was one pretty-printed `session-<time>-<id>.json` (a sub-agent's `<id>.json`),
+ * `{sessionId, projectHash, startTime, lastUpdated, messages: [...], summary, directories, kind}`,
+ * written anew whole on each change (`writeConversation`, `JSON.stringify(conversation, null, 2)`).
+ * Split into its head, one record per message (the messages the log format appends) and its tail.
+ */
+export const geminiDocumentFormat: CaptureFormat = {
+  ...geminiLogFormat,
+  split: splitJsonArray('messages'),
+  rewrite: 'whole',
+};
+
+/** The one for a file: chat logs (`.jsonl`), older whole chats and `/chat save` checkpoints (`.json`). */
+export const geminiFormat: CaptureFormat = {
+  ...geminiLogFormat,
+  variant: (file) =>
+    !file.endsWith('.json')
+      ? geminiLogFormat
+      : path.basename(file).startsWith('checkpoint')
+        ? geminiCheckpointFormat
+        : geminiDocumentFormat,
 };
 
 const ROLES: Record<string, TurnRole> = {
@@ -64,6 +90,12 @@ function parseGeminiLine(line: string, state: ReaderState): ParsedRecord {
   }
   if (typeof value['$rewindTo'] === 'string')
     return { sessionId: state.sessionId, status: 'understood', events };
+  if (value['id'] === undefined && value['type'] === undefined && isDocumentTail(value)) {
+    // A whole chat's fields after its messages (geminiDocumentFormat).
+    const summary = text(value['summary']);
+    if (summary) events.push({ kind: 'session', agent: 'gemini', title: summary });
+    return { sessionId: state.sessionId, status: 'understood', events };
+  }
   const id = text(value['id']);
   const role = ROLES[text(value['type']) ?? ''];
   if (id === undefined || role === undefined)
@@ -71,6 +103,13 @@ function parseGeminiLine(line: string, state: ReaderState): ParsedRecord {
   const at = timeOf(value['timestamp']);
   message(value, id, role, at, state, events);
   return { sessionId: state.sessionId, status: 'understood', events, ...(at === undefined ? {} : { at }) };
+}
+
+const TAIL_FIELDS = new Set(['summary', 'directories', 'kind', 'lastUpdated', 'startTime']);
+
+function isDocumentTail(value: Record<string, unknown>): boolean {
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => TAIL_FIELDS.has(k));
 }
 
 function message(
@@ -88,7 +127,7 @@ function message(
     events.push({ kind: 'session', agent: 'gemini', model });
   }
   if (remember(state.seen, `m:${id}`)) {
-    const body = partsText(value['content']);
+    const body = messageText(value['content']);
     const thoughts = Array.isArray(value['thoughts'])
       ? value['thoughts']
           .filter(isRecord)
@@ -131,40 +170,10 @@ function toolCall(call: Record<string, unknown>, state: ReaderState, events: Cap
   const at = timeOf(call['timestamp']);
   const when = at === undefined ? {} : { at };
   const args = isRecord(call['args']) ? call['args'] : {};
-  if (remember(state.seen, `c:${callId}`)) {
-    events.push({ kind: 'tool-call', callId, name, arguments: args, ...when });
-    const file = text(args['file_path']) ?? text(args['absolute_path']) ?? text(args['path']);
-    if (name === 'read_file' && file)
-      events.push({ kind: 'file-touch', path: file, action: 'read', callId, ...when });
-    if (name === 'write_file' && file)
-      events.push({ kind: 'file-touch', path: file, action: 'create', callId, ...when });
-    if (name === 'replace' && file) {
-      const hunk = replacementHunk(text(args['old_string']) ?? '', text(args['new_string']) ?? '');
-      events.push({ kind: 'file-touch', path: file, action: 'edit', callId, hunks: [hunk], ...when });
-    }
-    const command = name === 'run_shell_command' ? text(args['command']) : undefined;
-    if (command) events.push({ kind: 'command', command, callId, ...when });
-  }
+  if (remember(state.seen, `c:${callId}`)) events.push(...callEvents(callId, name, args, when));
   const status = text(call['status']);
   if (status && DONE.has(status) && remember(state.seen, `r:${callId}`)) {
-    const output = resultText(call);
-    const exit = /Exit Code: (-?\d+)/.exec(output)?.[1];
-    const exitCode =
-      exit !== undefined
-        ? Number(exit)
-        : name === 'run_shell_command'
-          ? status === 'success'
-            ? 0
-            : 1
-          : undefined;
-    events.push({
-      kind: 'tool-result',
-      callId,
-      status: status === 'success' && (exitCode === undefined || exitCode === 0) ? 'ok' : 'error',
-      output,
-      ...(exitCode === undefined ? {} : { exitCode }),
-      ...when,
-    });
+    events.push(resultEvent(callId, name, status === 'success', resultText(call), when));
   }
 }
 
@@ -179,14 +188,4 @@ function resultText(call: Record<string, unknown>): string {
   });
   const joined = texts.filter((t) => t !== '').join('\n');
   return joined !== '' ? joined : (text(call['resultDisplay']) ?? '');
-}
-
-function partsText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter(isRecord)
-    .map((p) => text(p['text']) ?? '')
-    .filter((t) => t !== '')
-    .join('\n');
 }
