@@ -104,9 +104,11 @@ export function renderRecallCategories(record: BenchRecord<RecallFigures>): stri
   const { figures } = record;
   return covered(figures)
     .map((b) => {
-      const categories = Object.keys(b.scores[b.systems[0]!]!).filter(
-        (g) => g !== 'overall' && !HALVES.includes(g),
-      );
+      // Each category, then the same category within each half, in the bench's order.
+      const groups = Object.keys(b.scores[b.systems[0]!]!);
+      const categories = groups
+        .filter((g) => g !== 'overall' && !HALVES.includes(g) && !g.includes(', '))
+        .flatMap((c) => [c, ...HALVES.map((h) => `${c}, ${h}`).filter((g) => groups.includes(g))]);
       const name = (group: string) => {
         const [category = group, half] = group.split(', ');
         const named = b.key === 'locomo' ? (LOCOMO_CATEGORIES[category] ?? category) : category;
