@@ -52,6 +52,12 @@ describe('recall figures', () => {
     );
   });
 
+  it('names the record it was generated from: the model run has its own', () => {
+    assert.match(renderRecall(record), /Generated from `docs\/figures\/recall\.json`/);
+    const model = renderRecall({ ...record, bench: 'recall-model' });
+    assert.match(model, /Generated from `docs\/figures\/recall-model\.json`/);
+  });
+
   it('lists per category and per half in the categories block of each regime', () => {
     const text = renderRecallCategories(record);
     assert.match(text, /LongMemEval oracle, own history \(haystack 40\), recall_any@5 \/ recall_all@5:/);

@@ -93,7 +93,7 @@ export function renderRecall(record: BenchRecord<RecallFigures>): string {
     .join(', ');
   const model = figures.load.withDense ? 'with USE-lite embedding in the write path' : 'no embedding model';
   return [
-    provenanceLine(record.provenance, RECALL_RECORD),
+    provenanceLine(record.provenance, `docs/figures/${record.bench}.json`),
     table,
     `Loading through \`rememberMany\` (${model}), memories per corpus: ${loads}.`,
   ].join('\n\n');
