@@ -8,7 +8,7 @@ import type { BenchRecord } from './benchRecord';
 import { REPO_ROOT } from './benchRecord';
 import { LOCALIZE_RECORD, renderLocalize, renderLocalizeRepositories } from './localizeFigures';
 import type { LocalizeFigures } from './localizeFigures';
-import { RECALL_RECORD, renderRecall, renderRecallCategories } from './recallFigures';
+import { RECALL_MODEL_RECORD, RECALL_RECORD, renderRecall, renderRecallCategories } from './recallFigures';
 import type { RecallFigures } from './recallFigures';
 
 interface FigureBlock {
@@ -22,6 +22,8 @@ const block = <F>(record: string, render: (r: BenchRecord<F>) => string): Figure
 export const FIGURE_BLOCKS: Readonly<Record<string, FigureBlock>> = {
   recall: block<RecallFigures>(RECALL_RECORD, renderRecall),
   'recall-categories': block<RecallFigures>(RECALL_RECORD, renderRecallCategories),
+  'recall-model': block<RecallFigures>(RECALL_MODEL_RECORD, renderRecall),
+  'recall-model-categories': block<RecallFigures>(RECALL_MODEL_RECORD, renderRecallCategories),
   localize: block<LocalizeFigures>(LOCALIZE_RECORD, renderLocalize),
   'localize-repositories': block<LocalizeFigures>(LOCALIZE_RECORD, renderLocalizeRepositories),
 };

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { cosqaHalf } from './cosqaSplit';
 import type { CosqaHalf } from './cosqaSplit';
+import { questionHalf } from './questionSplit';
+import type { QuestionHalf } from './questionSplit';
 
 /**
  * Loaders for the retrieval benchmarks, each into the same shape: corpora of documents and the
@@ -24,6 +26,8 @@ export interface BenchQuery {
   text: string;
   gold: string[];
   category: string;
+  /** The half of the benchmark's fixed split the query is in, where it has one (tune on one, report the other). */
+  half?: QuestionHalf;
 }
 
 export interface BenchCorpus {
@@ -48,6 +52,9 @@ export function memoryInputs(
   }));
 }
 
+/** LoCoMo conversations 1-3 (of the five in locomo-dev5) are tuned on, 4-5 reported (`--locomo-conversations`). */
+export const LOCOMO_TUNING_CONVERSATIONS = 3;
+
 interface LocomoTurn {
   speaker: string;
   dia_id: string;
@@ -71,10 +78,14 @@ export function parseLocomoDate(text: string): number | undefined {
   return Date.UTC(Number(year), monthIndex, Number(day), hour, Number(m));
 }
 
-/** LoCoMo: one corpus per conversation; turns with speaker and session date; QA of categories 1-4. */
+/**
+ * LoCoMo: one corpus per conversation; turns with speaker and session date; QA of categories 1-4.
+ * Its split is by conversation: the first three are the tuning half, the rest the reporting half.
+ */
 export function loadLocomo(file: string): BenchCorpus[] {
   const samples = JSON.parse(readFileSync(file, 'utf8')) as LocomoSample[];
-  return samples.map((sample) => {
+  return samples.map((sample, index) => {
+    const half: QuestionHalf = index < LOCOMO_TUNING_CONVERSATIONS ? 'tuning' : 'reporting';
     const docs: BenchDoc[] = [];
     const conversation = sample.conversation;
     const sessions = Object.keys(conversation)
@@ -111,6 +122,7 @@ export function loadLocomo(file: string): BenchCorpus[] {
           ),
         ],
         category: String(qa.category),
+        half,
       }))
       .filter((q) => q.gold.length > 0);
     return { name: sample.sample_id, docs, queries };
@@ -165,6 +177,7 @@ export function loadLongMemEval(file: string): BenchCorpus {
       text: r.question,
       gold: r.answer_session_ids,
       category: r.question_type,
+      half: questionHalf(r.question_id),
     }));
   return { name: 'longmemeval-oracle', docs: [...docs.values()], queries };
 }

@@ -4,8 +4,9 @@
  * Usage: node --import tsx test/bench/recall/recallBench.ts [--locomo FILE] [--longmemeval FILE]
  *        [--cosqa QUERIES CORPUS] [--split tuning|reporting] [--latency] [--json]
  *        [--locomo-conversations 0-2]
- * `--record` writes the figures and the run's provenance to docs/figures/recall.json (then `npm run
- * figures` renders them into docs/benchmarks.md).
+ * `--record` writes the figures and the run's provenance to docs/figures/recall.json with `--no-dense`,
+ * docs/figures/recall-model.json with the default embedding model (then `npm run figures` renders
+ * them into docs/benchmarks.md).
  * `--k-sweep [10,100,1000]` times recall at each k on 10k synthetic memories (`--k-sweep-memories N`),
  * beside another build with `--against OTHER/dist/engine.js` (kSweep.ts).
  * `--locomo-conversations` keeps some of the file's conversations (0-based, `0-2` or `3,4`): tune on
@@ -15,8 +16,10 @@
  * `--misses CATEGORY[,CATEGORY]` (or `all`) prints on stderr, for engram-hybrid, each question of
  * those categories (bare: all) whose gold is not all in the top 5, with what ranked above it
  * (missReport.ts; rank `-` is below the 10 the bench asks for).
- * `--haystack [N]` scores LongMemEval as its authors run it, each question over its own history: its
- * evidence and N (default 40) other sessions of the pool chosen by a fixed rule (haystack.ts).
+ * `--haystack [N]` also scores LongMemEval as its authors run it, each question over its own history:
+ * its evidence and N (default 40) other sessions of the pool chosen by a fixed rule (haystack.ts);
+ * both regimes are printed (`longmemeval`, the pooled corpus, and `longmemeval-haystack`).
+ * LoCoMo and LongMemEval queries are also scored per half of their fixed splits (scoreGroups.ts).
  * CoSQA's scores come per half of its fixed split (cosqaSplit.ts); `--split tuning` runs only
  * the tuning half's queries there too.
  * With no dataset flags it runs the files in ../shared/bench/ and the latency runs.
@@ -36,10 +39,13 @@ import { syntheticMemories } from '../syntheticMemories';
 import { loadCosqa, loadLocomo, loadLongMemEval, memoryInputs } from './datasets';
 import { parseCosqaHalf } from './cosqaSplit';
 import type { BenchCorpus, BenchQuery } from './datasets';
-import { hitAt, mean, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
+import { scoreGroups } from './scoreGroups';
+import type { ScoredQuery, Scores } from './scoreGroups';
+import { hitAt, ndcgAt, recallAllAt, recallAt, reciprocalRank } from './metrics';
 import { PlainBm25 } from './plainBm25';
 import { useLiteProvider } from '../../support/host';
 import { startRun, writeRecord } from '../figures/benchRecord';
+import { RECALL_MODEL_BENCH } from '../figures/recallFigures';
 import { kSweep } from './kSweep';
 import { parseHalf, questionHalf } from './questionSplit';
 import { missLines } from './missReport';
@@ -157,72 +163,86 @@ async function rankWithEngram(
   return ranked;
 }
 
-type Scores = Record<string, Record<string, number>>;
 /** Corpus load times (rememberMany with embedding in the write path): the embedding throughput figure. */
 const loadTimes: Array<{ corpus: string; docs: number; seconds: number }> = [];
 
-/** Runs every system over the corpora and averages `metrics` overall and per category. */
+/**
+ * One way of scoring the same queries: over the whole corpus, or with `restrict`, per query over
+ * the documents it may rank (haystack.ts), the ranking over the corpus cut to them.
+ */
+interface Regime {
+  name: string;
+  restrict?: Map<string, Set<string>>;
+}
+
+const POOLED: Regime[] = [{ name: 'pooled' }];
+
+/**
+ * Runs every system over the corpora in each regime and averages `metrics` per group
+ * (scoreGroups.ts). The corpus is loaded (and embedded) once; each regime and system answers from
+ * its own copy of it, so no regime's recalls (which feed the memory bias) touch another's.
+ */
 async function evaluate(
   corpora: BenchCorpus[],
   layer: string,
   kind: string,
   metrics: Record<string, (ranked: string[], gold: string[]) => number>,
-  /** Per query, the documents it may rank (haystack.ts): the ranking over the corpus is cut to them. */
-  restrict?: Map<string, Set<string>>,
-): Promise<Record<System, Scores>> {
-  // Cut to a haystack, a ranking must reach past the pool's top 10 to fill the haystack's.
-  const depth = restrict ? MAX_RECALL_K : 10;
-  const cut = (query: BenchQuery, ranked: string[]) => {
-    const haystack = restrict?.get(query.id);
-    return haystack ? withinHaystack(ranked, haystack) : ranked;
-  };
-  const perQuery: Record<
-    System,
-    Array<{ category: string; values: Record<string, number> }>
-  > = Object.fromEntries(['bm25-plain', ...ENGRAM_SYSTEMS.map(([name]) => name)].map((name) => [name, []]));
+  regimes: Regime[] = POOLED,
+): Promise<Record<string, Record<System, Scores>>> {
+  const systems = ['bm25-plain', ...ENGRAM_SYSTEMS.map(([name]) => name)];
+  const perQuery = new Map(
+    regimes.map((r) => [r.name, new Map(systems.map((s) => [s, [] as ScoredQuery[]]))]),
+  );
   for (const corpus of corpora) {
     const baseline = new PlainBm25(corpus.docs.map((d) => ({ id: d.id, text: d.text })));
-    const score = (system: System, query: BenchQuery, ranked: string[]) =>
-      perQuery[system]!.push({
-        category: query.category,
-        values: Object.fromEntries(
-          Object.entries(metrics).map(([name, fn]) => [name, fn(ranked, query.gold)]),
-        ),
-      });
-    for (const query of corpus.queries)
-      score('bm25-plain', query, cut(query, baseline.search(query.text, restrict ? corpus.docs.length : 10)));
     const base = await load(corpus, layer, kind);
     loadTimes.push({ corpus: corpus.name, docs: corpus.docs.length, seconds: round(base.loadSeconds, 1) });
     await base.host.close();
     const textOf = new Map(corpus.docs.map((d) => [d.id, d.text]));
-    for (const [system, channels] of ENGRAM_SYSTEMS) {
-      if (system === 'engram-dense' && !withDense) continue;
-      const loaded = await copyOf(base, system);
-      for (const query of corpus.queries) {
-        const ranked = cut(query, await rankWithEngram(loaded, query, channels, depth));
-        score(system, query, ranked);
-        if (system === 'engram-hybrid' && missCategories?.some((c) => c === 'all' || c === query.category))
-          for (const line of missLines(query, ranked, (id) => textOf.get(id), 5))
-            process.stderr.write(`${line}\n`);
+    for (const { name, restrict } of regimes) {
+      // Cut to a haystack, a ranking must reach past the pool's top 10 to fill the haystack's.
+      const depth = restrict ? MAX_RECALL_K : 10;
+      const cut = (query: BenchQuery, ranked: string[]) => {
+        const haystack = restrict?.get(query.id);
+        return haystack ? withinHaystack(ranked, haystack) : ranked;
+      };
+      const score = (system: System, query: BenchQuery, ranked: string[]) =>
+        perQuery
+          .get(name)!
+          .get(system)!
+          .push({
+            category: query.category,
+            half: query.half,
+            values: Object.fromEntries(Object.entries(metrics).map(([m, fn]) => [m, fn(ranked, query.gold)])),
+          });
+      for (const query of corpus.queries)
+        score(
+          'bm25-plain',
+          query,
+          cut(query, baseline.search(query.text, restrict ? corpus.docs.length : 10)),
+        );
+      for (const [system, channels] of ENGRAM_SYSTEMS) {
+        if (system === 'engram-dense' && !withDense) continue;
+        const loaded = await copyOf(base, `${name}-${system}`);
+        for (const query of corpus.queries) {
+          const ranked = cut(query, await rankWithEngram(loaded, query, channels, depth));
+          score(system, query, ranked);
+          if (system === 'engram-hybrid' && missCategories?.some((c) => c === 'all' || c === query.category))
+            for (const line of missLines(query, ranked, (id) => textOf.get(id), 5))
+              process.stderr.write(`${line}\n`);
+        }
+        await loaded.host.close();
       }
-      await loaded.host.close();
     }
   }
-  const summary = {} as Record<System, Scores>;
-  for (const [system, rows] of Object.entries(perQuery)) {
-    if (rows.length === 0) continue;
-    const scores: Scores = {};
-    const groups = new Map<string, typeof rows>([['overall', rows]]);
-    for (const row of rows) groups.set(row.category, [...(groups.get(row.category) ?? []), row]);
-    for (const [group, members] of groups) {
-      scores[group] = Object.fromEntries(
-        Object.keys(metrics).map((m) => [m, round(mean(members.map((r) => r.values[m]!)), 3)]),
-      );
-      scores[group]['n'] = members.length;
-    }
-    summary[system] = scores;
-  }
-  return summary;
+  return Object.fromEntries(
+    [...perQuery].map(([regime, bySystem]) => [
+      regime,
+      Object.fromEntries(
+        [...bySystem].filter(([, rows]) => rows.length > 0).map(([s, rows]) => [s, scoreGroups(rows)]),
+      ),
+    ]),
+  );
 }
 
 /**
@@ -314,11 +334,12 @@ async function main(): Promise<void> {
   const locomo = dataset('--locomo', [path.join(shared, 'locomo/locomo-dev5.json')])?.[0];
   if (locomo) {
     const picked = pickConversations(loadLocomo(locomo), flag('--locomo-conversations')?.[0]);
-    results['locomo'] = await evaluate(picked, 'episodic', 'interaction', {
+    const scored = await evaluate(picked, 'episodic', 'interaction', {
       'recall@5': (r, g) => recallAt(r, g, 5),
       'recall@10': (r, g) => recallAt(r, g, 10),
       'hit@10': (r, g) => hitAt(r, g, 10),
     });
+    results['locomo'] = scored['pooled'];
   }
   const lme = dataset('--longmemeval', [path.join(shared, 'longmemeval/longmemeval_oracle.json.gz')])?.[0];
   if (lme) {
@@ -334,22 +355,17 @@ async function main(): Promise<void> {
       'recall_all@5': (r: string[], g: string[]) => recallAllAt(r, g, 5),
       'ndcg@10': (r: string[], g: string[]) => ndcgAt(r, g, 10),
     };
+    // `--haystack N` scores both regimes from one load: the pooled corpus and each question's own history.
     const haystackSize = flag('--haystack');
-    if (haystackSize === undefined)
-      results['longmemeval'] = await evaluate([corpus], 'episodic', 'interaction', lmeMetrics);
-    else {
+    const regimes: Regime[] = [{ name: 'longmemeval' }];
+    if (haystackSize !== undefined) {
       const size = Number(haystackSize[0] ?? 40);
       if (!Number.isInteger(size) || size < 1)
         throw new Error(`--haystack: expected a number of sessions; got "${haystackSize[0] ?? ''}"`);
-      results['longmemeval-haystack'] = await evaluate(
-        [corpus],
-        'episodic',
-        'interaction',
-        lmeMetrics,
-        haystacks(corpus, size),
-      );
+      regimes.push({ name: 'longmemeval-haystack', restrict: haystacks(corpus, size) });
       results['haystack'] = size;
     }
+    Object.assign(results, await evaluate([corpus], 'episodic', 'interaction', lmeMetrics, regimes));
   }
   const cosqa = dataset(
     '--cosqa',
@@ -359,10 +375,11 @@ async function main(): Promise<void> {
   if (cosqa && cosqa.length === 2) {
     const split = flag('--split');
     const half = split && parseCosqaHalf(split[0] ?? '');
-    results['cosqa'] = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!, half)], 'codebase', 'code-symbol', {
+    const scored = await evaluate([loadCosqa(cosqa[0]!, cosqa[1]!, half)], 'codebase', 'code-symbol', {
       mrr: (r, g) => reciprocalRank(r, g),
       'recall@10': (r, g) => recallAt(r, g, 10),
     });
+    results['cosqa'] = scored['pooled'];
   }
   if (args.includes('--latency') || !explicit) {
     const sizes = (flag('--sizes')?.[0] ?? '1000,10000,100000').split(',').map(Number);
@@ -380,7 +397,8 @@ async function main(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
   if (run) {
     const { date: _date, machine: _machine, ...figures } = results;
-    process.stderr.write(`recorded ${writeRecord('recall', run, figures)}; now: npm run figures\n`);
+    const record = withDense ? RECALL_MODEL_BENCH : 'recall';
+    process.stderr.write(`recorded ${writeRecord(record, run, figures)}; now: npm run figures\n`);
   }
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else printTable(results);
