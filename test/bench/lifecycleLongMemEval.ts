@@ -23,7 +23,8 @@ import { round } from './stats';
  * is what the simulation can afford, 140 of them). Both are measured at the day after the last
  * question: active memories and their tokens, and the benchmark's headline metrics, recall_any@5
  * and recall_all@5 of the gold sessions, sessions ranked by their first turn among the top 20
- * memories recalled (as callers ask, no `detail`). A consolidated memory or a peer card counts
+ * memories recalled (as callers ask, no `detail`; also with `detail` false, the consolidated
+ * memories only, and true, drill-down). A consolidated memory or a peer card counts
  * for the sessions of the turns its text quotes. Abstention questions (no gold) are left out.
  */
 
@@ -54,15 +55,20 @@ interface Timeline {
 
 export interface LmeHalf {
   questions: number;
-  /** `after` as callers ask; `drillDown` after with `detail: true`. */
-  recallAny5: { before: number; after: number; drillDown: number };
-  recallAll5: { before: number; after: number; drillDown: number };
+  /**
+   * `after` as callers ask (no `detail`: recall's default drill-down, engine/retrieval/drillDown.ts);
+   * `quoted` with `detail: false` (consolidated memories only); `drillDown` with `detail: true`.
+   */
+  recallAny5: { before: number; quoted: number; after: number; drillDown: number };
+  recallAll5: { before: number; quoted: number; after: number; drillDown: number };
 }
 
 /** Sums over one half's questions: as asked, and with drill-down. */
 interface Scores {
   any: number;
   all: number;
+  quotedAny: number;
+  quotedAll: number;
   drillAny: number;
   drillAll: number;
   n: number;
@@ -140,8 +146,8 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
     memories: 0,
     tokens: 0,
     cardTokens: 0,
-    development: { any: 0, all: 0, drillAny: 0, drillAll: 0, n: 0 },
-    report: { any: 0, all: 0, drillAny: 0, drillAll: 0, n: 0 },
+    development: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
+    report: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
     lifecycleRuns: 0,
     promoted: 0,
     archived: 0,
@@ -188,21 +194,26 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
   if (withLifecycle) await lifecycle();
   Object.assign(built, activeSize(host));
   for (const q of timeline.questions) {
-    // As callers ask, then with every consolidated hit's matching members (`detail`, drill-down).
-    const ranked = async (detail: boolean) => {
+    // As callers ask (no `detail`); then the consolidated memories only (`detail: false`) and with
+    // every consolidated hit's matching members (`detail: true`, drill-down). Without a lifecycle
+    // nothing is consolidated: the three are the same.
+    const ranked = async (detail?: boolean) => {
       const { hits } = await call<RecallResult>('recall', {
         query: q.text,
         k: RECALLED,
         readOnly: true,
-        detail,
+        ...(detail === undefined ? {} : { detail }),
       });
       return [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
     };
     const half = built[q.half];
-    const asked = await ranked(false);
+    const asked = await ranked();
     half.any += hitAt(asked, q.gold, SESSIONS_SCORED);
     half.all += recallAllAt(asked, q.gold, SESSIONS_SCORED);
-    const drilled = await ranked(true);
+    const quoted = withLifecycle ? await ranked(false) : asked;
+    half.quotedAny += hitAt(quoted, q.gold, SESSIONS_SCORED);
+    half.quotedAll += recallAllAt(quoted, q.gold, SESSIONS_SCORED);
+    const drilled = withLifecycle ? await ranked(true) : asked;
     half.drillAny += hitAt(drilled, q.gold, SESSIONS_SCORED);
     half.drillAll += recallAllAt(drilled, q.gold, SESSIONS_SCORED);
     half.n++;
@@ -246,11 +257,13 @@ export async function runLongMemEval(file: string, root: string): Promise<LmeRun
       questions: before[name].n,
       recallAny5: {
         before: mean(before, 'any'),
+        quoted: mean(after, 'quotedAny'),
         after: mean(after, 'any'),
         drillDown: mean(after, 'drillAny'),
       },
       recallAll5: {
         before: mean(before, 'all'),
+        quoted: mean(after, 'quotedAll'),
         after: mean(after, 'all'),
         drillDown: mean(after, 'drillAll'),
       },
@@ -274,7 +287,7 @@ export async function runLongMemEval(file: string, root: string): Promise<LmeRun
 /** One line per half for the text report. */
 export function longMemEvalLines(run: LmeRun): string[] {
   const halfLine = (name: string, h: LmeHalf) =>
-    `  ${name} (${h.questions} q): recall_any@5 ${h.recallAny5.before} -> ${h.recallAny5.after} / drill-down ${h.recallAny5.drillDown}, recall_all@5 ${h.recallAll5.before} -> ${h.recallAll5.after} / drill-down ${h.recallAll5.drillDown}`;
+    `  ${name} (${h.questions} q): recall_any@5 ${h.recallAny5.before} -> quoted ${h.recallAny5.quoted} / default ${h.recallAny5.after} / drill-down ${h.recallAny5.drillDown}, recall_all@5 ${h.recallAll5.before} -> quoted ${h.recallAll5.quoted} / default ${h.recallAll5.after} / drill-down ${h.recallAll5.drillDown}`;
   return [
     `longmemeval oracle: ${run.turns} turns of ${run.sessions} sessions; ${run.lifecycleRuns} weekly lifecycle runs: promoted ${run.promoted}, archived ${run.archived}, consolidated ${run.consolidated.members} into ${run.consolidated.summaries}`,
     `  active memories ${run.memories.before} -> ${run.memories.after}, tokens ${run.tokens.before} -> ${run.tokens.after} (${round(run.tokens.before / Math.max(1, run.tokens.after), 2)}x; peer cards ${run.cardTokens.before} -> ${run.cardTokens.after})`,
