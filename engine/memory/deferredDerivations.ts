@@ -14,14 +14,6 @@ export interface Derivation {
 const MARKER = 'derive:';
 
 /**
- * A write that starts sooner than this after the previous one ended comes from a caller sending
- * writes back to back: there is no idle turn to derive in, and a deferred derivation would only
- * be paid at the start of the next call, plus a second transaction (+14% CPU per remember). About
- * four times a single remember's derivation on an idle core; two ticks of a millisecond clock.
- */
-const BACK_TO_BACK_MS = 2;
-
-/**
  * The derived rows of a single remember (entity links, co-occurrence, the lexical row: about half
  * of its CPU) are written in a second transaction after the one holding the memory itself, which
  * is all the caller's acknowledgement waits for: the host derives them while the disk syncs the
@@ -44,8 +36,14 @@ export class DeferredDerivations {
   private pending: Derivation[] | undefined;
 
   private settling = false;
-  /** The store's clock when the last outermost write ended. */
-  private lastWriteEnd = -Infinity;
+  /**
+   * True once the event loop went round (a check phase ran) since the last write ended: the caller
+   * left the thread idle. False when the next write came in the same turn (back to back): a
+   * deferred derivation would then only be paid at the start of the next call, plus a second
+   * transaction (+14% CPU per remember on main). A store starts idle.
+   */
+  private idleTurn = true;
+  private watchingTurn = false;
   private deferNow = true;
 
   /** `settleSoon`: what the owner runs a turn after a commit with markers (its `settle`). */
@@ -84,15 +82,21 @@ export class DeferredDerivations {
   /**
    * At the start of an outermost write, before it settles: a remember in it may defer its derived
    * rows when it shares a group fdatasync (`grouped`: they are written while the disk syncs), or
-   * when the caller left an idle gap before it (the next gap is likely idle too).
+   * when the caller left the thread idle for a turn before it (the next gap is likely idle too).
    */
-  writeStarting(grouped: boolean, now: number): void {
-    this.deferNow = grouped || now - this.lastWriteEnd >= BACK_TO_BACK_MS;
+  writeStarting(grouped: boolean): void {
+    this.deferNow = grouped || this.idleTurn;
+    this.idleTurn = false;
   }
 
-  /** The outermost write ended (committed or not) at `now`. */
-  writeEnded(now: number): void {
-    this.lastWriteEnd = now;
+  /** The outermost write ended (committed or not): watch for the next turn of the event loop. */
+  writeEnded(): void {
+    if (this.watchingTurn) return;
+    this.watchingTurn = true;
+    setImmediate(() => {
+      this.watchingTurn = false;
+      this.idleTurn = true;
+    });
   }
 
   /** True when the write running now may leave its derived rows to the next transaction. */

@@ -120,7 +120,7 @@ export class MemoryStore {
     // Staged vectors enter the index when the outermost transaction commits.
     const outermost = !this.db.inWrite;
     if (outermost) {
-      this.derivations.writeStarting(options?.durable === 'group', this.clock());
+      this.derivations.writeStarting(options?.durable === 'group');
       this.settle();
     }
     const now = this.clock();
@@ -143,12 +143,12 @@ export class MemoryStore {
       if (outermost) {
         this.vectors?.rolledBack();
         this.derivations.rolledBack();
-        this.derivations.writeEnded(this.clock());
+        this.derivations.writeEnded();
       }
       throw error;
     }
     if (outermost) {
-      this.derivations.writeEnded(this.clock());
+      this.derivations.writeEnded();
       this.derivations.committed();
       this.vectors?.committed();
       if (this.unembedded && this.vectors) {

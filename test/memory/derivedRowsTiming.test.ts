@@ -31,7 +31,6 @@ describe('when a remember writes its derived rows', () => {
     // The first after the pause may defer (the caller was idle): the second pays for that.
     await t.call('remember', { content: `${CONTENT} 2` });
     await t.call('remember', { content: `${CONTENT} 3` });
-    // The test clock stands still: every call follows the one before at once.
     const result = await recordsPerRemember(t, 6, async (i) => {
       await t.call('remember', { content: `${CONTENT} ${i + 100}` });
     });
@@ -43,7 +42,6 @@ describe('when a remember writes its derived rows', () => {
     const t = await openTestHost();
     await t.call('remember', { content: `${CONTENT} 1` });
     const result = await recordsPerRemember(t, 4, async (i) => {
-      t.clock.advance(50);
       await idleTurn();
       await t.call('remember', { content: `${CONTENT} ${i + 100}` });
     });
