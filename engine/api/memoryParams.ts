@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KINDS, LAYERS, SCOPES, STATUSES, TRUST_LEVELS } from '../memory/types';
 import type { RememberInput } from '../memory/types';
-import type { EditInput } from '../memory/memoryStore';
+import type { EditInput } from '../memory/editPatch';
 import { methodParams } from './defineMethod';
 import { issueLine } from './parseParams';
 import { idParam, requiredText, textList, timeParam } from './paramFields';

@@ -3,7 +3,6 @@ import { redactSecrets, withoutSecrets } from '../extract/secrets';
 import type { Clock } from '../host';
 import type { EngineDatabase, WriteOptions } from '../store/engineDatabase';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
-import { contentHash } from './contentHash';
 import { mergeEntities } from './entityGraph';
 import type { Entity } from './entityGraph';
 import { EntityLinker } from './entityLinker';
@@ -20,7 +19,10 @@ import { RememberWrite } from './rememberWrite';
 import { DerivedBatch } from './derivedBatch';
 import { DeferredDerivations } from './deferredDerivations';
 import type { EmbeddedText } from './novelty';
-import { expireSessions, touchSession } from './sessions';
+import { touchSession } from './sessions';
+import { promoteExpiredWorkingMemory } from './sessionExpiry';
+import { editPatch } from './editPatch';
+import type { EditInput } from './editPatch';
 import type {
   Actor,
   ChangeKind,
@@ -31,29 +33,8 @@ import type {
   RememberResult,
 } from './types';
 import { rejection } from './rejection';
-import {
-  optionalText,
-  parseTime,
-  requiredText,
-  validateImportance,
-  validateConflictKey,
-  validateRemember,
-  validateTags,
-  oneOf,
-} from './validate';
-import { KINDS, LAYERS } from './types';
+import { parseTime, requiredText, validateRemember } from './validate';
 import type { ReadBuffer, VectorStaging } from './writeParticipants';
-
-export interface EditInput {
-  content?: string;
-  context?: string | null;
-  tags?: string[];
-  importance?: number;
-  kind?: string;
-  layer?: string;
-  critical?: boolean;
-  conflictKey?: string | null;
-}
 
 /** How often working-memory expiry is swept on writes. */
 const EXPIRY_SWEEP_MS = 60_000;
@@ -138,7 +119,10 @@ export class MemoryStore {
   write<T>(fn: (tx: SqlWriter, now: number) => T, options?: WriteOptions): T {
     // Staged vectors enter the index when the outermost transaction commits.
     const outermost = !this.db.inWrite;
-    if (outermost) this.settle();
+    if (outermost) {
+      this.derivations.writeStarting(options?.durable === 'group');
+      this.settle();
+    }
     const now = this.clock();
     let result: T;
     try {
@@ -146,7 +130,7 @@ export class MemoryStore {
         for (const buffer of this.readBuffers) buffer.flush(tx);
         if (now - this.lastSweep >= EXPIRY_SWEEP_MS) {
           this.lastSweep = now;
-          this.expireWorkingMemory(tx, now);
+          promoteExpiredWorkingMemory(tx, now, this.ledger);
         }
         const result = fn(tx, now);
         this.entities.flush(tx, now);
@@ -159,10 +143,12 @@ export class MemoryStore {
       if (outermost) {
         this.vectors?.rolledBack();
         this.derivations.rolledBack();
+        this.derivations.writeEnded();
       }
       throw error;
     }
     if (outermost) {
+      this.derivations.writeEnded();
       this.derivations.committed();
       this.vectors?.committed();
       if (this.unembedded && this.vectors) {
@@ -225,7 +211,8 @@ export class MemoryStore {
     deferDerived = false,
   ): RememberResult {
     const valid = validateRemember(input, this.limits);
-    const defer = deferDerived && this.deferDerivedRows ? this.derivations : undefined;
+    const defer =
+      deferDerived && this.deferDerivedRows && this.derivations.deferrable ? this.derivations : undefined;
     return this.write((tx, now) => {
       const result = this.remembering.remember(tx, valid, actor, now, embedded, defer);
       if (result instanceof EngramError) throw result;
@@ -278,26 +265,7 @@ export class MemoryStore {
   }
 
   edit(idOrPrefix: string, changes: EditInput, actor: Actor = {}): Memory {
-    if (typeof changes !== 'object' || changes === null)
-      throw invalidInput('edit needs the fields to change');
-    const patch: Partial<MemoryVersion> = {};
-    if (changes.content !== undefined) {
-      patch.content = redactSecrets(
-        requiredText('content', changes.content, this.limits.maxContentChars).trim(),
-      ).text;
-      patch.contentHash = contentHash(patch.content);
-    }
-    if (changes.context !== undefined) {
-      const context = optionalText('context', changes.context, this.limits.maxContextChars);
-      patch.context = context === null ? null : redactSecrets(context).text;
-    }
-    if (changes.tags !== undefined) patch.tags = validateTags(changes.tags);
-    if (changes.importance !== undefined) patch.importance = validateImportance(changes.importance);
-    if (changes.kind !== undefined) patch.kind = oneOf('kind', changes.kind, KINDS);
-    if (changes.layer !== undefined) patch.layer = oneOf('layer', changes.layer, LAYERS);
-    if (changes.critical !== undefined) patch.critical = changes.critical === true;
-    if (changes.conflictKey !== undefined) patch.conflictKey = validateConflictKey(changes.conflictKey);
-    if (Object.keys(patch).length === 0) throw invalidInput('edit needs at least one field to change');
+    const patch = editPatch(changes, this.limits);
     return this.write((tx, now) => {
       const memory = currentMemory(tx, resolveId(tx, idOrPrefix));
       assertStatus(memory, ['active'], 'edit');
@@ -443,24 +411,9 @@ export class MemoryStore {
     });
   }
 
-  /**
-   * A session that ended leaves its working notes as episodes (the lifecycle's promotion rule,
-   * issue 21): what happened stays findable, and the lifecycle archives it once it has faded.
-   */
-  private expireWorkingMemory(tx: SqlWriter, now: number): void {
-    for (const memoryId of expireSessions(tx, now)) {
-      reviseVersion(tx, currentMemory(tx, memoryId), { layer: 'episodic' }, 'promoted', now);
-      this.ledger.append(tx, now, {
-        type: 'promote',
-        memoryId,
-        data: { from: 'working', to: 'episodic', reason: 'session ended' },
-      });
-    }
-  }
-
   /** Sweeps expired sessions now (normally done at most once a minute on writes). */
   sweepExpired(): void {
-    this.write((tx, now) => this.expireWorkingMemory(tx, now));
+    this.write((tx, now) => promoteExpiredWorkingMemory(tx, now, this.ledger));
   }
 
   /** Refreshes a session's TTL (working memory is kept alive by use). */

@@ -10,7 +10,7 @@ import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'nod
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { CheckpointJob, CheckpointReply } from './checkpoint';
-import { readJournalRecords } from './journal';
+import { readJournalRecords } from './journalFile';
 import { replayRecords } from './replay';
 import { snapshotSum } from './snapshotFile';
 import { loadSqlJs } from './sqlite';

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { EngramError } from '../errors';
-import { readJournalRecordsAt } from './journal';
+import { readJournalRecordsAt } from './journalFile';
 import { replayRecords } from './replay';
 
 /**

@@ -1,3 +1,6 @@
+import { compactSql, sqlText } from './compactStatements';
+import type { CompactSql } from './compactStatements';
+
 /**
  * The journal stores each committed transaction as the list of SQL statements it executed, with
  * their bound parameters. Replaying them in order against the snapshot the transaction started
@@ -17,8 +20,12 @@ export interface TransactionRecord {
 interface EncodedRecord {
   seq: number;
   at: number;
-  /** Distinct SQL texts of the transaction: bulk writes repeat the same few statements. */
-  sql: string[];
+  /**
+   * Distinct SQL texts of the transaction (bulk writes repeat the same few statements): the texts
+   * themselves, or in a compact record, how compactStatements.ts names them (records of both kinds
+   * are read alike).
+   */
+  sql: CompactSql[];
   ops: Array<[number, unknown] | [number]>;
 }
 
@@ -28,15 +35,20 @@ interface EncodedRecord {
  */
 export const RECORD_PAYLOAD_PREFIX = '{"seq":';
 
-export function encodeRecord(record: TransactionRecord): Buffer {
+/**
+ * `compact`: statement texts named as compactStatements.ts does (the file journal, written and read
+ * by one version at a time). Without it they are written out in full: the PostgreSQL journal,
+ * which hosts of different versions may share, and a version before this encoding could not read.
+ */
+export function encodeRecord(record: TransactionRecord, compact = false): Buffer {
   const sqlIndex = new Map<string, number>();
-  const sql: string[] = [];
+  const sql: CompactSql[] = [];
   const ops: EncodedRecord['ops'] = [];
   for (const [text, params] of record.statements) {
     let index = sqlIndex.get(text);
     if (index === undefined) {
       index = sql.length;
-      sql.push(text);
+      sql.push(compact ? compactSql(text) : text);
       sqlIndex.set(text, index);
     }
     ops.push(params === undefined ? [index] : [index, encodeParams(params)]);
@@ -51,11 +63,12 @@ export function decodeRecord(payload: Buffer): TransactionRecord {
   if (typeof encoded.seq !== 'number' || !Array.isArray(encoded.sql) || !Array.isArray(encoded.ops)) {
     throw new Error('journal record has an unexpected shape');
   }
+  const texts = encoded.sql.map(sqlText);
   return {
     seq: encoded.seq,
     at: encoded.at,
     statements: encoded.ops.map(([index, params]) => {
-      const text = encoded.sql[index];
+      const text = texts[index];
       if (text === undefined)
         throw new Error(`journal record ${encoded.seq} names unknown statement ${index}`);
       return [text, params === undefined ? undefined : decodeParams(params)];

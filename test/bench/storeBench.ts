@@ -3,7 +3,8 @@
  * store on a real sql.js database in a temp directory. A benchmark, not a test: it prints figures.
  * Baselines, in the same process: texts inserted into a bare sql.js table in one transaction; the
  * rows 10k batched remembers stored, inserted again with the same schema (sameRowsFloor.ts); and
- * beside each single durable remember, an fsync'd append of the bytes it journaled.
+ * beside each single durable remember, an fsync'd append of the bytes it journaled. Single
+ * remembers are sent back to back, then with 5 ms of idle time before each (300 of them).
  * Usage: node --import tsx test/bench/storeBench.ts [--json] [--large N] [--singles]
  */
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
@@ -94,7 +95,7 @@ async function batched(count: number, batchSize: number, texts: string[]) {
  * remember added to the journal, to a file in the same directory (issue 18: p50 <= 2x the floor).
  * Interleaved, so both see the same load.
  */
-async function singles(host: EngineDispatcher, dbPath: string, texts: string[]) {
+async function singles(host: EngineDispatcher, dbPath: string, texts: string[], idleMs = 0) {
   const latencies: number[] = [];
   const floor: number[] = [];
   const journal = storeFiles(dbPath).journal;
@@ -102,6 +103,8 @@ async function singles(host: EngineDispatcher, dbPath: string, texts: string[]) 
   let elapsed = 0;
   let cpuMicroseconds = 0;
   for (const content of texts) {
+    // A caller that leaves the thread idle between writes (derived rows are written meanwhile).
+    if (idleMs > 0) await new Promise((resolve) => setTimeout(resolve, idleMs));
     const before = statSync(journal).size;
     const cpu = process.cpuUsage();
     const t = process.hrtime.bigint();
@@ -218,6 +221,12 @@ async function main(): Promise<void> {
     singleDb,
     path.join(root, 'singles.db'),
     texts.slice(0, 1000).map((t) => `${t} single`),
+  );
+  results['single_durable_5ms_idle'] = await singles(
+    singleDb,
+    path.join(root, 'singles.db'),
+    texts.slice(2000, 2300).map((t) => `${t} idle`),
+    5,
   );
   results['concurrent_8_callers_1k'] = await concurrent(
     singleDb,
