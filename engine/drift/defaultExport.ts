@@ -80,11 +80,37 @@ export function entrySource(root: string, realRoot: string, dir: string, target:
   return undefined;
 }
 
+/** Per check, per manifest, subpath and way in: the entry file with named exports only (docs repeat requires). */
+const namedOnlyEntries = new WeakMap<VerificationContext, Map<string, string | undefined>>();
+
+/** The source file of the entry `how` reaches when it has named exports only now, else undefined. */
+function namedOnlyEntry(
+  ctx: VerificationContext,
+  manifest: string,
+  sub: string,
+  how: 'require' | 'import',
+): string | undefined {
+  let entries = namedOnlyEntries.get(ctx);
+  if (!entries) namedOnlyEntries.set(ctx, (entries = new Map<string, string | undefined>()));
+  const key = `${manifest}\u0000${sub}\u0000${how}`;
+  if (entries.has(key)) return entries.get(key);
+  const format = readNow(ctx.root, manifest, how === 'require' ? MODULE_FORMAT : IMPORT_FORMAT);
+  const target = format === undefined ? undefined : requireTargetFor(format, sub);
+  const source =
+    typeof target === 'string'
+      ? entrySource(ctx.root, ctx.realRoot, path.posix.dirname(manifest), target)
+      : undefined;
+  const named =
+    source !== undefined && readNow(ctx.root, source, ENTRY_SHAPE) === 'named' ? source : undefined;
+  entries.set(key, named);
+  return named;
+}
+
 /**
- * Stale when the entry `require()` (or a default `import`) reaches gives only named exports now and a commit after the
- * memory took its default away (the file's history, renames followed: lru-cache's `index.js`
- * became `src/index.ts`, which kept `export default` until "Named export only"). Undefined
- * (nothing to say) when the entry cannot be read or no such commit is found.
+ * Stale when the entry `require()` (or a default `import`) reaches gives only named exports now
+ * and a commit after the memory took its default away (the file's history, renames followed:
+ * lru-cache's `index.js` became `src/index.ts`, which kept `export default` until "Named export
+ * only"). Undefined (nothing to say) when the entry cannot be read or no such commit is found.
  */
 export async function defaultExportGone(
   ctx: VerificationContext,
@@ -93,12 +119,8 @@ export async function defaultExportGone(
   sub: string,
   how: 'require' | 'import',
 ): Promise<ClaimCheck | undefined> {
-  const format = readNow(ctx.root, manifest, how === 'require' ? MODULE_FORMAT : IMPORT_FORMAT);
-  if (format === undefined) return undefined;
-  const target = requireTargetFor(format, sub);
-  if (typeof target !== 'string') return undefined;
-  const source = entrySource(ctx.root, ctx.realRoot, path.posix.dirname(manifest), target);
-  if (source === undefined || readNow(ctx.root, source, ENTRY_SHAPE) !== 'named') return undefined;
+  const source = namedOnlyEntry(ctx, manifest, sub, how);
+  if (source === undefined) return undefined;
   const commit = await ctx.fileBreak(
     [source],
     claim.memoryValidFrom,
