@@ -25,6 +25,8 @@ export interface ClaimUnderCheck {
   usedAs?: 'package';
   /** Required and called as a function (see ExtractedClaim). */
   requiredCallable?: boolean;
+  /** The required module itself is called (see ExtractedClaim). */
+  moduleCalled?: boolean;
   /** The package as npm publishes it (see ExtractedClaim). */
   published?: boolean;
   memoryValidFrom: number;

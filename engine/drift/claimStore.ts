@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-11';
+export const EXTRACTION_RULES = 'rules-12';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -71,6 +71,7 @@ export function storeClaims(
         linked,
         usedAs,
         requiredCallable,
+        moduleCalled,
         published,
       } = claim;
       const detail = {
@@ -89,6 +90,7 @@ export function storeClaims(
         linked,
         usedAs,
         requiredCallable,
+        moduleCalled,
         published,
       };
       const check = checks.get(claim);
@@ -232,6 +234,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.linked === true) claim.linked = true;
   if (detail.usedAs === 'package') claim.usedAs = 'package';
   if (detail.requiredCallable === true) claim.requiredCallable = true;
+  if (detail.moduleCalled === true) claim.moduleCalled = true;
   if (detail.published === true) claim.published = true;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;

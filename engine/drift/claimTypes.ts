@@ -57,6 +57,11 @@ export interface ExtractedClaim {
    */
   requiredCallable?: boolean;
   /**
+   * The required module itself is called (`new LRU(50)` after `var LRU = require('lru-cache')`),
+   * not only introduced as the CommonJS way: the entry must give a default, not only named exports.
+   */
+  moduleCalled?: boolean;
+  /**
    * The package as npm publishes it (`npm install thelib`, its registry page, a CDN's
    * `https://unpkg.com/thelib/thelib.css`): published under that name, holding that file,
    * whatever `exports` offers importers (publishedPackage.ts).

@@ -41,54 +41,93 @@ interface RequireTarget {
   named: boolean;
 }
 
-/** Where a `require()` lands in one `exports` value: a target string, a list, or conditions (in their order). */
-function requireTarget(value: unknown, named = false): RequireTarget | undefined {
+/**
+ * Where a `require()` (or, with other `conditions`, an import) lands in one `exports` value: a
+ * target string, a list, or conditions (in their order).
+ */
+function requireTarget(
+  value: unknown,
+  named = false,
+  conditions: ReadonlySet<string> = REQUIRE_CONDITIONS,
+): RequireTarget | undefined {
   if (typeof value === 'string') return { file: value, named };
   if (Array.isArray(value)) {
     for (const item of value) {
-      const target = requireTarget(item, named);
+      const target = requireTarget(item, named, conditions);
       if (target !== undefined) return target;
     }
     return undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
   for (const [condition, nested] of Object.entries(value)) {
-    if (!REQUIRE_CONDITIONS.has(condition)) continue;
-    const target = requireTarget(nested, named || condition === 'require');
+    if (!conditions.has(condition)) continue;
+    const target = requireTarget(nested, named || condition === 'require', conditions);
     if (target !== undefined) return target;
   }
   return undefined;
 }
 
+/** A package.json's format with its `exports` targets as the given conditions resolve them. */
+function readFormat(
+  text: string | undefined,
+  conditions: ReadonlySet<string>,
+): ModuleFormat | undefined | 'unreadable' {
+  if (text === undefined) return undefined;
+  const json = entryFields(text);
+  if (json === 'unreadable') return json;
+  const esm = json.type === 'module';
+  const map = json.exports;
+  if (map === undefined || map === null)
+    return { esm, ...(typeof json.main === 'string' ? { main: json.main } : {}) };
+  const targets: Record<string, string | null> = {};
+  const forRequire: string[] = [];
+  for (const [key, value] of exportsEntries(map)) {
+    const target = requireTarget(value, false, conditions);
+    targets[key] = target?.file ?? null;
+    if (target?.named === true) forRequire.push(key);
+  }
+  return { esm, targets, ...(forRequire.length > 0 ? { forRequire } : {}) };
+}
+
 export const MODULE_FORMAT: FileReader<ModuleFormat | undefined> = {
   // The name keys stored answers: changed whenever what is read changes.
   name: 'package module format (require condition)',
-  read(text) {
-    if (text === undefined) return undefined;
-    let json: { type?: unknown; exports?: unknown; main?: unknown };
-    try {
-      json = JSON.parse(text) as typeof json;
-    } catch {
-      return 'unreadable';
-    }
-    const esm = json.type === 'module';
-    const map = json.exports;
-    if (map === undefined || map === null)
-      return { esm, ...(typeof json.main === 'string' ? { main: json.main } : {}) };
-    const entries: Array<[string, unknown]> =
-      typeof map === 'object' && !Array.isArray(map) && Object.keys(map).some((k) => k.startsWith('.'))
-        ? Object.entries(map)
-        : [['.', map]];
-    const targets: Record<string, string | null> = {};
-    const forRequire: string[] = [];
-    for (const [key, value] of entries) {
-      const target = requireTarget(value);
-      targets[key] = target?.file ?? null;
-      if (target?.named === true) forRequire.push(key);
-    }
-    return { esm, targets, ...(forRequire.length > 0 ? { forRequire } : {}) };
-  },
+  read: (text) => readFormat(text, REQUIRE_CONDITIONS),
 };
+
+/** The conditions Node's `import` matches (the map's order decides among them). */
+const IMPORT_CONDITIONS = new Set(['import', 'node', 'default']);
+
+/** The same reading for what an `import` of the package reaches (targets by import conditions). */
+export const IMPORT_FORMAT: FileReader<ModuleFormat | undefined> = {
+  name: 'package module format (import condition)',
+  read: (text) => readFormat(text, IMPORT_CONDITIONS),
+};
+
+/** The fields of a package.json that say where its entries are. */
+interface EntryFields {
+  type?: unknown;
+  exports?: unknown;
+  main?: unknown;
+}
+
+function entryFields(text: string): EntryFields | 'unreadable' {
+  try {
+    return JSON.parse(text) as EntryFields;
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** An `exports` map as (subpath, value) pairs: a string, a list or a conditions object is the root's. */
+function exportsEntries(map: unknown): Array<[string, unknown]> {
+  return typeof map === 'object' &&
+    map !== null &&
+    !Array.isArray(map) &&
+    Object.keys(map).some((k) => k.startsWith('.'))
+    ? Object.entries(map)
+    : [['.', map]];
+}
 
 /** The `exports` key that offers `sub` (`./helpers`): itself, or a `*` pattern matching it. */
 export function exportsKeyFor(keys: readonly string[], sub: string): string | undefined {

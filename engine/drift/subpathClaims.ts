@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ClaimCheck, ExtractedClaim } from './claimTypes';
 import { ok, unverifiable, withCommit } from './attribution';
 import type { ClaimUnderCheck } from './attribution';
+import { defaultExportGone } from './defaultExport';
 import { codeFilesHolding } from './evidenceFiles';
 import type { FileReader } from './fileHistory';
 import { exportsKeyFor, loadsCommonJs, MODULE_FORMAT, requireTargetFor } from './moduleFormat';
@@ -32,7 +33,7 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
         kind: 'subpath',
         subject,
         span: [start, start + subject.length],
-        ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
+        ...requirement(text, start - 1),
       });
     }
   }
@@ -48,9 +49,33 @@ export function matchSubpaths(text: string, packages: ReadonlySet<string>, out: 
       kind: 'subpath',
       subject,
       span: [start, start + subject.length],
-      ...(needsCommonJs(text, start - 1) ? { requiredCallable: true } : {}),
+      ...requirement(text, start - 1),
     });
   }
+}
+
+/** What a `require()` or import of the string opening at `quote` needs of the entry (see ExtractedClaim). */
+function requirement(text: string, quote: number): Pick<Partial, 'requiredCallable' | 'moduleCalled'> {
+  if (requiredAndCalled(text, quote)) return { requiredCallable: true, moduleCalled: true };
+  if (needsCommonJs(text, quote)) return { requiredCallable: true };
+  return importedAndCalled(text, quote) ? { moduleCalled: true } : {};
+}
+
+/**
+ * Whether the string opening at `quote` ends `import name from` (or `import name, { ... } from`)
+ * and the text then calls `name(` or `new name(`: the entry's default export is the callable.
+ */
+function importedAndCalled(text: string, quote: number): boolean {
+  const before = /\bimport\s+([A-Za-z_$][\w$]*)\s*(?:,\s*\{[^}]*\}\s*)?from\s+$/.exec(
+    text.slice(Math.max(0, quote - 200), quote),
+  );
+  return before !== null && calledAfter(text, quote, before[1] as string);
+}
+
+/** Whether `name` is called (`name(`, `new name(`) after position `at`, not as a member (`x.name(`). */
+function calledAfter(text: string, at: number, name: string): boolean {
+  const escaped = name.replace(/\$/g, '\\$');
+  return new RegExp(`(?<![\\w$.])(?:new\\s+)?${escaped}\\s*\\(`).test(text.slice(at));
 }
 
 /**
@@ -90,8 +115,7 @@ function requiredAndCalled(text: string, quote: number): boolean {
   );
   // `require('mocha').describe`: the name holds one export, not the module.
   if (!before || !/^(['"])[^'"\n]*\1\s*\)(?!\s*[.[(])/.test(text.slice(quote))) return false;
-  const name = (before[1] as string).replace(/\$/g, '\\$');
-  return new RegExp(`(?<![\\w$.])(?:new\\s+)?${name}\\s*\\(`).test(text.slice(quote));
+  return calledAfter(text, quote, before[1] as string);
 }
 
 interface PackageEntry {
@@ -141,10 +165,14 @@ export async function verifySubpathClaim(
     return verifyPublishedClaim(ctx, claim, name, sub);
   }
   const check = await verifyOffered(ctx, claim);
-  if (check.verdict !== 'ok' || claim.requiredCallable !== true) return check;
+  if (check.verdict !== 'ok' || (claim.requiredCallable !== true && claim.moduleCalled !== true))
+    return check;
   const manifest = ctx.manifests.packageFiles.get(packageOf(claim.subject).name);
   if (manifest === undefined) return check;
-  return (await commonJsGone(ctx, claim, manifest)) ?? check;
+  const gone = claim.requiredCallable === true ? await commonJsGone(ctx, claim, manifest) : undefined;
+  if (gone !== undefined || claim.moduleCalled !== true) return gone ?? check;
+  const how = claim.requiredCallable === true ? 'require' : 'import';
+  return (await defaultExportGone(ctx, claim, manifest, packageOf(claim.subject).sub, how)) ?? check;
 }
 
 /** `thelib/helpers` -> the package (`thelib`, or `@scope/thelib`) and the subpath (`./helpers`, `.` for the root). */
