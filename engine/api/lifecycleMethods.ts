@@ -6,6 +6,7 @@ import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
 import { undoConsolidation } from '../lifecycle/consolidationUndo';
 import { runConsolidation } from '../lifecycle/consolidationRun';
+import { summaryOriginOf } from '../lifecycle/modelSummaries';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
@@ -63,7 +64,14 @@ export const LIFECYCLE_METHODS = {
       store.read((r) => {
         const memory = currentMemory(r, resolveId(r, p.id, viewerOf(p)));
         const [facts] = lifecycleFacts(r, [memory], store.clock(), lifecycleSettings.rules());
-        return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
+        const summary = summaryOriginOf(r, memory.id);
+        return {
+          ...facts!,
+          layer: memory.layer,
+          trust: memory.trust,
+          status: memory.status,
+          ...(summary ? { summary } : {}),
+        };
       }),
   }),
   /**

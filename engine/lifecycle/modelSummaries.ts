@@ -121,3 +121,17 @@ function basisOf(members: readonly string[], versions: ReadonlyMap<string, numbe
 function memberKey(members: readonly string[]): string {
   return [...members].sort().join(',');
 }
+
+/**
+ * What the `consolidate` event of a consolidated memory says of its summary: written by a model
+ * (which), or extractive after a model was asked (why). Undefined for any other memory, and for
+ * a gist no model was asked about.
+ */
+export function summaryOriginOf(reader: SqlReader, memoryId: string): SummaryOrigin | undefined {
+  const data = reader.value<string>(
+    "SELECT data FROM events WHERE type = 'consolidate' AND memory_id = ? ORDER BY seq DESC LIMIT 1",
+    [memoryId],
+  );
+  const origin = data === undefined ? undefined : (JSON.parse(data) as { summary?: SummaryOrigin }).summary;
+  return origin && (origin.by === 'model' || origin.by === 'extractive') ? origin : undefined;
+}
