@@ -49,6 +49,7 @@ export function authorOf(memory: Pick<Memory, 'agent' | 'trust'>): string {
   if (memory.agent) return memory.agent;
   if (memory.trust === 'human') return 'you';
   if (memory.trust === 'consolidation') return 'consolidation';
+  if (memory.trust === 'model') return 'consolidation (model-written)';
   return memory.trust === 'ingest' ? 'an import' : 'an agent';
 }
 

@@ -6,6 +6,7 @@ import { lifecycleFacts } from '../lifecycle/lifecycleFacts';
 import { applyDedup, planDedup } from '../lifecycle/dedupPass';
 import { undoConsolidation } from '../lifecycle/consolidationUndo';
 import { runConsolidation } from '../lifecycle/consolidationRun';
+import { summaryOriginOf } from '../lifecycle/modelSummaries';
 import { planPeerCards } from '../lifecycle/storedPeerCards';
 import { plannedProbes } from '../lifecycle/probeOutcomes';
 import { DEFAULT_NEAR_DUPLICATE_THRESHOLD } from '../memory/novelty';
@@ -16,6 +17,30 @@ import { actorOf } from './params';
 
 /** `lifecycle` {dryRun?}: promote what has earned it, archive what has faded; a dry run (the default) only plans. */
 const LIFECYCLE_PARAMS = methodParams({ dryRun: z.boolean().optional() });
+
+/**
+ * `consolidate`'s model summaries (engine/lifecycle/summariser.ts): a dry run with
+ * `summaryRequests` says what would be sent per cluster; an applying run with `summaries` uses
+ * those a caller's model wrote. A text past the summary limit is not refused here: it falls back
+ * to the extractive gist with the reason, as any unfit summary does.
+ */
+const CONSOLIDATE_PARAMS = methodParams({
+  dryRun: z.boolean().optional(),
+  summaryRequests: z.boolean().optional(),
+  summaries: z
+    .array(
+      z.object({
+        members: z.array(z.string().max(100)).min(1).max(10_000),
+        basis: z.string().max(100).optional(),
+        text: z.string().max(1_000_000).optional(),
+        model: z.string().max(300).optional(),
+        failure: z.string().max(1000).optional(),
+      }),
+      { error: 'summaries must be a list of {members, text?, model?, failure?}' },
+    )
+    .max(10_000)
+    .optional(),
+});
 
 /** `dedup` {dryRun?, threshold?}: merge restatements; a dry run (the default) only lists the pairs. */
 const DEDUP_PARAMS = methodParams({
@@ -39,7 +64,14 @@ export const LIFECYCLE_METHODS = {
       store.read((r) => {
         const memory = currentMemory(r, resolveId(r, p.id, viewerOf(p)));
         const [facts] = lifecycleFacts(r, [memory], store.clock(), lifecycleSettings.rules());
-        return { ...facts!, layer: memory.layer, trust: memory.trust, status: memory.status };
+        const summary = summaryOriginOf(r, memory.id);
+        return {
+          ...facts!,
+          layer: memory.layer,
+          trust: memory.trust,
+          status: memory.status,
+          ...(summary ? { summary } : {}),
+        };
       }),
   }),
   /**
@@ -64,13 +96,21 @@ export const LIFECYCLE_METHODS = {
   /**
    * `consolidate` {dryRun?}: clusters of relevant episodes become one semantic memory each, applied
    * in slices off the request's transaction (consolidationRun.ts), so a long run leaves the event
-   * loop free; asked for, it runs even when nothing changed since the last run.
+   * loop free; asked for, it runs even when nothing changed since the last run. With `summaries`
+   * (written by a caller's language model for an earlier dry run's clusters) the fit ones replace
+   * the extractive gists, marked as model-written (engine/lifecycle/modelSummaries.ts).
    */
   consolidate: defineMethod({
-    params: LIFECYCLE_PARAMS,
+    params: CONSOLIDATE_PARAMS,
     write: true,
     prepare: ({ store, planConsolidation }, p) =>
-      runConsolidation(store, { dryRun: p.dryRun ?? true, force: true, plan: planConsolidation }),
+      runConsolidation(store, {
+        dryRun: p.dryRun ?? true,
+        force: true,
+        plan: planConsolidation,
+        summaryRequests: p.summaryRequests,
+        summaries: p.summaries,
+      }),
     run: ({ store }, p, done) => {
       // What the lifecycle run's other steps would do next (they run with `lifecycle`).
       const next = store.read((r) => ({

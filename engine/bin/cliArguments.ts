@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import type { MethodName, MethodParams } from '../api/methods';
+import type { MethodName, MethodParams, MethodResult } from '../api/methods';
 
 /**
  * A method's parameters as a command builds them from its arguments and options: the method's own
@@ -15,12 +15,20 @@ export type CliParams<M extends MethodName> = { [K in keyof MethodParams<M>]?: u
  */
 export type Render = (result: unknown) => string | { text: string; exit: number };
 
-/** Opens the database, calls one method, prints the result, closes. `workspace` overrides --workspace. */
+/** A method call on the command's open engine, with the command's actor added. */
+export type CliCall = <M extends MethodName>(method: M, params: MethodParams<M>) => Promise<MethodResult<M>>;
+
+/**
+ * Opens the database, calls one method, prints the result, closes. `workspace` overrides
+ * --workspace. `steps`: instead of the one call, several on the open engine (consolidation with
+ * a model: plan, ask, apply), whose last result is printed.
+ */
 export type Invoke = <M extends MethodName>(
   method: M,
   params: CliParams<M>,
   render: Render,
   workspace?: string,
+  steps?: (call: CliCall) => Promise<unknown>,
 ) => Promise<void>;
 
 /** A numeric option value; anything else is a usage error naming the value. */

@@ -15,7 +15,7 @@ import { KINDS, LAYERS, STATUSES } from '../memory/types';
 import { negativeInput } from '../memory/negativeKnowledge';
 import type { Memory, RememberResult } from '../memory/types';
 import { absolute, parseNumber } from './cliArguments';
-import type { Invoke } from './cliArguments';
+import type { CliCall, Invoke } from './cliArguments';
 import { namingOption } from './optionErrors';
 import { registerCodeCommands } from './codeCommands';
 import { registerDriftCommands } from './driftCommands';
@@ -122,7 +122,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
       ...extra,
     });
 
-  const invoke: Invoke = async (method, params, render, workspace) => {
+  const invoke: Invoke = async (method, params, render, workspace, steps) => {
     const options = globals();
     const dbPath = resolveDatabasePath(choice(workspace));
     const print: PrintResult = (result, stale) => {
@@ -150,9 +150,10 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
     try {
       // Values as typed: the method's schema checks them (CliParams in cliArguments.ts).
       const checked = { ...params, actor: actor() } as MethodParams<typeof method>;
-      const result = await engram
-        .call(method, checked)
-        .catch((error: unknown) => Promise.reject(namingOption(error, running)));
+      const call: CliCall = (m, p) => engram.call(m, { ...p, actor: actor() });
+      const result = await (steps ? steps(call) : engram.call(method, checked)).catch((error: unknown) =>
+        Promise.reject(namingOption(error, running)),
+      );
       print(result);
     } finally {
       await engram.close();
@@ -312,7 +313,7 @@ export function buildCli(io: CliEnvironment): { run(argv: string[]): Promise<num
   registerCodeCommands(program, invoke, io.cwd);
   registerDriftCommands(program, invoke);
   registerWhyCommand(program, invoke, io.cwd);
-  registerLifecycleCommands(program, invoke);
+  registerLifecycleCommands(program, invoke, io.env);
   registerSkillsCommand(program, invoke);
   registerCaptureCommands(program, invoke, { env: io.env, home: io.home, now: Date.now });
   registerTeamServerCommands(registerTeamCommands(program, invoke, Date.now), {

@@ -4,12 +4,14 @@ import type { Invoke } from './cliArguments';
 import type { MethodResult } from '../api/methods';
 import { invalidInput } from '../errors';
 import { LIFECYCLE_SETTING_FIELDS } from '../lifecycle/lifecycleSettings';
+import { openAiSummariser, summaryEndpointFromEnv } from '../lifecycle/openAiSummariser';
+import { consolidateWithModel } from '../lifecycle/summariser';
 
 /**
  * `engram explain <id>`, `lifecycle [--apply]`, `lifecycle-settings [--set key=value ...]`,
  * `consolidate [--apply]`, `unconsolidate <id>`, `dedup [--apply]`; `--json` is global.
  */
-export function registerLifecycleCommands(program: Command, invoke: Invoke): void {
+export function registerLifecycleCommands(program: Command, invoke: Invoke, env: NodeJS.ProcessEnv): void {
   program
     .command('explain')
     .argument('<id>')
@@ -46,12 +48,25 @@ export function registerLifecycleCommands(program: Command, invoke: Invoke): voi
   program
     .command('consolidate')
     .option('--apply', 'consolidate (without it: only list the clusters)')
+    .option(
+      '--summaries <kind>',
+      'extractive (default) or model: a language model writes the summaries, marked model-written (ENGRAM_SUMMARY_URL, ENGRAM_SUMMARY_MODEL, key in ENGRAM_SUMMARY_API_KEY)',
+    )
     .description('merge clusters of recalled episodes that share entities into one semantic memory each')
-    .action((o: { apply?: boolean }) =>
-      invoke('consolidate', { dryRun: o.apply !== true }, (r) =>
-        renderConsolidation(r as MethodResult<'consolidate'>),
-      ),
-    );
+    .action((o: { apply?: boolean; summaries?: string }) => {
+      if (o.summaries !== undefined && o.summaries !== 'extractive' && o.summaries !== 'model')
+        throw invalidInput(`--summaries must be extractive or model; got ${o.summaries}`);
+      const render = (r: unknown) => renderConsolidation(r as MethodResult<'consolidate'>);
+      if (o.summaries !== 'model' || o.apply !== true)
+        return invoke('consolidate', { dryRun: o.apply !== true }, render);
+      const endpoint = summaryEndpointFromEnv(env);
+      const summariser = endpoint
+        ? openAiSummariser(endpoint)
+        : { unavailable: 'no language model configured (ENGRAM_SUMMARY_URL is not set)' };
+      return invoke('consolidate', { dryRun: false }, render, undefined, (call) =>
+        consolidateWithModel((params) => call('consolidate', params), summariser),
+      );
+    });
 
   program
     .command('unconsolidate')
@@ -116,6 +131,14 @@ function renderConsolidation(r: MethodResult<'consolidate'>): string {
       ...(c.pattern
         ? [`    recurring ${c.pattern.rule}: ${c.pattern.same}, in ${c.pattern.sessions.length} sessions`]
         : []),
+      // Asked of a model: which wrote it, or why the extractive gist stayed (modelSummaries.ts).
+      ...(c.origin
+        ? [
+            c.origin.by === 'model'
+              ? `    model-written by ${c.origin.model}`
+              : `    extractive summary (${c.origin.reason})`,
+          ]
+        : []),
     ]),
   ];
   if (r.dryRun && r.clusters.length > 0) lines.push('(dry run: nothing changed; --apply consolidates them)');
@@ -141,6 +164,13 @@ function renderDedup(r: MethodResult<'dedup'>): string {
 function renderExplain(r: MethodResult<'explain'>): string {
   return [
     `${r.memoryId} (${r.layer}, written by ${r.trust}, ${r.status}), ${r.ageDays} days old, ${r.idleDays} idle`,
+    ...(r.summary
+      ? [
+          r.summary.by === 'model'
+            ? `summary: model-written by ${r.summary.model}`
+            : `summary: extractive (${r.summary.reason})`,
+        ]
+      : []),
     `retention ${r.retention}`,
     `importance ${r.importance.score}:`,
     ...r.importance.factors.map(

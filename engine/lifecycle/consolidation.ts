@@ -14,6 +14,8 @@ import { lifecycleFacts } from './lifecycleFacts';
 import type { LifecycleRules } from './lifecycleFacts';
 import { lifecycleRulesOf, storedLifecycleSettings } from './lifecycleSettings';
 import { NOT_A_CARD } from './storedPeerCards';
+import type { SummaryOrigin } from './modelSummaries';
+import type { SummaryRequest } from './summariser';
 
 /**
  * Consolidation ("sleep", issue 21 section 3; seed 000's four steps, seed 003's dream cycle), two
@@ -32,6 +34,8 @@ export const CONSOLIDATION_RULE = {
   minAccesses: 2,
   minClusterSize: 2,
 };
+/** The tag of a consolidated memory whose summary a language model wrote (modelSummaries.ts). */
+export const MODEL_WRITTEN = 'model-written';
 /** An entity linked to more than this share of the candidates says nothing about what goes together. */
 const MAX_ENTITY_SHARE = 0.2;
 
@@ -51,6 +55,13 @@ export interface ConsolidationCluster {
   confidence: number;
   /** `pattern` only: the rule, the sessions, and the memory it confirms instead of a new one. */
   pattern?: PatternPlan;
+  /**
+   * Set when model summaries were given (modelSummaries.ts): the model that wrote `summary`, or
+   * why the extractive gist stayed. Unset: extractive, no model asked.
+   */
+  origin?: SummaryOrigin;
+  /** A dry run with `summaryRequests`: what would be sent to a model for this cluster. */
+  request?: SummaryRequest;
 }
 
 export function planConsolidation(reader: SqlReader, now: number): ConsolidationCluster[] {
@@ -146,22 +157,29 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
       // that agent's private memory, or any reader would see what they hid (visibility.ts).
       const shelf = members[0]!;
       const owner = shelf.scope === 'private' ? shelf.agent : 'engram-lifecycle';
+      // A model's summary is marked (tag, context, trust below the extractive gist's): it says
+      // what a model read into the members, not their own sentences.
+      const model = cluster.origin?.by === 'model' ? cluster.origin.model : undefined;
+      const trust = model === undefined ? 'consolidation' : 'model';
+      const writtenBy = model === undefined ? '' : `; summary written by ${model} (${MODEL_WRITTEN})`;
       const result = store.remember(
         {
           content: cluster.summary,
-          context: `Consolidated from ${members.length} memories (${cluster.reason}, confidence ${cluster.confidence}): ${cluster.members.join(', ')}`,
+          context: `Consolidated from ${members.length} memories (${cluster.reason}, confidence ${cluster.confidence}${writtenBy}): ${cluster.members.join(', ')}`,
           layer: 'semantic',
           // The gist of past episodes is about their time: asOf and temporal questions see it there.
           validFrom: Math.min(...members.map((m) => m.validFrom)),
           session: new Set(members.map((m) => m.session)).size === 1 ? members[0]!.session : null,
           kind: 'summary',
-          tags: [...new Set(members.flatMap((m) => m.tags))],
+          tags: [
+            ...new Set([...members.flatMap((m) => m.tags), ...(model === undefined ? [] : [MODEL_WRITTEN])]),
+          ],
           importance: cluster.importance,
-          trust: 'consolidation',
+          trust,
           scope: shelf.scope,
           dedupe: false,
         },
-        { ...(owner === null ? {} : { agent: owner }), trust: 'consolidation' },
+        { ...(owner === null ? {} : { agent: owner }), trust },
       );
       const id = result.memory.id;
       sumMemberEntityWeights(tx, id, cluster.members);
@@ -182,6 +200,7 @@ export function applyConsolidation(store: MemoryStore, clusters: readonly Consol
           members: cluster.members,
           quoted: cluster.quoted,
           confidence: cluster.confidence,
+          ...(cluster.origin ? { summary: cluster.origin } : {}),
         },
       });
       made.push(id);

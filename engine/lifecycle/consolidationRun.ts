@@ -4,6 +4,8 @@ import type { SqlReader } from '../store/sqlAccess';
 import { applyConsolidation, planConsolidation } from './consolidation';
 import type { ConsolidationCluster } from './consolidation';
 import type { ConsolidationPlanner } from './consolidationPlan';
+import { summaryRequests, withProvidedSummaries } from './modelSummaries';
+import type { ProvidedSummary } from './summariser';
 
 /**
  * Consolidation as a background job (issue 21, section 3): the plan of consolidation.ts applied a
@@ -32,6 +34,17 @@ export interface ConsolidationRunOptions {
   plan?: ConsolidationPlanner;
   /** Aborted: the run stops before its next slice (the host is closing); the rest is the next run's. */
   signal?: AbortSignal;
+  /**
+   * A dry run: each relevant or faded cluster carries what would be sent to a language model for
+   * it (`request`, modelSummaries.ts). @default false
+   */
+  summaryRequests?: boolean;
+  /**
+   * Summaries a model wrote for the clusters of an earlier dry run (summariser.ts), matched by
+   * members: each fit one replaces its cluster's extractive gist, and every summarised cluster
+   * records which it got and why (`origin`). Omitted: extractive, nothing recorded.
+   */
+  summaries?: readonly ProvidedSummary[];
   /** Called after each committed slice (tests stop the process here). */
   afterSlice?: (slice: number) => void;
 }
@@ -131,6 +144,12 @@ async function consolidateInSlices(
   started = performance.now();
   if (inWorker) result.plannedIn = 'worker';
   result.clusters = inWorker || store.read((r) => planConsolidation(r, now));
+  const summaries = options.summaries;
+  if (summaries) result.clusters = store.read((r) => withProvidedSummaries(r, result.clusters, summaries));
+  if (options.summaryRequests && options.dryRun) {
+    const requests = store.read((r) => summaryRequests(r, result.clusters));
+    result.clusters = result.clusters.map((c, i) => (requests[i] ? { ...c, request: requests[i] } : c));
+  }
   const planned = performance.now() - started;
   result.workMs += planned;
   result.planMs = result.workMs;
@@ -194,12 +213,21 @@ function applySlice(
           plannedIn: result.plannedIn,
           workMs: Math.round(result.workMs + performance.now() - started),
           longestMs: Math.round(Math.max(result.longestMs, performance.now() - started)),
+          ...modelSummaryCounts(result.clusters),
           watermark: run.mark,
           afterSeq: run.afterSeq,
         },
       });
     return next;
   }, NOT_SYNCED_HERE);
+}
+
+/** How many applied-or-planned clusters a model summarised, and how many fell back (when asked). */
+function modelSummaryCounts(clusters: readonly ConsolidationCluster[]): { modelSummaries?: object } {
+  const origins = clusters.flatMap((c) => (c.origin ? [c.origin.by] : []));
+  if (origins.length === 0) return {};
+  const written = origins.filter((by) => by === 'model').length;
+  return { modelSummaries: { written, extractive: origins.length - written } };
 }
 
 function currentWatermark(reader: SqlReader, now: number): ConsolidationWatermark {

@@ -136,7 +136,7 @@ function sentencesOf(text: string): string[] {
     .filter((s) => s !== '');
 }
 
-function namesEntity(sentence: string, entities: readonly string[]): boolean {
+export function namesEntity(sentence: string, entities: readonly string[]): boolean {
   const lower = sentence.toLowerCase();
   return entities.some((e) => e.length > 1 && namedIn(lower, e.toLowerCase()));
 }

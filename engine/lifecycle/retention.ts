@@ -12,6 +12,8 @@ export const TRUST_SCORE: Record<Trust, number> = {
   agent: 0.7,
   ingest: 0.5,
   consolidation: 0.4,
+  // A model's reading of the members, below the extractive gist that quotes them.
+  model: 0.3,
 };
 
 /** `exponential`: Ebbinghaus. `huber`: exponential, then linear (no endless tail). `elastic`: sparse. */

@@ -25,6 +25,8 @@ import { getPrompt, PROMPTS, RECORDING_PROMPTS } from './prompts';
 import { readResource, RECORDING_RESOURCES, RESOURCE_TEMPLATES, RESOURCES } from './resources';
 import type { ToolContext, ToolDefinition } from './toolDefinition';
 import { toolsFor } from './toolRegistry';
+import { openAiSummariser, summaryEndpointFromEnv } from '../lifecycle/openAiSummariser';
+import { samplingSummariser } from './samplingSummariser';
 
 const VERSION = '0.1.0';
 
@@ -111,6 +113,12 @@ export function createBridgeServer(runtime: BridgeRuntime, caller?: BridgeCaller
       const agent = caller?.agent ?? (server.getClientVersion()?.name || 'mcp-client');
       return engine.call(method, { ...params, actor: { agent, session } });
     },
+    summariser() {
+      const endpoint = summaryEndpointFromEnv(runtime.settings.choice.env);
+      if (endpoint) return openAiSummariser(endpoint);
+      if (server.getClientCapabilities()?.sampling) return samplingSummariser(server);
+      return { unavailable: 'the MCP client does not offer sampling and no ENGRAM_SUMMARY_URL is set' };
+    },
     get bridge() {
       return { role: runtime.role, profile: runtime.profile, database: runtime.database };
     },
@@ -163,6 +171,7 @@ export function createBridgeServer(runtime: BridgeRuntime, caller?: BridgeCaller
 function readOnly(context: ToolContext): ToolContext {
   return {
     call: (method, params) => context.call(method, { ...params, readOnly: true }),
+    summariser: () => ({ unavailable: 'a read-only call asks no model' }),
     get bridge() {
       return context.bridge;
     },

@@ -1,11 +1,18 @@
 import type { z } from 'zod';
 import type { MethodName, MethodParams, MethodResult } from '../api/methods';
+import type { Summariser } from '../lifecycle/summariser';
 import type { Profile } from './profiles';
 
 /** What a tool can do with the engine, on behalf of the connected client. */
 export interface ToolContext {
   /** Calls an engine method with the client's actor ({agent, session}) added. */
   call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>>;
+  /**
+   * The language model consolidation may ask for summaries (engine/lifecycle/summariser.ts): the
+   * endpoint the bridge's environment configures (ENGRAM_SUMMARY_URL), else the client's own
+   * through MCP sampling when it declared that capability; otherwise why there is none.
+   */
+  summariser(): Summariser | { unavailable: string };
   /** The bridge's own state for stats: role, profile, database. */
   readonly bridge: { role: string; profile: Profile; database: string };
 }

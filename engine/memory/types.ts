@@ -25,7 +25,8 @@ export const STATUSES = ['active', 'invalidated', 'superseded', 'forgotten', 'ar
 export type Status = (typeof STATUSES)[number];
 
 /** Who wrote a memory, most trusted first; trust slows decay and breaks ties. */
-export const TRUST_LEVELS = ['human', 'agent', 'ingest', 'consolidation'] as const;
+/** `model`: a consolidated memory whose summary a language model wrote (engine/lifecycle/modelSummaries.ts). */
+export const TRUST_LEVELS = ['human', 'agent', 'ingest', 'consolidation', 'model'] as const;
 export type Trust = (typeof TRUST_LEVELS)[number];
 
 export const SCOPES = ['shared', 'private'] as const;

@@ -32,6 +32,7 @@ export const HALF_LIFE_DAYS: Record<Trust, number> = {
   agent: 120,
   ingest: 60,
   consolidation: 30,
+  model: 30,
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { Trust } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
 import type { DenseSearcher } from './denseSearch';
@@ -15,6 +16,8 @@ const DETAIL_DEPTH = 100;
  * 0.7 below, 0.8 / 0.1 above recall before consolidation.
  */
 const CONSOLIDATED_DEPTH = 40;
+/** The trusts consolidation writes with: an extractive gist, or a model-written summary. */
+const CONSOLIDATED: ReadonlySet<Trust> = new Set<Trust>(['consolidation', 'model']);
 
 /**
  * Which consolidated hits open onto their members: `all` (recall's `detail: true`) every one with
@@ -56,7 +59,7 @@ export async function recallWithDetail(
   const members = sources.store.read((r) =>
     consolidatedMembers(
       r,
-      first.hits.filter((h) => h.memory.trust === 'consolidation').map((h) => h.memory.id),
+      first.hits.filter((h) => CONSOLIDATED.has(h.memory.trust)).map((h) => h.memory.id),
     ),
   );
   const result = await openMembers(sources, options, dense, first, members, open);

@@ -6,6 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { EngramError } from '../../engine/errors';
 import { OllamaEmbeddingProvider } from '../../engine/embedding/ollamaEmbeddingProvider';
 import { OpenAiEmbeddingProvider } from '../../engine/embedding/openAiEmbeddingProvider';
+import { readBody } from '../support/chatCompletionServer';
 
 /**
  * A real HTTP server on 127.0.0.1 that speaks the OpenAI embeddings API and Ollama's /api/embed
@@ -38,15 +39,6 @@ let server: Server;
 let baseUrl: string;
 let received: Received[] = [];
 let behaviour: Behaviour = {};
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => resolve(text));
-  });
-}
 
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = JSON.parse(await readBody(request)) as Received['body'];

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolveDefaultModelAssets } from '../../engine/embedding/useLiteAssets';
 import { parseBridgeArguments } from '../../engine/mcp/commandLine';
 import { createBridgeServer } from '../../engine/mcp/connectionServer';
@@ -26,7 +28,13 @@ export interface InProcessBridge {
  */
 export async function connectBridge(
   workspace: string,
-  options: { args?: string[]; env?: Record<string, string>; name?: string } = {},
+  options: {
+    args?: string[];
+    env?: Record<string, string>;
+    name?: string;
+    /** Declares the `sampling` capability and answers the bridge's `sampling/createMessage` with this. */
+    sampling?: (request: CreateMessageRequest) => Promise<CreateMessageResult>;
+  } = {},
 ): Promise<InProcessBridge> {
   const launch = parseBridgeArguments(['--workspace', workspace, ...(options.args ?? [])]);
   const runtime = bridgeRuntime(launch, {
@@ -42,7 +50,12 @@ export async function connectBridge(
   const server = createBridgeServer(runtime);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: options.name ?? 'contract-test', version: '1.0.0' });
+  const client = new Client(
+    { name: options.name ?? 'contract-test', version: '1.0.0' },
+    options.sampling ? { capabilities: { sampling: {} } } : {},
+  );
+  const sampling = options.sampling;
+  if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request) => sampling(request));
   await client.connect(clientSide);
   return {
     client,

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { ID_PARAMS } from '../../api/memoryParams';
+import { consolidateWithModel } from '../../lifecycle/summariser';
+import type { SummaryOrigin } from '../../lifecycle/modelSummaries';
 import { defineTool, READ_ONLY } from '../toolDefinition';
 import type { ToolDefinition } from '../toolDefinition';
+
+/** A consolidated summary's origin (engine/lifecycle/modelSummaries.ts). */
+const ORIGIN = z.object({
+  by: z.enum(['model', 'extractive']),
+  model: z.string().optional(),
+  reason: z.string().optional(),
+});
 
 const explainTool = defineTool({
   name: 'memory_explain',
@@ -28,6 +37,9 @@ const explainTool = defineTool({
         ),
       }),
       archive: z.object({ due: z.boolean(), unmet: z.array(z.string()) }),
+      summary: ORIGIN.optional().describe(
+        'a consolidated memory: the model that wrote its summary, or why it is extractive',
+      ),
     }),
   async run({ id }, context) {
     const facts = await context.call('explain', { id });
@@ -39,7 +51,7 @@ const explainTool = defineTool({
       : `kept: ${facts.archive.unmet.join('; ')}`;
     return {
       structured: facts,
-      text: `${facts.memoryId} (${facts.layer}, ${facts.trust}, ${facts.status}): retention ${facts.retention} after ${facts.idleDays} idle days; importance ${facts.importance.score} (${factors}); ${archive}`,
+      text: `${facts.memoryId} (${facts.layer}, ${facts.trust}, ${facts.status}): ${originNote(facts.summary)}retention ${facts.retention} after ${facts.idleDays} idle days; importance ${facts.importance.score} (${factors}); ${archive}`,
     };
   },
 });
@@ -89,7 +101,16 @@ const consolidateTool = defineTool({
   group: 'memory',
   profiles: ['full'],
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  input: () => z.object({ dryRun: z.boolean().optional().describe('list the clusters only (default true)') }),
+  input: () =>
+    z.object({
+      dryRun: z.boolean().optional().describe('list the clusters only (default true)'),
+      summaries: z
+        .enum(['extractive', 'model'])
+        .optional()
+        .describe(
+          "extractive (default): the members' own sentences; model: a language model writes each summary (the endpoint in ENGRAM_SUMMARY_URL, else this client's through sampling), marked model-written, the extractive one kept when it fails",
+        ),
+    }),
   output: () =>
     z.object({
       dryRun: z.boolean(),
@@ -101,17 +122,30 @@ const consolidateTool = defineTool({
           summary: z.string(),
           importance: z.number(),
           confidence: z.number(),
+          origin: ORIGIN.optional().describe(
+            'with summaries: model, the model that wrote it, or why the extractive summary was kept',
+          ),
         }),
       ),
     }),
-  async run({ dryRun = true }, context) {
-    const result = await context.call('consolidate', { dryRun });
-    const lines = result.clusters.map((c) => `${c.members.length} memories -> ${c.summary}`);
+  async run({ dryRun = true, summaries = 'extractive' }, context) {
+    const result =
+      summaries === 'model' && !dryRun
+        ? await consolidateWithModel((params) => context.call('consolidate', params), context.summariser())
+        : await context.call('consolidate', { dryRun });
+    const lines = result.clusters.map(
+      (c) => `${c.members.length} memories -> ${originNote(c.origin)}${c.summary}`,
+    );
     const head = dryRun
       ? `${result.clusters.length} clusters (dry run)`
       : `created ${result.created.length} memories`;
     return { structured: result, text: [head, ...lines].join('\n') };
   },
 });
+
+function originNote(origin: SummaryOrigin | undefined): string {
+  if (!origin) return '';
+  return origin.by === 'model' ? `(written by ${origin.model}) ` : `(extractive: ${origin.reason}) `;
+}
 
 export const LIFECYCLE_TOOLS: ToolDefinition[] = [explainTool, dedupTool, consolidateTool];
