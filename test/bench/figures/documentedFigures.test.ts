@@ -35,19 +35,24 @@ describe('documented figures', () => {
     cpSync(path.join(REPO_ROOT, 'docs'), path.join(temp, 'docs'), { recursive: true });
     const renderCopy = (name: string) => renderBlock(name, temp);
     // Rendered afresh first, so this test sees only its own edit whatever the document holds.
-    const lines = rewriteBlocks(read('docs/benchmarks.md', temp), 'docs/benchmarks.md', renderCopy).split(
-      '\n',
-    );
-    const block = findBlocks(lines, 'docs/benchmarks.md').find((b) => b.name === 'recall');
-    assert.ok(block, 'docs/benchmarks.md has no recall block');
+    const lines = rewriteBlocks(
+      read('docs/benchmarks/retrieval.md', temp),
+      'docs/benchmarks/retrieval.md',
+      renderCopy,
+    ).split('\n');
+    const block = findBlocks(lines, 'docs/benchmarks/retrieval.md').find((b) => b.name === 'recall');
+    assert.ok(block, 'docs/benchmarks/retrieval.md has no recall block');
     const at = lines.findIndex((line, i) => i > block.begin && i < block.end && /\d\.\d{3}/.test(line));
     assert.ok(at > 0, 'the recall block shows no figure');
     lines[at] = lines[at]!.replace(/(\d\.\d\d)(\d)/, (_, head: string, last: string) => {
       return `${head}${(Number(last) + 1) % 10}`;
     });
-    const problems = staleBlocks(lines.join('\n'), 'docs/benchmarks.md', renderCopy);
+    const problems = staleBlocks(lines.join('\n'), 'docs/benchmarks/retrieval.md', renderCopy);
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!, new RegExp(`^docs/benchmarks\\.md:${at + 1}: figures block "recall" differs`));
+    assert.match(
+      problems[0]!,
+      new RegExp(`^docs/benchmarks/retrieval\\.md:${at + 1}: figures block "recall" differs`),
+    );
     assert.ok(problems[0]!.includes(JSON.stringify(lines[at])), problems[0]);
   });
 
@@ -95,7 +100,7 @@ describe('documented figures', () => {
 
   it('every rendered block is already in prettier form, so npm run figures never fights format:check', async () => {
     const options = {
-      ...(await resolveConfig(path.join(REPO_ROOT, 'docs/benchmarks.md'))),
+      ...(await resolveConfig(path.join(REPO_ROOT, 'docs/benchmarks/retrieval.md'))),
       parser: 'markdown',
     };
     for (const name of Object.keys(FIGURE_BLOCKS)) {

@@ -2,7 +2,7 @@
  * Which generated blocks exist and where each one's figures come from. A block sits in a Markdown
  * file between `<!-- figures:NAME:begin -->` and `<!-- figures:NAME:end -->`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BenchRecord } from './benchRecord';
 import { REPO_ROOT } from './benchRecord';
@@ -28,8 +28,17 @@ export const FIGURE_BLOCKS: Readonly<Record<string, FigureBlock>> = {
   'localize-repositories': block<LocalizeFigures>(LOCALIZE_RECORD, renderLocalizeRepositories),
 };
 
-/** The documents whose generated blocks `npm run figures` rewrites and the test checks. */
-export const FIGURE_DOCUMENTS = ['docs/benchmarks.md', 'README.md'];
+/**
+ * The documents whose generated blocks `npm run figures` rewrites and the test checks: every
+ * benchmarks page (docs/benchmarks/*.md) and the README.
+ */
+export const FIGURE_DOCUMENTS = [
+  ...readdirSync(path.join(REPO_ROOT, 'docs/benchmarks'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/benchmarks/${name}`),
+  'README.md',
+];
 
 /** A block's Markdown from its record under `root`; a one-line error when the block or record is missing. */
 export function renderBlock(name: string, root = REPO_ROOT): string {
