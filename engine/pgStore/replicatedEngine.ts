@@ -152,21 +152,42 @@ export class ReplicatedEngine implements SharedEngine {
     const dispatch = (): Promise<unknown> =>
       this.dispatcher.dispatch(method, params, { requestId, client: 'team-server', local });
     if (isMethodName(method) && !METHODS[method].write) {
-      const answered = await this.optimistic(dispatch);
+      let answered = await this.optimistic(dispatch, false);
+      // Behind a write committed before the call: once more, asking where the journal is first.
+      if (answered.behind) answered = await this.optimistic(dispatch, true);
       if (answered.done) return answered.result;
     }
     return this.locked(dispatch);
   }
 
-  /** A read: caught up without the lock; `done` false when it wrote and was overtaken. */
-  private async optimistic(dispatch: () => Promise<unknown>): Promise<{ done: boolean; result?: unknown }> {
-    const latest = await this.journal.latestSeq();
+  /**
+   * A read: caught up without the lock; `done` false when it wrote and was overtaken, or when
+   * its replica turned out to be behind a write committed before the call (then it runs again).
+   *
+   * The position comes from PostgreSQL's notifications when this process is listening
+   * (journalPosition.ts), so a read asks nothing first. A notification may still be on its way
+   * when a client answered by another process calls here, so the call's own answer is checked:
+   * recall's statistics statement reports the journal's position in its snapshot, taken after
+   * the call arrived (pgLexicalSearch.ts); a call that made no such statement asks `max(seq)`
+   * after it. Not listening (or `ask`), the read asks first, as it always did, and needs no check.
+   */
+  private async optimistic(
+    dispatch: () => Promise<unknown>,
+    ask: boolean,
+  ): Promise<{ done: boolean; behind?: boolean; result?: unknown }> {
+    const heard = ask ? undefined : this.journal.position?.heard();
+    const latest = heard ?? (await this.journal.latestSeq());
     if (latest > this.replica.lastSeq) this.catchUp(await this.journal.recordsAfter(this.replica.lastSeq));
     const base = this.replica.lastSeq;
     this.replica.hold();
     let keep = false;
     try {
+      this.journal.observe();
       const result = await dispatch();
+      if (heard !== undefined) {
+        const seen = this.journal.observedSeq() ?? (await this.journal.latestSeq());
+        if (seen > base) return { done: false, behind: true };
+      }
       const written = this.replica.written;
       const appended =
         written.length === 0 ||
@@ -265,7 +286,9 @@ async function openReplica(
         dbPath: journal.where,
         storeSearch: {
           lexical: (query, limit, statuses, viewer) =>
-            journal.reading((db) => searchLexicalInPostgres(db, query, limit, statuses, viewer)),
+            journal.reading((db) =>
+              searchLexicalInPostgres(db, query, limit, statuses, viewer, (seq) => journal.saw(seq)),
+            ),
         },
         openDatabase: async (configure) => {
           replica = ReplicaDatabase.fromSnapshot(sql, from.bytes, journal.where, options.clock, configure);
