@@ -303,7 +303,8 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
     this.closed = true;
     await this.syncing;
     try {
-      if (this.options.indexFile) await this.index.save(this.options.indexFile);
+      // With the store ranking vectors there is no index to keep (and no file: the "path" is a URL).
+      if (this.options.indexFile && !this.options.store?.dense) await this.index.save(this.options.indexFile);
     } catch (error) {
       this.options.logger.warn(`vector index not saved (it is rebuilt on next start): ${String(error)}`);
     }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -98,6 +99,8 @@ describe('dense recall on PostgreSQL', () => {
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
+    // No index file is saved: the store ranks vectors (a file named after the URL was, once).
+    assert.ok(!existsSync(path.join(process.cwd(), 'postgres:')));
   });
 
   it("an edit's new text is embedded in the background by a served write, seen by every process", async () => {
