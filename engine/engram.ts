@@ -7,7 +7,6 @@ import type { HostOptions } from './api/engineDispatcher';
 import type { MethodName, MethodParams, MethodResult } from './api/methods';
 import { silentLogger, systemClock } from './host';
 import type { Clock, Logger } from './host';
-import { invalidInput } from './errors';
 import { prepareDatabaseDirectory } from './paths';
 import { openShared } from './process/sharedEngine';
 import { checkWorkerScripts, defaultWorkerScripts } from './process/workerScripts';
@@ -142,8 +141,10 @@ export class Engram {
 }
 
 /**
- * The engine of a team server process over PostgreSQL: what it does not do yet is refused with
- * one line (each would write outside a served call, which a replica cannot journal).
+ * The engine of a team server process over PostgreSQL. With a model, each process loads it: a
+ * write's vectors are computed in its served call, memories left without one are embedded by
+ * served writes of the engine's own, and the dense channel ranks in PostgreSQL
+ * (engine/pgStore/replicatedEngine.ts).
  */
 async function openReplicated(
   url: string,
@@ -151,8 +152,6 @@ async function openReplicated(
   logger: Logger,
   clock: Clock,
 ): Promise<SharedEngine> {
-  if (options.embedding)
-    throw invalidInput('--store postgres:// runs without an embedding model for now: use --embedding off');
   const { ReplicatedEngine } = await import('./pgStore/replicatedEngine');
   return ReplicatedEngine.open(
     url,
@@ -163,7 +162,13 @@ async function openReplicated(
       clock,
       limits: options.limits,
       pageCacheKib: options.pageCacheKib,
-      embedding: null,
+      embedding: options.embedding
+        ? createEmbeddingProvider(
+            options.embedding,
+            logger,
+            (options.workers ?? defaultWorkerScripts()).embedding,
+          )
+        : null,
       lexicalCopy: 'background',
     },
     {},

@@ -395,6 +395,7 @@ async function loadVectors(
       logger: options.logger,
       indexFile: `${options.dbPath}.vectors`,
       onProgress: options.onEmbeddingProgress,
+      ...(options.storeSearch ? { store: options.storeSearch } : {}),
     });
     // Memories written while the model loaded (or by an older version) get vectors in the background.
     setImmediate(() => void vectors.sync());

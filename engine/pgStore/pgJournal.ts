@@ -4,6 +4,8 @@ import { EngramError, invalidInput } from '../errors';
 import type { Logger } from '../host';
 import { decodeRecord, encodeRecord } from '../store/statementLog';
 import type { TransactionRecord } from '../store/statementLog';
+import { JournalPosition, journalChannel } from './journalPosition';
+import { namedStatements } from './namedStatements';
 import { ensureRecallTables } from './recallTables';
 import type { Queryable, VectorColumn } from './recallTables';
 
@@ -54,12 +56,19 @@ export interface LockedJournal {
 export class PgJournal {
   /** How this store keeps embeddings (recallTables.ts), known once connected. */
   vectorColumn: VectorColumn = 'real[]';
+  /** Where the journal is, as heard from PostgreSQL's notifications (journalPosition.ts). */
+  position: JournalPosition | undefined;
+  /** The newest journal position a read's own statement saw since `observe()`. */
+  private observed: number | undefined;
+  private readonly named: Queryable;
 
   private constructor(
     private readonly pool: Pool,
     /** The URL without its password, for messages. */
     readonly where: string,
-  ) {}
+  ) {
+    this.named = namedStatements(pool);
+  }
 
   /**
    * Connects to `url` (postgres://user:password@host:port/database) and creates the tables if they
@@ -74,14 +83,14 @@ export class PgJournal {
     // Loaded only here (dist/lazy/pg.js): the team server on PostgreSQL is the driver's one user.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Pool } = require('pg') as typeof Pg;
-    const pool = new Pool({
+    const config = {
       connectionString: url,
-      max: 2,
       connectionTimeoutMillis: 5000,
       // Every connection of the pool, so every unqualified table below is the schema's; `public`
       // after it for pgvector's type and operators, installed there once per database.
       ...(schema ? { options: `-c search_path=${schema},public` } : {}),
-    });
+    };
+    const pool = new Pool({ ...config, max: 2 });
     // An idle connection broken by a server restart is reported here; the next query reconnects.
     pool.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${oneLine(error)}`));
     const journal = new PgJournal(pool, where);
@@ -90,7 +99,10 @@ export class PgJournal {
         if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
         await client.query(SCHEMA);
         journal.vectorColumn = await ensureRecallTables(client);
+        const current = await client.query<{ name: string }>('SELECT current_schema() AS name');
+        journal.channel = journalChannel(current.rows[0]?.name ?? '');
       });
+      journal.position = new JournalPosition(config, journal.channel, logger, () => journal.latestSeq());
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new EngramError('UNAVAILABLE', `cannot use PostgreSQL at ${where}: ${oneLine(error)}`);
@@ -98,9 +110,27 @@ export class PgJournal {
     return journal;
   }
 
-  /** The last record's seq (0 when none): one cheap query before each read. */
-  latestSeq(): Promise<number> {
-    return this.unavailableOnFailure(() => latestSeq(this.pool));
+  /** The last record's seq (0 when none): one cheap query. */
+  async latestSeq(): Promise<number> {
+    const seq = await this.unavailableOnFailure(() => latestSeq(this.pool));
+    this.position?.saw(seq);
+    return seq;
+  }
+
+  /** Starts noting the journal position that reads' own statements see (`observedSeq`). */
+  observe(): void {
+    this.observed = undefined;
+  }
+
+  /** The newest journal position a read's statement saw since `observe()`, if one asked. */
+  observedSeq(): number | undefined {
+    return this.observed;
+  }
+
+  /** What a read's statement saw of the journal (pgLexicalSearch.ts's statistics). */
+  saw(seq: number): void {
+    this.observed = Math.max(this.observed ?? 0, seq);
+    this.position?.saw(seq);
   }
 
   async recordsAfter(seq: number): Promise<TransactionRecord[]> {
@@ -115,22 +145,34 @@ export class PgJournal {
    * was and a re-send with the same request id is answered from it.
    */
   async write<T>(fn: (journal: LockedJournal) => Promise<T>): Promise<T> {
+    let appended = 0;
     try {
-      return await this.locked((client) => fn(lockedJournal(client)));
+      const result = await this.locked((client) =>
+        fn(lockedJournal(client, this.channel, (seq) => (appended = Math.max(appended, seq)))),
+      );
+      this.position?.saw(appended);
+      return result;
     } catch (error) {
       if (EngramError.is(error)) throw error;
       throw new EngramError('UNAVAILABLE', `PostgreSQL at ${this.where} failed: ${oneLine(error)}`);
     }
   }
 
-  /** Runs reads of recall's tables on the pool; a failure is UNAVAILABLE, as the journal's are. */
+  /**
+   * Runs reads of recall's tables on the pool, each statement prepared once per connection
+   * (namedStatements.ts); a failure is UNAVAILABLE, as the journal's are.
+   */
   reading<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
-    return this.unavailableOnFailure(() => fn(this.pool as unknown as Queryable));
+    return this.unavailableOnFailure(() => fn(this.named));
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await this.position?.close();
+    await this.pool.end();
   }
+
+  /** The channel this store's appends are announced on (journalPosition.ts). */
+  private channel = '';
 
   private async locked<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -175,7 +217,7 @@ interface RecordRow {
   record: Buffer;
 }
 
-function lockedJournal(client: PoolClient): LockedJournal {
+function lockedJournal(client: PoolClient, channel: string, appended: (seq: number) => void): LockedJournal {
   return {
     db: client,
     latestSeq: () => latestSeq(client),
@@ -188,12 +230,20 @@ function lockedJournal(client: PoolClient): LockedJournal {
       return decodeRows(result.rows);
     },
     async append(records) {
-      for (const record of records)
-        await client.query('INSERT INTO engram_journal (seq, at, record) VALUES ($1, $2, $3)', [
-          record.seq,
-          record.at,
-          encodeRecord(record),
-        ]);
+      for (const [i, record] of records.entries()) {
+        const values = [record.seq, record.at, encodeRecord(record)];
+        // The last record announces the transaction (sent at COMMIT, never if it rolls back),
+        // in its insert's statement: no round trip of its own.
+        if (i < records.length - 1)
+          await client.query('INSERT INTO engram_journal (seq, at, record) VALUES ($1, $2, $3)', values);
+        else
+          await client.query(
+            `INSERT INTO engram_journal (seq, at, record)
+             SELECT $1, $2, $3 FROM (SELECT pg_notify($4, $5)) announced`,
+            [...values, channel, String(record.seq)],
+          );
+        appended(record.seq);
+      }
     },
     async empty() {
       return (await client.query('SELECT 1 FROM engram_snapshots LIMIT 1')).rowCount === 0;

@@ -15,11 +15,11 @@ export async function searchVectorsInPostgres(
   model: string,
   vector: Float32Array,
   limit: number,
-  statuses: readonly string[],
+  /** Undefined: any status (a write's neighbours, near-duplicates and surprise). */
+  statuses: readonly string[] | undefined,
   viewer: Viewer,
 ): Promise<Array<{ memoryId: string; score: number }>> {
   if (limit <= 0) return [];
-  const visible = viewer === undefined ? '' : "AND (r.scope <> 'private' OR r.agent IS NOT DISTINCT FROM $5)";
   const similarity =
     column === 'vector'
       ? '1 - (v.embedding <=> $2::vector)'
@@ -31,12 +31,13 @@ export async function searchVectorsInPostgres(
     `SELECT memory_id AS "memoryId", score FROM (
        SELECT r.memory_id, r.doc, ${similarity} AS score
        FROM engram_recall_vectors v JOIN engram_recall_rows r ON r.doc = v.doc
-       WHERE v.model = $1 AND r.status = ANY($3::text[]) ${visible}
+       WHERE v.model = $1 AND ($3::text[] IS NULL OR r.status = ANY($3::text[]))
+         AND ($5::text IS NULL OR r.scope <> 'private' OR r.agent IS NOT DISTINCT FROM $5::text)
      ) ranked
      WHERE score IS NOT NULL AND score = score
      ORDER BY score DESC, doc
      LIMIT $4`,
-    [model, vectorLiteral(vector, column), statuses, limit, ...(viewer === undefined ? [] : [viewer])],
+    [model, vectorLiteral(vector, column), statuses ?? null, limit, viewer ?? null],
   );
   return result.rows.map((row) => ({ memoryId: row.memoryId, score: Number(row.score) }));
 }

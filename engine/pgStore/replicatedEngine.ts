@@ -11,6 +11,7 @@ import { loadSqlJs } from '../store/sqlite';
 import { PgJournal } from './pgJournal';
 import type { LockedJournal } from './pgJournal';
 import { searchLexicalInPostgres } from './pgLexicalSearch';
+import { searchVectorsInPostgres } from './pgVectorSearch';
 import { allDocuments, changedDocuments, syncRecallRows } from './recallRowSync';
 import type { ReplicaRead } from './recallRowSync';
 import { clearRecallTables, markRowsBuilt, rowsBuiltAt } from './recallTables';
@@ -49,6 +50,7 @@ export class ReplicatedEngine implements SharedEngine {
   private closing: Promise<void> | undefined;
 
   private constructor(
+    private readonly served: ServedWrites,
     private readonly journal: PgJournal,
     private readonly options: ReplicatedHostOptions,
     private readonly policy: ReplicationPolicy,
@@ -67,9 +69,11 @@ export class ReplicatedEngine implements SharedEngine {
     schema?: string,
   ): Promise<ReplicatedEngine> {
     const journal = await PgJournal.connect(storeUrl, options.logger, schema);
+    const served = new ServedWrites();
     try {
-      const { replica, dispatcher, snapshotSeq } = await openReplica(journal, options);
+      const { replica, dispatcher, snapshotSeq } = await openReplica(journal, options, served);
       const engine = new ReplicatedEngine(
+        served,
         journal,
         options,
         { ...DEFAULT_POLICY, ...policy },
@@ -77,8 +81,15 @@ export class ReplicatedEngine implements SharedEngine {
         dispatcher,
       );
       engine.snapshotSeq = snapshotSeq;
+      // Refused once closing: a write queued behind close() would wait for the close that waits for it.
+      served.serve((fn) =>
+        engine.closing
+          ? Promise.reject(new Error('the server is closing'))
+          : engine.serially(() => engine.locked(() => Promise.resolve(fn()))),
+      );
       return engine;
     } catch (error) {
+      served.serve(() => Promise.reject(new Error('the store did not open')));
       await journal.close().catch(() => undefined);
       throw error;
     }
@@ -133,7 +144,7 @@ export class ReplicatedEngine implements SharedEngine {
    */
   private async reload(): Promise<void> {
     const stale = this.dispatcher;
-    const { replica, dispatcher, snapshotSeq } = await openReplica(this.journal, this.options);
+    const { replica, dispatcher, snapshotSeq } = await openReplica(this.journal, this.options, this.served);
     this.replica = replica;
     this.dispatcher = dispatcher;
     this.snapshotSeq = snapshotSeq;
@@ -152,21 +163,42 @@ export class ReplicatedEngine implements SharedEngine {
     const dispatch = (): Promise<unknown> =>
       this.dispatcher.dispatch(method, params, { requestId, client: 'team-server', local });
     if (isMethodName(method) && !METHODS[method].write) {
-      const answered = await this.optimistic(dispatch);
+      let answered = await this.optimistic(dispatch, false);
+      // Behind a write committed before the call: once more, asking where the journal is first.
+      if (answered.behind) answered = await this.optimistic(dispatch, true);
       if (answered.done) return answered.result;
     }
     return this.locked(dispatch);
   }
 
-  /** A read: caught up without the lock; `done` false when it wrote and was overtaken. */
-  private async optimistic(dispatch: () => Promise<unknown>): Promise<{ done: boolean; result?: unknown }> {
-    const latest = await this.journal.latestSeq();
+  /**
+   * A read: caught up without the lock; `done` false when it wrote and was overtaken, or when
+   * its replica turned out to be behind a write committed before the call (then it runs again).
+   *
+   * The position comes from PostgreSQL's notifications when this process is listening
+   * (journalPosition.ts), so a read asks nothing first. A notification may still be on its way
+   * when a client answered by another process calls here, so the call's own answer is checked:
+   * recall's statistics statement reports the journal's position in its snapshot, taken after
+   * the call arrived (pgLexicalSearch.ts); a call that made no such statement asks `max(seq)`
+   * after it. Not listening (or `ask`), the read asks first, as it always did, and needs no check.
+   */
+  private async optimistic(
+    dispatch: () => Promise<unknown>,
+    ask: boolean,
+  ): Promise<{ done: boolean; behind?: boolean; result?: unknown }> {
+    const heard = ask ? undefined : this.journal.position?.heard();
+    const latest = heard ?? (await this.journal.latestSeq());
     if (latest > this.replica.lastSeq) this.catchUp(await this.journal.recordsAfter(this.replica.lastSeq));
     const base = this.replica.lastSeq;
     this.replica.hold();
     let keep = false;
     try {
+      this.journal.observe();
       const result = await dispatch();
+      if (heard !== undefined) {
+        const seen = this.journal.observedSeq() ?? (await this.journal.latestSeq());
+        if (seen > base) return { done: false, behind: true };
+      }
       const written = this.replica.written;
       const appended =
         written.length === 0 ||
@@ -241,6 +273,7 @@ export class ReplicatedEngine implements SharedEngine {
 async function openReplica(
   journal: PgJournal,
   options: ReplicatedHostOptions,
+  served: ServedWrites,
 ): Promise<{ replica: ReplicaDatabase; dispatcher: EngineDispatcher; snapshotSeq: number }> {
   const sql = await loadSqlJs(options.sqlWasmPath);
   let replica: ReplicaDatabase | undefined;
@@ -265,7 +298,23 @@ async function openReplica(
         dbPath: journal.where,
         storeSearch: {
           lexical: (query, limit, statuses, viewer) =>
-            journal.reading((db) => searchLexicalInPostgres(db, query, limit, statuses, viewer)),
+            journal.reading((db) =>
+              searchLexicalInPostgres(db, query, limit, statuses, viewer, (seq) => journal.saw(seq)),
+            ),
+          // Every process's vectors, where its own index would hold only its own commits.
+          dense: (model, vector, limit, filter) =>
+            journal.reading((db) =>
+              searchVectorsInPostgres(
+                db,
+                journal.vectorColumn,
+                model,
+                vector,
+                limit,
+                filter?.statuses,
+                filter?.viewer,
+              ),
+            ),
+          servedWrite: (fn) => served.write(fn),
         },
         openDatabase: async (configure) => {
           replica = ReplicaDatabase.fromSnapshot(sql, from.bytes, journal.where, options.clock, configure);
@@ -303,4 +352,32 @@ async function syncHeldWrites(
   const read: ReplicaRead = (fn) => replica.read(fn);
   const docs = read((r) => changedDocuments(r, replica.changed));
   if (docs.length > 0) await syncRecallRows(locked.db, read, docs, journal.vectorColumn);
+}
+
+/**
+ * The engine's own background writes (embedding memories that have no vector yet) as served
+ * calls: the replica writes only inside one, so they are journaled, their vectors reach recall's
+ * tables in the same transaction, and every process sees them. Memories still without a vector
+ * are the queue (derived from the store, so it survives a crash): any process drains it when
+ * its model loads and after its own writes. Bound once the engine exists; writes asked before
+ * wait for it.
+ */
+class ServedWrites {
+  private bound: ((fn: () => void) => Promise<void>) | undefined;
+  private readonly ready: Promise<void>;
+  private resolve: () => void = () => undefined;
+
+  constructor() {
+    this.ready = new Promise<void>((resolve) => (this.resolve = resolve));
+  }
+
+  serve(run: (fn: () => void) => Promise<void>): void {
+    this.bound = run;
+    this.resolve();
+  }
+
+  async write(fn: () => void): Promise<void> {
+    await this.ready;
+    return this.bound!(fn);
+  }
 }

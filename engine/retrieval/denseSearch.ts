@@ -1,3 +1,11 @@
+import type { Viewer } from '../memory/visibility';
+
+/** What a dense search may return: memories with one of `statuses` that `viewer` may see. */
+export interface DenseFilter {
+  statuses: readonly string[];
+  viewer: Viewer;
+}
+
 /**
  * The dense (embedding) channel as the recall pipeline sees it. The host provides it when an
  * embedding provider and vector index are available; recall works without it.
@@ -12,5 +20,14 @@ export interface DenseSearcher {
    * is fused as an equal of the lexical channel.
    */
   readonly supportOnly?: boolean;
-  search(query: string, limit: number): Promise<Array<{ memoryId: string; score: number }>>;
+  /**
+   * `filter`: the statuses recall asks for and who is reading. A searcher that ranks in the store
+   * of record applies them there (pgVectorSearch.ts), so a hidden memory takes no candidate's
+   * place; the in-memory index leaves them to recall's final checks.
+   */
+  search(
+    query: string,
+    limit: number,
+    filter?: DenseFilter,
+  ): Promise<Array<{ memoryId: string; score: number }>>;
 }

@@ -163,7 +163,7 @@ export async function recall(
   let denseEqual = false;
   if (wanted.has('dense') && dense) {
     const t = performance.now();
-    const found = await dense.search(query, depth);
+    const found = await dense.search(query, depth, { statuses, viewer: options.viewer });
     // A natural-language sentence encoder does not read code (USE-lite: CoSQA MRR 0.04 against
     // BM25's 0.31): a supporting model leaves codebase memories to the text channels.
     const ranked = dense.supportOnly ? store.read((r) => withoutCodebase(r, found)) : found;

@@ -47,6 +47,22 @@ export interface StoreSearch {
     statuses: readonly string[],
     viewer: Viewer,
   ): Promise<Array<{ memoryId: string; score: number }>>;
+  /**
+   * The memories whose embedding of `model` is nearest `vector` (cosine), best first: the dense
+   * channel, near-duplicates and surprise, where every process's writes are (pgVectorSearch.ts).
+   * `filter` omitted: every current memory (a write's neighbours). Absent: the in-memory index.
+   */
+  dense?(
+    model: string,
+    vector: Float32Array,
+    limit: number,
+    filter?: { statuses: readonly string[]; viewer: Viewer },
+  ): Promise<Array<{ memoryId: string; score: number }>>;
+  /**
+   * Runs a write of the engine's own (background embedding) as a served call of the store of
+   * record, so it is journaled as a client's write is. Absent: the store writes it directly.
+   */
+  servedWrite?(fn: () => void): Promise<void>;
 }
 
 /** Recall's sources: the store's reads and the recall state kept beside it. */

@@ -2,7 +2,8 @@ import type { EmbeddingProvider } from '../embedding/types';
 import { EngramError } from '../errors';
 import { redactSecrets } from '../extract/secrets';
 import type { Logger } from '../host';
-import type { DenseSearcher } from '../retrieval/denseSearch';
+import type { DenseFilter, DenseSearcher } from '../retrieval/denseSearch';
+import type { StoreSearch } from '../retrieval/recallSources';
 import { documentOf } from '../lexical/lexicalIndex';
 import type { SqlReader, SqlWriter } from '../store/sqlAccess';
 import { openVectorIndex } from './openVectorIndex';
@@ -23,6 +24,12 @@ export interface MemoryVectorsOptions {
   worker?: WorkerScript;
   /** Reports background (re-)embedding: `done` of `total` memories for `model`. */
   onProgress?: (progress: EmbeddingProgress) => void;
+  /**
+   * The store of record ranks vectors and journals the background writes (a PostgreSQL team
+   * store: engine/pgStore): each server process sees every process's vectors there, where its
+   * own index would learn only its own commits. Then no in-memory index is loaded or kept.
+   */
+  store?: StoreSearch;
 }
 
 export interface EmbeddingProgress {
@@ -63,15 +70,19 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
   static async open(store: MemoryStore, options: MemoryVectorsOptions): Promise<MemoryVectors> {
     const { provider } = options;
     await provider.init();
-    const rows = store.read((r) =>
-      r.all<{ doc: number; vector: Uint8Array }>('SELECT doc, vector FROM memory_vectors WHERE model = ?', [
-        provider.id,
-      ]),
-    );
+    const inStore = options.store?.dense !== undefined;
+    const rows = inStore
+      ? []
+      : store.read((r) =>
+          r.all<{ doc: number; vector: Uint8Array }>(
+            'SELECT doc, vector FROM memory_vectors WHERE model = ?',
+            [provider.id],
+          ),
+        );
     const index = await openVectorIndex({
       dimension: provider.dimension,
       modelId: provider.id,
-      file: options.indexFile,
+      file: inStore ? undefined : options.indexFile,
       expectedLabels: rows.map((row) => row.doc),
       logger: options.logger,
       ...(options.worker ? { worker: options.worker } : {}),
@@ -109,13 +120,23 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
    * with its batches (a query would wait behind one, seconds on a CPU model), so a query without a
    * cached vector gets no dense hits and recall answers from its other channels.
    */
-  async search(query: string, limit: number): Promise<Array<{ memoryId: string; score: number }>> {
+  async search(
+    query: string,
+    limit: number,
+    filter?: DenseFilter,
+  ): Promise<Array<{ memoryId: string; score: number }>> {
     const vector = this.syncing ? this.queryCache.get(query) : await this.embedQuery(query);
-    return vector ? this.nearest(vector, limit) : [];
+    return vector ? this.nearest(vector, limit, filter) : [];
   }
 
   /** The closest memories to `vector` with their cosine similarity, best first. */
-  async nearest(vector: Float32Array, limit: number): Promise<Array<{ memoryId: string; score: number }>> {
+  async nearest(
+    vector: Float32Array,
+    limit: number,
+    filter?: DenseFilter,
+  ): Promise<Array<{ memoryId: string; score: number }>> {
+    const { store } = this.options;
+    if (store?.dense) return store.dense(this.provider.id, vector, limit, filter);
     if (this.index.size === 0) return [];
     const hits = await this.index.search(vector, limit);
     if (hits.length === 0) return [];
@@ -170,7 +191,7 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
   committed(): void {
     const items = this.pending;
     this.pending = [];
-    if (items.length > 0 && !this.closed)
+    if (items.length > 0 && !this.closed && !this.options.store?.dense)
       this.index
         .add(items)
         .catch((error: unknown) => this.options.logger.warn(`vector index: ${String(error)}`));
@@ -224,28 +245,44 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
       if (batch.length === 0) break;
       const vectors = await this.provider.embed(batch.map((row) => row.content));
       if (this.closed) return;
-      this.store.write((tx) => {
-        for (const [i, row] of batch.entries()) {
-          // The memory may have changed while the model ran: only store vectors of current text.
-          const current = tx.value<string>(
-            'SELECT content_hash FROM memories WHERE id = ? AND superseded_at IS NULL',
-            [row.memoryId],
-          );
-          if (current === row.contentHash) this.stage(tx, row.memoryId, row.contentHash, vectors[i]!);
-        }
-      });
+      await this.written(() =>
+        this.store.write((tx) => {
+          for (const [i, row] of batch.entries()) {
+            // The memory may have changed while the model ran: only store vectors of current text.
+            const current = tx.value<string>(
+              'SELECT content_hash FROM memories WHERE id = ? AND superseded_at IS NULL',
+              [row.memoryId],
+            );
+            if (current === row.contentHash) this.stage(tx, row.memoryId, row.contentHash, vectors[i]!);
+          }
+        }),
+      );
       this.progress = { model, done: Math.min(total, this.progress.done + batch.length), total };
       this.options.onProgress?.(this.progress);
     }
-    if (!this.closed) this.dropOtherModels(model);
+    if (!this.closed) await this.dropOtherModels(model);
+  }
+
+  /**
+   * A background write: through the store of record's served path where it has one (a replica
+   * writes only inside a served call, so the write is journaled like a client's), else directly.
+   */
+  private written(fn: () => void): Promise<void> {
+    const { store } = this.options;
+    if (store?.servedWrite) return store.servedWrite(fn);
+    fn();
+    return Promise.resolve();
   }
 
   /** After a model change has been fully re-embedded, the old model's vectors are dead weight. */
-  private dropOtherModels(model: string): void {
+  private async dropOtherModels(model: string): Promise<void> {
     const others = this.store.read((r) =>
       r.value<number>('SELECT COUNT(*) FROM memory_vectors WHERE model != ?', [model]),
     );
-    if (others) this.store.write((tx) => tx.run('DELETE FROM memory_vectors WHERE model != ?', [model]));
+    if (others)
+      await this.written(() =>
+        this.store.write((tx) => tx.run('DELETE FROM memory_vectors WHERE model != ?', [model])),
+      );
   }
 
   private async embedQuery(query: string): Promise<Float32Array> {
@@ -266,7 +303,8 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
     this.closed = true;
     await this.syncing;
     try {
-      if (this.options.indexFile) await this.index.save(this.options.indexFile);
+      // With the store ranking vectors there is no index to keep (and no file: the "path" is a URL).
+      if (this.options.indexFile && !this.options.store?.dense) await this.index.save(this.options.indexFile);
     } catch (error) {
       this.options.logger.warn(`vector index not saved (it is rebuilt on next start): ${String(error)}`);
     }
