@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { failedAsFile, failedTests, failureReport } from './testFailures.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PROCESS_DIRECTORIES = ['process', 'durability', 'webview'].map(
@@ -90,6 +91,20 @@ const run = spawnSync(
 );
 const tap = readFileSync(tapFile, 'utf8');
 rmSync(tapFile, { force: true });
+// The causes go last, beside the summary, where a CI log cut to its tail still shows them. A file
+// that failed as a whole is run once more alone, to show its own output: the result stands either way.
+const report = failureReport(tap);
+if (report) console.log(report);
+for (const failure of failedTests(tap).filter(failedAsFile)) {
+  const file = failure.fields.location.replace(/:1:1$/, '');
+  const again = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const lines = `${again.stdout}${again.stderr}`.trimEnd().split('\n');
+  console.log(`\n${path.relative(root, file)} run again alone: exit ${again.status}; its last lines:`);
+  for (const line of lines.slice(-40)) console.log(`  ${line}`);
+}
 const count = (key) => Number(new RegExp(`^# ${key} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
 const passed = count('pass');
 const failed = count('fail') + count('cancelled');
