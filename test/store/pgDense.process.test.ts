@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { Engram } from '../../engine/engram';
 import { resolveDefaultModelAssets } from '../../engine/embedding/useLiteAssets';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
@@ -22,7 +22,7 @@ let admin: pg.Pool;
 let schemas = 0;
 before(async () => {
   postgres = await startPostgres();
-  admin = new pg.Pool({ connectionString: postgres.url(), max: 1 });
+  admin = testPool(postgres.url());
 });
 after(async () => {
   await admin.end();

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { Engram } from '../../engine/engram';
 import { affordableTerms, MATCH_BUDGET, searchLexical } from '../../engine/lexical/lexicalIndex';
 import { queryTerms } from '../../engine/lexical/tokenizer';
 import { PgJournal } from '../../engine/pgStore/pgJournal';
 import { silentLogger } from '../../engine/host';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 import { OLD_MEMORY, postgresStores, versionOneDatabase } from './contractStores';
@@ -30,7 +30,7 @@ after(async () => {
 });
 
 function schemaPool(schema: string): Pool {
-  return new Pool({ connectionString: postgres.url(), max: 1, options: `-c search_path=${schema},public` });
+  return testPool(postgres.url(), { options: `-c search_path=${schema},public` });
 }
 
 async function pgEngram(): Promise<{ engram: Engram; pool: Pool; schema: string }> {

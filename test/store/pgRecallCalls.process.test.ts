@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { QueryConfig } from 'pg';
 import { Engram } from '../../engine/engram';
 import { journalChannel } from '../../engine/pgStore/journalPosition';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
@@ -22,7 +22,7 @@ let admin: pg.Pool;
 let schemas = 0;
 before(async () => {
   postgres = await startPostgres();
-  admin = new pg.Pool({ connectionString: postgres.url(), max: 1 });
+  admin = testPool(postgres.url());
 });
 after(async () => {
   await admin.end();

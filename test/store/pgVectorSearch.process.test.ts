@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite/vector';
-import { Pool } from 'pg';
 import { searchLexical } from '../../engine/lexical/lexicalIndex';
 import { searchLexicalInPostgres } from '../../engine/pgStore/pgLexicalSearch';
 import { searchVectorsInPostgres } from '../../engine/pgStore/pgVectorSearch';
 import type { Queryable, VectorColumn } from '../../engine/pgStore/recallTables';
 import { vectorToBlob } from '../../engine/vectors/vectorBlob';
 import { seededRandom } from '../support/seededRandom';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { copyIntoRecallTables, LABELLED, rememberLabelled, sqlJsHost } from './recallFixture';
 
@@ -130,7 +129,7 @@ describe('dense recall in PostgreSQL', () => {
   });
 
   it('without pgvector (PostgreSQL 15): a real[] column ranked in SQL, the same order', async () => {
-    const pool = new Pool({ connectionString: postgres.url(), max: 1 });
+    const pool = testPool(postgres.url());
     // One connection throughout: the pool drops a connection whose query failed (the savepoint's).
     const client = await pool.connect();
     try {

@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
+import type { PoolConfig } from 'pg';
 import { freePort } from '../teamServer/teamServerProcess';
 import { tempDir } from './temp';
 
@@ -26,6 +28,19 @@ export interface PostgresServer {
 }
 
 const USER = 'engram';
+
+/**
+ * A pool for a test's own queries (one connection unless `config` says otherwise). A pg pool's
+ * `end()` resolves before its idle connections have closed: a server stopped right after still
+ * terminates them, and the pool reports that as an 'error' event, which without a listener is an
+ * uncaught exception that fails the whole test file after every test in it passed. Queries fail
+ * on their own, so the listener hides nothing a test checks.
+ */
+export function testPool(url: string, config: PoolConfig = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1, ...config });
+  pool.on('error', () => undefined);
+  return pool;
+}
 
 /**
  * `durable`: PostgreSQL fsyncs its WAL at each commit as in production (benchmarks). Tests leave it
