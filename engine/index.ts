@@ -42,3 +42,6 @@ export type { TeamRouter } from './teamClient/teamRouter';
 export type { ReplicaAccess } from './teamClient/heldReplica';
 export type { ReplicaThreadOptions } from './teamClient/replicaThread';
 export type { TeamStatus } from './teamClient/teamStatus';
+// Model-written consolidation summaries: a host with a language model implements Summariser.
+export { consolidateWithModel, summaryPrompt } from './lifecycle/summariser';
+export type { Summariser, SummaryRequest, WrittenSummary } from './lifecycle/summariser';

@@ -76,6 +76,7 @@ export function reportDocument(report: ConsolidationReport): string {
       ...(cluster.entities.length > 0 ? [`Entities: ${cluster.entities.join(', ')}`, ''] : []),
       ...cluster.summary.split('\n').map((line) => `> ${line}`),
       '',
+      ...(cluster.origin ? [summaryOriginLine(cluster.origin), ''] : []),
       `Members: ${cluster.members.join(', ')}`,
       '',
     );
@@ -96,4 +97,13 @@ export function reportDocument(report: ConsolidationReport): string {
       '',
     );
   return lines.join('\n');
+}
+
+/** Who wrote a summary, when a model was asked: its name, or why the extractive gist stayed. */
+function summaryOriginLine(
+  origin: NonNullable<MethodResult<'consolidate'>['clusters'][number]['origin']>,
+): string {
+  return origin.by === 'model'
+    ? `Summary written by ${origin.model} (tagged model-written).`
+    : `Extractive summary: the model's was not used (${origin.reason}).`;
 }

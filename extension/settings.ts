@@ -29,7 +29,18 @@ export interface EngramSettings {
   teamUrl: string;
   /** engram.lifecycle.*: decay, retention curve and archive rule, the background run (engine/lifecycle/lifecycleSettings.ts). */
   lifecycle: LifecycleSettingValues;
+  /**
+   * engram.lifecycle.summaries: who writes Consolidate Now's summaries. Not a LifecycleSettingValue:
+   * the engine never asks a model by itself (its timed run stays extractive), so only the command
+   * reads it (extension/commands/consolidateCommand.ts).
+   */
+  lifecycleSummaries: SummaryWriter;
+  /** engram.lifecycle.summaryModel: `vendor` or `vendor/family` of a VS Code chat model; '' = any. */
+  lifecycleSummaryModel: string;
 }
+
+export const SUMMARY_WRITERS = ['extractive', 'model'] as const;
+export type SummaryWriter = (typeof SUMMARY_WRITERS)[number];
 
 /** The lifecycle settings as the user wrote them, checked by the engine (configureLifecycle). */
 export interface LifecycleSettingValues {
@@ -64,6 +75,8 @@ export function readSettings(): EngramSettings {
     memoriesGroupBy: oneOf(c.get<string>('memories.groupBy'), GROUP_BY, 'kind'),
     teamUrl: c.get<string>('team.url', '').trim(),
     lifecycle: readLifecycleSettings(c),
+    lifecycleSummaries: oneOf(c.get<string>('lifecycle.summaries'), SUMMARY_WRITERS, 'extractive'),
+    lifecycleSummaryModel: c.get<string>('lifecycle.summaryModel', '').trim(),
   };
 }
 

@@ -1,5 +1,7 @@
-import { invalidInput } from '../errors';
-import { summaryPrompt } from './summariser';
+import { endpointUrl } from '../embedding/endpointUrl';
+import { postJson } from '../embedding/postJson';
+import { EngramError, invalidInput } from '../errors';
+import { MODEL_SUMMARY_RULE, summaryPrompt } from './summariser';
 import type { Summariser, SummaryRequest, WrittenSummary } from './summariser';
 
 /**
@@ -15,23 +17,21 @@ export interface SummaryEndpoint {
   apiKey?: string;
 }
 
-/** The largest answer body read (a chat completion of a 1,200-character summary is a few KiB). */
-const MAX_BODY_CHARS = 1_000_000;
-
+/**
+ * Posts through postJson (engine/embedding/postJson.ts), as the embedding endpoints do: its
+ * failures already say which endpoint and why in one line (`POST URL timed out after N ms`,
+ * `failed: fetch failed (ECONNREFUSED)`, `returned 500 Internal Server Error: overloaded` with
+ * the server's own message, a body that is not JSON), and never quote a header or the key.
+ */
 export function openAiSummariser(endpoint: SummaryEndpoint): Summariser {
-  const target = `${endpoint.url.replace(/\/+$/, '')}/chat/completions`;
+  const target = endpointUrl(endpoint.url, '/chat/completions');
   return {
     provider: 'openai-compatible',
     async summarise(request: SummaryRequest, signal: AbortSignal): Promise<WrittenSummary> {
       const { system, user } = summaryPrompt(request);
-      const response = await fetch(target, {
-        method: 'POST',
-        signal,
-        headers: {
-          'content-type': 'application/json',
-          ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-        },
-        body: JSON.stringify({
+      const answer = await postJson(
+        target,
+        {
           model: endpoint.model,
           messages: [
             { role: 'system', content: system },
@@ -40,39 +40,31 @@ export function openAiSummariser(endpoint: SummaryEndpoint): Summariser {
           temperature: 0,
           // About four characters a token, with room: the limit itself is checked on the text.
           max_tokens: Math.ceil(request.maxChars / 2),
-        }),
-      });
-      const body = await response.text();
-      if (!response.ok) throw new Error(`HTTP ${response.status} from ${target}`);
-      if (body.length > MAX_BODY_CHARS) throw new Error(`an answer of ${body.length} characters`);
-      return { text: completionText(body), model: modelOf(body) ?? endpoint.model };
+        },
+        {
+          headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
+          timeoutMs: MODEL_SUMMARY_RULE.timeoutMs,
+          signal,
+        },
+      );
+      return { text: completionText(answer), model: modelOf(answer) ?? endpoint.model };
     },
   };
 }
 
 /** The first choice's message, or a one-line error saying the answer was no chat completion. */
-function completionText(body: string): string {
-  const parsed = parseJson(body) as {
-    choices?: Array<{ message?: { content?: unknown; refusal?: unknown } }>;
-  };
-  const message = parsed?.choices?.[0]?.message;
+function completionText(answer: unknown): string {
+  const message = (answer as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown } }> })
+    ?.choices?.[0]?.message;
   if (typeof message?.refusal === 'string' && message.refusal !== '')
     throw new Error(`refused: ${message.refusal}`);
   if (typeof message?.content !== 'string') throw new Error('the answer is not a chat completion');
   return message.content;
 }
 
-function modelOf(body: string): string | undefined {
-  const model = (parseJson(body) as { model?: unknown } | undefined)?.model;
+function modelOf(answer: unknown): string | undefined {
+  const model = (answer as { model?: unknown } | null)?.model;
   return typeof model === 'string' && model !== '' ? model : undefined;
-}
-
-function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -84,7 +76,13 @@ function parseJson(body: string): unknown {
 export function summaryEndpointFromEnv(env: NodeJS.ProcessEnv): SummaryEndpoint | undefined {
   const url = env['ENGRAM_SUMMARY_URL']?.trim();
   if (!url) return undefined;
-  if (!/^https?:\/\//.test(url)) throw invalidInput(`ENGRAM_SUMMARY_URL must be an http(s) URL; got ${url}`);
+  try {
+    endpointUrl(url, '/chat/completions');
+  } catch (error) {
+    // endpointUrl names a `baseUrl`; here the user knows it by its variable.
+    if (!EngramError.is(error, 'INVALID_INPUT')) throw error;
+    throw invalidInput(`ENGRAM_SUMMARY_URL must be an http(s) URL without a query or fragment; got ${url}`);
+  }
   const model = env['ENGRAM_SUMMARY_MODEL']?.trim();
   if (!model) throw invalidInput('ENGRAM_SUMMARY_MODEL must name the model when ENGRAM_SUMMARY_URL is set');
   const apiKey = env[env['ENGRAM_SUMMARY_API_KEY_ENV']?.trim() || 'ENGRAM_SUMMARY_API_KEY']?.trim();

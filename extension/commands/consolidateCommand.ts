@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
 import { guardedCommand } from './guardedCommand';
 import type { EngramServices } from './services';
+import { consolidateWithModel } from '../../engine/index';
+import type { Summariser } from '../../engine/index';
 import { reportCounts, reportDocument, reportLine } from '../consolidationReport';
 import type { ConsolidationReport } from '../consolidationReport';
+import { languageModelSummariser } from '../languageModelSummariser';
+import { readSettings } from '../settings';
 
 /**
  * Engram: Consolidate Now, the "sleep" on demand (issue 21, sections 3 and 5): the lifecycle pass
@@ -15,6 +19,11 @@ import type { ConsolidationReport } from '../consolidationReport';
  * careful user wants to see what would be merged before it is. `'apply'` as the argument skips
  * the question (tests, keybindings). The summary after offers Undo (engram.undoConsolidation)
  * and the details as a read-only document.
+ *
+ * With `engram.lifecycle.summaries` at `model`, a VS Code language model writes the summaries
+ * (extension/languageModelSummariser.ts; the engine checks each and keeps the extractive gist,
+ * with the reason, when one fails or is unfit). Only this command asks a model: the timed
+ * background run never does, whatever the setting (docs/lifecycle.md).
  */
 export function registerConsolidateCommands(services: EngramServices): vscode.Disposable[] {
   const { engine, documents } = services;
@@ -29,6 +38,8 @@ export function registerConsolidateCommands(services: EngramServices): vscode.Di
   };
   return [
     guardedCommand('engram.consolidateNow', services.log, async (arg) => {
+      // Read once: the question says who writes the summaries, and the run does as it said.
+      const settings = readSettings();
       const plan: ConsolidationReport = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Engram: planning consolidation' },
         async () => ({
@@ -42,14 +53,24 @@ export function registerConsolidateCommands(services: EngramServices): vscode.Di
         void vscode.window.showInformationMessage('Engram: nothing to consolidate, promote or archive.');
         return plan;
       }
-      if (arg !== 'apply' && !(await confirmed(plan, () => showReport(plan)))) return undefined;
+      const writer = settings.lifecycleSummaries === 'model' ? MODEL_WRITER : '';
+      if (arg !== 'apply' && !(await confirmed(plan, writer, () => showReport(plan)))) return undefined;
       const done: ConsolidationReport = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Engram: consolidating' },
         async (progress) => {
           progress.report({ message: 'promoting and archiving' });
           const lifecycle = await engine.call('lifecycle', { dryRun: false });
           progress.report({ message: 'merging related memories' });
-          const consolidation = await engine.call('consolidate', { dryRun: false });
+          const consolidation =
+            settings.lifecycleSummaries === 'model'
+              ? await consolidateWithModel(
+                  (params) => engine.call('consolidate', params),
+                  withProgressReports(
+                    await languageModelSummariser(settings.lifecycleSummaryModel),
+                    progress,
+                  ),
+                )
+              : await engine.call('consolidate', { dryRun: false });
           return { dryRun: false, lifecycle, consolidation };
         },
       );
@@ -86,9 +107,36 @@ export function registerConsolidateCommands(services: EngramServices): vscode.Di
   ];
 }
 
+/** What the question adds when a model writes the summaries: what it is sent. */
+const MODEL_WRITER =
+  ' A VS Code language model writes the summaries from the merged memories (secrets redacted): engram.lifecycle.summaries.';
+
+/**
+ * The model as Consolidate Now uses it: each question shows in the progress notification, since
+ * a model may take seconds per cluster where the rest takes milliseconds.
+ */
+function withProgressReports(
+  summariser: Summariser | { unavailable: string },
+  progress: vscode.Progress<{ message?: string }>,
+): Summariser | { unavailable: string } {
+  if ('unavailable' in summariser) return summariser;
+  let asked = 0;
+  return {
+    provider: summariser.provider,
+    summarise: (request, signal) => {
+      progress.report({ message: `asking the language model for summary ${++asked}` });
+      return summariser.summarise(request, signal);
+    },
+  };
+}
+
 /** Asks before applying; "Show Plan" opens the plan and asks again. */
-async function confirmed(plan: ConsolidationReport, show: () => Promise<unknown>): Promise<boolean> {
-  const question = `Engram: ${reportLine(plan)}? Merged and archived memories leave recall, stay in history, and Undo brings them back.`;
+async function confirmed(
+  plan: ConsolidationReport,
+  writer: string,
+  show: () => Promise<unknown>,
+): Promise<boolean> {
+  const question = `Engram: ${reportLine(plan)}? Merged and archived memories leave recall, stay in history, and Undo brings them back.${writer}`;
   let choice = await vscode.window.showInformationMessage(question, 'Consolidate', 'Show Plan');
   if (choice === 'Show Plan') {
     await show();

@@ -54,7 +54,10 @@ describe('CLI: consolidate --summaries model', () => {
     await seedCluster(cwd, env);
     const failed = await engram(cwd, ['consolidate', '--apply', '--summaries', 'model'], env);
     assert.equal(failed.code, 0, failed.err);
-    assert.match(failed.out, /extractive summary \(openai-compatible: HTTP 500 from /);
+    assert.match(
+      failed.out,
+      /extractive summary \(openai-compatible: POST \S+\/chat\/completions returned 500 Internal Server Error: overloaded\)/,
+    );
 
     const unset = tempDir('engram-cli-model-');
     await seedCluster(unset);

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { openAiSummariser } from '../../engine/lifecycle/openAiSummariser';
+import { openAiSummariser, summaryEndpointFromEnv } from '../../engine/lifecycle/openAiSummariser';
 import { consolidateWithModel } from '../../engine/lifecycle/summariser';
 import type { MethodResult } from '../../engine/api/methods';
 import { startChatCompletionServer } from '../support/chatCompletionServer';
@@ -102,11 +104,20 @@ describe('lifecycle: model-written consolidation summaries', () => {
   });
 
   const failures: Array<[string, () => ChatReply, RegExp, number?]> = [
-    ['an HTTP 500', () => ({ status: 500, body: '{"error":"overloaded"}' }), /HTTP 500/],
+    [
+      'an HTTP 500',
+      () => ({ status: 500, body: '{"error":"overloaded"}' }),
+      /^openai-compatible: POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions returned 500 Internal Server Error: overloaded$/,
+    ],
     ['no answer in time', () => 'hang', /no answer within 300 ms/, 300],
     [
       'garbage instead of a completion',
       () => ({ raw: '<html>502 Bad Gateway</html>' }),
+      /returned a body that is not JSON: <html>502 Bad Gateway<\/html>$/,
+    ],
+    [
+      'JSON that is no chat completion',
+      () => ({ raw: '{"object":"list","data":[]}' }),
       /not a chat completion/,
     ],
     [
@@ -160,6 +171,33 @@ describe('lifecycle: model-written consolidation summaries', () => {
       assert.match(summary?.reason ?? '', /changed since the model was asked/);
     }
     await t.host.close();
+  });
+
+  it('names the endpoint and the network cause when nothing listens there', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const { t } = await clusterOfThree();
+    const done = await consolidateWithModel(
+      (params) => t.call('consolidate', params),
+      openAiSummariser({ url: `http://127.0.0.1:${port}/v1`, model: 'fake-gpt' }),
+    );
+    assert.equal(
+      summaryEvent(t, done.created[0]!).summary?.reason,
+      `openai-compatible: POST http://127.0.0.1:${port}/v1/chat/completions failed: fetch failed (ECONNREFUSED)`,
+    );
+    await t.host.close();
+  });
+
+  it('refuses an endpoint URL it cannot post to, naming the variable', () => {
+    for (const url of ['ftp://models.example/v1', 'http://localhost:11434/v1?key=1'])
+      assert.throws(
+        () => summaryEndpointFromEnv({ ENGRAM_SUMMARY_URL: url, ENGRAM_SUMMARY_MODEL: 'm' }),
+        (error: Error) =>
+          error.message ===
+          `ENGRAM_SUMMARY_URL must be an http(s) URL without a query or fragment; got ${url}`,
+      );
   });
 
   it('sends nothing and writes the extractive gist when no model is configured', async () => {

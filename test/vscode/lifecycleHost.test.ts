@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ARTIFACTS, artifactDirectory } from './support/artifacts';
+import { ARTIFACTS, CHAT_MODEL_EXTENSION, artifactDirectory } from './support/artifacts';
 import { InHostRun } from './support/inHostRun';
 import type { InHostReport } from './support/inHostRun';
 import { installedTestHost } from './support/testHost';
@@ -9,10 +9,11 @@ import { createWorkspaceFixture } from './support/workspaceFixture';
 
 /** The lifecycle runner, bundled by runVscodeTests.ts beside the main one. */
 const RUNNER = path.join(ARTIFACTS, 'inHost', 'lifecycleHostRunner.js');
-const RUN_LIMIT_MS = 5 * 60_000;
+const RUN_LIMIT_MS = 10 * 60_000;
 
 /**
- * Engram: Consolidate Now (its summary and its undo) and the engram.lifecycle settings, in a window
+ * Engram: Consolidate Now (its summary and its undo, its summaries written by a VS Code language
+ * model that a second extension registers) and the engram.lifecycle settings, in a window
  * of their own (test/vscode/inHost/suites/lifecycleSuite.ts): a fresh database, so that what is
  * consolidated or archived is only what the suite wrote.
  */
@@ -27,6 +28,8 @@ describe('the lifecycle in a real VS Code extension host', () => {
       workspace: createWorkspaceFixture('lifecycle'),
       runner: RUNNER,
       trusted: true,
+      // A chat model for Consolidate Now's model-written summaries.
+      extensions: [CHAT_MODEL_EXTENSION],
     });
     report = await run.waitFor((r) => r.finished, RUN_LIMIT_MS);
   });
@@ -37,7 +40,7 @@ describe('the lifecycle in a real VS Code extension host', () => {
 
   it('ran the whole lifecycle suite', () => {
     assert.equal(report.finished, true, 'the in-host run did not finish; see .vscode-test/in-host-lifecycle');
-    assert.equal(report.results.length, 2);
+    assert.equal(report.results.length, 4);
   });
 
   it('lifecycle tests', async (t) => {

@@ -2,10 +2,12 @@
 // bundles the in-host runner, then runs test/vscode/*.test.ts with node's test runner.
 // Usage: npm run test:vscode [-- filter...]   e.g. `-- packageContent` runs only that file
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { ARTIFACTS, IN_HOST_RUNNER, REPO_ROOT, VSIX_PATH } from './support/artifacts';
+import { ARTIFACTS, CHAT_MODEL_EXTENSION, IN_HOST_RUNNER, REPO_ROOT, VSIX_PATH } from './support/artifacts';
+
+const CHAT_MODEL_SOURCE = path.join(REPO_ROOT, 'test', 'vscode', 'inHost', 'chatModelExtension');
 import { ensureTestHost } from './host/testHost';
 
 const started = Date.now();
@@ -59,6 +61,19 @@ async function main(): Promise<void> {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
+  // A chat model as an extension of its own (a vendor must be contributed by the extension that
+  // registers it), loaded beside Engram by lifecycleHost.test.ts.
+  await esbuild.build({
+    entryPoints: [path.join(CHAT_MODEL_SOURCE, 'extension.ts')],
+    outfile: path.join(CHAT_MODEL_EXTENSION, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  copyFileSync(path.join(CHAT_MODEL_SOURCE, 'package.json'), path.join(CHAT_MODEL_EXTENSION, 'package.json'));
   const filters = process.argv.slice(2);
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.ts'))

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { InHostResult } from '../inHost/harness';
@@ -38,6 +38,11 @@ export class InHostRun {
     userSettings?: Record<string, unknown>;
     /** More environment for the server and its extension host (where the agents' stores are). */
     env?: Record<string, string>;
+    /**
+     * More extensions to load beside Engram, each a folder with its package.json, installed into
+     * the run's extensions directory (the web workbench keeps one extensionDevelopmentPath only).
+     */
+    extensions?: string[];
   }): Promise<InHostRun> {
     const { host, dir } = options;
     const resultsFile = path.join(dir, 'results.json');
@@ -48,6 +53,7 @@ export class InHostRun {
       mkdirSync(path.join(dir, 'user', 'User'), { recursive: true });
       writeFileSync(path.join(dir, 'user', 'User', 'settings.json'), JSON.stringify(options.userSettings));
     }
+    for (const folder of options.extensions ?? []) installExtension(folder, path.join(dir, 'extensions'));
     const port = await freePort();
     const server = ProcessGroup.start(
       host.node,
@@ -121,4 +127,30 @@ export class InHostRun {
     await this.browser.close().catch(() => undefined);
     await this.server.stop();
   }
+}
+
+/**
+ * Copies an extension folder into an extensions directory and lists it in that directory's
+ * extensions.json, the manifest VS Code's server reads its installed extensions from.
+ */
+function installExtension(folder: string, extensionsDir: string): void {
+  const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const relativeLocation = `${id}-${manifest.version}`;
+  const location = path.join(extensionsDir, relativeLocation);
+  cpSync(folder, location, { recursive: true });
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const listed = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as unknown[]) : [];
+  listed.push({
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, scheme: 'file', path: location },
+    relativeLocation,
+    metadata: { installedTimestamp: Date.now(), source: 'resource' },
+  });
+  writeFileSync(listFile, JSON.stringify(listed));
 }
