@@ -20,18 +20,26 @@ const QUOTE_CHARS = 300;
 export async function postJson(url: string, body: unknown, options: PostJsonOptions): Promise<unknown> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-  let status: number;
-  let statusText: string;
-  let text: string;
-  try {
+  let answer: { status: number; statusText: string; text: string };
+  const send = async (): Promise<typeof answer> => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...options.headers },
       body: JSON.stringify(body),
       signal,
     });
-    ({ status, statusText } = response);
-    text = await response.text();
+    return { status: response.status, statusText: response.statusText, text: await response.text() };
+  };
+  try {
+    try {
+      answer = await send();
+    } catch (error) {
+      // A kept-alive connection the server closed just as it was reused fails before any answer:
+      // it is sent once more, on a new connection. Embedding and summary requests (its callers)
+      // change nothing on the server, so sending one twice is safe.
+      if (signal.aborted || !DROPPED.has(causeCode(error) ?? '')) throw error;
+      answer = await send();
+    }
   } catch (error) {
     if (options.signal?.aborted) {
       throw new EngramError('CLOSED', `POST ${url} was cancelled`, { endpoint: url });
@@ -43,6 +51,7 @@ export async function postJson(url: string, body: unknown, options: PostJsonOpti
     }
     throw new EngramError('UNAVAILABLE', `POST ${url} failed: ${networkCause(error)}`, { endpoint: url });
   }
+  const { status, statusText, text } = answer;
   if (status < 200 || status > 299) {
     throw new EngramError(
       'UNAVAILABLE',
@@ -61,6 +70,14 @@ export async function postJson(url: string, body: unknown, options: PostJsonOpti
       status,
     });
   }
+}
+
+/** Failures of a connection dropped by the other side, as undici and the socket report them. */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+function causeCode(error: unknown): string | undefined {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
 }
 
 /** fetch() rejects with "fetch failed" and hides the reason (ECONNREFUSED, ENOTFOUND...) in `cause`. */
