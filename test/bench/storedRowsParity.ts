@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     if (i % 19 === 0) Object.assign(params, { layer: 'working', session: `s${i % 3}` });
     if (i === 42) params['content'] = `${content} token ghp_${'a1B2c3D4e5'.repeat(4)}`;
     if (i % 50 === 25) {
-      // Plain memories, and the cases that leave a batch's fast path (batchedRemember.ts):
+      // Plain memories, and the cases that leave a batch's fast path (derivedBatch.ts):
       // a memory already stored, one repeated within the batch, a conflict key, working memory.
       const batch: Array<Record<string, unknown>> = texts
         .slice(i, i + 20)
