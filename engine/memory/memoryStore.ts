@@ -32,7 +32,6 @@ import type {
   RememberManyResult,
   RememberResult,
 } from './types';
-import { rejection } from './rejection';
 import { parseTime, requiredText, validateRemember } from './validate';
 import type { ReadBuffer, VectorStaging } from './writeParticipants';
 
@@ -232,28 +231,19 @@ export class MemoryStore {
     embedded?: ReadonlyArray<EmbeddedText | undefined>,
   ): RememberManyResult[] {
     if (!Array.isArray(inputs)) throw invalidInput('rememberMany needs a list of memories');
-    const valid = inputs.map((input, index) => {
-      try {
-        return validateRemember(input, this.limits);
-      } catch (error) {
-        if (EngramError.is(error)) return rejection(index, error);
-        throw error;
-      }
-    });
-    return this.write((tx, now) => {
-      const results = valid.map((v, i): RememberManyResult => {
-        if ('outcome' in v) return v;
-        const result = this.remembering.remember(tx, v, actor, now, embedded?.[i]);
-        return result instanceof EngramError ? rejection(i, result) : result;
-      });
-      this.remembering.flush(tx);
+    return this.writeDerived(actor, (batch) => {
+      let results: RememberManyResult[] = [];
+      batch.remember([
+        { inputs, ...(embedded ? { embedded } : {}), after: (written) => (results = written) },
+      ]);
       return results;
     });
   }
 
   /**
-   * A write of memories derived from the workspace (the scanner's): `fn` writes groups of them
-   * through a DerivedBatch, which stores the rows `rememberMany` would with fewer statements.
+   * A write of many memories in groups (`rememberMany`'s one group, the scanner's files): `fn`
+   * writes them through a DerivedBatch, which stores the rows `remember` would for each with fewer
+   * statements.
    */
   writeDerived<T>(actor: Actor, fn: (batch: DerivedBatch, tx: SqlWriter) => T, options?: WriteOptions): T {
     return this.write((tx, now) => {

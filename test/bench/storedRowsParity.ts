@@ -63,7 +63,19 @@ async function main(): Promise<void> {
     if (i % 19 === 0) Object.assign(params, { layer: 'working', session: `s${i % 3}` });
     if (i === 42) params['content'] = `${content} token ghp_${'a1B2c3D4e5'.repeat(4)}`;
     if (i % 50 === 25) {
-      const batch = texts.slice(i, i + 20).map((t) => ({ content: `${t} (batch)` }));
+      // Plain memories, and the cases that leave a batch's fast path (derivedBatch.ts):
+      // a memory already stored, one repeated within the batch, a conflict key, working memory.
+      const batch: Array<Record<string, unknown>> = texts
+        .slice(i, i + 20)
+        .map((t) => ({ content: `${t} (batch)` }));
+      batch.push(
+        { content: texts[i - 4]! },
+        { content: `${texts[i]} (batch)`, tags: ['repeat'] },
+        { content: `${texts[i + 1]} (batch key)`, conflictKey: `setting-${i % 4}` },
+        { content: `${texts[i + 2]} (batch working)`, layer: 'working', session: 's1' },
+        { content: `${texts[i + 3]} (batch pinned)`, pinned: true, tags: ['batch'], kind: 'decision' },
+        { content: '   ' },
+      );
       await call('rememberMany', { memories: batch });
     } else if (i % 40 === 20) {
       const results = await Promise.all(

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import initSqlJs from 'sql.js';
+import { readFileSync } from 'node:fs';
 import { insertRows } from '../../engine/store/heldRows';
+import { scanJournal } from '../../engine/store/journalScan';
+import { storeFiles } from '../../engine/store/storeFiles';
 import type { SqlWriter } from '../../engine/store/sqlAccess';
 import type { SqlParams } from '../../engine/store/statementLog';
 import { openTestHost } from '../support/host';
@@ -109,6 +112,41 @@ describe('rows of new memories in a batch', () => {
     // A later batch continues the numbering.
     await test.call('rememberMany', { memories: [{ content: 'one more after the batch' }] });
     assert.equal((rows(test, DOCS).at(-1) as { doc: number }).doc, 301);
+  });
+
+  it('inserts the version rows of a batch a few statements at a time, in the order of the batch', async () => {
+    const test = await host();
+    await test.call('remember', { content: 'stored before the batch' });
+    const contents = Array.from(
+      { length: 300 },
+      (_, i) => `release note ${i}: the omega${i} job runs nightly`,
+    );
+    // Two that meet stored memories (the one above, one earlier in the batch) take the full path.
+    contents.splice(100, 0, 'stored before the batch');
+    contents.splice(200, 0, contents[150]!);
+    const results = written(
+      await test.call('rememberMany', { memories: contents.map((content) => ({ content })) }),
+    );
+    assert.equal(results[100]!.outcome, 'unchanged');
+    assert.equal(results[200]!.outcome, 'unchanged');
+    assert.equal(results[200]!.memory.id, results[150]!.memory.id);
+    const frames = scanJournal(readFileSync(storeFiles(test.dbPath).journal)).frames;
+    const inserts = frames
+      .at(-1)!
+      .record.statements.filter(([sql]) => sql.startsWith('INSERT INTO memories ('))
+      .map(([, params]) => (params as unknown[]).length / 24);
+    // 300 rows of 24 columns: chunks of at most 32 (999 parameters), split where the two
+    // duplicates needed the rows before them stored. One statement per row before.
+    assert.equal(
+      inserts.reduce((sum, rows) => sum + rows, 0),
+      300,
+    );
+    assert.ok(inserts.length <= 16, `${inserts.length} statements for 300 version rows`);
+    const order = rows(test, 'SELECT id FROM memories ORDER BY rowid') as Array<{ id: string }>;
+    assert.deepEqual(
+      order.slice(1).map((r) => r.id),
+      results.filter((r) => r.outcome === 'added').map((r) => r.memory.id),
+    );
   });
 
   it('sees a memory created earlier in the same batch: a duplicate confirms it, a conflict key supersedes it', async () => {
