@@ -56,6 +56,7 @@ import { KNOWLEDGE_GRAPH_METHODS } from './knowledgeGraphMethods';
 import { LIFECYCLE_METHODS } from './lifecycleMethods';
 import { HEALTH_METHODS } from './healthMethods';
 import { CAPTURE_METHODS } from './captureMethods';
+import { OBSERVATION_METHODS } from './observationMethods';
 import { rewriteEdited, rewriteSuperseded, rewriteSupersededInBatch, TEAM_METHODS } from './teamMethods';
 import { LINK_METHODS } from './linkMethods';
 import { SKILL_METHODS } from './skillMethods';
@@ -315,6 +316,7 @@ export const METHODS = {
   ...LIFECYCLE_METHODS,
   ...HEALTH_METHODS,
   ...CAPTURE_METHODS,
+  ...OBSERVATION_METHODS,
   ...TEAM_METHODS,
   ...LINK_METHODS,
   ...SKILL_METHODS,

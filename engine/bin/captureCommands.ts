@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
-import type { MethodResult } from '../api/methods';
+import type { MethodParams, MethodResult } from '../api/methods';
 import { agentStores } from '../capture/workspaceSources';
 import { parseNumber } from './cliArguments';
 import type { Invoke } from './cliArguments';
 import { invalidInput } from '../errors';
 import { captureLineForHook, hookClientOption } from './hookOutput';
+import { observationLines, observeSessions, registerObservationCommands } from './observationCommands';
+import type { ObservationRunReport } from '../capture/observations/observeWithModel';
+
+/** A capture run's result with what the language model gave after it (observationCommands.ts). */
+type Observed<T> = T & { observations: ObservationRunReport };
 import type { HookClient } from './hookOutput';
 
 export interface CaptureCliHost {
@@ -75,13 +80,24 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
       const agent = agentsOf(o.agent);
       const stores = agentStores(host.env, host.home);
       const fromHook = o.fromHook === true;
+      const params = { ...stores, agent, since: sinceValue(o.since, host.now()), ifEnabled: fromHook };
+      // A hook waits for its command: only the rules there; a run by hand asks the model too, if opted in.
+      if (fromHook)
+        return invoke('captureRun', params, (r) =>
+          captureLineForHook(watchLine(r as MethodResult<'captureRun'>, host.now()), o.hookClient),
+        );
       return invoke(
         'captureRun',
-        { ...stores, agent, since: sinceValue(o.since, host.now()), ifEnabled: fromHook },
-        (r) =>
-          fromHook
-            ? captureLineForHook(watchLine(r as MethodResult<'captureRun'>, host.now()), o.hookClient)
-            : runLines(r as MethodResult<'captureRun'>),
+        params,
+        (r) => {
+          const run = r as Observed<MethodResult<'captureRun'>>;
+          return [runLines(run), ...observationLines(run.observations)].join('\n');
+        },
+        undefined,
+        async (call) => ({
+          ...(await call('captureRun', params as MethodParams<'captureRun'>)),
+          observations: await observeSessions(call, host.env),
+        }),
       );
     });
 
@@ -105,8 +121,21 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
       const stores = agentStores(host.env, host.home);
       for (let run = 1; o.runs === undefined || run <= o.runs; run++) {
         if (run > 1) await new Promise((resolve) => setTimeout(resolve, o.interval * 1000));
-        await invoke('captureRun', { ...stores, agent: agentsOf(o.agent) }, (r) =>
-          watchLine(r as MethodResult<'captureRun'>, host.now()),
+        const params = { ...stores, agent: agentsOf(o.agent) };
+        await invoke(
+          'captureRun',
+          params,
+          (r) => {
+            const run = r as Observed<MethodResult<'captureRun'>>;
+            return [watchLine(run, host.now()), ...observationLines(run.observations)]
+              .filter(Boolean)
+              .join('\n');
+          },
+          undefined,
+          async (call) => ({
+            ...(await call('captureRun', params as MethodParams<'captureRun'>)),
+            observations: await observeSessions(call, host.env),
+          }),
         );
       }
     });
@@ -133,6 +162,8 @@ export function registerCaptureCommands(program: Command, invoke: Invoke, host: 
         ),
       );
   }
+
+  registerObservationCommands(capture, invoke, host.env);
 
   capture
     .command('sessions')
@@ -186,6 +217,9 @@ function statusLines(s: MethodResult<'captureStatus'>): string {
   const lines = [
     `capture is ${s.enabled ? 'on' : 'off'}${s.root ? ` for ${s.root}` : ''}${since}`,
     `${s.sources} files read, ${s.records} records in the ledger`,
+    s.observations === 'model'
+      ? 'observations: rules and a language model (engram capture observations rules turns the model off)'
+      : 'observations: rules only (engram capture observations model lets a language model write them too)',
   ];
   for (const a of s.sessions) {
     const last = a.lastAt === null ? '' : `, last ${new Date(a.lastAt).toISOString()}`;

@@ -28,7 +28,7 @@ function install(
 }
 
 /**
- * `engram hooks install|uninstall --client claude-code|gemini|codex|cline`: hooks that make the agent
+ * `engram hooks install|uninstall --client claude-code|gemini|codex|copilot|cline`: hooks that make the agent
  * itself start each session with `engram context --prime` and run `engram capture run` after each
  * turn (and at the end of a session where the agent has such an event), in this workspace only.
  */

@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 
 /** The agents whose hooks run Engram (engine/capture/hooks/agentHooks.ts installs them). */
-const HOOK_CLIENTS = ['claude-code', 'gemini', 'codex', 'cline'] as const;
+const HOOK_CLIENTS = ['claude-code', 'gemini', 'codex', 'cline', 'copilot'] as const;
 type HookClient = (typeof HOOK_CLIENTS)[number];
 
 /** Cline's answer that lets the task go on and changes nothing. */
@@ -22,7 +22,8 @@ export function hookClientOption(): Option {
 export function primedForHook(text: string, client: HookClient | undefined): string {
   if (client === 'cline')
     return JSON.stringify(text ? { cancel: false, contextModification: text } : CARRY_ON);
-  if (text.length === 0 || client !== 'gemini') return text;
+  // VS Code's agent hooks parse a hook's stdout as JSON, and take context the way Gemini CLI does.
+  if (text.length === 0 || (client !== 'gemini' && client !== 'copilot')) return text;
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } });
 }
 
@@ -33,7 +34,7 @@ export function primedForHook(text: string, client: HookClient | undefined): str
  */
 export function captureLineForHook(line: string, client: HookClient | undefined): string {
   if (client === 'cline') return JSON.stringify(CARRY_ON);
-  return client === 'gemini' || client === 'codex' ? '' : line;
+  return client === 'gemini' || client === 'codex' || client === 'copilot' ? '' : line;
 }
 
 export type { HookClient };

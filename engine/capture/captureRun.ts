@@ -1,7 +1,8 @@
 import { EngramError } from '../errors';
 import type { MemoryStore } from '../memory/memoryStore';
 import type { SqlReader } from '../store/sqlAccess';
-import { captureEnabled, enabledSince } from './captureSettings';
+import { captureEnabled, enabledSince, observationMode } from './captureSettings';
+import type { ObservationMode } from './captureSettings';
 import { CAPTURE_AGENTS } from './events';
 import type { CaptureAgent } from './events';
 import { captureExcludes, pathMatcher } from './captureExcludes';
@@ -123,6 +124,8 @@ export interface CaptureStatus {
   enabled: boolean;
   excludes: CaptureExcludes;
   changedAt: number | null;
+  /** Whether a language model also writes observations of the sessions (captureSettings.ts). */
+  observations: ObservationMode;
   sources: number;
   records: number;
   sessions: Array<{ agent: string; sessions: number; turns: number; lastAt: number | null }>;
@@ -133,6 +136,7 @@ export function captureStatus(r: SqlReader): CaptureStatus {
     enabled: captureEnabled(r),
     excludes: captureExcludes(r),
     changedAt: enabledSince(r),
+    observations: observationMode(r),
     sources: r.value<number>('SELECT count(*) FROM capture_sources') ?? 0,
     records: r.value<number>('SELECT count(*) FROM capture_records') ?? 0,
     sessions: r.all<{ agent: string; sessions: number; turns: number; lastAt: number | null }>(

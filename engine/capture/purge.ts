@@ -47,6 +47,7 @@ export function purgeSessions(tx: SqlWriter, ids: readonly string[], now: number
     for (const [key, table] of DERIVED)
       report[key] += tx.run(`DELETE FROM ${table} WHERE session_id = ?`, [id]);
     tx.run('DELETE FROM capture_commit_links WHERE session_id = ?', [id]);
+    tx.run("DELETE FROM events WHERE type = 'capture-observations' AND session = ?", [id]);
     tx.run('DELETE FROM capture_sessions WHERE id = ?', [id]);
     tx.run('INSERT OR REPLACE INTO capture_purged (session_id, purged_at) VALUES (?, ?)', [id, now]);
     report.sessions.push(id);

@@ -30,6 +30,8 @@ export type EventType =
   | 'probe'
   /** The lifecycle settings now in force, whole (engine/lifecycle/lifecycleSettings.ts). */
   | 'lifecycle-settings'
+  /** What a language model was asked about a captured session and what came of it (capture/observations/). */
+  | 'capture-observations'
   /** A memory deleted outright (capture purge): its id and no text, so replicas delete it too. */
   | 'purge';
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
@@ -18,6 +18,12 @@ interface HookClient {
   events: Readonly<Record<string, string>>;
   /** What an install should tell the user beyond the file it wrote. */
   note: string;
+  /**
+   * Entries written flat (`event -> [{ type, command }]`, VS Code's `.github/hooks` format) rather
+   * than in matcher groups (`event -> [{ hooks: [...] }]`), with these top-level keys; a file left
+   * with nothing else by uninstall is Engram's own and is deleted.
+   */
+  flat?: { top: Readonly<Record<string, unknown>> };
 }
 
 /**
@@ -57,6 +63,17 @@ export const HOOK_CLIENTS = {
     },
     note: "; Codex runs a project's hooks only with its hooks feature on and this project trusted (Codex's hooks documentation)",
   },
+  copilot: {
+    settings: path.join('.github', 'hooks', 'engram.json'),
+    events: {
+      SessionStart: 'context --prime --hook-client copilot',
+      Stop: 'capture run --agent copilot --hook-client copilot',
+    },
+    note:
+      '; VS Code runs them in agent mode (agent hooks, in preview; chat.hookFilesLocations); the file names ' +
+      "this machine's cli.js: keep it out of git if others share the repository",
+    flat: { top: { version: 1 } },
+  },
 } as const satisfies Record<string, HookClient>;
 
 /** Agents whose hooks live in a JSON settings file; Cline's are scripts (clineHooks.ts). */
@@ -83,6 +100,8 @@ export function hookCommand(cliScript: string, client: SettingsHookClient, event
 interface HookEntry {
   matcher?: string;
   hooks?: Array<{ type?: string; command?: string }>;
+  /** A flat entry's own command (VS Code's `.github/hooks` format). */
+  command?: string;
 }
 
 function readSettings(file: string, given?: string): { text: string; hooks: Record<string, HookEntry[]> } {
@@ -99,12 +118,13 @@ function readSettings(file: string, given?: string): { text: string; hooks: Reco
   };
 }
 
-const ours = (entry: HookEntry) => entry.hooks?.some((h) => h.command?.includes(MARK)) === true;
+const FORMAT = { insertSpaces: true, tabSize: 2 };
+
+const ours = (entry: HookEntry) =>
+  entry.command?.includes(MARK) === true || entry.hooks?.some((h) => h.command?.includes(MARK)) === true;
 
 function write(text: string, event: string, entries: HookEntry[] | undefined): string {
-  const edits = modify(text, ['hooks', event], entries, {
-    formattingOptions: { insertSpaces: true, tabSize: 2 },
-  });
+  const edits = modify(text, ['hooks', event], entries, { formattingOptions: FORMAT });
   return applyEdits(text, edits);
 }
 
@@ -119,18 +139,25 @@ export function installHooks(
 ): HookChange & { note: string } {
   const file = hookSettingsFile(workspace, client);
   const { hooks, text: before } = readSettings(file);
+  const flat = (HOOK_CLIENTS[client] as HookClient).flat;
   let text = before;
+  for (const [key, value] of Object.entries(flat?.top ?? {}))
+    text = applyEdits(text, modify(text, [key], value, { formattingOptions: FORMAT }));
   const events = Object.keys(HOOK_CLIENTS[client].events);
   for (const event of events) {
     const others = (Array.isArray(hooks[event]) ? hooks[event] : []).filter((e) => !ours(e));
-    text = write(text, event, [
-      ...others,
-      { hooks: [{ type: 'command', command: hookCommand(cliScript, client, event) }] },
-    ]);
+    const entry = { type: 'command', command: hookCommand(cliScript, client, event) };
+    text = write(text, event, [...others, flat ? entry : { hooks: [entry] }]);
   }
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
   return { file, events, note: HOOK_CLIENTS[client].note };
+}
+
+/** Whether a JSON object holds no keys but these (the file Engram wrote, with nothing of anyone else's). */
+function onlyKeys(text: string, keys: readonly string[]): boolean {
+  const value = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown>;
+  return Object.keys(value).every((k) => keys.includes(k));
 }
 
 /**
@@ -152,6 +179,8 @@ export function uninstallHooks(workspace: string, client: SettingsHookClient): H
   if (removed.length > 0 && Object.keys(readSettings(file, text).hooks).length === 0) {
     text = applyEdits(text, modify(text, ['hooks'], undefined, {}));
   }
-  if (removed.length > 0) writeFileSync(file, text);
+  const flat = (HOOK_CLIENTS[client] as HookClient).flat;
+  if (removed.length > 0 && flat && onlyKeys(text, Object.keys(flat.top))) rmSync(file);
+  else if (removed.length > 0) writeFileSync(file, text);
   return { file, events: removed };
 }
