@@ -126,7 +126,11 @@ describe('capture: model-written observations', () => {
   });
 
   const unfit: Array<[string, ChatReply, RegExp]> = [
-    ['an HTTP error', { status: 500, body: '{"error":"overloaded"}' }, /openai-compatible: HTTP 500/],
+    [
+      'an HTTP error',
+      { status: 500, body: '{"error":"overloaded"}' },
+      /openai-compatible: POST \S+ returned 500/,
+    ],
     ['prose instead of JSON', { text: 'The session fixed the checkout test.' }, /not the JSON asked for/],
     ['an empty answer', { text: '  ' }, /the model wrote no text/],
     [
