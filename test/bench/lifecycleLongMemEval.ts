@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
-import { activeSize, creditQuotes, openBenchHost } from './lifecycleMeasures';
+import { activeSize, cardLines, creditedDocs, openBenchHost } from './lifecycleMeasures';
 import type { BenchCall } from './lifecycleMeasures';
 import { parseLmeDate } from './recall/datasets';
 import { hitAt, recallAllAt } from './recall/metrics';
@@ -98,9 +99,21 @@ interface LmeRecord {
   answer_session_ids: string[];
 }
 
-function loadTimeline(file: string): Timeline {
+/**
+ * `sample`: only that many development-half records (in sha1 order of their ids) and their
+ * sessions, for iterating on a change in minutes; the report half is then left out entirely.
+ */
+function loadTimeline(file: string, sample?: number): Timeline {
   const raw = readFileSync(file);
-  const records = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as LmeRecord[];
+  const all = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as LmeRecord[];
+  const sha1 = (id: string) => createHash('sha1').update(id).digest('hex');
+  const records =
+    sample === undefined
+      ? all
+      : all
+          .filter((r) => !r.question_id.endsWith('_abs') && questionHalf(r.question_id) === 'tuning')
+          .sort((a, b) => sha1(a.question_id).localeCompare(sha1(b.question_id)))
+          .slice(0, sample);
   const sessions = new Map<string, Session>();
   for (const record of records)
     record.haystack_session_ids.forEach((id, i) => {
@@ -164,7 +177,6 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
     run.created.forEach((id, i) =>
       docOf.set(id, [...new Set(run.clusters[i]!.quoted.flatMap((m) => docOf.get(m) ?? []))]),
     );
-    creditQuotes(host, docOf, textOf);
     built.lifecycleRuns++;
     built.promoted += pass.promoted.length;
     built.archived += pass.archived.length;
@@ -193,6 +205,8 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
   now = Math.max(now, ...timeline.questions.map((q) => q.at)) + DAY;
   if (withLifecycle) await lifecycle();
   Object.assign(built, activeSize(host));
+  // A peer card is credited per question with the turns of its lines that matched it.
+  const cards = cardLines(host, docOf, textOf);
   for (const q of timeline.questions) {
     // As callers ask (no `detail`); then the consolidated memories only (`detail: false`) and with
     // every consolidated hit's matching members (`detail: true`, drill-down). Without a lifecycle
@@ -204,7 +218,7 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
         readOnly: true,
         ...(detail === undefined ? {} : { detail }),
       });
-      return [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+      return [...new Set(hits.flatMap((h) => creditedDocs(h.memory.id, q.text, docOf, cards)))];
     };
     const half = built[q.half];
     const asked = await ranked();
@@ -246,8 +260,8 @@ async function remember(
   });
 }
 
-export async function runLongMemEval(file: string, root: string): Promise<LmeRun> {
-  const timeline = loadTimeline(file);
+export async function runLongMemEval(file: string, root: string, sample?: number): Promise<LmeRun> {
+  const timeline = loadTimeline(file, sample);
   const before = await build(timeline, path.join(root, 'lme-before.db'), false);
   const after = await build(timeline, path.join(root, 'lme-after.db'), true);
   const half = (name: 'development' | 'report'): LmeHalf => {
