@@ -23,6 +23,7 @@
  *
  * Usage: npm run bench:lifecycle [-- --locomo FILE] [--longmemeval FILE] [--skip-locomo]
  *   [--skip-longmemeval] [--json] [--misses] [--sample N (LongMemEval: N development questions only)]
+ *   [--lme-only before|after]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -218,6 +219,13 @@ function sampleSize(): number | undefined {
   return n;
 }
 
+/** `--lme-only before|after`: LongMemEval builds only that memory (lifecycleLongMemEval.ts). */
+function onlyBuild(): 'before' | 'after' | undefined {
+  const value = flag('--lme-only');
+  if (value === undefined || value === 'before' || value === 'after') return value;
+  throw new Error(`--lme-only: expected before or after; got "${value}"`);
+}
+
 async function main(): Promise<void> {
   const file = flag('--locomo') ?? path.join(shared, 'locomo/locomo-dev5.json');
   const root = mkdtempSync(path.join(os.tmpdir(), 'engram-lifecycle-bench-'));
@@ -231,6 +239,7 @@ async function main(): Promise<void> {
           flag('--longmemeval') ?? path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'),
           root,
           sampleSize(),
+          onlyBuild(),
         );
     const total = (pick: (r: Run) => number) => runs.reduce((s, r) => s + pick(r), 0);
     const weighted = (pick: (r: Run) => HalfRecall): HalfRecall => {

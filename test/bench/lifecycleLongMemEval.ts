@@ -149,24 +149,33 @@ interface Built {
   members: number;
 }
 
+const emptyScores = (): Scores => ({
+  any: 0,
+  all: 0,
+  quotedAny: 0,
+  quotedAll: 0,
+  drillAny: 0,
+  drillAll: 0,
+  n: 0,
+});
+const emptyBuilt = (): Omit<Built, 'development' | 'report'> => ({
+  memories: 0,
+  tokens: 0,
+  cardTokens: 0,
+  lifecycleRuns: 0,
+  promoted: 0,
+  archived: 0,
+  summaries: 0,
+  members: 0,
+});
+
 /** One memory built from the timeline, with or without the weekly lifecycle, measured at the end. */
 async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean): Promise<Built> {
   let now = timeline.sessions[0]!.at;
   const { host, call } = await openBenchHost(dbPath, () => now, 'lme');
   const docOf = new Map<string, string[]>();
   const textOf = new Map<string, string>();
-  const built: Built = {
-    memories: 0,
-    tokens: 0,
-    cardTokens: 0,
-    development: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
-    report: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
-    lifecycleRuns: 0,
-    promoted: 0,
-    archived: 0,
-    summaries: 0,
-    members: 0,
-  };
+  const built: Built = { ...emptyBuilt(), development: emptyScores(), report: emptyScores() };
   const lifecycle = async () => {
     host.store.flushReads();
     const pass = await call<{ promoted: unknown[]; archived: unknown[] }>('lifecycle', { dryRun: false });
@@ -260,15 +269,26 @@ async function remember(
   });
 }
 
-export async function runLongMemEval(file: string, root: string, sample?: number): Promise<LmeRun> {
+/**
+ * `only`: build one of the two memories (its columns; the other's read 0), so that "before" and
+ * "after" can run as two processes side by side on a loaded machine.
+ */
+export async function runLongMemEval(
+  file: string,
+  root: string,
+  sample?: number,
+  only?: 'before' | 'after',
+): Promise<LmeRun> {
   const timeline = loadTimeline(file, sample);
-  const before = await build(timeline, path.join(root, 'lme-before.db'), false);
-  const after = await build(timeline, path.join(root, 'lme-after.db'), true);
+  const skipped = (): Built => ({ ...emptyBuilt(), development: emptyScores(), report: emptyScores() });
+  const before =
+    only === 'after' ? skipped() : await build(timeline, path.join(root, 'lme-before.db'), false);
+  const after = only === 'before' ? skipped() : await build(timeline, path.join(root, 'lme-after.db'), true);
   const half = (name: 'development' | 'report'): LmeHalf => {
     const mean = (b: Built, pick: keyof Omit<Scores, 'n'>) =>
       round(b[name][pick] / Math.max(1, b[name].n), 3);
     return {
-      questions: before[name].n,
+      questions: Math.max(before[name].n, after[name].n),
       recallAny5: {
         before: mean(before, 'any'),
         quoted: mean(after, 'quotedAny'),
