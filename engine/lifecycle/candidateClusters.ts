@@ -1,7 +1,7 @@
 import type { Memory } from '../memory/types';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
-import { shelfOf } from './fadedSessions';
+import { FADED_RULE, shelfOf } from './fadedSessions';
 
 /**
  * Consolidation's clusters of relevant memories (issue 21, section 3.2): union-find over the
@@ -12,11 +12,20 @@ import { shelfOf } from './fadedSessions';
  * - two members similar enough are joined although they share no entity.
  * With no vector among the candidates, the clusters are the entity clusters, unchanged.
  *
+ * Bounded so that a consolidated memory stands for one coherent thing:
+ * - a shared entity joins members of one session only (memories without a session count as one):
+ *   a name or a date recurring in unrelated conversations chained them into one cluster of
+ *   hundreds (212 members, a 32,687-character gist on LongMemEval). Across sessions only
+ *   similarity joins (the same topic, not the same word);
+ * - a cluster larger than `maxMembers` is cut, in time order, into near-equal parts (faded
+ *   sessions are cut at the same size, fadedSessions.ts).
+ *
  * Bounded so that a large store costs linear time: a member is compared with the `entityLookback`
  * members before it that share the entity, and with the `joinWindow` candidates of its shelf
  * written before it (candidates are in time order).
  */
 export const SIMILARITY_RULE = { minCosine: 0.8, entityLookback: 50, joinWindow: 100 };
+export const CLUSTER_RULE = { maxMembers: FADED_RULE.maxMembers };
 
 export function candidateClusters(
   candidates: readonly Memory[],
@@ -40,7 +49,7 @@ export function candidateClusters(
   const sharing = new Map<string, Memory[]>();
   for (const m of linked)
     for (const entity of (links.get(m.id) ?? []).filter(telling)) {
-      const key = `${shelfOf(m)}\u0000${entity}`;
+      const key = `${shelfOf(m)}\u0000${m.session ?? ''}\u0000${entity}`;
       let list = sharing.get(key);
       if (!list) sharing.set(key, (list = []));
       list.push(m);
@@ -76,7 +85,14 @@ export function candidateClusters(
     if (!cluster) clusters.set(root, (cluster = []));
     cluster.push(m);
   }
-  return [...clusters.values()];
+  return [...clusters.values()].flatMap((cluster) => inParts(cluster, CLUSTER_RULE.maxMembers));
+}
+
+/** A cluster cut, in its (time) order, into the fewest near-equal parts of at most `max` members. */
+export function inParts<T>(members: readonly T[], max: number): T[][] {
+  const parts = Math.ceil(members.length / max);
+  const size = Math.ceil(members.length / Math.max(1, parts));
+  return Array.from({ length: parts }, (_, i) => members.slice(i * size, (i + 1) * size));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { MemoryStore } from '../memory/memoryStore';
 import { allForIds } from '../store/idLists';
 import type { SqlReader } from '../store/sqlAccess';
+import { CLUSTER_RULE } from './candidateClusters';
 import { applyConsolidation, planConsolidation } from './consolidation';
 import type { ConsolidationCluster } from './consolidation';
 import type { ConsolidationPlanner } from './consolidationPlan';
@@ -82,6 +83,14 @@ export interface ConsolidationWatermark {
 }
 
 const DEFAULT_SLICE_MS = 20;
+/**
+ * Members a slice supersedes at most, beyond its first cluster. The deadline is checked between
+ * clusters, and a cluster's cost grows with its members (a faded 50-member cluster is about 45-55
+ * ms with its commit at 100k memories, a 4-member one about 5 ms): a slice that took several large
+ * clusters before its deadline ran 134 ms. So a slice takes the next cluster only while the
+ * members stay within one full cluster's worth (the clusters' own cap, candidateClusters.ts).
+ */
+export const SLICE_MEMBERS = CLUSTER_RULE.maxMembers;
 const NOT_SYNCED_HERE = { durable: false };
 const DAY = 24 * 60 * 60 * 1000;
 const LIFECYCLE = 'engram-lifecycle';
@@ -175,7 +184,8 @@ async function consolidateInSlices(
 }
 
 /**
- * One transaction: clusters from `next` on, at least one, until `deadline`; the last slice also
+ * One transaction: clusters from `next` on, at least one, until `deadline` or `SLICE_MEMBERS`
+ * members; the last slice also
  * records the run and its watermark. Returns where the next slice starts. Not synced on this
  * thread (the fdatasync runs in the background): a kill keeps the slice, and a power cut that
  * loses the last slices loses nothing the next run does not redo.
@@ -188,6 +198,8 @@ function applySlice(
   run: { mark: ConsolidationWatermark; afterSeq: number },
 ): number {
   const started = performance.now();
+  let members = 0;
+  const fits = () => members + (result.clusters[next]?.members.length ?? 0) <= SLICE_MEMBERS;
   return store.write((tx, at) => {
     do {
       const cluster = result.clusters[next++];
@@ -198,7 +210,8 @@ function applySlice(
       (cluster.pattern?.confirms ? result.confirmed : result.created).push(...into);
       result.byReason[cluster.reason]++;
       result.touched += cluster.members.length;
-    } while (next < result.clusters.length && performance.now() < deadline);
+      members += cluster.members.length;
+    } while (next < result.clusters.length && performance.now() < deadline && fits());
     if (next >= result.clusters.length)
       store.ledger.append(tx, at, {
         type: 'consolidation-run',

@@ -22,7 +22,8 @@
  * lifecycle run weekly on the simulated clock, recall_any@5 / recall_all@5 of both halves.
  *
  * Usage: npm run bench:lifecycle [-- --locomo FILE] [--longmemeval FILE] [--skip-locomo]
- *   [--skip-longmemeval] [--json] [--misses]
+ *   [--skip-longmemeval] [--json] [--misses] [--sample N (LongMemEval: N development questions only)]
+ *   [--lme-only before|after]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -30,7 +31,8 @@ import path from 'node:path';
 import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
-import { activeSize, creditQuotes, openBenchHost } from './lifecycleMeasures';
+import { activeSize, cardLines, creditedDocs, openBenchHost } from './lifecycleMeasures';
+import type { CardLines } from './lifecycleMeasures';
 import { longMemEvalLines, runLongMemEval } from './lifecycleLongMemEval';
 import type { LmeRun } from './lifecycleLongMemEval';
 import { lostQuestions } from './lifecycleMisses';
@@ -93,6 +95,8 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   const report = corpus.queries.filter((_, i) => i % 2 === 1);
   // CPU of the recalls asked as callers ask them (no `detail`), before and after consolidation.
   const cpu = { micros: 0, recalls: 0 };
+  // The peer cards' lines as they stand when a half is scored (before, then after consolidation).
+  let cards: CardLines = new Map();
   const score = async (
     queries: BenchQuery[],
     detail: boolean | undefined,
@@ -110,7 +114,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
         cpu.micros += used.user + used.system;
         cpu.recalls++;
       }
-      const ranked = [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+      const ranked = [...new Set(hits.flatMap((h) => creditedDocs(h.memory.id, q.text, docOf, cards)))];
       sum += recallAt(ranked, q.gold, 10);
     }
     return queries.length ? round(sum / queries.length, 3) : 0;
@@ -123,7 +127,8 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   await call('remember', { content: 'flush the read events', layer: 'working' });
   // Hosts run the lifecycle every 15 minutes: peer cards exist before, as after.
   await call('lifecycle', { dryRun: false });
-  creditQuotes(host, docOf, textOf);
+  cards = cardLines(host, docOf, textOf);
+  const beforeCards = cards;
   const beforeDocOf = new Map(docOf);
   const beforeHits = new Map<string, RecallResult>();
   const before = {
@@ -146,7 +151,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
   );
   // The next timed run, as a host makes it: the peer cards follow the consolidated memories.
   await call('lifecycle', { dryRun: false });
-  creditQuotes(host, docOf, textOf);
+  cards = cardLines(host, docOf, textOf);
   const afterHits = new Map<string, RecallResult>();
   const half = async (
     queries: BenchQuery[],
@@ -189,6 +194,7 @@ async function runConversation(corpus: BenchCorpus, root: string): Promise<Run> 
       docOf,
       beforeDocOf,
       quotedBy,
+      { before: beforeCards, after: cards },
     );
   }
   await host.close();
@@ -203,6 +209,23 @@ function cpuPerRecall(cpu: { micros: number; recalls: number }): number {
   return ms;
 }
 
+/** `--sample N`: LongMemEval on N development questions only (lifecycleLongMemEval.ts). */
+function sampleSize(): number | undefined {
+  const value = flag('--sample');
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--sample: expected a whole number of questions; got "${value}"`);
+  return n;
+}
+
+/** `--lme-only before|after`: LongMemEval builds only that memory (lifecycleLongMemEval.ts). */
+function onlyBuild(): 'before' | 'after' | undefined {
+  const value = flag('--lme-only');
+  if (value === undefined || value === 'before' || value === 'after') return value;
+  throw new Error(`--lme-only: expected before or after; got "${value}"`);
+}
+
 async function main(): Promise<void> {
   const file = flag('--locomo') ?? path.join(shared, 'locomo/locomo-dev5.json');
   const root = mkdtempSync(path.join(os.tmpdir(), 'engram-lifecycle-bench-'));
@@ -215,6 +238,8 @@ async function main(): Promise<void> {
       : await runLongMemEval(
           flag('--longmemeval') ?? path.join(shared, 'longmemeval/longmemeval_oracle.json.gz'),
           root,
+          sampleSize(),
+          onlyBuild(),
         );
     const total = (pick: (r: Run) => number) => runs.reduce((s, r) => s + pick(r), 0);
     const weighted = (pick: (r: Run) => HalfRecall): HalfRecall => {

@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ConsolidationCluster } from '../../engine/lifecycle/consolidation';
 import type { RememberManyResult } from '../../engine/memory/types';
 import type { RecallResult } from '../../engine/retrieval/recall';
-import { activeSize, creditQuotes, openBenchHost } from './lifecycleMeasures';
+import { activeSize, cardLines, creditedDocs, openBenchHost } from './lifecycleMeasures';
 import type { BenchCall } from './lifecycleMeasures';
 import { parseLmeDate } from './recall/datasets';
 import { hitAt, recallAllAt } from './recall/metrics';
@@ -98,9 +99,21 @@ interface LmeRecord {
   answer_session_ids: string[];
 }
 
-function loadTimeline(file: string): Timeline {
+/**
+ * `sample`: only that many development-half records (in sha1 order of their ids) and their
+ * sessions, for iterating on a change in minutes; the report half is then left out entirely.
+ */
+function loadTimeline(file: string, sample?: number): Timeline {
   const raw = readFileSync(file);
-  const records = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as LmeRecord[];
+  const all = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as LmeRecord[];
+  const sha1 = (id: string) => createHash('sha1').update(id).digest('hex');
+  const records =
+    sample === undefined
+      ? all
+      : all
+          .filter((r) => !r.question_id.endsWith('_abs') && questionHalf(r.question_id) === 'tuning')
+          .sort((a, b) => sha1(a.question_id).localeCompare(sha1(b.question_id)))
+          .slice(0, sample);
   const sessions = new Map<string, Session>();
   for (const record of records)
     record.haystack_session_ids.forEach((id, i) => {
@@ -136,24 +149,33 @@ interface Built {
   members: number;
 }
 
+const emptyScores = (): Scores => ({
+  any: 0,
+  all: 0,
+  quotedAny: 0,
+  quotedAll: 0,
+  drillAny: 0,
+  drillAll: 0,
+  n: 0,
+});
+const emptyBuilt = (): Omit<Built, 'development' | 'report'> => ({
+  memories: 0,
+  tokens: 0,
+  cardTokens: 0,
+  lifecycleRuns: 0,
+  promoted: 0,
+  archived: 0,
+  summaries: 0,
+  members: 0,
+});
+
 /** One memory built from the timeline, with or without the weekly lifecycle, measured at the end. */
 async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean): Promise<Built> {
   let now = timeline.sessions[0]!.at;
   const { host, call } = await openBenchHost(dbPath, () => now, 'lme');
   const docOf = new Map<string, string[]>();
   const textOf = new Map<string, string>();
-  const built: Built = {
-    memories: 0,
-    tokens: 0,
-    cardTokens: 0,
-    development: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
-    report: { any: 0, all: 0, quotedAny: 0, quotedAll: 0, drillAny: 0, drillAll: 0, n: 0 },
-    lifecycleRuns: 0,
-    promoted: 0,
-    archived: 0,
-    summaries: 0,
-    members: 0,
-  };
+  const built: Built = { ...emptyBuilt(), development: emptyScores(), report: emptyScores() };
   const lifecycle = async () => {
     host.store.flushReads();
     const pass = await call<{ promoted: unknown[]; archived: unknown[] }>('lifecycle', { dryRun: false });
@@ -164,7 +186,6 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
     run.created.forEach((id, i) =>
       docOf.set(id, [...new Set(run.clusters[i]!.quoted.flatMap((m) => docOf.get(m) ?? []))]),
     );
-    creditQuotes(host, docOf, textOf);
     built.lifecycleRuns++;
     built.promoted += pass.promoted.length;
     built.archived += pass.archived.length;
@@ -193,6 +214,8 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
   now = Math.max(now, ...timeline.questions.map((q) => q.at)) + DAY;
   if (withLifecycle) await lifecycle();
   Object.assign(built, activeSize(host));
+  // A peer card is credited per question with the turns of its lines that matched it.
+  const cards = cardLines(host, docOf, textOf);
   for (const q of timeline.questions) {
     // As callers ask (no `detail`); then the consolidated memories only (`detail: false`) and with
     // every consolidated hit's matching members (`detail: true`, drill-down). Without a lifecycle
@@ -204,7 +227,7 @@ async function build(timeline: Timeline, dbPath: string, withLifecycle: boolean)
         readOnly: true,
         ...(detail === undefined ? {} : { detail }),
       });
-      return [...new Set(hits.flatMap((h) => docOf.get(h.memory.id) ?? []))];
+      return [...new Set(hits.flatMap((h) => creditedDocs(h.memory.id, q.text, docOf, cards)))];
     };
     const half = built[q.half];
     const asked = await ranked();
@@ -246,15 +269,26 @@ async function remember(
   });
 }
 
-export async function runLongMemEval(file: string, root: string): Promise<LmeRun> {
-  const timeline = loadTimeline(file);
-  const before = await build(timeline, path.join(root, 'lme-before.db'), false);
-  const after = await build(timeline, path.join(root, 'lme-after.db'), true);
+/**
+ * `only`: build one of the two memories (its columns; the other's read 0), so that "before" and
+ * "after" can run as two processes side by side on a loaded machine.
+ */
+export async function runLongMemEval(
+  file: string,
+  root: string,
+  sample?: number,
+  only?: 'before' | 'after',
+): Promise<LmeRun> {
+  const timeline = loadTimeline(file, sample);
+  const skipped = (): Built => ({ ...emptyBuilt(), development: emptyScores(), report: emptyScores() });
+  const before =
+    only === 'after' ? skipped() : await build(timeline, path.join(root, 'lme-before.db'), false);
+  const after = only === 'before' ? skipped() : await build(timeline, path.join(root, 'lme-after.db'), true);
   const half = (name: 'development' | 'report'): LmeHalf => {
     const mean = (b: Built, pick: keyof Omit<Scores, 'n'>) =>
       round(b[name][pick] / Math.max(1, b[name].n), 3);
     return {
-      questions: before[name].n,
+      questions: Math.max(before[name].n, after[name].n),
       recallAny5: {
         before: mean(before, 'any'),
         quoted: mean(after, 'quotedAny'),

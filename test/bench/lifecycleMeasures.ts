@@ -1,6 +1,7 @@
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { silentLogger } from '../../engine/host';
 import { PEER_CARD_KEY } from '../../engine/lifecycle/storedPeerCards';
+import { tokenize } from '../../engine/lexical/tokenizer';
 import { tokenCount } from '../../engine/retrieval/tokenCount';
 
 /** What the lifecycle benches (lifecycleBench.ts, lifecycleLongMemEval.ts) measure of a memory. */
@@ -46,31 +47,66 @@ export function activeSize(host: EngineDispatcher): { memories: number; tokens: 
   };
 }
 
+/** A peer card's lines, each with the turns (documents) it shows. */
+export type CardLines = Map<string, { entity: string; lines: Array<{ line: string; docs: string[] }> }>;
+
 /**
- * A peer card quotes a line of its members, each with its id: credited, like a gist, with those
- * turns. A line cut at a card's line length that quotes a consolidated memory shows only its
- * first sentences: it is credited with the turns whose sentences it shows, not all the gist quotes.
+ * A peer card quotes a line of its members, each with its id; a line that quotes a consolidated
+ * memory, cut at a card's line length, shows only its first sentences: it stands for the turns
+ * whose sentences it shows, not all the gist quotes. A card is credited per question
+ * (`creditedDocs`), with the turns of the lines that matched it, not every turn it quotes.
  */
-export function creditQuotes(
+export function cardLines(
   host: EngineDispatcher,
-  docOf: Map<string, string[]>,
-  textOf: Map<string, string>,
-): void {
+  docOf: ReadonlyMap<string, string[]>,
+  textOf: ReadonlyMap<string, string>,
+): CardLines {
   const cards = host.store.read((r) =>
     r.all<{ id: string; content: string }>(
       `SELECT id, content FROM memories WHERE superseded_at IS NULL AND conflict_key LIKE '${PEER_CARD_KEY}%'`,
     ),
   );
-  for (const card of cards)
-    docOf.set(
+  return new Map(
+    cards.map((card) => [
       card.id,
-      [...card.content.matchAll(/^- \[([^\]]+)\] (.*)$/gm)].flatMap(([, id, line]) => {
-        const docs = docOf.get(id!) ?? [];
-        return docs.length < 2 ? docs : docs.filter((doc) => shows(line!, textOf.get(doc) ?? ''));
-      }),
-    );
+      {
+        entity: /^What we know about (.+?), from \d+ memor/.exec(card.content)?.[1] ?? '',
+        lines: [...card.content.matchAll(/^- \[([^\]]+)\] (.*)$/gm)].map(([, id, line]) => {
+          const docs = docOf.get(id!) ?? [];
+          return {
+            line: line!,
+            docs: docs.length < 2 ? docs : docs.filter((doc) => shows(line!, textOf.get(doc) ?? '')),
+          };
+        }),
+      },
+    ]),
+  );
 }
 
+/**
+ * The turns a hit is credited with for a question: a turn or gist, those it quotes (`docOf`); a
+ * peer card, those of its lines that share the most query terms with the question (at least one,
+ * ties all counted). The card's first line names its entity and every line is about it, so the
+ * entity's own terms do not count as a match: a card about "Caroline" answers a question about
+ * Caroline's pottery class by its pottery line, not by all six. Before (until lc9), a card was
+ * credited with every turn its lines quote: six sessions for one hit, which made cards look
+ * better than the line a reader would use.
+ */
+export function creditedDocs(
+  memoryId: string,
+  query: string,
+  docOf: ReadonlyMap<string, string[]>,
+  cards: CardLines,
+): string[] {
+  const card = cards.get(memoryId);
+  if (card === undefined) return docOf.get(memoryId) ?? [];
+  const { entity, lines } = card;
+  const own = new Set(tokenize(entity));
+  const asked = new Set(tokenize(query).filter((term) => !own.has(term)));
+  const overlap = lines.map(({ line }) => new Set(tokenize(line).filter((term) => asked.has(term))).size);
+  const best = Math.max(0, ...overlap);
+  return best === 0 ? [] : [...new Set(lines.flatMap((l, i) => (overlap[i] === best ? l.docs : [])))];
+}
 /** Whether a card's line shows one of a turn's sentences (its first 40 characters, at least 12). */
 function shows(line: string, turn: string): boolean {
   const body = turn.replace(/^[^:]{1,80}:\s+/, '').replace(/\s+/g, ' ');

@@ -1,5 +1,7 @@
 import type { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { PEER_CARD_KEY } from '../../engine/lifecycle/storedPeerCards';
+import { creditedDocs } from './lifecycleMeasures';
+import type { CardLines } from './lifecycleMeasures';
 import type { RecallResult } from '../../engine/retrieval/recall';
 import type { BenchQuery } from './recall/datasets';
 
@@ -38,6 +40,7 @@ export async function lostQuestions(
   docOf: ReadonlyMap<string, string[]>,
   beforeDocOf: ReadonlyMap<string, string[]>,
   quotedBy: ReadonlyMap<string, Set<string>>,
+  cards: { before: CardLines; after: CardLines },
 ): Promise<Lost[]> {
   const memoryOfTurn = new Map<string, string>();
   for (const [id, docs] of beforeDocOf)
@@ -46,10 +49,10 @@ export async function lostQuestions(
   for (const q of queries) {
     const before = beforeHits.get(q.text)!;
     const after = afterHits.get(q.text)!;
-    const top = (result: RecallResult, of: ReadonlyMap<string, string[]>) =>
-      new Set(result.hits.slice(0, 10).flatMap((h) => of.get(h.memory.id) ?? []));
-    const had = top(before, beforeDocOf);
-    const has = top(after, docOf);
+    const top = (result: RecallResult, of: ReadonlyMap<string, string[]>, lines: CardLines) =>
+      new Set(result.hits.slice(0, 10).flatMap((h) => creditedDocs(h.memory.id, q.text, of, lines)));
+    const had = top(before, beforeDocOf, cards.before);
+    const has = top(after, docOf, cards.after);
     const gone = q.gold.filter((g) => had.has(g) && !has.has(g));
     if (gone.length === 0) continue;
     const active = await call<RecallResult>('recall', {
