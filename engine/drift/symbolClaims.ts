@@ -19,6 +19,7 @@ import { resolveClaimPath } from './workspacePaths';
 import { neverInRepository } from './readerFiles';
 import { isProjectDeclaration, noLongerDefinedOnce } from './memberRemoval';
 import { refusedOption } from './refusedOptions';
+import { noLongerAnOption } from './optionPresence';
 import { defaultReceivers } from './projectBindings';
 import { isCodeEvidence } from './evidenceFiles';
 import { isPlatformName } from './platformNames';
@@ -53,6 +54,11 @@ export async function verifySymbolClaim(
           definitions.map((d) => d.file),
         )
       : ok('absent, as the memory says');
+  // An option is present while the code takes it from its options, whatever else has the word.
+  if (claim.option === true && container === undefined && claim.file === undefined) {
+    const gone = await noLongerAnOption(ctx, claim, name);
+    if (gone) return gone;
+  }
   const foundIn = definitions.length > 0 ? definitions.map((d) => d.file) : [...(await ctx.words.get(name))];
   let file: string | undefined;
   if (claim.file !== undefined) {
