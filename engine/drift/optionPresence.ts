@@ -72,15 +72,13 @@ export function optionForm(code: string, name: string): OptionForm {
   const read = new RegExp(`${RECEIVER}\\??\\.${word}|${RECEIVER}\\s*\\[\\s*['"\`]${escaped}['"\`]\\s*\\]`);
   const inCheck = new RegExp(`['"\`]${escaped}['"\`]\\s+in\\s+${RECEIVER}`);
   if (read.test(code) || inCheck.test(code)) return 'options';
-  const key = new RegExp(`(?:^|[{,]\\s*)(?:\\.\\.\\.)?${word}\\s*(?:[,=:}]|$)`);
   let maybe = false;
-  for (const m of code.matchAll(DESTRUCTURED_RE)) {
-    if (!key.test((m[1] ?? '').trim())) continue;
-    if (OPTIONS_SOURCE_RE.test(m[2] ?? '')) return 'options';
+  for (const source of destructuredFrom(code, name)) {
+    if (OPTIONS_SOURCE_RE.test(source)) return 'options';
     maybe = true;
   }
   for (const m of code.matchAll(OPTIONS_TYPE_RE)) {
-    const body = blockAt(code, (m.index ?? 0) + m[0].length - 1);
+    const body = declarationAt(code, (m.index ?? 0) + m[0].length - 1);
     if (new RegExp(`(?:^|[;,{\\n])\\s*(?:readonly\\s+)?${word}\\s*\\??\\s*[:(]`).test(body)) return 'options';
   }
   if (maybe || new RegExp(`(['"\`])${escaped}\\1`).test(code)) return 'maybe';
@@ -90,21 +88,61 @@ export function optionForm(code: string, name: string): OptionForm {
 /** An options object by its name: `options`, `opts`, `this.#options`, `proxyOptions`, `config`. */
 const RECEIVER = '(?<![\\w$])(?:[\\w$#]*(?:[oO]ptions?|[oO]pts|[cC]onfig|[sS]ettings)|cfg|conf)';
 
-/** `{ a, name = 1, b: c } = options`: group 1 the pattern, group 2 what it is taken from. */
-const DESTRUCTURED_RE = /\{([^{}]{0,3000})\}\s*=\s*([^;\n]{1,80})/g;
-/** `options`, `this.options`, `opts || {}`: the source of a destructuring is an options object. */
-const OPTIONS_SOURCE_RE = new RegExp(`^(?:this\\.)?${RECEIVER.replace('(?<![\\w$])', '')}(?![\\w$])`);
+/**
+ * What each destructuring pattern that takes `name` as a key destructures: `options` in `const {
+ * a, name = 1 } = options`, `Readonly<CspOptions>) =>` in `({ name = true }: Readonly<CspOptions>)
+ * =>`. A pattern is a `{}` followed by `=`, a type annotation or the end of a parameter list (then
+ * `=>` or `{`); an object literal (`Array.from({ length: max })`, also before a ternary's `:`) is none.
+ */
+function destructuredFrom(code: string, name: string): string[] {
+  const sources: string[] = [];
+  const key = new RegExp(`(?<![\\w$.])${name.replace(/[$]/g, '\\$')}\\s*(?=[,=:}]|$)`, 'gm');
+  for (const m of code.matchAll(key)) {
+    const at = m.index ?? 0;
+    const before = code.slice(Math.max(0, at - 3000), at).trimEnd();
+    if (!/[{,]$/.test(before)) continue;
+    const open = enclosingBrace(code, at);
+    if (open === undefined) continue;
+    const close = open + declarationAt(code, open).length;
+    const after = /^\s*(?:=(?![=>])\s*|:\s*|\)\s*(?==>|\{))([^;\n]{0,80})/.exec(
+      code.slice(close, close + 90),
+    );
+    if (after) sources.push((after[1] ?? '').trim());
+  }
+  return sources;
+}
+
+/** The `{` that opens the innermost block around `at`, looking back at most 3000 characters. */
+function enclosingBrace(code: string, at: number): number | undefined {
+  let depth = 0;
+  for (let i = at - 1; i >= Math.max(0, at - 3000); i--) {
+    if (code[i] === '}') depth++;
+    else if (code[i] === '{' && depth-- === 0) return i;
+  }
+  return undefined;
+}
+
+/** `options`, `this.options`, `opts || {}`, `Readonly<CspOptions>`: what a pattern takes is options. */
+const OPTIONS_SOURCE_RE = new RegExp(
+  `^(?:this\\.|Readonly<|Partial<|Required<)?${RECEIVER.replace('(?<![\\w$])', '')}(?![\\w$])`,
+);
 
 /** `interface LRUOptions<K> extends Base {`, `type ClientOptions = {`: the body opens at the match's end. */
 const OPTIONS_TYPE_RE =
   /\b(?:interface|type)\s+[\w$]*(?:Options?|Opts|Config|Settings|Handlers?)[\w$]*\s*(?:<[^{};]*>)?\s*(?:extends\s+[^{;]+)?=?\s*\{/g;
 
-/** The text of the `{` block opened at `open`, nested blocks included. */
-function blockAt(code: string, open: number): string {
+/**
+ * The text of the `{` block opened at `open`, nested blocks included, and of what a type alias
+ * joins to it (`{ reportOnly?: boolean } & ({ useDefaults?: true } | ...)`).
+ */
+function declarationAt(code: string, open: number): string {
   let depth = 0;
   for (let i = open; i < code.length; i++) {
-    if (code[i] === '{') depth++;
-    else if (code[i] === '}' && --depth === 0) return code.slice(open, i + 1);
+    const ch = code[i];
+    if (ch === '{' || ch === '(') depth++;
+    else if ((ch === '}' || ch === ')') && --depth === 0) {
+      if (!/^\s*[&|]/.test(code.slice(i + 1, i + 20))) return code.slice(open, i + 1);
+    }
   }
   return code.slice(open);
 }

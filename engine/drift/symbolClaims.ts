@@ -33,6 +33,15 @@ export async function verifySymbolClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
+  const check = await verifySymbolPresence(ctx, claim);
+  // An option found by its word is present only while the code takes it from its options.
+  if (check.verdict !== 'ok' || claim.option !== true || claim.negated || claim.file !== undefined)
+    return check;
+  if (!/^[A-Za-z_$][\w$]*$/.test(claim.subject)) return check;
+  return (await noLongerAnOption(ctx, claim, claim.subject)) ?? check;
+}
+
+async function verifySymbolPresence(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
   const parts = claim.subject.split('.');
   const name = parts[parts.length - 1] ?? claim.subject;
   const container = parts.length > 1 ? parts[parts.length - 2] : undefined;
@@ -54,11 +63,6 @@ export async function verifySymbolClaim(
           definitions.map((d) => d.file),
         )
       : ok('absent, as the memory says');
-  // An option is present while the code takes it from its options, whatever else has the word.
-  if (claim.option === true && container === undefined && claim.file === undefined) {
-    const gone = await noLongerAnOption(ctx, claim, name);
-    if (gone) return gone;
-  }
   const foundIn = definitions.length > 0 ? definitions.map((d) => d.file) : [...(await ctx.words.get(name))];
   let file: string | undefined;
   if (claim.file !== undefined) {

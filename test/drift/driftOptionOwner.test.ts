@@ -133,6 +133,16 @@ describe('drift: the forms in which code takes an option', () => {
       'options',
     );
     assert.equal(optionForm('const { length } = opts || {}', 'length'), 'options');
+    const csp = [
+      'export type CspOptions = { reportOnly?: boolean } & (',
+      '  | { useDefaults?: true; directives?: Directives }',
+      '  | { useDefaults: false; directives: Directives }',
+      ');',
+    ].join('\n');
+    assert.equal(optionForm(csp, 'useDefaults'), 'options', "a type alias's joined object types");
+    const parameter =
+      'const parse = ({\n  useDefaults = true,\n  directives: raw = {},\n}: Readonly<CspOptions>) => raw';
+    assert.equal(optionForm(parameter, 'directives'), 'options', 'a typed parameter pattern');
     assert.equal(optionForm('const { length } = list', 'length'), 'maybe');
     assert.equal(optionForm("warn('length')", 'length'), 'maybe');
     assert.equal(
