@@ -29,6 +29,8 @@ export interface ClaimUnderCheck {
   moduleCalled?: boolean;
   /** The package as npm publishes it (see ExtractedClaim). */
   published?: boolean;
+  /** An option of the project (see ExtractedClaim). */
+  option?: boolean;
   memoryValidFrom: number;
   /** The file the memory was taken from: relative paths in it may be relative to that file. */
   sourceFile?: string;

@@ -36,6 +36,8 @@ export interface ClaimExtractionOptions {
   heading?: SourceHeading;
   /** The block is a list under "the following ... are not implemented:" there: its items are denied. */
   deniedList?: boolean;
+  /** The block is a list under an "Options" heading there: its items' names are options. */
+  optionsList?: boolean;
 }
 
 type Partial = Omit<ExtractedClaim, 'negated'>;
@@ -107,6 +109,7 @@ export function extractClaims(text: string, options: ClaimExtractionOptions = {}
       .map(asDocumentPath(text))
       .map(asPackageMember(text, options.projectPackages ?? new Set()))
       .map(withUse(text))
+      .map(asNamedOption(text, options.optionsList === true))
       .map((claim) => ({
         ...claim,
         ...(claim.kind === 'path' && isLinkTarget(text, claim.span[0]) ? { linked: true } : {}),
@@ -132,6 +135,27 @@ function withUse(text: string): (claim: Partial) => Partial {
     const before = text.slice(Math.max(paragraphStart, claim.span[0] - 40), claim.span[0]);
     return USED_BEFORE_RE.test(before) ? { ...claim, usedAs: 'package' } : claim;
   };
+}
+
+/** "`length` option", "the `length` options function": the text calls the name an option. */
+const OPTION_AFTER_RE = /^`?\s+options?\b/i;
+/** "* `length` Function that ...": the name a list item opens with. */
+const ITEM_OPENING_RE = /^[ \t]*[*+-][ \t]+`$/;
+
+/**
+ * Marks a name the text calls an option, or that opens an item of a list under an "Options"
+ * heading (see ExtractedClaim.option).
+ */
+function asNamedOption(text: string, optionsList: boolean): (claim: Partial) => Partial {
+  const opensItem = (start: number) =>
+    optionsList && ITEM_OPENING_RE.test(text.slice(text.lastIndexOf('\n', start - 1) + 1, start));
+  return (claim) =>
+    claim.kind === 'symbol' &&
+    claim.confidence !== 'low' &&
+    /^[A-Za-z_$][\w$]*$/.test(claim.subject) &&
+    (OPTION_AFTER_RE.test(text.slice(claim.span[1], claim.span[1] + 12)) || opensItem(claim.span[0]))
+      ? { ...claim, option: true }
+      : claim;
 }
 
 /**

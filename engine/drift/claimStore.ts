@@ -23,7 +23,7 @@ export interface PendingMemory {
  * from: when the rules change, every memory is extracted again on the next check instead of
  * keeping the claims the old rules read into it.
  */
-export const EXTRACTION_RULES = 'rules-12';
+export const EXTRACTION_RULES = 'rules-13';
 const EXTRACTED_FROM = `m.content_hash || ':${EXTRACTION_RULES}'`;
 
 /** Codebase memories are derived from the code index and kept equal to it: they never drift. */
@@ -73,6 +73,7 @@ export function storeClaims(
         requiredCallable,
         moduleCalled,
         published,
+        option,
       } = claim;
       const detail = {
         fileSpan,
@@ -92,6 +93,7 @@ export function storeClaims(
         requiredCallable,
         moduleCalled,
         published,
+        option,
       };
       const check = checks.get(claim);
       rows.push([
@@ -236,6 +238,7 @@ function toClaim(row: ClaimRow): ClaimForCheck {
   if (detail.requiredCallable === true) claim.requiredCallable = true;
   if (detail.moduleCalled === true) claim.moduleCalled = true;
   if (detail.published === true) claim.published = true;
+  if (detail.option === true) claim.option = true;
   const sourceFile = row.source ? (JSON.parse(row.source) as { file?: unknown }).file : undefined;
   if (typeof sourceFile === 'string') claim.sourceFile = sourceFile;
   return claim;

@@ -67,6 +67,12 @@ export interface ExtractedClaim {
    * whatever `exports` offers importers (publishedPackage.ts).
    */
   published?: boolean;
+  /**
+   * The name is an option of the project: a key of an object an example passes to the project
+   * (`new LRU({ length: fn })`) or a name the text calls an option ("the `length` option"). Its
+   * presence is decided by the options the code takes, not by the word (optionPresence.ts).
+   */
+  option?: boolean;
   /** A line number written after a path (`src/a.ts:42`, `#L42`). */
   line?: number;
   /** A version written with a dependency (`express@4.19.2`, `lodash 4.17`). */

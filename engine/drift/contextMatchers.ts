@@ -140,6 +140,7 @@ function objectKeys(text: string, fence: FencedBlock, bindings: ProjectBindings,
     const start = fence.start + at;
     const claim: Partial = { kind: 'symbol', subject: key, span: [start, start + key.length] };
     if (!calls.some(([open, close]) => at > open && at < close)) claim.confidence = 'low';
+    else claim.option = true;
     out.push(claim);
   }
 }

@@ -15,6 +15,8 @@ export interface SourceContext {
   heading?: SourceHeading;
   /** A list under "the following ... are not implemented:": its items are denied. */
   deniedList?: true;
+  /** A list under an "Options" heading: the names its items open with are options. */
+  optionsList?: true;
 }
 
 /**
@@ -44,8 +46,13 @@ export async function sourceContexts(
     for (const memory of inDocument) {
       const heading = hasOwnHeading(memory.content) ? undefined : onlyHeading(doc, memory.content);
       const denied = deniedBelow(doc, memory.content);
-      if (heading || denied)
-        contexts.set(memory.id, { ...(heading ? { heading } : {}), ...(denied ? { deniedList: true } : {}) });
+      const options = listBelow(doc, memory.content, isOptionsHeading);
+      if (heading || denied || options)
+        contexts.set(memory.id, {
+          ...(heading ? { heading } : {}),
+          ...(denied ? { deniedList: true } : {}),
+          ...(options ? { optionsList: true } : {}),
+        });
     }
   }
   return contexts;
@@ -56,14 +63,24 @@ export async function sourceContexts(
  * this moment:" at every place it stands in the document.
  */
 function deniedBelow(doc: string, text: string): boolean {
+  return listBelow(doc, text, deniesFollowingList);
+}
+
+/** A block that opens with a list, right under a line that `announces` at every place it stands. */
+function listBelow(doc: string, text: string, announces: (line: string) => boolean): boolean {
   if (listAt(text, 0) === undefined) return false;
   let found = false;
   for (let at = doc.indexOf(text); at !== -1; at = doc.indexOf(text, at + 1)) {
     const above = lineAbove(doc, at);
-    if (above === undefined || !deniesFollowingList(above)) return false;
+    if (above === undefined || !announces(above)) return false;
     found = true;
   }
   return found;
+}
+
+/** "## Options", "### Constructor options", "Options:": a heading over a reference of options. */
+function isOptionsHeading(line: string): boolean {
+  return /^\s*(?:#{1,6}\s+)?(?:[A-Za-z]+\s+)?options:?\s*$/i.test(line);
 }
 
 /**

@@ -19,6 +19,7 @@ import { resolveClaimPath } from './workspacePaths';
 import { neverInRepository } from './readerFiles';
 import { isProjectDeclaration, noLongerDefinedOnce } from './memberRemoval';
 import { refusedOption } from './refusedOptions';
+import { noLongerAnOption } from './optionPresence';
 import { defaultReceivers } from './projectBindings';
 import { isCodeEvidence } from './evidenceFiles';
 import { isPlatformName } from './platformNames';
@@ -32,6 +33,15 @@ export async function verifySymbolClaim(
   ctx: VerificationContext,
   claim: ClaimUnderCheck,
 ): Promise<ClaimCheck> {
+  const check = await verifySymbolPresence(ctx, claim);
+  // An option found by its word is present only while the code takes it from its options.
+  if (check.verdict !== 'ok' || claim.option !== true || claim.negated || claim.file !== undefined)
+    return check;
+  if (!/^[A-Za-z_$][\w$]*$/.test(claim.subject)) return check;
+  return (await noLongerAnOption(ctx, claim, claim.subject)) ?? check;
+}
+
+async function verifySymbolPresence(ctx: VerificationContext, claim: ClaimUnderCheck): Promise<ClaimCheck> {
   const parts = claim.subject.split('.');
   const name = parts[parts.length - 1] ?? claim.subject;
   const container = parts.length > 1 ? parts[parts.length - 2] : undefined;
