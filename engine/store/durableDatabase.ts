@@ -375,7 +375,7 @@ export class DurableDatabase implements EngineDatabase {
     installSnapshot(files, sum);
     const previousSeq = this.snapshotSeq;
     this.snapshotSeq = seq;
-    this.journal.compact(previousSeq);
+    await this.journal.compact(previousSeq, this.options.onCompactionStep);
   }
 
   /** The database's size as SQLite counts it (the bytes an export would produce). */

@@ -1,6 +1,7 @@
 import type { Database, SqlJsStatic } from 'sql.js';
 import type { Clock, Logger } from '../host';
 import type { CheckpointWorkerScript } from './checkpoint';
+import type { CompactionStep } from './journalCompaction';
 import type { Migration } from './migrate';
 
 // How a DurableDatabase (durableDatabase.ts) is opened, and when it snapshots.
@@ -36,6 +37,11 @@ export interface DurableDatabaseOptions {
    * Omitted: snapshots are exported here (short-lived processes, tests).
    */
   checkpointWorker?: CheckpointWorkerOptions;
+  /**
+   * Called at each step of a journal compaction (journalCompaction.ts): the crash test kills the
+   * process there. Nothing else needs it.
+   */
+  onCompactionStep?: (step: CompactionStep) => void;
 }
 
 export interface CheckpointWorkerOptions {

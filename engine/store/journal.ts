@@ -1,4 +1,13 @@
-import { closeSync, copyFileSync, existsSync, fdatasync, fdatasyncSync, openSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fdatasync,
+  fdatasyncSync,
+  openSync,
+  renameSync,
+  statSync,
+} from 'node:fs';
 import path from 'node:path';
 import { EngramError } from '../errors';
 import type { Logger } from '../host';
@@ -12,6 +21,16 @@ import {
   truncateDurably,
   writeAll,
 } from './journalFile';
+import {
+  closedDuringCompaction,
+  copyRangeInPool,
+  dropCompactionTarget,
+  fdatasyncAsync,
+  MAX_POOL_ROUNDS,
+  openCompactionTarget,
+  THREAD_COPY_BYTES,
+} from './journalCompaction';
+import type { CompactionStep } from './journalCompaction';
 import { encodeFrame, JOURNAL_HEADER_BYTES, JOURNAL_MAGIC, journalOwner, scanJournal } from './journalScan';
 import { encodeRecord } from './statementLog';
 import type { TransactionRecord } from './statementLog';
@@ -62,7 +81,8 @@ export class Journal {
   /** Creates an empty journal for database `dbId`, replacing nothing (fails if one exists). */
   static create(filePath: string, dbId: string): Journal {
     const header = Journal.header(dbId);
-    const fd = openSync(filePath, 'wx', 0o600);
+    // Read-write: a compaction reads the records back from this descriptor.
+    const fd = openSync(filePath, 'wx+', 0o600);
     writeAll(fd, header, 0);
     fdatasyncSync(fd);
     fsyncDirectory(path.dirname(filePath));
@@ -274,19 +294,70 @@ export class Journal {
     });
   }
 
+  /** Bytes the last compaction copied on this thread (tests: the rest appended while it ran). */
+  compactedOnThread = 0;
+  private compacting: Promise<void> | undefined;
+
   /**
    * Drops the records with seq <= `keepAfterSeq` (they are inside a durable snapshot) by writing the
-   * rest to a new file and renaming it over this one.
+   * rest to a new file and renaming it over this one. The records are copied and synced in the
+   * thread pool while appends go on to the old file (it stays the journal, synced as usual, until
+   * the rename); then, on this thread, only what was appended meanwhile is copied and synced before
+   * the rename, so no append falls between the copy and the rename. A crash at any point leaves the
+   * old file or the new one, each holding every acknowledged record. One compaction at a time.
    */
-  compact(keepAfterSeq: number): void {
+  compact(keepAfterSeq: number, onStep?: (step: CompactionStep) => void): Promise<void> {
+    const run = (this.compacting ?? Promise.resolve()).then(() =>
+      this.compactNow(keepAfterSeq, onStep ?? (() => undefined)),
+    );
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.compacting = settled;
+    void settled.then(() => {
+      if (this.compacting === settled) this.compacting = undefined;
+    });
+    return run;
+  }
+
+  private async compactNow(keepAfterSeq: number, onStep: (step: CompactionStep) => void): Promise<void> {
     const firstKept = this.positions.findIndex((p) => p.seq > keepAfterSeq);
     const from = firstKept === -1 ? this.size : (this.positions[firstKept]?.offset ?? this.size);
-    if (from === HEADER_BYTES) return;
-    const tail = Buffer.allocUnsafe(this.size - from);
-    readExactly(this.fd, tail, from);
-    const rewritten = rewriteJournal(this.filePath, Journal.header(this.dbId), [tail]);
-    closeSync(this.fd);
-    this.fd = rewritten.fd;
+    if (from === HEADER_BYTES || this.fd < 0) return;
+    const source = this.fd;
+    const stillOpen = () => this.fd === source;
+    const temp = `${this.filePath}.tmp`;
+    const target = await openCompactionTarget(temp, Journal.header(this.dbId));
+    let copied = from;
+    try {
+      for (let round = 0; round < MAX_POOL_ROUNDS; round++) {
+        const until = this.size;
+        const at = HEADER_BYTES + (copied - from);
+        await copyRangeInPool(source, target, { from: copied, to: until, at }, stillOpen, () =>
+          onStep('copying'),
+        );
+        await fdatasyncAsync(target);
+        if (!stillOpen()) throw closedDuringCompaction();
+        copied = until;
+        if (this.size - copied <= THREAD_COPY_BYTES) break;
+      }
+      onStep('copied');
+      // From here to the swap, on this thread: nothing can be appended to the old file meanwhile.
+      const rest = Buffer.allocUnsafe(this.size - copied);
+      readExactly(source, rest, copied);
+      writeAll(target, rest, HEADER_BYTES + (copied - from));
+      fdatasyncSync(target);
+      this.compactedOnThread = rest.length;
+      onStep('synced');
+      renameSync(temp, this.filePath);
+    } catch (error) {
+      await dropCompactionTarget(target, temp);
+      throw error;
+    }
+    // Renamed: the new file is the journal, appends go there before anything else can fail.
+    closeSync(source);
+    this.fd = target;
     const shift = from - HEADER_BYTES;
     this.positions = this.positions
       .slice(firstKept === -1 ? this.positions.length : firstKept)
@@ -294,6 +365,8 @@ export class Journal {
     this.size -= shift;
     this.syncedSize = this.size; // the new file was synced whole
     this.syncedAppended = this.appended;
+    fsyncDirectory(path.dirname(this.filePath));
+    onStep('renamed');
   }
 
   close(): void {

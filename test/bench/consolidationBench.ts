@@ -6,24 +6,24 @@
  * the MCP bridge's are (checkpoints, and so the plan, in a worker). Reported per size: clusters created, CPU
  * seconds of the process (all threads, workers included), wall seconds, the longest event-loop
  * block, slices, and the load average. The reference, measured in the same run at 10k: main's
- * blocking call (planConsolidation then applyConsolidation, each one synchronous block).
+ * blocking call (planConsolidation then applyConsolidation, each one synchronous block). Then, per
+ * size, writes through two checkpoints and their journal compactions with the event loop watched
+ * (checkpointWrites.ts); `--writes-only` measures only that.
  *
- * Usage: npm run bench:consolidate [-- --sizes 10000,100000] [--cache DIR] [--json]
+ * Usage: npm run bench:consolidate [-- --sizes 10000,100000] [--cache DIR] [--writes-only] [--json]
  * The corpora are built once into --cache (default: the OS temp dir); building 100k takes minutes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  constants,
-  monitorEventLoopDelay,
-  PerformanceObserver,
-  type PerformanceEntry,
-} from 'node:perf_hooks';
 import { EngineDispatcher } from '../../engine/api/engineDispatcher';
 import { applyConsolidation, planConsolidation } from '../../engine/lifecycle/consolidation';
 import { runConsolidation } from '../../engine/lifecycle/consolidationRun';
+import { writesThroughCheckpoints } from './checkpointWrites';
+import type { CheckpointWrites } from './checkpointWrites';
 import { benchHostOptions, consolidationCorpus, corpusNow } from './consolidationCorpus';
+import { watchEventLoop } from './loopProbe';
+import type { LoopBlocks } from './loopProbe';
 import { round, runStamp } from './stats';
 
 const args = process.argv.slice(2);
@@ -34,7 +34,8 @@ const flag = (name: string) => {
 const sizes = (flag('--sizes') ?? '10000,100000').split(',').map(Number);
 const cacheDir = flag('--cache') ?? os.tmpdir();
 
-interface Background {
+/** The event loop while the run went on: LoopBlocks. */
+interface Background extends LoopBlocks {
   memories: number;
   created: number;
   touched: number;
@@ -42,20 +43,10 @@ interface Background {
   plannedIn: string;
   cpuSeconds: number;
   wallSeconds: number;
-  /** The event loop's longest delay while the run went on (ms): its longest block (both probes). */
-  longestBlockMs: number;
   /** The runner's own longest stretch of work: the plan or one slice (ms). */
   longestWorkMs: number;
   /** The plan's part on this thread (ms). */
   planMs: number;
-  p99DelayMs: number;
-  /** Event-loop blocks over 50 ms (the interval probe's gaps). */
-  blocksOver50: number;
-  /** Of those, the blocks that a garbage-collection pause of 10 ms or more overlapped. */
-  blocksOver50WithGc: number;
-  /** The longest garbage-collection pause while the run went on (ms), and its kind. */
-  longestGcMs: number;
-  longestGcKind: string;
   /** The process's RSS once the run is over, the store still open (MB). */
   rssMb: number;
   /** The process's peak RSS so far (MB): the runs before this one included. */
@@ -86,22 +77,7 @@ async function background(count: number, root: string): Promise<Background> {
   const dbPath = await consolidationCorpus(count, cacheDir, path.join(root, `background-${count}`));
   const host = await EngineDispatcher.open(benchHostOptions(dbPath, () => corpusNow(count)));
   try {
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
-    // A second probe: the longest gap between ticks of a 5 ms interval, less the interval.
-    let lastTick = performance.now();
-    let longestGap = 0;
-    const longBlocks: Array<[number, number]> = [];
-    const gcPauses: PerformanceEntry[] = [];
-    // Why a block was long: the collector's pauses, recorded to lay beside the probe's gaps.
-    const gcWatch = new PerformanceObserver((list) => gcPauses.push(...list.getEntries()));
-    gcWatch.observe({ entryTypes: ['gc'] });
-    const probe = setInterval(() => {
-      const tick = performance.now();
-      if (tick - lastTick - 5 > 50) longBlocks.push([lastTick, tick]);
-      longestGap = Math.max(longestGap, tick - lastTick - 5);
-      lastTick = tick;
-    }, 5);
+    const probe = watchEventLoop();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const cpu = process.cpuUsage();
     const started = performance.now();
@@ -111,14 +87,7 @@ async function background(count: number, root: string): Promise<Background> {
       plan: host.engine.planConsolidation,
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    clearInterval(probe);
-    delay.disable();
-    gcWatch.disconnect();
-    const pauses = gcPauses.filter((gc) => gc.duration >= 10);
-    const longestGc = gcPauses.reduce<PerformanceEntry | undefined>(
-      (longest, gc) => (!longest || gc.duration > longest.duration ? gc : longest),
-      undefined,
-    );
+    const blocks = probe.stop();
     return {
       memories: count,
       created: run.created.length,
@@ -127,16 +96,9 @@ async function background(count: number, root: string): Promise<Background> {
       plannedIn: run.plannedIn,
       cpuSeconds: round(cpuSeconds(cpu), 1),
       wallSeconds: round((performance.now() - started) / 1000, 1),
-      longestBlockMs: round(Math.max(delay.max / 1e6, longestGap), 1),
+      ...blocks,
       longestWorkMs: round(run.longestMs, 1),
       planMs: round(run.planMs, 1),
-      p99DelayMs: round(delay.percentile(99) / 1e6, 1),
-      blocksOver50: longBlocks.length,
-      blocksOver50WithGc: longBlocks.filter(([from, to]) =>
-        pauses.some((gc) => gc.startTime < to && gc.startTime + gc.duration > from),
-      ).length,
-      longestGcMs: round(longestGc?.duration ?? 0, 1),
-      longestGcKind: gcKind(longestGc),
       rssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       load: load(),
@@ -144,17 +106,6 @@ async function background(count: number, root: string): Promise<Background> {
   } finally {
     await host.close();
   }
-}
-
-/** A collection's kind by Node's names (perf_hooks.constants.NODE_PERFORMANCE_GC_*). */
-function gcKind(entry: PerformanceEntry | undefined): string {
-  const detail = (entry as { detail?: unknown } | undefined)?.detail;
-  const kind = (detail as { kind?: number } | undefined)?.kind;
-  if (kind === undefined) return 'none';
-  const name = Object.entries(constants).find(
-    ([key, value]) => value === kind && /^NODE_PERFORMANCE_GC_[A-Z]+$/.test(key),
-  )?.[0];
-  return name ? name.slice('NODE_PERFORMANCE_GC_'.length).toLowerCase() : String(kind);
 }
 
 /** Main's `consolidate`: the plan and its application, each one call on this thread. */
@@ -186,21 +137,35 @@ async function main(): Promise<void> {
   try {
     // Built first, so building never overlaps a measurement.
     for (const count of sizes) await consolidationCorpus(count, cacheDir, path.join(root, 'warm'));
-    const reference = await blocking(Math.min(...sizes), root);
+    const writesOnly = args.includes('--writes-only');
+    const reference = writesOnly ? undefined : await blocking(Math.min(...sizes), root);
     const runs: Background[] = [];
-    for (const count of sizes) runs.push(await background(count, root));
-    const summary = { ...runStamp(), corpus: 'synthetic (consolidationCorpus.ts)', reference, runs };
+    if (!writesOnly) for (const count of sizes) runs.push(await background(count, root));
+    const writes: CheckpointWrites[] = [];
+    for (const count of sizes) writes.push(await writesThroughCheckpoints(count, cacheDir, root));
+    const summary = {
+      ...runStamp(),
+      corpus: 'synthetic (consolidationCorpus.ts)',
+      reference,
+      runs,
+      writes,
+    };
     if (args.includes('--json')) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return;
     }
     process.stdout.write(`${summary.date} ${summary.machine}, load at start ${summary.load}\n`);
-    process.stdout.write(
-      `reference (main's blocking consolidate) at ${reference.memories}: plan ${reference.planMs} ms + apply ${reference.applyMs} ms on the thread, ${reference.created} created, CPU ${reference.cpuSeconds} s, load ${reference.load}\n`,
-    );
+    if (reference)
+      process.stdout.write(
+        `reference (main's blocking consolidate) at ${reference.memories}: plan ${reference.planMs} ms + apply ${reference.applyMs} ms on the thread, ${reference.created} created, CPU ${reference.cpuSeconds} s, load ${reference.load}\n`,
+      );
     for (const r of runs)
       process.stdout.write(
         `background at ${r.memories}: ${r.created} created (${r.touched} superseded) in ${r.slices} slices, planned in a ${r.plannedIn}, CPU ${r.cpuSeconds} s, wall ${r.wallSeconds} s, longest event-loop block ${r.longestBlockMs} ms (runner's longest work ${r.longestWorkMs} ms, plan on this thread ${r.planMs} ms, p99 delay ${r.p99DelayMs} ms, ${r.blocksOver50} blocks over 50 ms, ${r.blocksOver50WithGc} of them with a garbage-collection pause; longest collection ${r.longestGcMs} ms, ${r.longestGcKind}), RSS ${r.rssMb} MB (peak so far ${r.maxRssMb} MB), load ${r.load}\n`,
+      );
+    for (const w of writes)
+      process.stdout.write(
+        `writes through checkpoints at ${w.memories}: ${w.calls} calls of rememberMany (${w.remembered} memories), ${w.compactions} journal compactions (the last kept ${w.journalKeptMb} of ${w.journalBeforeMb} MB), CPU ${w.cpuSeconds} s, wall ${w.wallSeconds} s, longest event-loop block ${w.longestBlockMs} ms (p99 delay ${w.p99DelayMs} ms, ${w.blocksOver50} blocks over 50 ms, ${w.blocksOver50WithGc} of them with a garbage-collection pause; longest collection ${w.longestGcMs} ms, ${w.longestGcKind}), load ${w.load}\n`,
       );
   } finally {
     rmSync(root, { recursive: true, force: true });
