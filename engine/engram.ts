@@ -170,6 +170,9 @@ async function openReplicated(
           )
         : null,
       lexicalCopy: 'background',
+      // Once per period per store, whichever process's timer comes first (ReplicatedEngine.once).
+      lifecycleEveryMs: options.lifecycleEveryMs,
+      consolidateOnSchedule: options.consolidateOnSchedule,
     },
     {},
     options.storeSchema,

@@ -35,6 +35,7 @@ import type { MethodSpec } from './defineMethod';
 import { asParams } from './params';
 import { parseParams } from './parseParams';
 import { activityOf, reportActivity } from './engineActivity';
+import type { TimedRuns } from './timedRuns';
 import type { ActivityListener, EngineActivity } from './engineActivity';
 
 export interface HostOptions {
@@ -76,6 +77,12 @@ export interface HostOptions {
    * Omitted: only when asked (the `lifecycle` method).
    */
   lifecycleEveryMs?: number;
+  /**
+   * With lifecycleEveryMs, where several processes serve the store (a PostgreSQL team store): its
+   * runs happen once per period across them, through the store's served path. Omitted: this
+   * process's timer alone decides.
+   */
+  timedRuns?: TimedRuns;
   /**
    * With lifecycleEveryMs: read and recall events older than this are folded into daily aggregates
    * on each run (engine/lifecycle/ledgerPruning.ts). @default DEFAULT_ACCESS_RETENTION_DAYS (90)
@@ -184,6 +191,7 @@ export class EngineDispatcher {
       dispatcher.scheduleLifecycle(options.lifecycleEveryMs, {
         accessRetentionDays: options.accessRetentionDays,
         consolidate: options.consolidateOnSchedule ?? false,
+        timedRuns: options.timedRuns,
       });
     return dispatcher;
   }
@@ -299,36 +307,41 @@ export class EngineDispatcher {
    */
   private scheduleLifecycle(
     everyMs: number,
-    options: { accessRetentionDays?: number; consolidate: boolean },
+    options: { accessRetentionDays?: number; consolidate: boolean; timedRuns?: TimedRuns },
   ): void {
     const settings = this.engine.lifecycleSettings;
     let usesSettings = this.store.read((r) => lifecycleSettingsConfigured(r));
     const period = () => (usesSettings ? settings.get().intervalMinutes * 60_000 : everyMs);
+    const pass = async (): Promise<void> => {
+      const result = runLifecyclePass(this.store, { dryRun: false, rules: settings.rules() });
+      const pruned = pruneAccessLedger(this.store, options.accessRetentionDays);
+      const consolidate = usesSettings ? settings.get().consolidateInBackground : options.consolidate;
+      const consolidated = consolidate
+        ? await runConsolidation(this.store, {
+            dryRun: false,
+            plan: this.engine.planConsolidation,
+            signal: this.lifecycleStop.signal,
+          })
+        : undefined;
+      const created = consolidated?.created.length ?? 0;
+      if (result.promoted.length + result.archived.length + pruned.folded + created > 0)
+        this.logger.info('lifecycle run', {
+          promoted: result.promoted.length,
+          archived: result.archived.length,
+          foldedAccessEvents: pruned.folded,
+          consolidated: created,
+        });
+    };
     const run = async (): Promise<void> => {
+      let next = period();
       try {
-        const result = runLifecyclePass(this.store, { dryRun: false, rules: settings.rules() });
-        const pruned = pruneAccessLedger(this.store, options.accessRetentionDays);
-        const consolidate = usesSettings ? settings.get().consolidateInBackground : options.consolidate;
-        const consolidated = consolidate
-          ? await runConsolidation(this.store, {
-              dryRun: false,
-              plan: this.engine.planConsolidation,
-              signal: this.lifecycleStop.signal,
-            })
-          : undefined;
-        const created = consolidated?.created.length ?? 0;
-        if (result.promoted.length + result.archived.length + pruned.folded + created > 0)
-          this.logger.info('lifecycle run', {
-            promoted: result.promoted.length,
-            archived: result.archived.length,
-            foldedAccessEvents: pruned.folded,
-            consolidated: created,
-          });
+        if (options.timedRuns) next = await options.timedRuns.once('lifecycle', period(), pass);
+        else await pass();
       } catch (error) {
         this.logger.warn('lifecycle run failed', { error: String(error) });
       }
       this.lifecycleRun = undefined;
-      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, period()).unref();
+      if (!this.lifecycleStop.signal.aborted) this.lifecycleTimer = setTimeout(start, next).unref();
     };
     const start = () => {
       this.lifecycleRun = run();

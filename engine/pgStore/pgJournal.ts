@@ -26,6 +26,11 @@ CREATE TABLE IF NOT EXISTS engram_snapshots (
   seq bigint PRIMARY KEY,
   at bigint NOT NULL,
   database bytea NOT NULL
+);
+CREATE TABLE IF NOT EXISTS engram_timed_runs (
+  name text PRIMARY KEY,
+  ran_at bigint NOT NULL,
+  runs bigint NOT NULL
 );`;
 
 /** Checked before it is put into SQL unquoted (it cannot be a parameter there). */
@@ -38,6 +43,13 @@ const WRITE_LOCK = 0x656e6772616d; // "engram"
 export interface StoredSnapshot {
   seq: number;
   bytes: Uint8Array;
+}
+
+/** A transaction on a connection of its own, open until `end` (storeClaims.ts). */
+export interface HeldTransaction {
+  readonly db: Queryable;
+  /** Commits (releasing its transaction-scoped locks) and gives the connection back. */
+  end(): Promise<void>;
 }
 
 /** What a writer does inside its PostgreSQL transaction, holding the write lock. */
@@ -90,7 +102,9 @@ export class PgJournal {
       // after it for pgvector's type and operators, installed there once per database.
       ...(schema ? { options: `-c search_path=${schema},public` } : {}),
     };
-    const pool = new Pool({ ...config, max: 2 });
+    // Three: a served call's write transaction, the reads it makes meanwhile (recall's tables),
+    // and a claim held while this process embeds a batch (HeldTransaction).
+    const pool = new Pool({ ...config, max: 3 });
     // An idle connection broken by a server restart is reported here; the next query reconnects.
     pool.on('error', (error) => logger.warn(`PostgreSQL connection lost: ${oneLine(error)}`));
     const journal = new PgJournal(pool, where);
@@ -164,6 +178,42 @@ export class PgJournal {
    */
   reading<T>(fn: (db: Queryable) => Promise<T>): Promise<T> {
     return this.unavailableOnFailure(() => fn(this.named));
+  }
+
+  /**
+   * A transaction of its own, held open until `end`: the transaction-scoped advisory locks taken
+   * in it are held until then, and PostgreSQL releases them if this process dies.
+   */
+  async held(): Promise<HeldTransaction> {
+    const client = await this.unavailableOnFailure(() => this.pool.connect());
+    let broken: Error | undefined;
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', lost);
+    try {
+      await client.query('BEGIN');
+    } catch (error) {
+      client.off('error', lost);
+      client.release(true);
+      throw new EngramError('UNAVAILABLE', `PostgreSQL at ${this.where} failed: ${oneLine(error)}`);
+    }
+    let ended = false;
+    return {
+      db: client,
+      async end() {
+        if (ended) return;
+        ended = true;
+        try {
+          await client.query('COMMIT');
+        } catch (error) {
+          broken ??= error instanceof Error ? error : new Error(String(error));
+        } finally {
+          client.off('error', lost);
+          client.release(broken);
+        }
+      },
+    };
   }
 
   async close(): Promise<void> {

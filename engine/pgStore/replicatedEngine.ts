@@ -16,6 +16,9 @@ import { allDocuments, changedDocuments, syncRecallRows } from './recallRowSync'
 import type { ReplicaRead } from './recallRowSync';
 import { clearRecallTables, markRowsBuilt, rowsBuiltAt } from './recallTables';
 import { ReplicaDatabase } from './replicaDatabase';
+import { ServedWork } from './servedWork';
+import type { ServedOps } from './servedWork';
+import { claimDocuments, lastRun, markRun } from './storeClaims';
 
 /** What the replicated engine opens with: the engine's options without a database file. */
 export type ReplicatedHostOptions = Omit<HostOptions, 'dbPath' | 'openDatabase'>;
@@ -50,7 +53,7 @@ export class ReplicatedEngine implements SharedEngine {
   private closing: Promise<void> | undefined;
 
   private constructor(
-    private readonly served: ServedWrites,
+    private readonly served: ServedWork,
     private readonly journal: PgJournal,
     private readonly options: ReplicatedHostOptions,
     private readonly policy: ReplicationPolicy,
@@ -69,7 +72,7 @@ export class ReplicatedEngine implements SharedEngine {
     schema?: string,
   ): Promise<ReplicatedEngine> {
     const journal = await PgJournal.connect(storeUrl, options.logger, schema);
-    const served = new ServedWrites();
+    const served = new ServedWork();
     try {
       const { replica, dispatcher, snapshotSeq } = await openReplica(journal, options, served);
       const engine = new ReplicatedEngine(
@@ -81,15 +84,11 @@ export class ReplicatedEngine implements SharedEngine {
         dispatcher,
       );
       engine.snapshotSeq = snapshotSeq;
-      // Refused once closing: a write queued behind close() would wait for the close that waits for it.
-      served.serve((fn) =>
-        engine.closing
-          ? Promise.reject(new Error('the server is closing'))
-          : engine.serially(() => engine.locked(() => Promise.resolve(fn()))),
-      );
+      served.serve(engine.servedOps());
       return engine;
     } catch (error) {
-      served.serve(() => Promise.reject(new Error('the store did not open')));
+      const refused = () => Promise.reject(new Error('the store did not open'));
+      served.serve({ write: refused, claimEmbedding: refused, once: refused });
       await journal.close().catch(() => undefined);
       throw error;
     }
@@ -119,6 +118,59 @@ export class ReplicatedEngine implements SharedEngine {
       await this.journal.close();
     });
     return this.closing;
+  }
+
+  /**
+   * The engine's own background work, refused once closing: work queued behind close() would
+   * wait for the close that waits for it.
+   */
+  private servedOps(): ServedOps {
+    const refuseWhenClosing = <T>(fn: () => Promise<T>): Promise<T> =>
+      this.closing ? Promise.reject(new Error('the server is closing')) : fn();
+    return {
+      write: (fn) => refuseWhenClosing(() => this.serially(() => this.locked(() => Promise.resolve(fn())))),
+      claimEmbedding: (model, docs) => refuseWhenClosing(() => this.claimEmbedding(model, docs)),
+      once: (name, periodMs, job) => refuseWhenClosing(() => this.once(name, periodMs, job)),
+    };
+  }
+
+  /**
+   * Claims documents to embed (storeClaims.ts), then catches this replica up: a process that held
+   * one of them before has committed its vector by the time its claim was released, so the
+   * caller's second look at what is stale sees it.
+   */
+  private async claimEmbedding(
+    model: string,
+    docs: number[],
+  ): Promise<{ docs: number[]; release(): Promise<void> }> {
+    const held = await this.journal.held();
+    try {
+      const claimed = await claimDocuments(held, model, docs);
+      if (claimed.length > 0)
+        await this.serially(async () => this.catchUp(await this.journal.recordsAfter(this.replica.lastSeq)));
+      return { docs: claimed, release: () => held.end() };
+    } catch (error) {
+      await held.end();
+      throw error;
+    }
+  }
+
+  /**
+   * A timed job (the lifecycle run) once per period across every process of the store: under the
+   * write lock, so two processes whose timers fire together decide one after the other, from
+   * when the store last ran it; the job's writes are journaled as a served call's.
+   */
+  private once(name: string, periodMs: number, job: () => Promise<void>): Promise<number> {
+    return this.serially(() =>
+      this.locked(async (locked) => {
+        const now = this.options.clock();
+        const ranAt = await lastRun(locked.db, name);
+        if (ranAt !== undefined && now - ranAt < periodMs) return ranAt + periodMs - now;
+        await job();
+        await markRun(locked.db, name, now);
+        return periodMs;
+      }),
+    );
   }
 
   /** One call at a time in this process: the replica has one open transaction at most. */
@@ -216,14 +268,14 @@ export class ReplicatedEngine implements SharedEngine {
   }
 
   /** Runs `fn` holding the write lock, caught up first; its writes are kept once PostgreSQL has them. */
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+  private async locked<T>(fn: (locked: LockedJournal) => Promise<T>): Promise<T> {
     let keep = false;
     let result: T | undefined;
     try {
       await this.journal.write(async (locked) => {
         this.catchUp(await locked.recordsAfter(this.replica.lastSeq));
         this.replica.hold();
-        result = await fn();
+        result = await fn(locked);
         // Recall's tables in the same transaction as the records: they never disagree.
         await syncHeldWrites(locked, this.replica, this.journal);
         await locked.append(this.replica.written);
@@ -273,7 +325,7 @@ export class ReplicatedEngine implements SharedEngine {
 async function openReplica(
   journal: PgJournal,
   options: ReplicatedHostOptions,
-  served: ServedWrites,
+  served: ServedWork,
 ): Promise<{ replica: ReplicaDatabase; dispatcher: EngineDispatcher; snapshotSeq: number }> {
   const sql = await loadSqlJs(options.sqlWasmPath);
   let replica: ReplicaDatabase | undefined;
@@ -315,7 +367,10 @@ async function openReplica(
               ),
             ),
           servedWrite: (fn) => served.write(fn),
+          claimEmbedding: (model, docs) => served.claimEmbedding(model, docs),
         },
+        // The lifecycle timer (lifecycleEveryMs) runs once per period per store, not per process.
+        timedRuns: served,
         openDatabase: async (configure) => {
           replica = ReplicaDatabase.fromSnapshot(sql, from.bytes, journal.where, options.clock, configure);
           replica.catchUp(await locked.recordsAfter(from.seq));
@@ -352,32 +407,4 @@ async function syncHeldWrites(
   const read: ReplicaRead = (fn) => replica.read(fn);
   const docs = read((r) => changedDocuments(r, replica.changed));
   if (docs.length > 0) await syncRecallRows(locked.db, read, docs, journal.vectorColumn);
-}
-
-/**
- * The engine's own background writes (embedding memories that have no vector yet) as served
- * calls: the replica writes only inside one, so they are journaled, their vectors reach recall's
- * tables in the same transaction, and every process sees them. Memories still without a vector
- * are the queue (derived from the store, so it survives a crash): any process drains it when
- * its model loads and after its own writes. Bound once the engine exists; writes asked before
- * wait for it.
- */
-class ServedWrites {
-  private bound: ((fn: () => void) => Promise<void>) | undefined;
-  private readonly ready: Promise<void>;
-  private resolve: () => void = () => undefined;
-
-  constructor() {
-    this.ready = new Promise<void>((resolve) => (this.resolve = resolve));
-  }
-
-  serve(run: (fn: () => void) => Promise<void>): void {
-    this.bound = run;
-    this.resolve();
-  }
-
-  async write(fn: () => void): Promise<void> {
-    await this.ready;
-    return this.bound!(fn);
-  }
 }

@@ -63,6 +63,20 @@ export interface StoreSearch {
    * record, so it is journaled as a client's write is. Absent: the store writes it directly.
    */
   servedWrite?(fn: () => void): Promise<void>;
+  /**
+   * Claims memories (document numbers) to embed with `model`, where several processes share the
+   * store: the ones no other process is embedding now, this process's until `release` (called
+   * once their vectors are written, or given up), with this process's view of the store caught
+   * up after the claim, so a vector another process wrote before is seen. Absent: no other
+   * process embeds this store's memories.
+   */
+  claimEmbedding?(model: string, docs: number[]): Promise<EmbeddingClaim>;
+}
+
+/** Documents this process may embed, until it releases them (StoreSearch.claimEmbedding). */
+export interface EmbeddingClaim {
+  docs: number[];
+  release(): Promise<void>;
 }
 
 /** Recall's sources: the store's reads and the recall state kept beside it. */

@@ -240,27 +240,52 @@ export class MemoryVectors implements DenseSearcher, VectorStaging {
     const total = this.store.read((r) => staleCount(r, model));
     this.progress = { model, done: 0, total };
     if (total > 0) this.options.onProgress?.(this.progress);
+    // Where other processes share the store, a round walks the stale memories in document order
+    // and claims what it can: those another process holds are that one's, so the round goes on
+    // past them (`after`) rather than waiting or embedding them too. A memory made stale again
+    // behind the cursor (an edit) is the next round's: the write that did it starts one.
+    let after = 0;
     while (!this.closed) {
-      const batch = this.store.read((r) => staleBatch(r, model, SYNC_BATCH));
-      if (batch.length === 0) break;
-      const vectors = await this.provider.embed(batch.map((row) => row.content));
-      if (this.closed) return;
-      await this.written(() =>
-        this.store.write((tx) => {
-          for (const [i, row] of batch.entries()) {
-            // The memory may have changed while the model ran: only store vectors of current text.
-            const current = tx.value<string>(
-              'SELECT content_hash FROM memories WHERE id = ? AND superseded_at IS NULL',
-              [row.memoryId],
-            );
-            if (current === row.contentHash) this.stage(tx, row.memoryId, row.contentHash, vectors[i]!);
-          }
-        }),
+      const stale = this.store.read((r) => staleBatch(r, model, SYNC_BATCH, { after }));
+      if (stale.length === 0) break;
+      const claim = await this.options.store?.claimEmbedding?.(
+        model,
+        stale.map((row) => row.doc),
       );
-      this.progress = { model, done: Math.min(total, this.progress.done + batch.length), total };
-      this.options.onProgress?.(this.progress);
+      if (claim) after = stale[stale.length - 1]!.doc;
+      try {
+        // Claimed, then caught up: what is still stale of the claim is this process's alone.
+        const batch = !claim
+          ? stale
+          : claim.docs.length === 0
+            ? []
+            : this.store.read((r) => staleBatch(r, model, SYNC_BATCH, { among: claim.docs }));
+        if (batch.length > 0) await this.embedBatch(model, batch);
+        this.progress = { model, done: Math.min(total, this.progress.done + batch.length), total };
+        this.options.onProgress?.(this.progress);
+      } finally {
+        await claim?.release();
+      }
     }
     if (!this.closed) await this.dropOtherModels(model);
+  }
+
+  private async embedBatch(model: string, batch: StaleRow[]): Promise<void> {
+    const vectors = await this.provider.embed(batch.map((row) => row.content));
+    if (this.closed) return;
+    await this.written(() =>
+      this.store.write((tx) => {
+        for (const [i, row] of batch.entries()) {
+          // The memory may have changed while the model ran: only store vectors of current text.
+          const current = tx.value<string>(
+            'SELECT content_hash FROM memories WHERE id = ? AND superseded_at IS NULL',
+            [row.memoryId],
+          );
+          if (current === row.contentHash)
+            this.stage(tx, row.memoryId, row.contentHash, vectors[i]!, row.doc);
+        }
+      }),
+    );
   }
 
   /**
@@ -323,14 +348,26 @@ function staleCount(r: SqlReader, model: string): number {
   return r.value<number>(`SELECT COUNT(*) ${STALE}`, [model]) ?? 0;
 }
 
+interface StaleRow {
+  doc: number;
+  memoryId: string;
+  content: string;
+  contentHash: string;
+}
+
+/** The first `limit` stale memories, past document `after`, or among `among` (the ones this process claimed). */
 function staleBatch(
   r: SqlReader,
   model: string,
   limit: number,
-): Array<{ memoryId: string; content: string; contentHash: string }> {
+  where: { after?: number; among?: number[] } = {},
+): StaleRow[] {
+  const { after = 0, among } = where;
+  const amongSql = among ? ` AND d.doc IN (${among.map(() => '?').join(',')})` : '';
   return r.all(
-    `SELECT m.id AS memoryId, m.content AS content, m.content_hash AS contentHash ${STALE} ORDER BY d.doc LIMIT ?`,
-    [model, limit],
+    `SELECT d.doc AS doc, m.id AS memoryId, m.content AS content, m.content_hash AS contentHash ${STALE}
+     AND d.doc > ?${amongSql} ORDER BY d.doc LIMIT ?`,
+    [model, after, ...(among ?? []), limit],
   );
 }
 

@@ -39,6 +39,22 @@ function family(pid: number): number[] {
   return out;
 }
 
+/**
+ * User + system CPU of a process tree so far, in milliseconds, unrounded (clock ticks: 10 ms
+ * steps): the difference across a phase of many calls is that phase's CPU. Children that exited
+ * (a PostgreSQL backend or autovacuum worker) count through their parent's cutime and cstime,
+ * or the tree's total would drop when one exits.
+ */
+export function processCpuMs(pid: number): number {
+  let ticks = 0;
+  for (const member of family(pid)) {
+    const fields = statFields(member);
+    // utime(11) stime(12) cutime(13) cstime(14): the last two, children already waited for.
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return (ticks / TICKS) * 1000;
+}
+
 /** RSS and CPU time of a server process tree, from /proc (Linux only). */
 export function processUsage(pid: number): ProcessUsage {
   let rssKb = 0;

@@ -12,16 +12,24 @@
  * SIGKILLed and restarted at S/4, PostgreSQL crashed (immediate shutdown) and started at S/2 and
  * restarted (fast shutdown) at 3S/4, and the run's writes are checked afterwards (exit 1 on a
  * lost or duplicated write, or a call that failed for good).
+ *
+ * Each timed phase also reports its CPU per call, read from /proc before and after it: the server
+ * processes' (node) and, on PostgreSQL, the postmaster's and its backends'; in process, this
+ * process's own. `--embedding MODEL` (e.g. use-lite) gives every store that model: writes embed
+ * in their call, recall has its dense channel. `--no-reference` measures the PostgreSQL store
+ * only (no sql.js server, no in-process store): loading with a model costs its embedding per store.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Engram } from '../../engine/engram';
+import { resolveDefaultModelAssets } from '../../engine/embedding/useLiteAssets';
 import { startPostgres } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { addToken, rpc, startTeamServer } from '../teamServer/teamServerProcess';
 import type { TeamServerProcess } from '../teamServer/teamServerProcess';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
+import { processCpuMs } from './processUsage';
 import { machine, median, ms, percentile, round } from './stats';
 import { checkWrites, faultLines, faultLoad } from './teamFaultLoad';
 import { loadLine, mixedLoad } from './teamLoad';
@@ -37,6 +45,15 @@ const faultsAt = args.indexOf('--faults');
 const FAULTS = faultsAt >= 0 && args.splice(faultsAt, 1).length > 0;
 if (FAULTS && (store === undefined || LOAD_SECONDS <= 0))
   throw new Error('--faults needs --store postgres and --load S');
+const embeddingAt = args.indexOf('--embedding');
+/** The model every store embeds with (the servers' --embedding); absent: none, as the servers default. */
+const EMBEDDING = embeddingAt >= 0 ? args.splice(embeddingAt, 2)[1] : undefined;
+if (EMBEDDING !== undefined && EMBEDDING !== 'use-lite')
+  throw new Error(`--embedding takes use-lite (the shipped model); got ${EMBEDDING}`);
+const noReferenceAt = args.indexOf('--no-reference');
+const REFERENCE = !(noReferenceAt >= 0 && args.splice(noReferenceAt, 1).length > 0);
+if (!REFERENCE && (store === undefined || LOAD_SECONDS > 0))
+  throw new Error('--no-reference needs --store postgres and no --load');
 const settleAt = args.indexOf('--settle');
 const settle = settleAt >= 0 ? Number(args.splice(settleAt, 2)[1]) : undefined;
 const MEMORIES = Number(args[0] ?? 2000);
@@ -50,14 +67,41 @@ const text = (n: number) =>
 const query = (n: number) =>
   `${['loader', 'cache', 'router', 'queue', 'parser'][n % 5]} settings service ${n % 97}`;
 
-async function timed(run: (n: number) => Promise<unknown>, calls = CALLS): Promise<number[]> {
+/** Where a phase's CPU is spent: processes read from /proc (with their children), or this one. */
+interface CpuMeters {
+  node: number[] | 'self';
+  postgres?: number;
+}
+
+/** A phase's times (sorted) and CPU per call in ms: the node processes', and PostgreSQL's. */
+interface Timed {
+  times: number[];
+  nodeCpu: number;
+  postgresCpu?: number;
+}
+
+function cpuNow(meters: CpuMeters): { node: number; postgres?: number } {
+  const node =
+    meters.node === 'self'
+      ? (process.cpuUsage().user + process.cpuUsage().system) / 1000
+      : meters.node.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  return meters.postgres === undefined ? { node } : { node, postgres: processCpuMs(meters.postgres) };
+}
+
+async function timed(run: (n: number) => Promise<unknown>, meters: CpuMeters, calls = CALLS): Promise<Timed> {
   const times: number[] = [];
+  const before = cpuNow(meters);
   for (let n = 0; n < calls; n++) {
     const start = process.hrtime.bigint();
     await run(n);
     times.push(ms(start));
   }
-  return times.sort((a, b) => a - b);
+  const after = cpuNow(meters);
+  return {
+    times: times.sort((a, b) => a - b),
+    nodeCpu: (after.node - before.node) / calls,
+    ...(after.postgres === undefined ? {} : { postgresCpu: (after.postgres - before.postgres!) / calls }),
+  };
 }
 
 /** Loads MEMORIES memories through `rememberMany` batches (the bulk path); the milliseconds it took. */
@@ -72,67 +116,89 @@ async function bulkLoad(
   return ms(start);
 }
 
-const line = (name: string, times: number[]) =>
-  `${name.padEnd(56)} median ${round(median(times))} ms, p95 ${round(percentile(times, 95))} ms`;
+const line = (name: string, { times, nodeCpu, postgresCpu }: Timed) =>
+  `${name.padEnd(56)} median ${round(median(times))} ms, p95 ${round(percentile(times, 95))} ms; ` +
+  `CPU per call ${round(nodeCpu)} ms node` +
+  (postgresCpu === undefined ? '' : ` + ${round(postgresCpu)} ms PostgreSQL`);
+
+const NO_PHASE: Timed = { times: [], nodeCpu: 0 };
 
 async function main(): Promise<void> {
   const dir = tempDir('engram-team-bench-', { afterTest: false });
   const db = path.join(dir, 'team.db');
   const token = addToken(db, 'bench', 'memory:read,memory:write');
-  const server = await startTeamServer(db, ['--port', '0', '--rate', '1000000']);
+  const model = EMBEDDING ? ['--embedding', EMBEDDING] : [];
+  const server = REFERENCE
+    ? await startTeamServer(db, ['--port', '0', '--rate', '1000000', ...model])
+    : undefined;
   // fsync on, as the sql.js server's journal: each acknowledged remember is on disk in both.
   const postgres = store ? await startPostgres({ durable: true }) : undefined;
   const replicas: TeamServerProcess[] = [];
   if (postgres)
     for (let i = 0; i < 2; i++)
       replicas.push(
-        await startTeamServer(db, ['--port', '0', '--rate', '1000000', '--store', postgres.url()]),
+        await startTeamServer(db, ['--port', '0', '--rate', '1000000', '--store', postgres.url(), ...model]),
       );
-  const local = await Engram.open({
-    dbPath: path.join(dir, 'local', 'memory.db'),
-    sqlWasmPath: SQL_WASM_PATH,
-  });
+  const local = REFERENCE
+    ? await Engram.open({
+        dbPath: path.join(dir, 'local', 'memory.db'),
+        sqlWasmPath: SQL_WASM_PATH,
+        ...(EMBEDDING
+          ? { embedding: { kind: 'use-lite', assets: resolveDefaultModelAssets(require.resolve) } }
+          : {}),
+      })
+    : undefined;
   let id = 0;
   const overHttp = (urls: string[], method: string, params: unknown) => async (n: number) => {
     const answer = await rpc(urls[n % urls.length]!, token, { id: `bench-call-${++id}`, method, params });
     if (answer.status !== 200) throw new Error(`${method}: ${answer.status} ${JSON.stringify(answer.body)}`);
   };
   const pgUrls = replicas.map((r) => r.url);
+  const meters = {
+    http: { node: server ? [server.child.pid!] : [] },
+    pg: { node: replicas.map((r) => r.child.pid!), postgres: postgres?.pid() },
+    local: { node: 'self' as const },
+  };
+  const recallOn = (urls: string[]) => (n: number) => overHttp(urls, 'recall', { query: query(n), k: 10 })(n);
+  const rememberOn = (urls: string[]) => (n: number) =>
+    overHttp(urls, 'remember', { content: `bench note ${n} ${text(n)}` })(n);
   const loading = { server: 0, postgres: 0, local: 0 };
   try {
     // One store after the other: the in-process one blocks this thread for a whole batch (and its
     // snapshots), long enough for a server to close an idle keep-alive connection under a request.
-    loading.server = await bulkLoad((memories) => overHttp([server.url], 'rememberMany', { memories })(0));
+    if (server)
+      loading.server = await bulkLoad((memories) => overHttp([server.url], 'rememberMany', { memories })(0));
     if (pgUrls.length)
       loading.postgres = await bulkLoad((memories) =>
         overHttp(pgUrls.slice(0, 1), 'rememberMany', { memories })(0),
       );
-    loading.local = await bulkLoad((memories) => local.call('rememberMany', { memories }));
+    if (local) loading.local = await bulkLoad((memories) => local.call('rememberMany', { memories }));
     // Just after a bulk load each process answers recall in SQL while it builds its in-memory
     // lexical copy (engine/lexical/liveLexicalIndex.ts; the first recall starts the build).
     const cold = {
-      http: await timed((n) => overHttp([server.url], 'recall', { query: query(n), k: 10 })(n), 20),
-      pg: pgUrls.length
-        ? await timed((n) => overHttp(pgUrls, 'recall', { query: query(n), k: 10 })(n), 20)
-        : [],
-      local: await timed((n) => local.call('recall', { query: query(n), k: 10 }), 20),
+      http: server ? await timed(recallOn([server.url]), meters.http, 20) : NO_PHASE,
+      pg: pgUrls.length ? await timed(recallOn(pgUrls), meters.pg, 20) : NO_PHASE,
+      local: local
+        ? await timed((n) => local.call('recall', { query: query(n), k: 10 }), meters.local, 20)
+        : NO_PHASE,
     };
     await delay(SETTLE_SECONDS * 1000);
     const results = {
-      httpRecall: await timed((n) => overHttp([server.url], 'recall', { query: query(n), k: 10 })(n)),
-      pgRecall: replicas.length
-        ? await timed((n) => overHttp(pgUrls, 'recall', { query: query(n), k: 10 })(n))
-        : [],
-      localRecall: await timed((n) => local.call('recall', { query: query(n), k: 10 })),
-      httpRemember: await timed((n) =>
-        overHttp([server.url], 'remember', { content: `bench note ${n} ${text(n)}` })(n),
-      ),
-      pgRemember: replicas.length
-        ? await timed((n) => overHttp(pgUrls, 'remember', { content: `bench note ${n} ${text(n)}` })(n))
-        : [],
-      localRemember: await timed((n) => local.call('remember', { content: `bench note ${n} ${text(n)}` })),
+      httpRecall: server ? await timed(recallOn([server.url]), meters.http) : NO_PHASE,
+      pgRecall: replicas.length ? await timed(recallOn(pgUrls), meters.pg) : NO_PHASE,
+      localRecall: local
+        ? await timed((n) => local.call('recall', { query: query(n), k: 10 }), meters.local)
+        : NO_PHASE,
+      httpRemember: server ? await timed(rememberOn([server.url]), meters.http) : NO_PHASE,
+      pgRemember: replicas.length ? await timed(rememberOn(pgUrls), meters.pg) : NO_PHASE,
+      localRemember: local
+        ? await timed((n) => local.call('remember', { content: `bench note ${n} ${text(n)}` }), meters.local)
+        : NO_PHASE,
     };
-    console.log(`team server bench: ${MEMORIES} memories, ${CALLS} sequential calls each; ${machine()}`);
+    console.log(
+      `team server bench: ${MEMORIES} memories, ${CALLS} sequential calls each` +
+        `${EMBEDDING ? `, model ${EMBEDDING}` : ''}; ${machine()}`,
+    );
     console.log(
       `load average ${os
         .loadavg()
@@ -141,22 +207,28 @@ async function main(): Promise<void> {
     );
     const seconds = (total: number) => `${round(total / 1000, 1)} s`;
     console.log(
-      `loaded by rememberMany of ${BATCH}: sql.js server ${seconds(loading.server)}` +
-        (replicas.length ? `, PostgreSQL ${seconds(loading.postgres)}` : '') +
-        `, in process ${seconds(loading.local)}`,
+      'loaded by rememberMany of ' +
+        [
+          `${BATCH}:`,
+          server ? `sql.js server ${seconds(loading.server)}` : '',
+          replicas.length ? `PostgreSQL ${seconds(loading.postgres)}` : '',
+          local ? `in process ${seconds(loading.local)}` : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
     );
     const pg = 'PostgreSQL, 2 servers in turn';
-    console.log(line('first 20 recalls after the load, HTTP', cold.http));
+    if (server) console.log(line('first 20 recalls after the load, HTTP', cold.http));
     if (replicas.length) console.log(line(`first 20 recalls after the load, ${pg}`, cold.pg));
-    console.log(line('first 20 recalls after the load, in process', cold.local));
+    if (local) console.log(line('first 20 recalls after the load, in process', cold.local));
     if (SETTLE_SECONDS > 0) console.log(`then ${SETTLE_SECONDS} s idle:`);
-    console.log(line('recall over HTTP /rpc', results.httpRecall));
+    if (server) console.log(line('recall over HTTP /rpc', results.httpRecall));
     if (replicas.length) console.log(line(`recall, ${pg}`, results.pgRecall));
-    console.log(line('recall in process (ref)', results.localRecall));
-    console.log(line('remember over HTTP /rpc', results.httpRemember));
+    if (local) console.log(line('recall in process (ref)', results.localRecall));
+    if (server) console.log(line('remember over HTTP /rpc', results.httpRemember));
     if (replicas.length) console.log(line(`remember, ${pg}`, results.pgRemember));
-    console.log(line('remember in process (ref)', results.localRemember));
-    if (LOAD_SECONDS > 0) {
+    if (local) console.log(line('remember in process (ref)', results.localRemember));
+    if (LOAD_SECONDS > 0 && server) {
       console.log(`20 concurrent clients for ${LOAD_SECONDS} s each, half recall, half remember:`);
       console.log(loadLine('sql.js server', await mixedLoad([server.url], token, 20, LOAD_SECONDS, query)));
       if (replicas.length && !FAULTS)
@@ -173,14 +245,14 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     // A server that failed says why on its stderr: show its last lines with the client's error.
-    for (const s of [server, ...replicas])
+    for (const s of [...(server ? [server] : []), ...replicas])
       console.error(
         `server ${s.url} (exit ${s.child.exitCode ?? s.child.signalCode}): ${s.stderr().slice(-2000)}`,
       );
     throw error;
   } finally {
-    await local.close();
-    await Promise.all([server, ...replicas].map((s) => s.stop()));
+    await local?.close();
+    await Promise.all([...(server ? [server] : []), ...replicas].map((s) => s.stop()));
     await postgres?.stop();
   }
 }
