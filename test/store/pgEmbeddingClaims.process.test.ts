@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { Engram } from '../../engine/engram';
 import { resolveDefaultModelAssets } from '../../engine/embedding/useLiteAssets';
 import { decodeRecord } from '../../engine/store/statementLog';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
@@ -20,7 +20,7 @@ let postgres: PostgresServer;
 let admin: pg.Pool;
 before(async () => {
   postgres = await startPostgres();
-  admin = new pg.Pool({ connectionString: postgres.url(), max: 1 });
+  admin = testPool(postgres.url());
 });
 after(async () => {
   await admin.end();

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { Engram } from '../../engine/engram';
 import { TestClock } from '../support/host';
-import { startPostgres } from '../support/postgresServer';
+import { startPostgres, testPool } from '../support/postgresServer';
 import type { PostgresServer } from '../support/postgresServer';
 import { SQL_WASM_PATH, tempDir } from '../support/temp';
 
@@ -18,7 +18,7 @@ let postgres: PostgresServer;
 let admin: pg.Pool;
 before(async () => {
   postgres = await startPostgres();
-  admin = new pg.Pool({ connectionString: postgres.url(), max: 1 });
+  admin = testPool(postgres.url());
 });
 after(async () => {
   await admin.end();
